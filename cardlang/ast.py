@@ -1,0 +1,508 @@
+"""Typed syntax tree of a `.cards` file: one attrs class per construct, each with its `Span`."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from .diagnostics import Span
+
+node = attrs.define(frozen=True, slots=True, eq=False)
+
+
+# ---------------------------------------------------------------- expressions
+@node
+class Expr:
+    """Base of every expression."""
+
+    span: Span
+
+
+@node
+class Number(Expr):
+    """An integer literal."""
+
+    value: int
+
+
+@node
+class Text(Expr):
+    """A string literal; `{expr}` parts are interpolated when it is shown."""
+
+    value: str
+    parts: tuple = ()  # alternating str and Expr, filled by the parser
+
+
+@node
+class Bool(Expr):
+    """`true` or `false`."""
+
+    value: bool
+
+
+@node
+class NoneLit(Expr):
+    """`none`: no card, no suit (no trump), no player."""
+
+
+@node
+class Name(Expr):
+    """A name: a variable, option, zone, rank, suit or loop variable."""
+
+    name: str
+
+
+@node
+class ListExpr(Expr):
+    """`[a, b, c]`."""
+
+    items: tuple
+
+
+@node
+class Call(Expr):
+    """`f(args)`: a builtin, a per-player variable or zone, an order, a ranking or a `define`."""
+
+    func: str
+    args: tuple
+    func_span: Span
+
+
+@node
+class Index(Expr):
+    """`list[i]`, counting from 1 as players do."""
+
+    base: Expr
+    index: Expr
+
+
+@node
+class Unary(Expr):
+    """`-x` or `not x`."""
+
+    op: str
+    operand: Expr
+
+
+@node
+class Binary(Expr):
+    """Arithmetic, comparison, boolean, membership (`in`), rank/suit tests (`is`, `has`), `except`."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@node
+class Conditional(Expr):
+    """`a if cond else b`."""
+
+    then: Expr
+    cond: Expr
+    otherwise: Expr
+
+
+@node
+class Neighbour(Expr):
+    """`left of p`, `right of p`, `next of p` (next in the direction of play); skips eliminated players."""
+
+    side: str
+    player: Expr
+
+
+@node
+class EndCard(Expr):
+    """`top of zone` / `bottom of zone` (one card), or `top n of zone` (the n top cards)."""
+
+    end: str
+    zone: Expr
+    count: Optional[Expr] = None
+
+
+@node
+class Players(Expr):
+    """`players [from p [to q]]`: active players in the direction of play."""
+
+    start: Optional[Expr]
+    stop: Optional[Expr]
+
+
+@node
+class Seats(Expr):
+    """`seats`: every seat, eliminated or not, from seat 0."""
+
+
+@node
+class AllCards(Expr):
+    """`all cards`: every card of the deck, wherever it is."""
+
+
+@node
+class Aggregate(Expr):
+    """`any/count/select x in S where c`, `sum/min/max x in S of e [where c]`, `highest/lowest x in S by e [where c]`."""
+
+    kind: str
+    var: str
+    source: Expr
+    body: Optional[Expr]
+    where: Optional[Expr]
+    var_span: Span
+
+
+# ----------------------------------------------------------------- statements
+@node
+class Stmt:
+    """Base of every statement."""
+
+    span: Span
+
+
+@node
+class Pass(Stmt):
+    """`pass`: nothing."""
+
+
+@node
+class Target:
+    """What `set`/`add`/`subtract` write: `x`, `var(p)` or `list[i]`."""
+
+    span: Span
+    name: str
+    key: Optional[Expr]  # the player of a per-player variable, or the index of a list
+    kind: str  # "name", "player", "item"
+
+
+@node
+class Set(Stmt):
+    """`set target = value`."""
+
+    target: Target
+    value: Expr
+
+
+@node
+class Let(Stmt):
+    """`let name = value`: a local name for the rest of the block."""
+
+    name: str
+    value: Expr
+    name_span: Span
+
+
+@node
+class Add(Stmt):
+    """`add n to target` / `subtract n from target` (op is '+' or '-')."""
+
+    op: str
+    amount: Expr
+    target: Target
+
+
+@node
+class Move(Stmt):
+    """`move cards to zone` (on top) or `move cards under zone` (at the bottom), maybe face up/down."""
+
+    cards: Expr
+    place: str  # "to" | "under"
+    zone: Expr
+    facing: Optional[str]
+
+
+@node
+class Deal(Stmt):
+    """`deal n from zone to zones`: n rounds of one card to each zone in turn."""
+
+    count: Expr
+    source: Expr
+    dest: Expr
+    facing: Optional[str]
+
+
+@node
+class Shuffle(Stmt):
+    """`shuffle zone`."""
+
+    zone: Expr
+
+
+@node
+class Swap(Stmt):
+    """`swap a with b`: two zones exchange their cards, or two cards their places."""
+
+    left: Expr
+    right: Expr
+
+
+@node
+class Reveal(Stmt):
+    """`reveal cards [to players]`: the cards become known to all (or to those players)."""
+
+    cards: Expr
+    to: Optional[Expr]
+
+
+@node
+class Hide(Stmt):
+    """`hide cards`: only those the zone shows them to still see them."""
+
+    cards: Expr
+
+
+@node
+class Announce(Stmt):
+    """`announce "text"` or `p says "text"`: a line in the log."""
+
+    text: Text
+    speaker: Optional[Expr]
+
+
+@node
+class Eliminate(Stmt):
+    """`eliminate p`: the player leaves play; turns, neighbours and deals skip him."""
+
+    player: Expr
+
+
+@node
+class EndGame(Stmt):
+    """`end game [winners expr]`."""
+
+    winners: Optional[Expr]
+
+
+@node
+class EndRound(Stmt):
+    """`end round`: the rest of the round is skipped; the next round starts."""
+
+
+@node
+class CallPhase(Stmt):
+    """A phase named as a statement: `bidding` or `bid(p)`."""
+
+    name: str
+    args: tuple
+    expr: Expr  # as written, for diagnostics when it is not a phase
+
+
+@node
+class If(Stmt):
+    """`if c: … elif c: … else: …` (branches is a tuple of (cond, body); orelse may be empty)."""
+
+    branches: tuple
+    orelse: tuple
+
+
+@node
+class ForEach(Stmt):
+    """`for each x in S [where c]: …`."""
+
+    var: str
+    source: Expr
+    where: Optional[Expr]
+    body: tuple
+    var_span: Span
+
+
+@node
+class Repeat(Stmt):
+    """`repeat n times: …`."""
+
+    count: Expr
+    body: tuple
+
+
+@node
+class While(Stmt):
+    """`while c: …` or `repeat until c: …` (negate is True for `until`)."""
+
+    cond: Expr
+    body: tuple
+    negate: bool
+
+
+@node
+class Alternative:
+    """One thing a player may choose: a labelled option, a card of a zone, or a number in a range."""
+
+    span: Span
+    kind: str  # "option", "card", "number"
+    label: Optional[Text]
+    var: Optional[str]
+    source: Optional[Expr]  # zone / cards, or low bound
+    high: Optional[Expr]
+    where: Optional[Expr]  # filter, or an option's condition
+    body: tuple
+
+
+@node
+class Choose(Stmt):
+    """`p chooses: …`: the only place where a player decides."""
+
+    player: Expr
+    alternatives: tuple
+
+
+# --------------------------------------------------------------- declarations
+@node
+class Decl:
+    """Base of every top-level declaration."""
+
+    span: Span
+
+
+@node
+class GameDecl(Decl):
+    """`game "Name"`."""
+
+    title: str
+
+
+@node
+class AboutDecl(Decl):
+    """`about "…"`: a summary of the rules for players."""
+
+    text: str
+
+
+@node
+class ExtendsDecl(Decl):
+    """`extends "base.cards"[, "other.cards"]`: this file is a variant of others."""
+
+    paths: tuple  # of (path, span)
+
+
+@node
+class PlayersDecl(Decl):
+    """`players 2..5`."""
+
+    low: int
+    high: int
+
+
+@node
+class DirectionDecl(Decl):
+    """`direction left|right`: where play and the deal move."""
+
+    direction: str
+    value_span: Span
+
+
+@node
+class OptionDecl(Decl):
+    """`option name = default [in lo..hi | in {a, b}] ["help"]`."""
+
+    name: str
+    default: object
+    low: Optional[int]
+    high: Optional[int]
+    choices: Optional[tuple]
+    help: Optional[str]
+    name_span: Span
+    default_span: Span
+
+
+@node
+class DeckSpec:
+    """A deck: a named one (`standard`, `piquet`) or `ranks … suits …`, maybe `with 2 jokers`."""
+
+    span: Span
+    name: Optional[str]
+    ranks: tuple
+    suits: tuple
+    extra: Optional[tuple]  # (count, word)
+
+
+@node
+class DeckDecl(Decl):
+    """`deck a if cond else b`: choices is a tuple of (cond or None, DeckSpec)."""
+
+    choices: tuple
+
+
+@node
+class OrderDecl(Decl):
+    """`order name: A 2 3 … K`: a rank order, lowest first."""
+
+    name: str
+    ranks: tuple  # of (rank, span)
+    name_span: Span
+
+
+@node
+class RankingDecl(Decl):
+    """`ranking name by order: straight_flush > … > high_card[, ace low]`."""
+
+    name: str
+    order: str
+    categories: tuple  # of (name, span)
+    ace_low: bool
+    name_span: Span
+    order_span: Span
+
+
+@node
+class ZoneDecl(Decl):
+    """`zone name: per player, private, pile`."""
+
+    name: str
+    attributes: tuple  # of (words, span)
+    name_span: Span
+
+
+@node
+class VarDecl(Decl):
+    """`var name[: type] = value` or `per player var …`."""
+
+    name: str
+    type: Optional[str]
+    value: Expr
+    per_player: bool
+    name_span: Span
+
+
+@node
+class DefineDecl(Decl):
+    """`define name(a, b) = expr`: a named expression."""
+
+    name: str
+    params: tuple  # of Param
+    body: Expr
+    name_span: Span
+
+
+@node
+class ScoreDecl(Decl):
+    """`score of p: expr`: each seat's score, for results and statistics."""
+
+    var: str
+    value: Expr
+
+
+@node
+class Param:
+    """A phase or define parameter, `p` or `p: player`."""
+
+    span: Span
+    name: str
+    type: Optional[str]
+
+
+@node
+class BlockDecl(Decl):
+    """`setup:`, `round:` or `phase name(params):` with its statements."""
+
+    kind: str  # "setup", "round", "phase"
+    name: str
+    params: tuple
+    body: tuple
+    name_span: Span
+
+
+@node
+class Module:
+    """A whole `.cards` file."""
+
+    path: str
+    source: str
+    decls: tuple

@@ -1,0 +1,1304 @@
+"""Stage 3, compile: the checked AST becomes a `Program`, a flat list of instructions over a `State`.
+
+Each instruction is a closure `op(state) -> next pc`, built once here; expressions are closures
+`f(state) -> value`. Nothing walks the AST while a game runs. Execution stops only at a decision
+(`chooses`) or at the end of the game; every name lives in a fixed slot of `state.v`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Callable, Optional
+
+from . import ast
+from .cards import Deck
+from .check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT,
+                    ZONE, ZONES, Symbols)
+from .engine import STEP_BUDGET, STOP, RuleError
+
+CARD_MARK = "\x1f"  # in log texts, CARD_MARK + index stands for a card shown only to those who know it
+_MARK_RE = re.compile(CARD_MARK + r"(\d+)")
+
+
+def player_name(seat) -> str:
+    return "nobody" if seat is None else f"P{seat}"
+
+
+class Choice:
+    """A compiled `chooses`: who decides, and each alternative's kind, filter, binding and body."""
+
+    __slots__ = ("player", "alts", "pc", "line")
+
+    def __init__(self, player, alts, pc, line):
+        self.player, self.alts, self.pc, self.line = player, alts, pc, line
+
+
+class Alt:
+    """One alternative of a choice (see `ast.Alternative`)."""
+
+    __slots__ = ("kind", "label", "slot", "source", "high", "where", "body")
+
+    def __init__(self, kind, label, slot, source, high, where):
+        self.kind, self.label, self.slot, self.source, self.high, self.where = kind, label, slot, source, high, where
+        self.body = None
+
+
+def select_deck(symbols: Symbols, players: int, options: dict) -> Deck:
+    """The deck the game uses at this player count and these options."""
+    env = _ConstEnv(symbols, players, options)
+    for cond, spec in symbols.deck.choices:
+        if cond is None or env.eval(cond):
+            jokers = spec.extra[0] if spec.extra else 0
+            if spec.name is not None:
+                return Deck.preset(spec.name, jokers)
+            return Deck.build("custom", spec.ranks, spec.suits, jokers)
+    raise RuleError("no deck applies")  # unreachable: the last choice has no condition
+
+
+class _ConstEnv:
+    """Evaluates the few expressions known before a game starts (deck conditions) by compiling them."""
+
+    def __init__(self, symbols, players, options):
+        self.symbols, self.players, self.options = symbols, players, options
+
+    def eval(self, e):
+        c = Compiler(self.symbols, self.players, self.options, deck=None)
+        return c.expr(e)(None)
+
+
+class Program:
+    """A compiled game: instructions, slots, zones and choices, plus what observers and logs need."""
+
+    def __init__(self):
+        self.code: list = []
+        self.lines: list = []
+        self.chooses: list = []
+        self.choice_at: dict = {}
+
+    # ---------------------------------------------------------------- running
+    def init_state(self, st) -> None:
+        n = self.n
+        st.pc = self.entry
+        st.stack = []
+        st.v = [None] * self.nslots
+        st.zones = [[] for _ in self.zone_names]
+        ncards = self.deck.size
+        st.zones[self.first_zone] = list(range(ncards))
+        st.loc = [self.first_zone] * ncards
+        st.known = [0] * ncards
+        st.active = [True] * n
+        st.pending = None
+        st.fresh = []
+        st.history = []
+        st.terminal = False
+        st.winner_seats = ()
+        for slot, per_player, init in self.var_inits:
+            if per_player:
+                for seat in range(n):
+                    st.v[slot + seat] = init(st)
+            else:
+                st.v[slot] = init(st)
+        self.run(st)
+
+    def run(self, st) -> None:
+        code = self.code
+        pc = st.pc
+        steps = 0
+        cur = pc
+        try:
+            while pc >= 0:
+                cur = pc
+                pc = code[pc](st)
+                steps += 1
+                if steps > STEP_BUDGET:
+                    raise RuleError(f"line {self.lines[cur]}: the game ran {STEP_BUDGET:,} steps without a decision "
+                                    "or an end: a rule loops forever")
+        except RuleError:
+            raise
+        except IndexError as e:
+            raise RuleError(f"line {self.lines[cur]}: {e}") from e
+        except (TypeError, ValueError, ZeroDivisionError) as e:
+            raise RuleError(f"line {self.lines[cur]}: {e}") from e
+        if st.log is not None and st.fresh:
+            _flush(st)
+
+    def resume(self, st, a: int) -> None:
+        info = self.chooses[st.pending[0]]
+        alt = info.alts[a >> 16]
+        if alt.slot is not None:
+            st.v[alt.slot] = a & 0xFFFF
+        st.history.append(a)
+        if st.log is not None:
+            text, cards = self._label(st, info, alt, a & 0xFFFF)
+            st.fresh.append((f"{player_name(st.pending[1])} chooses {text}", cards))
+        st.pending = None
+        st.pc = alt.body
+        self.run(st)
+
+    # --------------------------------------------------------------- labels
+    def _label(self, st, info, alt, value) -> tuple:
+        if alt.slot is not None:
+            st.v[alt.slot] = value
+        if alt.label is not None:
+            return alt.label(st)
+        if alt.kind == "card":
+            return CARD_MARK + "0", (value,)
+        return str(value), ()
+
+    def label(self, st, a: int) -> str:
+        info = self.chooses[st.pending[0]]
+        alt = info.alts[a >> 16]
+        saved = st.v[alt.slot] if alt.slot is not None else None
+        text, cards = self._label(st, info, alt, a & 0xFFFF)
+        if alt.slot is not None:
+            st.v[alt.slot] = saved
+        return _MARK_RE.sub(lambda m: self.deck.label_of(cards[int(m.group(1))]), text)
+
+    def is_card_action(self, st, a: int) -> bool:
+        return self.chooses[st.pending[0]].alts[a >> 16].kind == "card"
+
+    # ------------------------------------------------------------- observers
+    def render_log(self, st, seat: Optional[int]) -> list:
+        out = []
+        for text, cards, masks in st.log or ():
+            def show(m, cards=cards, masks=masks):
+                i = int(m.group(1))
+                if seat is None or masks[i] >> seat & 1:
+                    return self.deck.label_of(cards[i])
+                return "a card"
+            out.append(_MARK_RE.sub(show, text))
+        return out
+
+    def value_text(self, value, type_: str, seat: Optional[int], st) -> object:
+        if value is None:
+            return None
+        if type_ == PLAYER:
+            return player_name(value)
+        if type_ == PLAYERS:
+            return [player_name(p) for p in value]
+        if type_ == CARD:
+            return self.deck.label_of(value) if seat is None or st.known[value] >> seat & 1 else "hidden"
+        if type_ == CARDS:
+            return [self.deck.label_of(c) if seat is None or st.known[c] >> seat & 1 else "hidden" for c in value]
+        if type_ == SUIT:
+            return self.deck.suits[value] if 0 <= value < len(self.deck.suits) else None
+        if type_ == RANK:
+            return self.deck.ranks[value] if 0 <= value < len(self.deck.ranks) else None
+        if type_ == ZONE:
+            return self.zone_names[value]
+        if type_ == LIST:
+            return list(value)
+        return value
+
+    def observe(self, st, seat: int) -> dict:
+        deck = self.deck
+        zones: dict = {}
+        for name, (base, per_player) in self.zone_families.items():
+            def cards(z):
+                return [deck.label_of(c) if st.known[c] >> seat & 1 else None for c in st.zones[z]]
+            zones[name] = [cards(base + s) for s in range(self.n)] if per_player else cards(base)
+        variables = {name: self.value_text(st.v[slot], t, seat, st) for name, (slot, t) in self.var_slots.items()}
+        player_vars = {name: [self.value_text(st.v[slot + s], t, seat, st) for s in range(self.n)]
+                       for name, (slot, t) in self.pvar_slots.items()}
+        obs = {
+            "game": self.title,
+            "seat": seat,
+            "players": self.n,
+            "current_player": st.current_player,
+            "active": list(st.active),
+            "variables": variables,
+            "player_variables": player_vars,
+            "zones": zones,
+            "log": self.render_log(st, seat),
+            "winners": [player_name(w) for w in st.winners()],
+        }
+        if not st.terminal and st.pending[1] == seat:
+            obs["legal_actions"] = [a.label for a in st.legal_actions()]
+        return obs
+
+    def scores(self, st) -> list:
+        if self.score is None:
+            return st.returns()
+        slot, f = self.score
+        out = []
+        for seat in range(self.n):
+            st.v[slot] = seat
+            out.append(f(st))
+        return out
+
+
+class Compiler:
+    """Turns checked declarations into a `Program` for one player count and one set of options."""
+
+    def __init__(self, symbols: Symbols, players: int, options: dict, deck: Optional[Deck]):
+        self.sym = symbols
+        self.types = symbols.types
+        self.n = players
+        self.options = options
+        self.deck = deck
+        self.all = (1 << players) - 1
+        self.nslots = 0
+        self.scopes: list = [{}]
+        self.p = Program()
+        self.phase_pc: dict = {}
+        self.phase_params: dict = {}
+        self.pending_calls: list = []
+        self.round_pc = 0
+        # ring[s]: every seat in the direction of play, starting at s
+        step = 1 if symbols.direction == "left" else -1
+        self.ring = tuple(tuple((s + step * i) % players for i in range(players)) for s in range(players))
+        self.step = step
+
+    def slot(self, count: int = 1) -> int:
+        s = self.nslots
+        self.nslots += count
+        return s
+
+    # ------------------------------------------------------------------- build
+    def build(self) -> Program:
+        s, p, deck = self.sym, self.p, self.deck
+        p.n, p.deck, p.title = self.n, deck, s.title
+        # zones: a shared zone is one instance, a per-player zone one per seat
+        p.zone_names, p.zone_owner, p.zone_vis, p.zone_kind = [], [], [], []
+        p.zone_families = {}
+        for name, (per_player, visibility, kind) in s.zones.items():
+            base = len(p.zone_names)
+            p.zone_families[name] = (base, per_player)
+            for seat in range(self.n if per_player else 1):
+                p.zone_names.append(f"{name}(P{seat})" if per_player else name)
+                p.zone_owner.append(seat if per_player else -1)
+                mask = {"public": self.all, "private": 1 << seat if per_player else 0, "hidden": 0}[visibility]
+                p.zone_vis.append(mask)
+                p.zone_kind.append(kind)
+        shared = [b for name, (b, pp) in p.zone_families.items() if not pp]
+        p.first_zone = shared[0] if shared else 0
+        if not p.zone_names:
+            p.zone_names, p.zone_owner, p.zone_vis, p.zone_kind = ["deck"], [-1], [0], ["pile"]
+        # orders: card id -> 1-based position of its rank (0 for ranks the order leaves out)
+        self.orders = {}
+        for name, d in s.orders.items():
+            pos = {r: i + 1 for i, (r, _) in enumerate(d.ranks)}
+            self.orders[name] = tuple(pos.get(deck.rank_name(c), 0) for c in range(deck.size))
+        self.rankings = {name: self._ranking(d) for name, d in s.rankings.items()}
+        # variables
+        p.var_slots, p.pvar_slots, p.var_inits = {}, {}, []
+        for name, sym in s.vars.items():
+            slot = self.slot()
+            p.var_slots[name] = (slot, sym.type)
+            self.scopes[0][name] = ("slot", slot)
+        for name, sym in s.pvars.items():
+            slot = self.slot(self.n)
+            p.pvar_slots[name] = (slot, sym.type)
+        for name, sym in s.vars.items():
+            p.var_inits.append((p.var_slots[name][0], False, self.expr(sym.decl.value)))
+        for name, sym in s.pvars.items():
+            p.var_inits.append((p.pvar_slots[name][0], True, self.expr(sym.decl.value)))
+        if s.score is not None:
+            slot = self.slot()
+            self.scopes.append({s.score.var: ("slot", slot)})
+            p.score = (slot, self.expr(s.score.value))
+            self.scopes.pop()
+        else:
+            p.score = None
+        # procedure: setup, then round forever; phases after, as subroutines
+        p.entry = 0
+        if s.setup is not None:
+            self.block(s.setup.body)
+        self.round_pc = len(p.code)
+        self.block(s.round.body)
+        self.emit(lambda nxt: (lambda st, r=self.round_pc: r), s.round.span)
+        for name, d in s.phases.items():
+            self.phase_params[name] = [self.slot() for _ in d.params]
+        for name, d in s.phases.items():
+            self.phase_pc[name] = len(p.code)
+            self.scopes.append({prm.name: ("slot", slot) for prm, slot in zip(d.params, self.phase_params[name])})
+            self.block(d.body)
+            self.scopes.pop()
+            self.emit(lambda nxt: (lambda st: st.stack.pop()), d.span)
+        for index, name, args, nxt, span in self.pending_calls:
+            p.code[index] = self._call_op(name, args, nxt)
+        p.nslots = self.nslots
+        return p
+
+    def _ranking(self, d: ast.RankingDecl):
+        from .poker import Ranking  # the evaluator's tables are built only for games that rank hands
+
+        order = [r for r, _ in self.sym.orders[d.order].ranks]
+        ranking = Ranking.from_categories([c for c, _ in d.categories], ace_low_straight=d.ace_low)
+        # code = position of the rank in the ranking's order (0 = lowest) * 4 + suit
+        pos = {r: i for i, r in enumerate(order)}
+        offset = 13 - len(order)  # a shorter order sits at the top of poker's 13 ranks
+        codes = tuple((pos.get(self.deck.rank_name(c), 0) + offset) * 4 + max(0, self.deck.card_suit[c]) % 4
+                      for c in range(self.deck.size))
+        return ranking, codes
+
+    # ------------------------------------------------------------ emission
+    def emit(self, make: Callable, span) -> int:
+        """Appends the op `make(next_pc)` and returns its pc."""
+        pc = len(self.p.code)
+        self.p.code.append(None)
+        self.p.lines.append(span.line if span else 0)
+        self.p.code[pc] = make(pc + 1)
+        return pc
+
+    def placeholder(self, span) -> int:
+        pc = len(self.p.code)
+        self.p.code.append(None)
+        self.p.lines.append(span.line)
+        return pc
+
+    def block(self, stmts) -> None:
+        self.scopes.append({})
+        for st in stmts:
+            self.stmt(st)
+        self.scopes.pop()
+
+    def stmt(self, st) -> None:
+        getattr(self, "s_" + type(st).__name__)(st)
+
+    def s_Pass(self, st):
+        pass
+
+    def s_Set(self, st: ast.Set):
+        val = self.expr(st.value)
+        setter = self.setter(st.target)
+        self.emit(lambda nxt: (lambda s: (setter(s, val(s)), nxt)[1]), st.span)
+
+    def s_Let(self, st: ast.Let):
+        val = self.expr(st.value)
+        slot = self.slot()
+        self.scopes[-1][st.name] = ("slot", slot)
+
+        def make(nxt):
+            def op(s):
+                s.v[slot] = val(s)
+                return nxt
+            return op
+        self.emit(make, st.span)
+
+    def s_Add(self, st: ast.Add):
+        amount = self.expr(st.amount)
+        if st.op == "-":
+            inner = amount
+            amount = lambda s: -inner(s)  # noqa: E731
+        t = st.target
+        if t.kind == "player":
+            base = self.p.pvar_slots[t.name][0]
+            key = self.expr(t.key)
+
+            def make(nxt):
+                def op(s):
+                    i = base + key(s)
+                    s.v[i] += amount(s)
+                    return nxt
+                return op
+        elif t.kind == "name":
+            slot = self.lookup_slot(t.name)
+
+            def make(nxt):
+                def op(s):
+                    s.v[slot] += amount(s)
+                    return nxt
+                return op
+        else:
+            setter, getter = self.setter(t), self.target_getter(t)
+
+            def make(nxt):
+                def op(s):
+                    setter(s, getter(s) + amount(s))
+                    return nxt
+                return op
+        self.emit(make, st.span)
+
+    def setter(self, t: ast.Target):
+        if t.kind == "name":
+            slot = self.lookup_slot(t.name)
+
+            def set_name(s, value):
+                s.v[slot] = value
+            return set_name
+        if t.kind == "player":
+            base = self.p.pvar_slots[t.name][0]
+            key = self.expr(t.key)
+
+            def set_player(s, value):
+                s.v[base + key(s)] = value
+            return set_player
+        slot = self.lookup_slot(t.name)
+        index = self.expr(t.key)
+
+        def set_item(s, value):
+            items = list(s.v[slot])
+            i = index(s)
+            if not 1 <= i <= len(items):
+                raise RuleError(f"item {i} of a list of {len(items)}")
+            items[i - 1] = value
+            s.v[slot] = tuple(items)
+        return set_item
+
+    def target_getter(self, t: ast.Target):
+        slot = self.lookup_slot(t.name)
+        index = self.expr(t.key)
+        return lambda s: s.v[slot][index(s) - 1]
+
+    def lookup_slot(self, name: str) -> int:
+        for scope in reversed(self.scopes):
+            if name in scope and scope[name][0] == "slot":
+                return scope[name][1]
+        raise KeyError(name)  # the checker resolved every name
+
+    # -- cards
+    def s_Move(self, st: ast.Move):
+        cards = self.cards(st.cards)
+        zone = self.expr(st.zone)
+        bottom = st.place == "under"
+        face = st.facing
+        vis = self.p.zone_vis
+        all_ = self.all
+        log = face == "up"
+        zone_names = self.p.zone_names
+
+        def make(nxt):
+            def op(s):
+                moving = cards(s)
+                dest = zone(s)
+                _move(s, moving, dest, bottom)
+                known = s.known
+                if face == "up":
+                    for c in moving:
+                        known[c] = all_
+                elif face is None:
+                    add = vis[dest]
+                    if add:
+                        for c in moving:
+                            known[c] |= add
+                if log and s.log is not None and moving:
+                    marks = ", ".join(CARD_MARK + str(i) for i in range(len(moving)))
+                    s.fresh.append((f"face up on {zone_names[dest]}: {marks}", tuple(moving)))
+                return nxt
+            return op
+        self.emit(make, st.span)
+
+    def s_Deal(self, st: ast.Deal):
+        count = self.expr(st.count)
+        source = self.expr(st.source)
+        dest = self.expr(st.dest)
+        many = self.types.get(id(st.dest)) == ZONES
+        vis = self.p.zone_vis
+        names = self.p.zone_names
+        all_ = self.all
+        face = st.facing
+        line = st.span.line
+
+        def make(nxt):
+            def op(s):
+                n = count(s)
+                src = source(s)
+                targets = dest(s) if many else (dest(s),)
+                pile = s.zones[src]
+                if n * len(targets) > len(pile):
+                    raise RuleError(f"line {line}: cannot deal {n} card(s) to {len(targets)} place(s): "
+                                    f"`{names[src]}` holds {len(pile)}")
+                zones, loc, known = s.zones, s.loc, s.known
+                for _ in range(n):
+                    for z in targets:
+                        c = pile.pop()
+                        zones[z].append(c)
+                        loc[c] = z
+                        if face == "up":
+                            known[c] = all_
+                        elif face is None:
+                            known[c] |= vis[z]
+                if s.log is not None and n and targets:
+                    who = ", ".join(names[z] for z in targets)
+                    s.fresh.append((f"dealt {n} card{'s' if n > 1 else ''} from {names[src]} to {who}", ()))
+                return nxt
+            return op
+        self.emit(make, st.span)
+
+    def s_Shuffle(self, st: ast.Shuffle):
+        zone = self.expr(st.zone)
+        vis = self.p.zone_vis
+        names = self.p.zone_names
+
+        def make(nxt):
+            def op(s):
+                z = zone(s)
+                pile = s.zones[z]
+                if s.fresh:
+                    _flush(s)
+                rng = random.Random(s.rng)
+                rng.shuffle(pile)
+                s.rng = rng.getrandbits(64)
+                if s.stacks is not None and s.stacks[0] < len(s.stacks[2]):
+                    i, given, ids = s.stacks
+                    top = [c for c in ids[i] if c in pile]
+                    rest = [c for c in pile if c not in set(top)]
+                    pile[:] = rest + top[::-1]  # the end of the list is the top
+                    s.stacks = (i + 1, given, ids)
+                mask = vis[z]
+                known = s.known
+                for c in pile:
+                    known[c] = mask
+                if s.log is not None:
+                    s.fresh.append((f"{names[z]} is shuffled", ()))
+                return nxt
+            return op
+        self.emit(make, st.span)
+
+    def s_Swap(self, st: ast.Swap):
+        left, right = self.expr(st.left), self.expr(st.right)
+        zones_ = self.types.get(id(st.left)) == ZONE
+        vis = self.p.zone_vis
+
+        def make(nxt):
+            def op(s):
+                a, b = left(s), right(s)
+                zones, loc, known = s.zones, s.loc, s.known
+                if zones_:
+                    zones[a], zones[b] = zones[b], zones[a]
+                    for z in (a, b):
+                        add = vis[z]
+                        for c in zones[z]:
+                            loc[c] = z
+                            known[c] |= add
+                else:
+                    if a is None or b is None:
+                        raise RuleError("swap: no card")
+                    za, zb = loc[a], loc[b]
+                    ia, ib = zones[za].index(a), zones[zb].index(b)
+                    zones[za][ia], zones[zb][ib] = b, a
+                    loc[a], loc[b] = zb, za
+                    known[a] |= vis[zb]
+                    known[b] |= vis[za]
+                return nxt
+            return op
+        self.emit(make, st.span)
+
+    def s_Reveal(self, st: ast.Reveal):
+        cards = self.cards(st.cards)
+        to = self.players_of(st.to) if st.to is not None else None
+        all_ = self.all
+        owners = self.p.zone_owner
+
+        def make(nxt):
+            def op(s):
+                shown = cards(s)
+                mask = all_ if to is None else sum(1 << p for p in set(to(s)))
+                known = s.known
+                fresh = [c for c in shown if known[c] & mask != mask]
+                for c in shown:
+                    known[c] |= mask
+                if s.log is not None and fresh:
+                    owner = owners[s.loc[fresh[0]]]
+                    marks = ", ".join(CARD_MARK + str(i) for i in range(len(fresh)))
+                    who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
+                    tail = "" if to is None else " to " + ", ".join(player_name(p) for p in to(s))
+                    s.fresh.append((f"{who} {marks}{tail}", tuple(fresh)))
+                return nxt
+            return op
+        self.emit(make, st.span)
+
+    def s_Hide(self, st: ast.Hide):
+        cards = self.cards(st.cards)
+        vis = self.p.zone_vis
+
+        def make(nxt):
+            def op(s):
+                if s.fresh:
+                    _flush(s)
+                for c in cards(s):
+                    s.known[c] = vis[s.loc[c]]
+                return nxt
+            return op
+        self.emit(make, st.span)
+
+    def s_Announce(self, st: ast.Announce):
+        text = self.text(st.text)
+        speaker = self.expr(st.speaker) if st.speaker is not None else None
+
+        def make(nxt):
+            def op(s):
+                if s.log is not None:
+                    body, cards = text(s)
+                    if speaker is not None:
+                        body = f"{player_name(speaker(s))}: {body}"
+                    s.fresh.append((body, cards))
+                return nxt
+            return op
+        self.emit(make, st.span)
+
+    def s_Eliminate(self, st: ast.Eliminate):
+        player = self.expr(st.player)
+
+        def make(nxt):
+            def op(s):
+                p = player(s)
+                if s.active[p]:
+                    s.active[p] = False
+                    if s.log is not None:
+                        s.fresh.append((f"{player_name(p)} is eliminated", ()))
+                return nxt
+            return op
+        self.emit(make, st.span)
+
+    def s_EndGame(self, st: ast.EndGame):
+        winners = self.players_of(st.winners) if st.winners is not None else (lambda s: ())
+
+        def make(nxt):
+            def op(s):
+                s.winner_seats = tuple(sorted(set(winners(s))))
+                s.terminal = True
+                s.pending = None
+                if s.log is not None:
+                    names = ", ".join(player_name(p) for p in s.winner_seats) or "nobody"
+                    s.fresh.append((f"the game is over; winner{'s' if len(s.winner_seats) > 1 else ''}: {names}", ()))
+                return STOP
+            return op
+        self.emit(make, st.span)
+
+    def s_EndRound(self, st: ast.EndRound):
+        def make(nxt):
+            def op(s):
+                s.stack.clear()
+                return self.round_pc
+            return op
+        self.emit(make, st.span)
+
+    def s_CallPhase(self, st: ast.CallPhase):
+        args = [self.expr(a) for a in st.args]
+        pc = self.placeholder(st.span)
+        self.pending_calls.append((pc, st.name, args, pc + 1, st.span))
+
+    def _call_op(self, name, args, nxt):
+        target = self.phase_pc[name]
+        slots = self.phase_params[name]
+        if not args:
+            def op(s):
+                s.stack.append(nxt)
+                return target
+            return op
+
+        def op_args(s):
+            values = [a(s) for a in args]
+            for slot, value in zip(slots, values):
+                s.v[slot] = value
+            s.stack.append(nxt)
+            return target
+        return op_args
+
+    # -- control flow
+    def s_If(self, st: ast.If):
+        jumps_to_end = []
+        for cond, body in st.branches:
+            test = self.expr(cond)
+            at = self.placeholder(cond.span)
+            self.block(body)
+            jumps_to_end.append(self.placeholder(cond.span))
+            after = len(self.p.code)
+            self.p.code[at] = (lambda test, yes, no: (lambda s: yes if test(s) else no))(test, at + 1, after)
+        self.block(st.orelse)
+        end = len(self.p.code)
+        for j in jumps_to_end:
+            self.p.code[j] = (lambda end: (lambda s: end))(end)
+
+    def s_ForEach(self, st: ast.ForEach):
+        source = self.seq(st.source)
+        seq_slot, idx_slot, var_slot = self.slot(), self.slot(), self.slot()
+        init = self.emit(lambda nxt: self._for_init(source, seq_slot, idx_slot, nxt), st.span)
+        head = self.placeholder(st.span)
+        self.scopes.append({st.var: ("slot", var_slot)})
+        where = self.expr(st.where) if st.where is not None else None
+        self.block(st.body)
+        self.scopes.pop()
+        self.emit(lambda nxt: (lambda s: head), st.span)
+        end = len(self.p.code)
+
+        def op(s, body=head + 1):
+            seq = s.v[seq_slot]
+            i = s.v[idx_slot]
+            v = s.v
+            while i < len(seq):
+                v[var_slot] = seq[i]
+                i += 1
+                if where is None or where(s):
+                    v[idx_slot] = i
+                    return body
+            return end
+        self.p.code[head] = op
+
+    @staticmethod
+    def _for_init(source, seq_slot, idx_slot, nxt):
+        def op(s):
+            s.v[seq_slot] = tuple(source(s))
+            s.v[idx_slot] = 0
+            return nxt
+        return op
+
+    def s_Repeat(self, st: ast.Repeat):
+        count = self.expr(st.count)
+        slot = self.slot()
+
+        def init(nxt):
+            def op(s):
+                s.v[slot] = count(s)
+                return nxt
+            return op
+        self.emit(init, st.span)
+        head = self.placeholder(st.span)
+        self.block(st.body)
+        self.emit(lambda nxt: (lambda s: head), st.span)
+        end = len(self.p.code)
+
+        def op(s, body=head + 1):
+            if s.v[slot] > 0:
+                s.v[slot] -= 1
+                return body
+            return end
+        self.p.code[head] = op
+
+    def s_While(self, st: ast.While):
+        cond = self.expr(st.cond)
+        head = self.placeholder(st.span)
+        self.block(st.body)
+        self.emit(lambda nxt: (lambda s: head), st.span)
+        end = len(self.p.code)
+        body = head + 1
+        if st.negate:
+            self.p.code[head] = lambda s: end if cond(s) else body
+        else:
+            self.p.code[head] = lambda s: body if cond(s) else end
+
+    def s_Choose(self, st: ast.Choose):
+        player = self.expr(st.player)
+        pc = self.placeholder(st.span)
+        alts = []
+        exits = []
+        for alt in st.alternatives:
+            slot = self.slot() if alt.var is not None else None
+            self.scopes.append({alt.var: ("slot", slot)} if alt.var else {})
+            source = None
+            if alt.kind == "card":
+                source = self.cards(alt.source)
+            elif alt.kind == "number":
+                source = self.expr(alt.source)
+            high = self.expr(alt.high) if alt.high is not None else None
+            where = self.expr(alt.where) if alt.where is not None else None
+            label = self.text(alt.label) if alt.label is not None else None
+            if alt.kind == "option" and label is None:
+                label = (lambda t: (lambda s: (t, ())))(alt.label.value)
+            a = Alt(alt.kind, label, slot, source, high, where)
+            a.body = len(self.p.code)
+            self.block(alt.body)
+            exits.append(self.placeholder(alt.span))
+            self.scopes.pop()
+            alts.append(a)
+        end = len(self.p.code)
+        for e in exits:
+            self.p.code[e] = (lambda end: (lambda s: end))(end)
+        index = len(self.p.chooses)
+        self.p.chooses.append(Choice(player, alts, pc, st.span.line))
+        line = st.span.line
+
+        def op(s):
+            p = player(s)
+            legal = []
+            v = s.v
+            for ai, a in enumerate(alts):
+                base = ai << 16
+                if a.kind == "option":
+                    if a.where is None or a.where(s):
+                        legal.append(base)
+                elif a.kind == "card":
+                    where, slot = a.where, a.slot
+                    for c in a.source(s):
+                        if where is not None:
+                            v[slot] = c
+                            if not where(s):
+                                continue
+                        legal.append(base | c)
+                else:
+                    lo, hi = a.source(s), a.high(s)
+                    if lo < 0 or hi > 0xFFFF:
+                        raise RuleError(f"line {line}: numbers to choose must lie in 0..65535, not {lo}..{hi}")
+                    where, slot = a.where, a.slot
+                    for n in range(lo, hi + 1):
+                        if where is not None:
+                            v[slot] = n
+                            if not where(s):
+                                continue
+                        legal.append(base | n)
+            if not legal:
+                raise RuleError(f"line {line}: {player_name(p)} must choose but has no legal choice")
+            if p is None or not 0 <= p < len(s.active):
+                raise RuleError(f"line {line}: nobody to choose")
+            s.pending = (index, p, tuple(legal))
+            s.pc = pc
+            return STOP
+        self.p.code[pc] = op
+
+    # ----------------------------------------------------------- expressions
+    def expr(self, e) -> Callable:
+        return getattr(self, "x_" + type(e).__name__)(e)
+
+    def const(self, value) -> Callable:
+        return lambda s: value
+
+    def x_Number(self, e):
+        return self.const(e.value)
+
+    def x_Bool(self, e):
+        return self.const(e.value)
+
+    def x_NoneLit(self, e):
+        return self.const(None)
+
+    def x_Text(self, e):
+        text = self.text(e)
+        return lambda s: text(s)[0]
+
+    def x_Name(self, e: ast.Name):
+        name = e.name
+        for scope in reversed(self.scopes):
+            if name in scope:
+                kind, what = scope[name]
+                if kind == "slot":
+                    return lambda s: s.v[what]
+                return what  # a define's parameter: the argument's closure
+        sym = self.sym.table[name]
+        if sym.kind == "option":
+            return self.const(self.options[name])
+        if sym.kind == "const":
+            return self.const(self.n)
+        if sym.kind == "zone":
+            return self.const(self.p.zone_families[name][0])
+        if sym.kind == "rank":
+            ranks = self.deck.ranks if self.deck else ()
+            return self.const(ranks.index(name) if name in ranks else -2)
+        if sym.kind == "suit":
+            suits = self.deck.suits if self.deck else ()
+            return self.const(suits.index(name) if name in suits else -2)
+        raise AssertionError(name)  # pragma: no cover
+
+    def x_ListExpr(self, e):
+        items = [self.expr(i) for i in e.items]
+        return lambda s: tuple(i(s) for i in items)
+
+    def x_Index(self, e: ast.Index):
+        base = self.seq(e.base)
+        index = self.expr(e.index)
+        line = e.span.line
+
+        def f(s):
+            items = base(s)
+            i = index(s)
+            if not 1 <= i <= len(items):
+                raise RuleError(f"line {line}: item {i} of a list of {len(items)} (items count from 1)")
+            return items[i - 1]
+        return f
+
+    def x_Unary(self, e: ast.Unary):
+        a = self.expr(e.operand)
+        if e.op == "-":
+            return lambda s: -a(s)
+        return lambda s: not a(s)
+
+    def x_Conditional(self, e: ast.Conditional):
+        a, c, b = self.expr(e.then), self.expr(e.cond), self.expr(e.otherwise)
+        return lambda s: a(s) if c(s) else b(s)
+
+    def x_Binary(self, e: ast.Binary):
+        op = e.op
+        lt, rt = self.types.get(id(e.left)), self.types.get(id(e.right))
+        if op == "and":
+            a, b = self.expr(e.left), self.expr(e.right)
+            return lambda s: a(s) and b(s)
+        if op == "or":
+            a, b = self.expr(e.left), self.expr(e.right)
+            return lambda s: a(s) or b(s)
+        if op == "+" and lt in (CARDS, ZONE, CARD, PLAYERS, LIST):
+            a = self.cards(e.left) if lt in (ZONE, CARD, CARDS) else self.expr(e.left)
+            b = self.cards(e.right) if lt in (ZONE, CARD, CARDS) else self.seq(e.right)
+            return lambda s: tuple(a(s)) + tuple(b(s))
+        if op in ("is", "is not", "has"):
+            return self._pattern(e)
+        if op == "in":
+            item, seq = self.expr(e.left), self.seq(e.right)
+            return lambda s: item(s) in seq(s)
+        if op == "except":
+            seq = self.seq(e.left)
+            if rt in (CARDS, PLAYERS, LIST, ZONE) or (rt == "empty"):
+                other = self.seq(e.right)
+                return lambda s: tuple(x for x in seq(s) if x not in set(other(s)))
+            item = self.expr(e.right)
+            return lambda s: tuple(x for x in seq(s) if x != item(s))
+        a, b = self.expr(e.left), self.expr(e.right)
+        line = e.span.line
+        if op == "+":
+            return lambda s: a(s) + b(s)
+        if op == "-":
+            return lambda s: a(s) - b(s)
+        if op == "*":
+            return lambda s: a(s) * b(s)
+        if op in ("/", "%"):
+            def div(s):
+                d = b(s)
+                if d == 0:
+                    raise RuleError(f"line {line}: division by zero")
+                return a(s) // d if op == "/" else a(s) % d
+            return div
+        if op == "==":
+            return lambda s: a(s) == b(s)
+        if op == "!=":
+            return lambda s: a(s) != b(s)
+        if op == "<":
+            return lambda s: a(s) < b(s)
+        if op == ">":
+            return lambda s: a(s) > b(s)
+        if op == "<=":
+            return lambda s: a(s) <= b(s)
+        if op == ">=":
+            return lambda s: a(s) >= b(s)
+        raise AssertionError(op)  # pragma: no cover
+
+    def _pattern(self, e: ast.Binary):
+        """`card is K`, `card is hearts`, `x is none`, `zone has K`, `zone has trump`."""
+        deck = self.deck
+        pattern = e.right
+        pt = self.types.get(id(pattern))
+        if isinstance(pattern, ast.Number):
+            name = str(pattern.value)
+            rank = deck.ranks.index(name) if name in deck.ranks else -2
+            test, table = self.const(rank), deck.card_rank
+        elif pt == RANK:
+            test, table = self.expr(pattern), deck.card_rank
+        elif pt == SUIT:
+            test, table = self.expr(pattern), deck.card_suit
+        else:
+            test, table = self.expr(pattern), None
+        lt = self.types.get(id(e.left))
+        if e.op == "has":
+            cards = self.cards(e.left)
+            return lambda s: (lambda t: any(table[c] == t for c in cards(s)))(test(s))
+        left = self.expr(e.left)
+        if table is None or lt in (RANK, SUIT):
+            if e.op == "is":
+                return lambda s: left(s) == test(s)
+            return lambda s: left(s) != test(s)
+        if e.op == "is":
+            return lambda s: (lambda c: c is not None and table[c] == test(s))(left(s))
+        return lambda s: (lambda c: c is None or table[c] != test(s))(left(s))
+
+    def x_Neighbour(self, e: ast.Neighbour):
+        player = self.expr(e.player)
+        n = self.n
+        step = {"left": 1, "right": -1, "next": self.step}[e.side]
+
+        def f(s):
+            p = player(s)
+            active = s.active
+            q = p
+            for _ in range(n):
+                q = (q + step) % n
+                if active[q]:
+                    return q
+            return p
+        return f
+
+    def x_EndCard(self, e: ast.EndCard):
+        zt = self.types.get(id(e.zone))
+        top = e.end == "top"
+        if zt == PLAYERS:
+            seq = self.seq(e.zone)
+            if e.count is None:
+                return lambda s: (lambda q: (q[0] if top else q[-1]) if q else None)(seq(s))
+            count = self.expr(e.count)
+            return lambda s: (lambda q, k: tuple(q[:k]) if top else tuple(q[-k:][::-1]) if k else ())(seq(s), count(s))
+        cards = self.cards(e.zone)
+        # a zone lists its cards bottom first: the top card is the last
+        if e.count is None:
+            return lambda s: (lambda q: (q[-1] if top else q[0]) if q else None)(cards(s))
+        count = self.expr(e.count)
+        return lambda s: (lambda q, k: tuple(q[::-1][:k]) if top else tuple(q[:k]))(cards(s), count(s))
+
+    def x_Players(self, e: ast.Players):
+        ring = self.ring
+        start = self.expr(e.start) if e.start is not None else self.const(ring[0][0])
+        stop = self.expr(e.stop) if e.stop is not None else None
+
+        def f(s):
+            active = s.active
+            out = []
+            end = stop(s) if stop is not None else None
+            for q in ring[start(s)]:
+                if active[q]:
+                    out.append(q)
+                if q == end:
+                    break
+            return tuple(out)
+        return f
+
+    def x_Seats(self, e):
+        return self.const(tuple(range(self.n)))
+
+    def x_AllCards(self, e):
+        return self.const(tuple(range(self.deck.size)))
+
+    def x_Aggregate(self, e: ast.Aggregate):
+        source = self.seq(e.source)
+        slot = self.slot()
+        self.scopes.append({e.var: ("slot", slot)})
+        body = self.expr(e.body) if e.body is not None else None
+        where = self.expr(e.where) if e.where is not None else None
+        self.scopes.pop()
+        kind = e.kind
+
+        def items(s):
+            v = s.v
+            for x in source(s):
+                v[slot] = x
+                if where is None or where(s):
+                    yield x
+        if kind == "any":
+            return lambda s: any(True for _ in items(s))
+        if kind == "count":
+            return lambda s: sum(1 for _ in items(s))
+        if kind == "select":
+            return lambda s: tuple(items(s))
+        if kind == "sum":
+            return lambda s: sum(body(s) for _ in items(s))
+        if kind in ("min", "max"):
+            pick = min if kind == "min" else max
+            line = e.span.line
+
+            def fold(s):
+                values = [body(s) for _ in items(s)]
+                if not values:
+                    raise RuleError(f"line {line}: `{kind}` over nothing")
+                return pick(values)
+            return fold
+        better = (lambda a, b: a > b) if kind == "highest" else (lambda a, b: a < b)
+
+        def best(s):
+            chosen, score = None, None
+            for x in items(s):
+                value = body(s)
+                if chosen is None or better(value, score):
+                    chosen, score = x, value
+            return chosen
+        return best
+
+    def x_Call(self, e: ast.Call):
+        name = e.func
+        sym = self.sym.table.get(name + "()") or self.sym.table.get(name)
+        args = e.args
+        if sym is None:
+            return self._builtin(e)
+        if sym.kind == "pzone":
+            base = self.p.zone_families[name][0]
+            who = self.expr(args[0])
+            if self.types.get(id(args[0])) == PLAYERS:
+                return lambda s: tuple(base + p for p in who(s))
+            return lambda s: base + who(s)
+        if sym.kind == "pvar":
+            base = self.p.pvar_slots[name][0]
+            who = self.expr(args[0])
+            return lambda s: s.v[base + who(s)]
+        if sym.kind == "order":
+            table = self.orders[name]
+            card = self.expr(args[0])
+            return lambda s: (lambda c: 0 if c is None else table[c])(card(s))
+        if sym.kind == "ranking":
+            ranking, codes = self.rankings[name]
+            cards = self.cards(args[0])
+            evaluate = ranking.evaluate_value if hasattr(ranking, "evaluate_value") else ranking.evaluate
+            line = e.span.line
+
+            def value(s):
+                hand = cards(s)
+                if not 5 <= len(hand) <= 10:
+                    raise RuleError(f"line {line}: a poker hand needs 5 to 10 cards, not {len(hand)}")
+                return int(evaluate([codes[c] for c in hand]))
+            return value
+        if sym.kind == "define":
+            d = sym.decl
+            values = [self.expr(a) for a in args]
+            self.scopes.append({p.name: ("expr", v) for p, v in zip(d.params, values)})
+            f = self.expr(d.body)
+            self.scopes.pop()
+            return f
+        raise AssertionError(name)  # pragma: no cover
+
+    def _builtin(self, e: ast.Call):
+        name, args = e.func, e.args
+        line = e.span.line
+        if name == "count":
+            seq = self.seq(args[0])
+            return lambda s: len(seq(s))
+        if name == "random":
+            seq = self.seq(args[0])
+
+            def draw(s):
+                items = tuple(seq(s))
+                if s.draws is not None and s.draws[0] < len(s.draws[1]):
+                    i, values = s.draws
+                    s.draws = (i + 1, values)
+                    if values[i] not in items:
+                        raise RuleError(f"line {line}: the fixed draw {values[i]!r} is not among {items}")
+                    return values[i]
+                if not items:
+                    raise RuleError(f"line {line}: `random` of nothing")
+                rng = random.Random(s.rng)
+                choice = items[rng.randrange(len(items))]
+                s.rng = rng.getrandbits(64)
+                return choice
+            return draw
+        deck = self.deck
+        if name == "suit":
+            card = self.expr(args[0])
+            suits = deck.card_suit
+            return lambda s: (lambda c: None if c is None else suits[c])(card(s))
+        if name == "rank":
+            card = self.expr(args[0])
+            ranks = deck.card_rank
+            return lambda s: (lambda c: None if c is None else ranks[c])(card(s))
+        if name == "abs":
+            a = self.expr(args[0])
+            return lambda s: abs(a(s))
+        if name in ("min", "max"):
+            a, b = self.expr(args[0]), self.expr(args[1])
+            pick = min if name == "min" else max
+            return lambda s: pick(a(s), b(s))
+        if name == "sum":
+            a = self.expr(args[0])
+            return lambda s: sum(a(s))
+        if name == "any":
+            a = self.seq(args[0])
+            return lambda s: len(a(s)) > 0
+        raise AssertionError(name)  # pragma: no cover
+
+    # -- conversions by static type
+    def cards(self, e) -> Callable:
+        """A closure giving a tuple of card ids, whether `e` is a zone, a card or cards."""
+        t = self.types.get(id(e))
+        f = self.expr(e)
+        if t == ZONE:
+            return lambda s: tuple(s.zones[f(s)])
+        if t == CARD:
+            return lambda s: (lambda c: () if c is None else (c,))(f(s))
+        return f
+
+    def seq(self, e) -> Callable:
+        """A closure giving a sequence: the cards of a zone, the items of a list, a player as one."""
+        t = self.types.get(id(e))
+        if t in (ZONE, CARD):
+            return self.cards(e)
+        f = self.expr(e)
+        if t == PLAYER:
+            return lambda s: (lambda p: () if p is None else (p,))(f(s))
+        return f
+
+    def players_of(self, e) -> Callable:
+        return self.seq(e)
+
+    def text(self, t: ast.Text) -> Callable:
+        """A closure giving (text with card marks, the cards marked) for a text with `{…}` parts."""
+        if not t.parts:
+            value = t.value
+            return lambda s: (value, ())
+        pieces = []
+        for part in t.parts:
+            if isinstance(part, str):
+                pieces.append((part, None))
+            else:
+                pieces.append((self.expr(part), self.types.get(id(part))))
+        deck = self.deck
+        rankings = self.rankings
+        hand_ranking = None
+        for part in t.parts:
+            if isinstance(part, ast.Call) and part.func in rankings:
+                hand_ranking = rankings[part.func][0]
+        if hand_ranking is None and len(rankings) == 1:
+            hand_ranking = next(iter(rankings.values()))[0]
+
+        def render(s):
+            out, cards = [], []
+            for piece, t_ in pieces:
+                if t_ is None:
+                    out.append(piece)
+                    continue
+                value = piece(s)
+                if t_ == CARD and value is not None:
+                    out.append(CARD_MARK + str(len(cards)))
+                    cards.append(value)
+                elif t_ in (CARDS, ZONE):
+                    ids = s.zones[value] if t_ == ZONE else value
+                    marks = []
+                    for c in ids:
+                        marks.append(CARD_MARK + str(len(cards)))
+                        cards.append(c)
+                    out.append(", ".join(marks))
+                elif t_ == HANDVALUE and hand_ranking is not None:
+                    out.append(_describe(hand_ranking, value))
+                else:
+                    shown = self.p.value_text(value, t_, None, s) if hasattr(self.p, "zone_names") else value
+                    if isinstance(shown, list):
+                        shown = ", ".join(map(str, shown))
+                    out.append("none" if shown is None else str(shown))
+            return "".join(out), tuple(cards)
+        return render
+
+
+def _describe(ranking, value) -> str:
+    for attr in ("describe", "category_of"):
+        if hasattr(ranking, attr):
+            return str(getattr(ranking, attr)(value)).replace("_", " ")
+    return str(value)
+
+
+def _flush(s) -> None:
+    """Moves this step's events to the log, each card with the seats that know it by now.
+
+    Called at the end of a step and before anything that makes players forget cards (a shuffle, a
+    hide), so that a card played face up and then shuffled away in the same step stays shown.
+    """
+    known = s.known
+    for text, cards in s.fresh:
+        s.log.append((text, cards, tuple(known[c] for c in cards)))
+    s.fresh = []
+
+
+def _move(s, moving, dest: int, bottom: bool) -> None:
+    """Takes cards out of wherever they are and puts them on top of (or under) zone `dest`."""
+    zones, loc = s.zones, s.loc
+    if not moving:
+        return
+    sources = {loc[c] for c in moving}
+    if len(sources) == 1:
+        (src,) = sources
+        pile = zones[src]
+        if len(moving) == 1:
+            pile.remove(moving[0])
+        elif len(moving) == len(pile):
+            pile.clear()
+        else:
+            gone = set(moving)
+            pile[:] = [c for c in pile if c not in gone]
+    else:
+        gone = set(moving)
+        for src in sources:
+            zones[src][:] = [c for c in zones[src] if c not in gone]
+    target = zones[dest]
+    if bottom:
+        target[:0] = list(moving)[::-1]
+    else:
+        target.extend(moving)
+    for c in moving:
+        loc[c] = dest
+
+
+def compile_program(symbols: Symbols, players: int, options: dict) -> Program:
+    """Compiles checked symbols for a player count and options into a `Program`."""
+    deck = select_deck(symbols, players, options)
+    return Compiler(symbols, players, options, deck).build()

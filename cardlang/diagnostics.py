@@ -1,0 +1,110 @@
+"""Places in source files, the one `Diagnostic` type, and the error raised when a file is not valid."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, Optional
+
+import attrs
+
+
+@attrs.define(frozen=True, slots=True)
+class Span:
+    """A range of a source file: 1-based line and column of its start and of its end (exclusive)."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def to(self, other: "Span") -> "Span":
+        """The span from the start of this one to the end of `other`."""
+        return Span(self.file, self.line, self.column, other.end_line, other.end_column)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@attrs.define(frozen=True, slots=True)
+class Diagnostic:
+    """One problem found in a file: a stable code, a severity, a lowercase message, where, and help."""
+
+    code: str
+    severity: str  # "error" or "warning"
+    message: str
+    span: Span
+    help: Optional[str] = None
+    notes: tuple = ()
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+
+class CardlangError(Exception):
+    """A file, an option or a player count that cardlang cannot accept; carries its diagnostics."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic] = (), message: Optional[str] = None):
+        self.diagnostics = list(diagnostics)
+        self.message = message or (self.diagnostics[0].message if self.diagnostics else "invalid input")
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        if not self.diagnostics:
+            return self.message
+        sources: dict = {}
+        return "\n".join(render_text(d, sources) for d in self.diagnostics)
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
+    """A `help:` text naming the closest known name, if one is close enough."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else None
+
+
+def _source_line(span: Span, sources: dict) -> Optional[str]:
+    if span.file not in sources:
+        try:
+            with open(span.file, encoding="utf-8", errors="replace") as f:
+                sources[span.file] = f.read().splitlines()
+        except OSError:
+            sources[span.file] = None
+    lines = sources[span.file]
+    if not lines or not 1 <= span.line <= len(lines):
+        return None
+    return lines[span.line - 1]
+
+
+def render_text(d: Diagnostic, sources: dict) -> str:
+    """`file:line:col: error[CODE]: message`, the source line with a caret under the span, `help:`."""
+    s = d.span
+    out = [f"{s.file}:{s.line}:{s.column}: {d.severity}[{d.code}]: {d.message}"]
+    line = _source_line(s, sources)
+    if line is not None:
+        line = line.expandtabs(1)
+        width = (s.end_column - s.column) if s.end_line == s.line else len(line) - s.column + 1
+        gutter = f"{s.line} | "
+        out.append(f"  {gutter}{line}")
+        out.append("  " + " " * (len(gutter) + s.column - 1) + "^" * max(1, width))
+    for note in d.notes:
+        out.append(f"  note: {note}")
+    if d.help:
+        out.append(f"  help: {d.help}")
+    return "\n".join(out)
+
+
+def to_dict(d: Diagnostic) -> dict:
+    """The stable JSON form of a diagnostic (1-based positions)."""
+    s = d.span
+    return {
+        "code": d.code,
+        "severity": d.severity,
+        "message": d.message,
+        "file": s.file,
+        "line": s.line,
+        "column": s.column,
+        "end_line": s.end_line,
+        "end_column": s.end_column,
+        "help": d.help,
+    }

@@ -1,0 +1,220 @@
+"""Stage 4, run: the immutable `Game` and the plain-data `State` that the compiled program steps.
+
+The API follows OpenSpiel's, which bot authors know: `new_initial_state`, `current_player`,
+`legal_actions`, `apply`, `observation`, `returns`, `clone`. A game is fully determined by its file,
+options, player count, seed and the actions taken: that is also the save format.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable, Optional, Sequence, Union
+
+TERMINAL = -4  # current_player once the game is over (OpenSpiel's value)
+STOP = -1  # what an instruction returns to suspend the run loop
+STEP_BUDGET = 2_000_000  # instructions without a decision before a game is judged to loop
+
+
+class RuleError(Exception):
+    """A rule that cannot be carried out as the game stands (dealing from an empty pile, a loop)."""
+
+
+class IllegalActionError(ValueError):
+    """An action that is not among the current player's legal actions; the state is unchanged."""
+
+
+class Action(int):
+    """A legal action: its stable id (an int) and the label players read (`action.label`)."""
+
+    def __new__(cls, id: int, label: str):
+        obj = int.__new__(cls, id)
+        obj.label = label
+        return obj
+
+    @property
+    def id(self) -> int:
+        return int(self)
+
+    def __repr__(self) -> str:
+        return f"Action({int(self)}, {self.label!r})"
+
+
+class State:
+    """Everything that changes during a game, as flat lists of small ints (cheap to clone)."""
+
+    __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "active", "rng", "pending",
+                 "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed")
+
+    def __init__(self, game: "Game"):
+        self.game = game
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def current_player(self) -> int:
+        """The seat that must decide now, or TERMINAL."""
+        return TERMINAL if self.terminal else self.pending[1]
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def legal_action_ids(self) -> tuple:
+        """The ids of the legal actions, without labels (the fast path for playouts)."""
+        return () if self.terminal else self.pending[2]
+
+    def legal_actions(self) -> list:
+        """The legal actions of the current player, each an `Action` with its label."""
+        if self.terminal:
+            return []
+        return [Action(a, self.game.program.label(self, a)) for a in self.pending[2]]
+
+    def apply(self, action: Union[int, str]) -> None:
+        """Plays a legal action (an `Action`, its id, or its label) and runs to the next decision."""
+        a = self._resolve(action)
+        self.game.program.resume(self, a)
+
+    def _resolve(self, action) -> int:
+        if self.terminal:
+            raise IllegalActionError("the game is over: no action is legal")
+        legal = self.pending[2]
+        if isinstance(action, str) and not isinstance(action, Action):
+            for a in legal:
+                if self.game.program.label(self, a) == action:
+                    return a
+            deck = self.game.deck
+            try:  # a card's short name, as tests and the terminal accept
+                card = deck.card_id(action)
+            except ValueError:
+                card = None
+            for a in legal:
+                if card is not None and (a & 0xFFFF) == card and self.game.program.is_card_action(self, a):
+                    return a
+            labels = ", ".join(repr(self.game.program.label(self, a)) for a in legal)
+            raise IllegalActionError(f"`{action}` is not a legal action; legal: {labels}")
+        a = int(action)
+        if a not in legal:
+            labels = ", ".join(f"{x} ({self.game.program.label(self, x)})" for x in legal)
+            raise IllegalActionError(f"action {a} is not legal for P{self.pending[1]}; legal: {labels}")
+        return a
+
+    def returns(self) -> list:
+        """1.0 for each winner and 0.0 for the others once the game is over; zeros before."""
+        n = self.game.players
+        if not self.terminal:
+            return [0.0] * n
+        return [1.0 if s in self.winner_seats else 0.0 for s in range(n)]
+
+    def winners(self) -> tuple:
+        """The winning seats (empty before the end)."""
+        return self.winner_seats if self.terminal else ()
+
+    def scores(self) -> list:
+        """Each seat's score as the game's `score of p:` declares it (its returns without one)."""
+        return self.game.program.scores(self)
+
+    def clone(self) -> "State":
+        """An independent copy that plays on exactly like this state."""
+        s = State.__new__(State)
+        s.game = self.game
+        s.pc = self.pc
+        s.stack = self.stack[:]
+        s.v = self.v[:]
+        s.zones = [z[:] for z in self.zones]
+        s.loc = self.loc[:]
+        s.known = self.known[:]
+        s.active = self.active[:]
+        s.rng = self.rng
+        s.pending = self.pending
+        s.log = None if self.log is None else self.log[:]
+        s.fresh = []
+        s.history = self.history[:]
+        s.terminal = self.terminal
+        s.winner_seats = self.winner_seats
+        s.stacks = self.stacks
+        s.draws = self.draws
+        s.seed = self.seed
+        return s
+
+    def observation(self, seat: int) -> dict:
+        """What `seat` may see: its known cards, counts of the others, public variables, its log."""
+        return self.game.program.observe(self, seat)
+
+    def transcript(self, seat: Optional[int] = None) -> list:
+        """The log as lines, from one seat's view (cards it did not know are hidden) or omniscient."""
+        return self.game.program.render_log(self, seat)
+
+    def to_json(self) -> dict:
+        """The save format: game identity, seed, stacked deck and draws, and every action taken."""
+        return {
+            "file": self.game.path,
+            "hash": self.game.source_hash,
+            "players": self.game.players,
+            "options": dict(self.game.options),
+            "seed": self.seed,
+            "stack": self.stacks[1] if self.stacks else None,
+            "draws": list(self.draws[1]) if self.draws else None,
+            "actions": list(self.history),
+        }
+
+    @staticmethod
+    def from_json(game: "Game", data: dict) -> "State":
+        """Rebuilds a state by replaying a saved game's actions on `game`."""
+        if data.get("players") not in (None, game.players):
+            raise ValueError(f"the save is for {data['players']} players, the game has {game.players}")
+        st = game.new_initial_state(seed=data.get("seed", 0), stack=data.get("stack"), draws=data.get("draws"))
+        for a in data.get("actions", ()):
+            st.apply(int(a))
+        return st
+
+    def __repr__(self) -> str:
+        who = "over" if self.terminal else f"P{self.pending[1]} to play"
+        return f"<State {self.game.title} {who}, {len(self.history)} actions>"
+
+
+class Game:
+    """A compiled game for a fixed number of players and options: immutable, shared by its states."""
+
+    def __init__(self, program, symbols, players: int, options: dict, path: str, source_hash: str):
+        self.program = program
+        self.symbols = symbols
+        self.players = players
+        self.options = options
+        self.path = path
+        self.source_hash = source_hash
+        self.title = symbols.title
+        self.deck = program.deck
+
+    def new_initial_state(self, seed: int = 0, stack: Optional[Sequence] = None,
+                          draws: Optional[Sequence] = None, log: bool = True) -> State:
+        """A new game, run up to its first decision.
+
+        `stack` fixes the order of shuffled cards, top first: a list of card names for the first
+        shuffle, or a list of such lists for successive shuffles (later shuffles are random).
+        `draws` fixes what successive `random(…)` draws give (players as seat numbers). `log=False`
+        skips the log, for fast playouts.
+        """
+        st = State(self)
+        st.seed = seed
+        st.rng = random.Random(seed).getrandbits(64)
+        st.stacks = _stacks(self.deck, stack) if stack else None
+        st.draws = (0, tuple(draws)) if draws else None
+        st.log = [] if log else None
+        self.program.init_state(st)
+        return st
+
+    def card(self, name: str) -> int:
+        """The id of a card of this game's deck, by name (`As`, `10h`)."""
+        return self.deck.card_id(name)
+
+    def card_name(self, card: int) -> str:
+        return self.deck.name_of(card)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.title} for {self.players} players>"
+
+
+def _stacks(deck, stack) -> tuple:
+    """(index of the next stacked shuffle, the stack as given, its card ids); replaced, never mutated."""
+    if stack and isinstance(stack[0], (str, int)):
+        stack = [stack]
+    ids = tuple(tuple(deck.card_id(n) if isinstance(n, str) else int(n) for n in s) for s in stack)
+    return (0, [list(s) for s in stack], ids)

@@ -1,0 +1,677 @@
+"""Stage 1, parse: text → `ast.Module`, with every syntax error of the file as a `Diagnostic`."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from importlib import resources
+from typing import Optional
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.indenter import DedentError, Indenter
+
+from . import ast
+from .diagnostics import Diagnostic, Span
+
+MAX_SYNTAX_ERRORS = 20
+
+
+class _Indenter(Indenter):
+    """Turns the white space at the start of lines into _INDENT and _DEDENT tokens."""
+
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+def grammar_text() -> str:
+    """The grammar, from the installed package or, in a checkout, from `grammar/`."""
+    try:
+        return resources.files("cardlang.grammar").joinpath("cardlang.lark").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, os.pardir, "grammar", "cardlang.lark"), encoding="utf-8") as f:
+            return f.read()
+
+
+@functools.lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The LALR parser, built once per process (and cached on disk by Lark between processes)."""
+    cache = True
+    try:  # Lark's cache file lives in the temp dir; an unwritable one must not stop parsing
+        import tempfile
+
+        if not os.access(tempfile.gettempdir(), os.W_OK):
+            cache = False
+    except Exception:  # pragma: no cover - exotic platforms
+        cache = False
+    return Lark(
+        grammar_text(),
+        parser="lalr",
+        postlex=_Indenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "expr"],
+        cache=cache,
+    )
+
+
+# ------------------------------------------------------------------ transformer
+def _span(file: str, meta) -> Span:
+    return Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _tok_span(file: str, tok: Token) -> Span:
+    return Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+
+
+def unquote(raw: str) -> str:
+    """The text of a string literal, quotes removed and escapes applied."""
+    body = raw[1:-1]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Builds `ast` nodes from Lark's parse tree, each with its span."""
+
+    def __init__(self, file: str, line_offset: int = 0, col_offset: int = 0):
+        super().__init__()
+        self.file = file
+
+    def S(self, meta) -> Span:
+        return _span(self.file, meta)
+
+    def T(self, tok: Token) -> Span:
+        return _tok_span(self.file, tok)
+
+    # -- module
+    def start(self, meta, items):
+        return list(items)
+
+    # -- declarations
+    def game_decl(self, meta, c):
+        return ast.GameDecl(self.S(meta), unquote(c[0]))
+
+    def about_decl(self, meta, c):
+        return ast.AboutDecl(self.S(meta), unquote(c[0]))
+
+    def extends_decl(self, meta, c):
+        return ast.ExtendsDecl(self.S(meta), tuple((unquote(t), self.T(t)) for t in c))
+
+    def players_decl(self, meta, c):
+        low = int(c[0])
+        return ast.PlayersDecl(self.S(meta), low, int(c[1]) if c[1] is not None else low)
+
+    def direction_decl(self, meta, c):
+        return ast.DirectionDecl(self.S(meta), str(c[0]), self.T(c[0]))
+
+    def signed_int(self, meta, c):
+        return -int(c[1]) if len(c) == 2 else int(c[0])
+
+    def literal(self, meta, c):
+        v = c[0]
+        if isinstance(v, Token):
+            if v.type == "STRING":
+                v = unquote(v)
+            elif v.type == "TRUE":
+                v = True
+            elif v.type == "FALSE":
+                v = False
+        return (v, self.S(meta))
+
+    def option_range(self, meta, c):
+        return ("range", c[0], c[1])
+
+    def option_choices(self, meta, c):
+        return ("choices", tuple(v for v, _ in c))
+
+    def option_decl(self, meta, c):
+        name, (default, dspan), domain, help_ = c
+        low = high = choices = None
+        if domain is not None:
+            if domain[0] == "range":
+                low, high = domain[1], domain[2]
+            else:
+                choices = domain[1]
+        return ast.OptionDecl(
+            self.S(meta), str(name), default, low, high, choices,
+            unquote(help_) if help_ is not None else None, self.T(name), dspan,
+        )
+
+    def deck_extra(self, meta, c):
+        return (int(c[0]), str(c[1]))
+
+    def deck_named(self, meta, c):
+        return ast.DeckSpec(self.S(meta), str(c[0]), (), (), c[1])
+
+    def deck_custom(self, meta, c):
+        extra = c[-1]
+        toks = c[:-1]
+        ranks = tuple(str(t) for t in toks if t.type == "RANK")
+        suits = tuple(str(t) for t in toks if t.type == "NAME")
+        return ast.DeckSpec(self.S(meta), None, ranks, suits, extra)
+
+    def deck_if(self, meta, c):
+        first, cond, rest = c
+        tail = rest.choices if isinstance(rest, ast.DeckDecl) else ((None, rest),)
+        return ast.DeckDecl(self.S(meta), ((cond, first),) + tail)
+
+    def deck_decl(self, meta, c):
+        spec = c[0]
+        if isinstance(spec, ast.DeckDecl):
+            return ast.DeckDecl(self.S(meta), spec.choices)
+        return ast.DeckDecl(self.S(meta), ((None, spec),))
+
+    def order_decl(self, meta, c):
+        return ast.OrderDecl(self.S(meta), str(c[0]), tuple((str(t), self.T(t)) for t in c[1:]), self.T(c[0]))
+
+    def ranking_decl(self, meta, c):
+        name, order, *cats, ace = c
+        return ast.RankingDecl(
+            self.S(meta), str(name), str(order), tuple((str(t), self.T(t)) for t in cats),
+            ace is not None, self.T(name), self.T(order),
+        )
+
+    def zone_attr(self, meta, c):
+        return (" ".join(str(t) for t in c), self.S(meta))
+
+    def zone_decl(self, meta, c):
+        return ast.ZoneDecl(self.S(meta), str(c[0]), tuple(c[1:]), self.T(c[0]))
+
+    def var_decl(self, meta, c):
+        return ast.VarDecl(self.S(meta), str(c[0]), str(c[1]) if c[1] else None, c[2], False, self.T(c[0]))
+
+    def player_var_decl(self, meta, c):
+        return ast.VarDecl(self.S(meta), str(c[0]), str(c[1]) if c[1] else None, c[2], True, self.T(c[0]))
+
+    def params(self, meta, c):
+        return tuple(c)
+
+    def param(self, meta, c):
+        return ast.Param(self.S(meta), str(c[0]), str(c[1]) if c[1] else None)
+
+    def define_decl(self, meta, c):
+        return ast.DefineDecl(self.S(meta), str(c[0]), c[1] or (), c[2], self.T(c[0]))
+
+    def score_decl(self, meta, c):
+        return ast.ScoreDecl(self.S(meta), str(c[0]), c[1])
+
+    def setup_decl(self, meta, c):
+        return ast.BlockDecl(self.S(meta), "setup", "setup", (), c[0], self.S(meta))
+
+    def round_decl(self, meta, c):
+        return ast.BlockDecl(self.S(meta), "round", "round", (), c[0], self.S(meta))
+
+    def phase_decl(self, meta, c):
+        return ast.BlockDecl(self.S(meta), "phase", str(c[0]), c[1] or (), c[2], self.T(c[0]))
+
+    # -- statements
+    def block(self, meta, c):
+        return tuple(c)
+
+    def inline_block(self, meta, c):
+        return (c[0],)
+
+    def pass_stmt(self, meta, c):
+        return ast.Pass(self.S(meta))
+
+    def target_name(self, meta, c):
+        return ast.Target(self.S(meta), str(c[0]), None, "name")
+
+    def target_player(self, meta, c):
+        return ast.Target(self.S(meta), str(c[0]), c[1], "player")
+
+    def target_item(self, meta, c):
+        return ast.Target(self.S(meta), str(c[0]), c[1], "item")
+
+    def set_stmt(self, meta, c):
+        return ast.Set(self.S(meta), c[0], c[1])
+
+    def let_stmt(self, meta, c):
+        return ast.Let(self.S(meta), str(c[0]), c[1], self.T(c[0]))
+
+    def add_stmt(self, meta, c):
+        return ast.Add(self.S(meta), "+", c[0], c[1])
+
+    def subtract_stmt(self, meta, c):
+        return ast.Add(self.S(meta), "-", c[0], c[1])
+
+    def facing(self, meta, c):
+        return str(c[1])
+
+    def _word(self, meta, c):
+        return c[0]  # the keyword's token, which keeps its position
+
+    place = winners = side = end = agg = fold = best = _word
+
+    def move_stmt(self, meta, c):
+        return ast.Move(self.S(meta), c[0], str(c[1]), c[2], c[3])
+
+    def deal_stmt(self, meta, c):
+        return ast.Deal(self.S(meta), c[0], c[1], c[2], c[3])
+
+    def shuffle_stmt(self, meta, c):
+        return ast.Shuffle(self.S(meta), c[0])
+
+    def swap_stmt(self, meta, c):
+        return ast.Swap(self.S(meta), c[0], c[1])
+
+    def reveal_stmt(self, meta, c):
+        return ast.Reveal(self.S(meta), c[0], c[1])
+
+    def hide_stmt(self, meta, c):
+        return ast.Hide(self.S(meta), c[0])
+
+    def announce_stmt(self, meta, c):
+        return ast.Announce(self.S(meta), self._text(c[0]), None)
+
+    def say_stmt(self, meta, c):
+        return ast.Announce(self.S(meta), self._text(c[1]), c[0])
+
+    def eliminate_stmt(self, meta, c):
+        return ast.Eliminate(self.S(meta), c[0])
+
+    def end_game_stmt(self, meta, c):
+        return ast.EndGame(self.S(meta), c[1])
+
+    def end_round_stmt(self, meta, c):
+        return ast.EndRound(self.S(meta))
+
+    def call_stmt(self, meta, c):
+        e = c[0]
+        if isinstance(e, ast.Name):
+            return ast.CallPhase(self.S(meta), e.name, (), e)
+        if isinstance(e, ast.Call):
+            return ast.CallPhase(self.S(meta), e.func, e.args, e)
+        return ast.CallPhase(self.S(meta), "", (), e)
+
+    def elif_clause(self, meta, c):
+        return [c[0], c[1]]  # a list, so that if_stmt tells it from a block (a tuple)
+
+    def else_clause(self, meta, c):
+        return c[0]
+
+    def if_stmt(self, meta, c):
+        cond, body, *rest = c
+        orelse = rest.pop()  # the placeholder of [else_clause]: None or a block
+        branches = ((cond, body),) + tuple((r[0], r[1]) for r in rest)
+        return ast.If(self.S(meta), branches, orelse or ())
+
+    def for_stmt(self, meta, c):
+        return ast.ForEach(self.S(meta), str(c[0]), c[1], c[2], c[3], self.T(c[0]))
+
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(self.S(meta), c[0], c[1])
+
+    def repeat_until_stmt(self, meta, c):
+        return ast.While(self.S(meta), c[0], c[1], True)
+
+    def while_stmt(self, meta, c):
+        return ast.While(self.S(meta), c[0], c[1], False)
+
+    def label(self, meta, c):
+        return self._text(c[0])
+
+    def option_alt(self, meta, c):
+        return ast.Alternative(self.S(meta), "option", self._text(c[0]), None, None, None, c[1], c[2])
+
+    def card_alt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
+        name, source, where, label, body = c[-5:]
+        return ast.Alternative(self.S(meta), "card", label, str(name), source, None, where, body)
+
+    def number_alt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
+        name, low, high, where, label, body = c[-6:]
+        return ast.Alternative(self.S(meta), "number", label, str(name), low, high, where, body)
+
+    def choose_stmt(self, meta, c):
+        return ast.Choose(self.S(meta), c[0], tuple(c[1:]))
+
+    # -- expressions
+    def number(self, meta, c):
+        return ast.Number(self.S(meta), int(c[0]))
+
+    def string(self, meta, c):
+        return self._text(c[0])
+
+    def true(self, meta, c):
+        return ast.Bool(self.S(meta), True)
+
+    def false(self, meta, c):
+        return ast.Bool(self.S(meta), False)
+
+    def none(self, meta, c):
+        return ast.NoneLit(self.S(meta))
+
+    def name(self, meta, c):
+        return ast.Name(self.S(meta), str(c[0]))
+
+    def list_expr(self, meta, c):
+        return ast.ListExpr(self.S(meta), c[0] or ())
+
+    def args(self, meta, c):
+        return tuple(c)
+
+    def call(self, meta, c):
+        return ast.Call(self.S(meta), str(c[0]), c[1] or (), self.T(c[0]))
+
+    def builtin_call(self, meta, c):
+        return ast.Call(self.S(meta), str(c[0]), c[1] or (), self.T(c[0]))
+
+    def index(self, meta, c):
+        return ast.Index(self.S(meta), c[0], c[1])
+
+    def negate(self, meta, c):
+        return ast.Unary(self.S(meta), "-", c[1])
+
+    def not_op(self, meta, c):
+        return ast.Unary(self.S(meta), "not", c[0])
+
+    def binary(self, meta, c):
+        return ast.Binary(self.S(meta), str(c[1]), c[0], c[2])
+
+    def compare(self, meta, c):
+        return ast.Binary(self.S(meta), str(c[1]), c[0], c[2])
+
+    def or_op(self, meta, c):
+        return ast.Binary(self.S(meta), "or", c[0], c[1])
+
+    def and_op(self, meta, c):
+        return ast.Binary(self.S(meta), "and", c[0], c[1])
+
+    def member(self, meta, c):
+        return ast.Binary(self.S(meta), "in", c[0], c[1])
+
+    def is_op(self, meta, c):
+        return ast.Binary(self.S(meta), "is", c[0], c[1])
+
+    def is_not_op(self, meta, c):
+        return ast.Binary(self.S(meta), "is not", c[0], c[1])
+
+    def has_op(self, meta, c):
+        return ast.Binary(self.S(meta), "has", c[0], c[1])
+
+    def except_op(self, meta, c):
+        return ast.Binary(self.S(meta), "except", c[0], c[1])
+
+    def conditional(self, meta, c):
+        return ast.Conditional(self.S(meta), c[0], c[1], c[2])
+
+    def neighbour(self, meta, c):
+        return ast.Neighbour(self.S(meta), str(c[0]), c[1])
+
+    def end_card(self, meta, c):
+        return ast.EndCard(self.S(meta), str(c[0]), c[1], None)
+
+    def end_cards(self, meta, c):
+        return ast.EndCard(self.S(meta), str(c[0]), c[2], c[1])
+
+    def players(self, meta, c):
+        return ast.Players(self.S(meta), c[0], c[1])
+
+    def seats(self, meta, c):
+        return ast.Seats(self.S(meta))
+
+    def all_cards(self, meta, c):
+        return ast.AllCards(self.S(meta))
+
+    def filter_agg(self, meta, c):
+        return ast.Aggregate(self.S(meta), str(c[0]), str(c[1]), c[2], None, c[3], self.T(c[1]))
+
+    def fold_agg(self, meta, c):
+        return ast.Aggregate(self.S(meta), str(c[0]), str(c[1]), c[2], c[3], c[4], self.T(c[1]))
+
+    def best_agg(self, meta, c):
+        return ast.Aggregate(self.S(meta), str(c[0]), str(c[1]), c[2], c[3], c[4], self.T(c[1]))
+
+    # -- text with {expr} parts
+    def _text(self, tok: Token) -> ast.Text:
+        value = unquote(tok)
+        span = self.T(tok)
+        parts: list = []
+        if "{" in value:
+            raw = str(tok)[1:-1]
+            pos = 0
+            for m in re.finditer(r"\{\{|\}\}|\{([^{}]*)\}", raw):
+                parts.append(unquote('"' + raw[pos : m.start()] + '"'))
+                if m.group(1) is None:
+                    parts.append(m.group(0)[0])
+                else:
+                    col = tok.column + 1 + m.start(1)
+                    parts.append(parse_expr(m.group(1), self.file, tok.line, col))
+                pos = m.end()
+            parts.append(unquote('"' + raw[pos:] + '"'))
+        return ast.Text(span, value, tuple(p for p in parts if p != ""))
+
+
+def parse_expr(text: str, file: str, line: int, column: int) -> ast.Expr:
+    """An expression inside `{…}` of a text, with spans placed where it stands in the file."""
+    try:
+        tree = parser().parse(text, start="expr")
+    except UnexpectedInput as e:
+        span = Span(file, line, column, line, column + max(1, len(text)))
+        raise _InterpolationError(Diagnostic("E001", "error", f"`{{{text}}}` in a text is not an expression", span,
+                                             help="write `{{` for a brace, or an expression such as `{p}`"))
+    node = _ToAst(file).transform(tree)
+    return _shift(node, line - 1, column - 1)
+
+
+class _InterpolationError(Exception):
+    def __init__(self, diagnostic: Diagnostic):
+        self.diagnostic = diagnostic
+
+
+def _shift(obj, dline: int, dcol: int):
+    """Moves every span of an expression parsed alone to where it stands in the file."""
+    import attrs as _attrs
+
+    if isinstance(obj, Span):
+        col = obj.column + dcol if obj.line == 1 else obj.column
+        ecol = obj.end_column + dcol if obj.end_line == 1 else obj.end_column
+        return Span(obj.file, obj.line + dline, col, obj.end_line + dline, ecol)
+    if isinstance(obj, tuple):
+        return tuple(_shift(x, dline, dcol) for x in obj)
+    if _attrs.has(type(obj)):
+        changes = {}
+        for f in _attrs.fields(type(obj)):
+            v = getattr(obj, f.name)
+            nv = _shift(v, dline, dcol)
+            if nv is not v:
+                changes[f.name] = nv
+        return _attrs.evolve(obj, **changes) if changes else obj
+    return obj
+
+
+# ---------------------------------------------------------------- syntax errors
+_TERMINAL_WORDS = {
+    "_NL": "the end of the line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block",
+    "$END": "the end of the file",
+    "NAME": "a name",
+    "RANK": "a rank",
+    "INT": "a number",
+    "STRING": 'a text in quotes ("…")',
+    "COMP_OP": "a comparison",
+    "ADD_OP": "`+` or `-`",
+    "MUL_OP": "`*`, `/` or `%`",
+}
+
+
+def _describe_terminal(name: str) -> str:
+    if name in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[name]
+    for t in parser().terminals:
+        if t.name == name:
+            pattern = t.pattern
+            if pattern.type == "str":
+                return f"`{pattern.value}`"
+    return name.lower()
+
+
+def _found(tok: Token) -> str:
+    if tok.type == "_NL":
+        return "the end of the line"
+    if tok.type == "_INDENT":
+        return "an indented line"
+    if tok.type == "_DEDENT":
+        return "the end of a block"
+    if tok.type == "$END":
+        return "the end of the file"
+    return f"`{tok}`"
+
+
+_BLOCK_HEADER = re.compile(r"^(\s*)(for each|repeat until|repeat|while|if|elif|else|phase|setup|round|[^:#\"]*chooses)\b")
+
+
+def _innermost_block(lines: list, line_no: int) -> Optional[str]:
+    """The block that is open at `line_no` (1-based), from the indentation of the lines above it."""
+    if not 1 <= line_no <= len(lines):
+        return None
+    here = len(lines[line_no - 1]) - len(lines[line_no - 1].lstrip())
+    for i in range(line_no - 2, -1, -1):
+        text = lines[i]
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        indent = len(text) - len(text.lstrip())
+        if indent < here or (indent == here and i == line_no - 2 and text.rstrip().endswith(":")):
+            m = _BLOCK_HEADER.match(text)
+            if m and text.split("#")[0].rstrip().endswith(":"):
+                word = m.group(2)
+                return "chooses" if word.endswith("chooses") else word
+            return None
+    return None
+
+
+def _syntax_diagnostic(e: UnexpectedInput, file: str, lines: list) -> Diagnostic:
+    line = getattr(e, "line", None) or len(lines) or 1
+    col = getattr(e, "column", None) or 1
+    if line < 1 or line == "?" or not isinstance(line, int):
+        line, col = max(1, len(lines)), 1
+    help_ = None
+    if isinstance(e, UnexpectedCharacters):
+        text = lines[line - 1] if 1 <= line <= len(lines) else ""
+        ch = text[col - 1 : col] if col - 1 < len(text) else "?"
+        span = Span(file, line, col, line, col + 1)
+        if ch == "\t":
+            msg = "a tab mixed into the indentation"
+        elif ch == '"':
+            msg = "this text has no closing `\"`"
+            span = Span(file, line, col, line, len(text) + 1)
+        else:
+            msg = f"unexpected character `{ch}`"
+        expected = sorted(getattr(e, "allowed", None) or ())
+        if expected:
+            help_ = "expected " + ", ".join(_describe_terminal(t) for t in expected[:6])
+        return Diagnostic("E002", "error", msg, span, help=help_)
+    if isinstance(e, (UnexpectedToken, UnexpectedEOF)):
+        tok = getattr(e, "token", None)
+        expected = sorted(e.expected or ()) if getattr(e, "expected", None) else []
+        if tok is None or tok.type == "$END":
+            last = len(lines) or 1
+            end_col = len(lines[-1]) + 1 if lines else 1
+            span = Span(file, last, max(1, end_col - 1), last, end_col)
+            found = "the end of the file"
+        else:
+            tline = tok.line or line
+            tcol = tok.column or col
+            width = max(1, len(str(tok))) if tok.type not in ("_NL", "_INDENT", "_DEDENT") else 1
+            if tok.type == "_NL":
+                text = lines[tline - 1] if 1 <= tline <= len(lines) else ""
+                tcol = len(text.split("#")[0].rstrip()) + 1
+            span = Span(file, tline, tcol, tline, tcol + width)
+            found = _found(tok)
+        if tok is not None and tok.type == "_INDENT":
+            msg = "this line is indented more than the one before it"
+            code = "E003"
+        else:
+            words = [_describe_terminal(t) for t in expected if t not in ("_DEDENT",)][:6]
+            msg = f"unexpected {found}" + (f"; expected {', '.join(words)}" if words else "")
+            code = "E001" if found != "the end of the file" else "E004"
+        block = _innermost_block(lines, span.line)
+        if block:
+            help_ = f"the innermost open block is `{block}`"
+        return Diagnostic(code, "error", msg, span, help=help_)
+    if isinstance(e, DedentError):
+        return Diagnostic("E003", "error", "this line's indentation matches no enclosing block", Span(file, line, 1, line, 2))
+    return Diagnostic("E001", "error", str(e).splitlines()[0].lower(), Span(file, line, col, line, col + 1))
+
+
+def _dedent_line(e: DedentError, text: str) -> int:
+    """The line of an inconsistent dedent (Lark's message does not give it)."""
+    stack = [0]
+    for i, raw in enumerate(text.split("\n"), 1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        ind = len(raw.expandtabs(8)) - len(raw.expandtabs(8).lstrip())
+        if ind > stack[-1]:
+            stack.append(ind)
+        else:
+            while ind < stack[-1]:
+                stack.pop()
+            if ind != stack[-1]:
+                return i
+    return 1
+
+
+def _neutralise(lines: list, line_no: int) -> None:
+    """Replaces a broken line so that parsing can go on past it (recovery)."""
+    text = lines[line_no - 1]
+    indent = text[: len(text) - len(text.lstrip())]
+    code = text.split("#")[0].rstrip()
+    if code.endswith(":"):
+        lines[line_no - 1] = indent + ("if true:" if indent else "phase recovered_line_%d:" % line_no)
+    elif indent:
+        lines[line_no - 1] = indent + "pass"
+    else:
+        lines[line_no - 1] = ""
+
+
+def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list[Diagnostic]]:
+    """Parses a whole file. Returns the module (None if it had syntax errors) and the diagnostics.
+
+    Parsing recovers after an error by neutralising the broken line and parsing again, so that one
+    run reports the file's other syntax errors too.
+    """
+    if not source.endswith("\n"):
+        source += "\n"
+    original = source.split("\n")
+    lines = list(original)
+    diagnostics: list[Diagnostic] = []
+    seen_lines: set = set()
+    for _ in range(MAX_SYNTAX_ERRORS + 1):
+        text = "\n".join(lines)
+        try:
+            tree = parser().parse(text, start="start")
+        except DedentError as e:
+            line = _dedent_line(e, text)
+            d = Diagnostic("E003", "error", "this line's indentation matches no enclosing block",
+                           Span(file, line, 1, line, len(lines[line - 1]) + 1),
+                           help="indent it exactly as far as the block it belongs to")
+        except UnexpectedInput as e:
+            d = _syntax_diagnostic(e, file, original)
+        else:
+            if diagnostics:
+                return None, diagnostics
+            try:
+                decls = _ToAst(file).transform(tree)
+            except VisitError as ve:
+                if isinstance(ve.orig_exc, _InterpolationError):
+                    return None, [ve.orig_exc.diagnostic]
+                raise
+            return ast.Module(file, source, tuple(decls)), diagnostics
+        if d.span.line in seen_lines or not 1 <= d.span.line <= len(lines):
+            if d.span.line not in seen_lines:
+                diagnostics.append(d)
+            break
+        diagnostics.append(d)
+        seen_lines.add(d.span.line)
+        _neutralise(lines, d.span.line)
+    return None, diagnostics
