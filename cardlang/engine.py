@@ -134,6 +134,28 @@ class State:
         s.seed = self.seed
         return s
 
+    def zone(self, name: str, seat: Optional[int] = None) -> list:
+        """The short names of a zone's cards, bottom first (omniscient: for tests and tools)."""
+        base, per_player = self.game.program.zone_families[name]
+        if per_player and seat is None:
+            raise ValueError(f"`{name}` is a per-player zone: give a seat")
+        cards = self.zones[base + (seat if per_player else 0)]
+        return [self.game.deck.name_of(c) for c in cards]
+
+    def var(self, name: str, seat: Optional[int] = None):
+        """The raw value of a variable, or of a per-player variable for `seat` (omniscient)."""
+        program = self.game.program
+        if name in program.pvar_slots:
+            if seat is None:
+                return [self.v[program.pvar_slots[name][0] + s] for s in range(self.game.players)]
+            return self.v[program.pvar_slots[name][0] + seat]
+        return self.v[program.var_slots[name][0]]
+
+    def knows(self, seat: int, card: Union[int, str]) -> bool:
+        """Whether `seat` knows where this card is and what it is."""
+        c = self.game.deck.card_id(card) if isinstance(card, str) else card
+        return bool(self.known[c] >> seat & 1)
+
     def observation(self, seat: int) -> dict:
         """What `seat` may see: its known cards, counts of the others, public variables, its log."""
         return self.game.program.observe(self, seat)
