@@ -1,0 +1,51 @@
+"""Helpers that let a scenario test read like a rulebook example: stack the deck, play, assert."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Optional
+
+import cardlang
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def path(relative: str) -> str:
+    return os.path.join(ROOT, relative)
+
+
+@lru_cache(maxsize=None)
+def _game(relative: str, players: int, options: tuple):
+    return cardlang.load(path(relative), players=players, options=dict(options))
+
+
+def game(relative: str, players: int, **options):
+    """The compiled game (cached per file, player count and options)."""
+    return _game(relative, players, tuple(sorted(options.items())))
+
+
+def start(relative: str, players: int, stack=None, draws=None, seed: int = 0, **options):
+    """A new state of a game with a stacked deck (top first) and fixed random draws."""
+    return game(relative, players, **options).new_initial_state(seed=seed, stack=stack, draws=draws)
+
+
+def play(state, *moves) -> None:
+    """Applies moves in order: each an action label ("keep") or a card name ("Ks")."""
+    for move in moves:
+        state.apply(move)
+
+
+def labels(state) -> list:
+    return [a.label for a in state.legal_actions()]
+
+
+def random_playout(state, rng, limit: int = 100_000):
+    """Plays random legal actions to the end; returns the number of decisions."""
+    n = 0
+    while not state.is_terminal():
+        legal = state.legal_action_ids()
+        state.apply(legal[rng.randrange(len(legal))])
+        n += 1
+        assert n < limit, "the game did not end"
+    return n
