@@ -49,3 +49,16 @@ def random_playout(state, rng, limit: int = 100_000):
         n += 1
         assert n < limit, "the game did not end"
     return n
+
+
+def permute_hidden(state, seat: int, rng):
+    """A copy of `state` whose cards unknown to `seat` trade places among themselves at random."""
+    other = state.clone()
+    unknown = [c for c in range(len(other.known)) if not other.known[c] >> seat & 1]
+    places = [(other.loc[c], other.zones[other.loc[c]].index(c)) for c in unknown]
+    shuffled = unknown[:]
+    rng.shuffle(shuffled)
+    for (z, i), c in zip(places, shuffled):
+        other.zones[z][i] = c
+        other.loc[c] = z
+    return other
