@@ -1,0 +1,50 @@
+"""Every diagnostic code cardlang can emit, with a short title (SARIF rules, GitHub titles, the docs).
+
+Codes are stable: a code keeps its meaning once released, and a retired code is never reused.
+E001–E009: reading and syntax; E010–E039: names, types and declarations; E040–E059: what the
+procedure does (cards, loops, choices); E900: the checker itself failed; W001–W099: warnings.
+`docs/diagnostics.md` explains each with an example and a fix; `tests/test_diagnostics_doc.py`
+keeps this table, the docs and the codes used in the source in step.
+"""
+
+from __future__ import annotations
+
+CODES = {
+    "E001": "unexpected token",
+    "E002": "unexpected character",
+    "E003": "bad indentation",
+    "E004": "unexpected end of file",
+    "E005": "unreadable file",
+    "E006": "nesting too deep",
+    "E010": "unknown name",
+    "E011": "duplicate name",
+    "E012": "type mismatch",
+    "E013": "wrong number of arguments",
+    "E014": "not a function",
+    "E015": "option default outside its range",
+    "E016": "empty range",
+    "E017": "reserved word used as a name",
+    "E018": "missing declaration",
+    "E019": "bad zone attributes",
+    "E020": "bad deck",
+    "E021": "unknown rank",
+    "E022": "bad hand ranking",
+    "E023": "phase plays itself",
+    "E024": "not a statement",
+    "E025": "bad direction",
+    "E026": "round that never ends",
+    "E027": "bad variant",
+    "E028": "not a variable",
+    "E040": "more cards than the deck has",
+    "E041": "loop with no way out",
+    "E042": "choice that can have no legal option",
+    "E900": "internal checker error",
+    "W001": "unused declaration",
+    "W002": "unreachable phase",
+    "W003": "statement with no effect",
+}
+
+
+def title(code: str) -> str:
+    """The short title of a code (the code itself when unknown, so rendering never fails)."""
+    return CODES.get(code, code)

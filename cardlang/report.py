@@ -1,0 +1,243 @@
+"""Renderers over one list of `Diagnostic`s: text (rustc style), JSON, GitHub annotations, SARIF.
+
+Every renderer takes a `Report`: the files that were checked, their diagnostics (paths already as
+they should be printed) and the source text of each file, so that nothing is read twice and a
+file that could not be read is never shown.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import attrs
+
+from .codes import CODES, title
+from .diagnostics import Diagnostic
+
+MAX_PER_FILE = 20  # text output: after this many diagnostics of one file, "… and N more"
+MAX_SHOWN_LINE = 160  # a longer source line is shown as a window around the span
+DOCS_URI = "https://github.com/cardlang/cardlang/blob/main/docs/diagnostics.md"
+
+
+@attrs.define
+class Report:
+    """What one `cardlang check` run found: files checked, in order, and every diagnostic."""
+
+    files: list = attrs.Factory(list)
+    diagnostics: list = attrs.Factory(list)
+    sources: dict = attrs.Factory(dict)  # path -> text (None when it could not be read)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.is_error)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if not d.is_error)
+
+    def sorted(self) -> list:
+        """Diagnostics grouped by file (in the order files were checked), then by position."""
+        order = {f: i for i, f in enumerate(self.files)}
+        return sorted(self.diagnostics, key=lambda d: (order.get(d.span.file, len(order)), d.span.file,
+                                                       d.span.line, d.span.column, d.code))
+
+
+# ------------------------------------------------------------------------ text
+_STYLES = {
+    "error": ("red", True), "warning": ("yellow", True), "gutter": ("blue", True),
+    "help": ("cyan", True), "ok": ("green", False), "bold": (None, True),
+}
+
+
+def _paint(text: str, style: str, color: bool) -> str:
+    if not color:
+        return text
+    fg, bold = _STYLES[style]
+    codes = (["1"] if bold else []) + ([str(30 + ["black", "red", "green", "yellow", "blue", "magenta",
+                                                     "cyan", "white"].index(fg))] if fg else [])
+    return f"\x1b[{';'.join(codes)}m{text}\x1b[0m"
+
+
+def _printable(line: str) -> str:
+    """The line as written, except control characters (which could drive the terminal)."""
+    return "".join(c if c == "\t" or (c >= " " and c != "\x7f") else "\ufffd" for c in line)
+
+
+def _window(line: str, start: int, end: int) -> tuple[str, int, int]:
+    """A long line cut to a window around [start, end) (0-based); returns the text and new bounds."""
+    if len(line) <= MAX_SHOWN_LINE:
+        return line, start, end
+    lo = max(0, min(start - 40, len(line) - MAX_SHOWN_LINE))
+    hi = min(len(line), lo + MAX_SHOWN_LINE)
+    prefix = "…" if lo > 0 else ""
+    suffix = "…" if hi < len(line) else ""
+    shown = prefix + line[lo:hi] + suffix
+    offset = len(prefix) - lo
+    return shown, max(len(prefix), start + offset), min(len(shown) - len(suffix), end + offset)
+
+
+def _source_lines(report: Report, file: str) -> Optional[list]:
+    text = report.sources.get(file)
+    if text is None:
+        return None
+    if isinstance(text, str):
+        text = report.sources[file] = text.split("\n")
+    return text
+
+
+def render_diagnostic(d: Diagnostic, lines: Optional[list], color: bool = False) -> str:
+    """One diagnostic: the `file:line:col: error[CODE]: message` line every editor reads, then the
+    rustc-style block: `--> file:line:col`, the source line as written with carets under the whole
+    span, and `= help:` / `= note:` lines."""
+    s = d.span
+    sev = d.severity if d.severity in ("error", "warning") else "error"
+    head = (f"{s.file}:{s.line}:{s.column}: " + _paint(f"{sev}[{d.code}]", sev, color)
+            + ": " + _paint(d.message, "bold", color))
+    number = str(s.line)
+    pad = " " * len(number)
+    out = [head, f"{pad}{_paint('-->', 'gutter', color)} {s.file}:{s.line}:{s.column}"]
+    bar = _paint("|", "gutter", color)
+    if lines is not None and 1 <= s.line <= len(lines):
+        line = _printable(lines[s.line - 1].rstrip("\r"))
+        start = min(max(0, s.column - 1), len(line))
+        end = s.end_column - 1 if s.end_line == s.line else len(line.rstrip())
+        end = max(start + 1, min(end, max(len(line), start + 1)))
+        shown, start, end = _window(line, start, end)
+        under = "".join("\t" if c == "\t" else " " for c in shown[:start])
+        out.append(f"{pad} {bar}")
+        out.append(f"{_paint(number, 'gutter', color)} {bar} {shown}".rstrip())
+        out.append(f"{pad} {bar} {under}" + _paint("^" * max(1, end - start), sev, color))
+    for note in d.notes:
+        out.append(f"{pad} = note: {note}")
+    if d.help:
+        out.append(f"{pad} = " + _paint("help", "help", color) + f": {d.help}")
+    return "\n".join(out)
+
+
+def render_text(report: Report, color: bool = False, quiet: bool = False, limit: int = MAX_PER_FILE) -> str:
+    """Every diagnostic, compiler style; "… and N more" after `limit` of one file; then a summary.
+
+    Unless `quiet`, each file without errors gets an `ok` line."""
+    out: list = []
+    groups: dict = {}
+    for d in report.sorted():
+        groups.setdefault(d.span.file, []).append(d)
+    for file, found in groups.items():
+        lines = _source_lines(report, file)
+        for d in found[:limit]:
+            out += [render_diagnostic(d, lines, color), ""]
+        if len(found) > limit:
+            out += [f"… and {len(found) - limit} more in {file} (`--format json` lists them all)", ""]
+    if not quiet:
+        for f in report.files:
+            found = groups.get(f, [])
+            if not any(d.is_error for d in found):
+                w = len(found)
+                out.append(f"{f}: " + _paint("ok", "ok", color) + (f" ({_plural(w, 'warning')})" if w else ""))
+    e, w, n = report.errors, report.warnings, len(report.files)
+    if e or w or not quiet:
+        summary = f"{_plural(e, 'error')}, {_plural(w, 'warning')} in {_plural(n, 'file')}"
+        out.append(_paint(summary, "error" if e else "warning" if w else "ok", color))
+    return "\n".join(out).rstrip("\n") + "\n" if out else ""
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+# ------------------------------------------------------------------------ json
+def diagnostic_dict(d: Diagnostic) -> dict:
+    """The stable JSON form of one diagnostic (1-based lines and columns; `end_column` exclusive)."""
+    s = d.span
+    return {
+        "code": d.code,
+        "severity": d.severity,
+        "message": d.message,
+        "file": s.file,
+        "line": s.line,
+        "column": s.column,
+        "end_line": s.end_line,
+        "end_column": s.end_column,
+        "help": d.help,
+    }
+
+
+def render_json(report: Report) -> str:
+    """`{"files": [...], "diagnostics": [...]}`: the stable machine-readable form, every diagnostic."""
+    data = {"files": list(report.files), "diagnostics": [diagnostic_dict(d) for d in report.sorted()]}
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+# ---------------------------------------------------------------------- github
+def _gh_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_property(text: str) -> str:
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(report: Report) -> str:
+    """GitHub Actions workflow commands, one `::error …::message` line per diagnostic."""
+    out = []
+    for d in report.sorted():
+        s = d.span
+        props = [f"file={_gh_property(s.file)}", f"line={s.line}", f"col={s.column}",
+                 f"endLine={s.end_line}", f"endColumn={max(s.column, s.end_column - 1) if s.end_line == s.line else s.end_column}",
+                 f"title={_gh_property(f'{d.code} {title(d.code)}')}"]
+        message = d.message + (f"\nhelp: {d.help}" if d.help else "")
+        kind = "error" if d.is_error else "warning"
+        out.append(f"::{kind} {','.join(props)}::{_gh_data(message)}")
+    return "\n".join(out) + "\n" if out else ""
+
+
+# ----------------------------------------------------------------------- sarif
+def render_sarif(report: Report, version: str = "0") -> str:
+    """SARIF 2.1.0: one run, one rule per known code, one result per diagnostic."""
+    codes = sorted(set(CODES) | {d.code for d in report.diagnostics})
+    index = {c: i for i, c in enumerate(codes)}
+    rules = [{
+        "id": c,
+        "name": "".join(w.capitalize() for w in title(c).split()),
+        "shortDescription": {"text": title(c)},
+        "helpUri": f"{DOCS_URI}#{c.lower()}",
+        "defaultConfiguration": {"level": "warning" if c.startswith("W") else "error"},
+    } for c in codes]
+    results = []
+    for d in report.sorted():
+        s = d.span
+        text = d.message + (f"\nhelp: {d.help}" if d.help else "")
+        results.append({
+            "ruleId": d.code,
+            "ruleIndex": index[d.code],
+            "level": "error" if d.is_error else "warning",
+            "message": {"text": text},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": _uri(s.file), "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": s.line, "startColumn": s.column,
+                           "endLine": s.end_line, "endColumn": s.end_column},
+            }}],
+        })
+    data = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "cardlang", "version": version, "informationUri": DOCS_URI,
+                                "rules": rules}},
+            "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "the working directory"}}},
+            "artifacts": [{"location": {"uri": _uri(f), "uriBaseId": "%SRCROOT%"}} for f in report.files],
+            "results": results,
+        }],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _uri(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(path.replace("\\", "/"))
+
+
+RENDERERS = {"json": render_json, "github": render_github, "sarif": render_sarif}
+
