@@ -24,11 +24,13 @@ Values
 ------
 A value is an ``int``: higher is better, equal hands get equal values, and
 values of the same ranking are totally ordered.  Layout:
-``level << 20 | tiebreak`` where ``level`` is the category's position from the
-bottom (0 is always "no combination", i.e. high card, even if the ranking does
-not list ``high_card``) and ``tiebreak`` packs up to five rank indexes, four
-bits each, most significant first.  Values of different rankings must not be
-compared with each other.
+``level << 24 | category << 20 | tiebreak`` where ``level`` is the category's
+position from the bottom in this ranking (0 is always "no combination", i.e.
+high card, even if the ranking does not list ``high_card``), ``category`` is
+the category's index in :data:`CATEGORIES` (so a value names its category by
+itself), and ``tiebreak`` packs up to five rank indexes, four bits each, most
+significant first.  Values stay below 2**28: small, single-digit ints.
+Values of different rankings must not be compared with each other.
 
 ``ranking.evaluate(cards)`` returns a :class:`HandValue`, an ``int`` subclass
 with a ``.category`` attribute.  The instances are created once, when the
@@ -115,11 +117,13 @@ CATEGORIES: tuple[str, ...] = (
 #: The usual nine categories, highest first (the order taken by
 #: :meth:`Ranking.from_categories`).
 STANDARD_CATEGORIES: tuple[str, ...] = tuple(reversed(CATEGORIES[:-1]))
+_CATEGORY_INDEX = {name: i for i, name in enumerate(CATEGORIES)}
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
 
-_LEVEL_SHIFT = 20          # value = level << 20 | tiebreak (5 ranks x 4 bits)
+_LEVEL_SHIFT = 24          # value = level << 24 | category << 20 | tiebreak
+_CATEGORY_SHIFT = 20       # tiebreak: 5 ranks x 4 bits
 _NUM_RANKS = 13
 _BASE = 11                 # rank-count digit base: counts up to 10 never carry
 _MAX_CARDS = 10
@@ -206,19 +210,18 @@ class HandValue(int):
     """The value of a hand: an ``int`` (higher is better) with a ``.category`` name.
 
     Instances are created once per distinct value when a ranking is built and
-    shared afterwards.  Arithmetic gives plain ints; ``json.dumps`` writes the
-    number; comparisons are those of ``int``.
+    shared afterwards.  The category is read from the value's own bits, so an
+    instance holds nothing but the number (no ``__dict__``; it pickles as
+    one).  Arithmetic gives plain ints; ``json.dumps`` writes the number;
+    comparisons are those of ``int``.
     """
 
-    category: str
+    __slots__ = ()
 
-    def __new__(cls, value: int, category: str) -> "HandValue":
-        self = super().__new__(cls, value)
-        self.category = category
-        return self
-
-    def __getnewargs__(self) -> tuple[int, str]:
-        return (int(self), self.category)
+    @property
+    def category(self) -> str:
+        """The category's name, e.g. ``"full_house"``."""
+        return CATEGORIES[(self >> _CATEGORY_SHIFT) & 15]
 
 
 # --------------------------------------------------------------------------
@@ -311,9 +314,10 @@ class Ranking:
     def category_of(self, value: int) -> str:
         """Return the category name of a value produced by this ranking."""
         try:
-            if value < 0:
+            name = CATEGORIES[(value >> _CATEGORY_SHIFT) & 15]
+            if value < 0 or self._level_names[value >> _LEVEL_SHIFT] != name:
                 raise IndexError
-            return self._level_names[value >> _LEVEL_SHIFT]
+            return name
         except (IndexError, TypeError):
             raise ValueError(f"not a hand value of this ranking: {value!r}") from None
 
@@ -324,7 +328,7 @@ class Ranking:
         wheel gives ``(3, 2, 1, 0, 12)``.
         """
         category = self.category_of(value)
-        tb = value & ((1 << _LEVEL_SHIFT) - 1)
+        tb = value & ((1 << _CATEGORY_SHIFT) - 1)
         digits = [(tb >> (4 * (4 - i))) & 15 for i in range(5)]
         if category in ("straight", "straight_flush"):
             high = digits[0]
@@ -430,7 +434,11 @@ class Ranking:
             elif name == "high_card":
                 tb = desc[:5]
             if tb is not None:
-                return (self._level_of[name] << _LEVEL_SHIFT) | _pack(tb)
+                return (
+                    (self._level_of[name] << _LEVEL_SHIFT)
+                    | (_CATEGORY_INDEX[name] << _CATEGORY_SHIFT)
+                    | _pack(tb)
+                )
         return _pack(desc[:5])  # level 0: no listed combination
 
     def _build(self) -> None:
@@ -477,10 +485,9 @@ class Ranking:
             level = dict((m | b, v) for m, v in items for b in bits if not m & b)
 
         # One shared HandValue per distinct value.
-        names = self._level_names
         hv: dict[int, HandValue] = {}
         for v in set(nf.values()).union(x for x in fl if x is not None):
-            hv[v] = HandValue(v, names[v >> _LEVEL_SHIFT])
+            hv[v] = HandValue(v)
         nf_hv = {k: hv[v] for k, v in nf.items()}
         fl_hv = [None if x is None else hv[x] for x in fl]
 
@@ -498,7 +505,7 @@ class Ranking:
         """The shared HandValue for an int value."""
         h = self._hv.get(v)
         if h is None:
-            h = self._hv[v] = HandValue(v, self._level_names[v >> _LEVEL_SHIFT])
+            h = self._hv[v] = HandValue(v)
         return h
 
     def _general_value(self, cards: Sequence[object]) -> int:

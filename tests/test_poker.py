@@ -403,6 +403,11 @@ def test_values_are_ints():
     back = pickle.loads(pickle.dumps(v))
     assert back == v and back.category == "two_pair"
     assert std.category_of(plain) == "two_pair"
+    assert v < 1 << 28  # small ints
+    # A value of another ranking with another layout is refused.
+    bluff = Ranking.from_categories(COUNTER_BLUFF)
+    with pytest.raises(ValueError):
+        bluff.category_of(std.evaluate(["Kc", "9c", "7c", "6c", "5c"]))
 
 
 @pytest.mark.parametrize(
@@ -436,7 +441,7 @@ def test_bad_rankings_are_rejected():
     with pytest.raises(ValueError):
         card_id("1x")
     with pytest.raises(ValueError):
-        Ranking.standard().category_of(99 << 20)
+        Ranking.standard().category_of(99 << 24)
 
 
 def test_rankings_are_cached_and_described():
