@@ -130,8 +130,8 @@ _MAX_CARDS = 10
 _MIN_CARDS = 5
 _SUIT_BIAS = 0x3333        # each 4-bit suit counter starts at 3 ...
 _FLUSH_BITS = 0x8888       # ... so bit 3 is set iff the suit has >= 5 cards
-_PRECOMPUTED_SIZES = (6, 7)  # rank multisets of these sizes are in the table
-_MEMO_LIMIT = 600_000      # cap on extra (8-10 card) entries memoised per ranking
+_PRECOMPUTED_SIZES = (6, 7)  # multisets of 5 cards and of these sizes are in the table
+_MEMO_LIMIT = 250_000      # cap on 8-10 card entries memoised per ranking (~40 MB)
 
 _RANK_POW = [_BASE**r for r in range(_NUM_RANKS)]
 
@@ -143,7 +143,7 @@ _RANK_POW = [_BASE**r for r in range(_NUM_RANKS)]
 def _card_aliases() -> dict[object, int]:
     """Map every accepted spelling of a standard card (and every id) to its code."""
     rank_spellings: list[list[str]] = []
-    for i, ch in enumerate(RANK_CHARS):
+    for ch in RANK_CHARS:
         spellings = {ch, ch.lower()}
         if ch == "T":
             spellings.add("10")
@@ -288,6 +288,10 @@ class Ranking:
             ranking = cls(key[0], key[1])
             cls._cache[key] = ranking
         return ranking
+
+    def __reduce__(self):
+        """Pickle (and copy) by definition: the tables hold closures and are rebuilt, or taken from the cache."""
+        return (Ranking.from_categories, (self.categories, self.ace_low_straight))
 
     def __repr__(self) -> str:
         return (

@@ -448,6 +448,7 @@ def test_rankings_are_cached_and_described():
     assert Ranking.standard() is Ranking.standard()
     assert Ranking.from_categories(COUNTER_BLUFF) is Ranking.from_categories(tuple(COUNTER_BLUFF))
     assert "ace_low_straight=True" in repr(Ranking.standard())
+    assert pickle.loads(pickle.dumps(Ranking.standard())) is Ranking.standard()
     std = Ranking.standard()
     v = std.evaluate(["Kh", "Kd", "Kc", "7d", "7s"])
     assert std.ranks_of(v) == (11, 11, 11, 5, 5)
