@@ -335,17 +335,36 @@ def test_rule_8_refuse_the_other_discards_five_unseen_and_the_initiator_scores_1
     assert st.current_player == 1  # the refuser did not score: he is the loser for rule 7
 
 
-def test_rule_8_face_down_cards_stay_hidden_after_a_terminal_render():
-    from cardlang.table_view import render_observation
-    from rich.console import Console
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_rule_8_the_terminal_never_shows_a_card_discarded_face_down_by_the_opponent(seed):
+    """`cardlang play` with a person in seat 0 (always answering 1) never prints a card he does not know."""
+    from click.testing import CliRunner
 
-    discards = ["2s", "3d", "5h", "7s", "9c"]
-    st = inverted(RIEN, discards)
-    play(st, "refuse", *discards)
-    console = Console(record=True, width=200)
-    console.print(render_observation(st.observation(0), you=0))
-    text = console.export_text()
-    assert not {label(c) for c in discards} & set(CARD_LABEL.findall(text))
+    from cardlang.bots import make_bot
+    from cardlang.cli import main
+    from scenario import path
+
+    # the same game, replayed here: which cards did seat 0 ever know, which went face down unseen?
+    st = game(CB, 2).new_initial_state(seed=seed)
+    bots = [make_bot("random", seed=seed * 31 + s) for s in range(2)]
+    ever_known, unseen_discards = set(), set()
+    while not st.is_terminal():
+        ever_known |= {c for c in range(52) if st.knows(0, c)}
+        unseen_discards |= {c for c in range(52) if c in st.zones[_zone(st, "discard")] and not st.knows(0, c)}
+        st.apply(st.legal_action_ids()[0] if st.current_player == 0 else bots[1].choose(st))
+    ever_known |= {c for c in range(52) if st.knows(0, c)}
+    ever_known |= {st.game.deck.card_id(x) for x in CARD_LABEL.findall(" ".join(st.transcript(0)))}
+    never_known = {st.game.deck.label_of(c) for c in range(52) if c not in ever_known}
+    assert never_known & {st.game.deck.label_of(c) for c in unseen_discards}
+
+    result = CliRunner().invoke(main, ["play", path(CB), "--seat", "0", "--seed", str(seed)], input="1\n" * 3000)
+    assert result.exit_code == 0, result.output
+    assert "final scores: " + ", ".join(f"P{s}: {v}" for s, v in enumerate(st.scores())) in result.output
+    assert not never_known & set(CARD_LABEL.findall(result.output))
+
+
+def _zone(st, name):
+    return st.game.program.zone_families[name][0]
 
 
 # ---------------------------------------------------------------------- rule 9
