@@ -1,6 +1,6 @@
 """cardlang: a small declarative language for card games, and the interpreter that runs it.
 
-    game = cardlang.load("games/coucou.cards", players=5)
+    game = cardlang.load("games/GAME.cards", players=5)
     state = game.new_initial_state(seed=7)
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])
