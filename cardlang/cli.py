@@ -6,6 +6,7 @@ import click
 
 from .cmd_check import check_command
 from .cmd_play import play_command
+from .cmd_replay import replay_command
 from .cmd_simulate import simulate_command
 
 
@@ -17,13 +18,15 @@ def main() -> None:
     \b
     Examples:
       cardlang check games/*.cards
-      cardlang play games/coucou.cards --players 5
-      cardlang simulate games/coucou.cards -n 1000 --players 7
+      cardlang play games/GAME.cards --players 5
+      cardlang play games/GAME.cards --save game.json; cardlang replay game.json
+      cardlang simulate games/GAME.cards -n 1000 --players 7
     """
 
 
 main.add_command(check_command)
 main.add_command(play_command)
+main.add_command(replay_command)
 main.add_command(simulate_command)
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,96 +1,574 @@
-"""`cardlang play FILE`: a person plays one seat at the terminal against bots."""
+"""`cardlang play FILE`: people play at the terminal against bots, or each other at one terminal.
+
+Every screen is drawn from `State.observation(seat)` of the seat in front of it, so a person never
+sees a card that seat does not know; with several people at one terminal (`--hotseat`) the screen
+is cleared and the next person asked to take the seat before a hand is shown. With `--save` the
+game is written after every action, and `--resume` continues it exactly (the bots are caught up
+on the saved moves, so a resumed game plays on as the uninterrupted one would have).
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import shlex
+import sys
+import time
+from typing import Optional, Sequence
+
 import click
 from rich.console import Console
+from rich.text import Text
 
 from .bots import make_bot
-from .cmd_common import load_game
-from .table_view import render_observation
+from .cmd_common import load_game, parse_settings
+from .savegame import SaveError, load_saved, save_data, write_save
+from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
+                         scores_table)
+
+BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a terminal
+EVENTS_SHOWN = 14  # events since a person's last move shown on the table; `log` shows them all
+SYMBOLS = "♠♣♥♦▒─╭★◀"
+
+
+class Leave(Exception):
+    """The person leaves the table (`q`, Ctrl-C, or the input closed)."""
+
+
+class Bots:
+    """The bots of the seats no person plays: one per seat, seeded from the game's seed.
+
+    A resumed game catches its bots up by letting them choose again at every move they made
+    (their choices are thrown away, the saved moves are played), so that a bot with a random
+    generator or a memory is exactly where it was when the game stopped.
+    """
+
+    def __init__(self, name: str, seed: int, players: int):
+        self.name = name
+        self.seats = [make_bot(name, seed=seed * 31 + s) for s in range(players)]  # KeyError: unknown bot
+
+    def choose(self, state):
+        return self.seats[state.current_player].choose(state)
+
+    def catch_up(self, game, data: dict, humans: Sequence[int]) -> None:
+        """Replays a saved game's moves, letting the bots of the other seats choose at theirs."""
+        replay = game.new_initial_state(seed=data["seed"], stack=data.get("stack"), draws=data.get("draws"),
+                                        log=False)
+        for action in data["actions"]:
+            if replay.current_player not in humans:
+                self.choose(replay)
+            replay.apply(int(action))
+
+
+def terminal_shows_symbols(stream=None) -> bool:
+    """Whether the output's encoding can write suit symbols and box lines."""
+    stream = stream or sys.stdout
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        SYMBOLS.encode(encoding)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+def match_answer(answer: str, labels: Sequence[str], card_of=None) -> tuple[Optional[int], str]:
+    """The index of the action an answer names, or None and a short reason.
+
+    An answer is the action's number in the list, its label (suit symbols or letters, any case),
+    the unambiguous start of a label, or a card that exactly one label names (`7s`, `7♠`).
+    """
+    n = len(labels)
+    choices = f"1 to {n}" if n > 1 else "1"
+    text = answer.strip()
+    if not text:
+        return None, f"type the number of your choice ({choices}), or ? for help"
+    if re.fullmatch(r"[+-]?\d+", text):
+        k = int(text)
+        if 1 <= k <= n:
+            return k - 1, ""
+        return None, f"{k} is not on the list: answer {choices}"
+    key = _norm(text)
+    normed = [_norm(label) for label in labels]
+    exact = [i for i, label in enumerate(normed) if label == key]
+    if len(exact) == 1:
+        return exact[0], ""
+    starts = [i for i, label in enumerate(normed) if label.startswith(key)]
+    if len(starts) == 1:
+        return starts[0], ""
+    if len(starts) > 1:
+        shown = ", ".join(labels[i] for i in starts[:4]) + (", …" if len(starts) > 4 else "")
+        return None, f"`{text}` could be {shown}: type more of it, or its number"
+    if card_of is not None:
+        card = card_of(text)
+        if card is not None:
+            naming = [i for i, label in enumerate(labels) if card in {m.group(0) for m in CARD_RE.finditer(label)}]
+            if len(naming) == 1:
+                return naming[0], ""
+            if not naming:
+                return None, f"{text} is not a card you can choose now"
+    return None, f"`{text}` is not one of your choices: answer {choices} or a label (? for help)"
+
+
+def _norm(text: str) -> str:
+    return " ".join(ascii_text(text).lower().split())
+
+
+_TOKENS = re.compile(r"((?<![\w♣♦♥♠])[0-9A-Za-z]{1,3}[♣♦♥♠]|\bJoker\b|\ba card\b)")
+
+
+def common_log(state, seats: Sequence[int]) -> list:
+    """The log as all of `seats` may see it: a card that any of them does not know is `a card`."""
+    views = [state.transcript(s) for s in seats]
+    out = []
+    for lines in zip(*views):
+        if all(line == lines[0] for line in lines):
+            out.append(lines[0])
+            continue
+        pieces = [_TOKENS.split(line) for line in lines]
+        if any(len(p) != len(pieces[0]) for p in pieces):  # cannot line up: hide every card
+            out.append(_TOKENS.sub("a card", lines[0]))
+            continue
+        out.append("".join("a card" if "a card" in tokens else tokens[0] for tokens in zip(*pieces)))
+    return out
+
+
+class Session:
+    """One game at the terminal: whose turn, what to show to whom, saving after every action."""
+
+    def __init__(self, game, state, *, humans: Sequence[int], bots: Bots, console: Console, style: Style,
+                 speed: float = 0.0, save_path: Optional[str] = None, hotseat: bool = False,
+                 replay_hint: str = "", labels: Optional[list] = None, read=input, echo: bool = False,
+                 sleep=time.sleep):
+        self.game = game
+        self.state = state
+        self.humans = list(humans)
+        self.bots = bots
+        self.console = console
+        self.style = style
+        self.speed = speed
+        self.save_path = save_path
+        self.hotseat = hotseat
+        self.replay_hint = replay_hint
+        self.read = read
+        self.echo = echo
+        self.sleep = sleep
+        self.layout = Layout.of(game)
+        self.labels = list(labels) if labels is not None else move_labels(state)
+        # the person in front of the screen: with one person always the same; with several, the
+        # last one who played (until the next one takes the seat)
+        self.viewer: Optional[int] = self.humans[0] if len(self.humans) == 1 else None
+        # per seat, the length of its log when it last moved: the table shows what came after
+        self.mark = {s: 0 for s in self.humans}
+
+    # ------------------------------------------------------------------ flow
+    def run(self) -> int:
+        """Plays to the end or until the person leaves; the exit status."""
+        self.save()
+        try:
+            while not self.state.is_terminal():
+                seat = self.state.current_player
+                if seat in self.humans:
+                    self.human_turn(seat)
+                else:
+                    self.bot_turn(seat)
+        except Leave as e:
+            return self.leave(str(e))
+        except KeyboardInterrupt:
+            return self.leave_interrupted()
+        self.finish()
+        return 0
+
+    def bot_turn(self, seat: int) -> None:
+        self.apply(self.bots.choose(self.state))
+        if self.speed > 0 and self.viewer is not None:
+            self.draw(self.viewer, status=None)
+            self.sleep(self.speed)
+
+    def human_turn(self, seat: int) -> None:
+        if self.viewer != seat and (self.hotseat or self.viewer is None):
+            self.hand_over(seat)
+        self.viewer = seat
+        self.draw(seat, status=None)
+        actions = self.state.legal_actions()
+        labels = [a.label for a in actions]
+        self.show_actions(labels)
+        while True:
+            answer = self.ask(f"P{seat} > ")
+            command = answer.strip().lower()
+            if command in ("?", "help", "h", "rules"):
+                self.show_rules()
+                continue
+            if command in ("q", "quit", "exit"):
+                raise Leave("quit")
+            if command == "log":
+                self.show_log(seat)
+                continue
+            if command in ("t", "table"):
+                self.draw(seat, status=None)
+                self.show_actions(labels)
+                continue
+            index, reason = match_answer(answer, labels, self.card_of)
+            if index is None:
+                self.say(reason, "yellow")
+                continue
+            self.mark[seat] = len(self.state.log or ())
+            self.apply(actions[index])
+            return
+
+    def hand_over(self, seat: int) -> None:
+        """Clears the screen and waits for the person at `seat` before showing anything of it."""
+        self.clear(separator=True)
+        self.console.print(Text(f"P{seat}'s turn. Pass the terminal to P{seat}.", style="bold"))
+        self.ask(f"P{seat}, press Enter when only you can see the screen ")
+        self.clear()
+
+    def finish(self) -> None:
+        state = self.state
+        if self.hotseat or self.viewer is None:
+            seats = self.humans or list(range(self.game.players))
+            self.clear()
+            lines = common_log(state, seats)
+            obs = state.observation(seats[0])
+            self.show(render_table(obs, self.layout, self.style, events=self._last(lines, self._common_mark(seats)),
+                                   earlier=0, viewer=None, header=self.header(), events_title="last events"))
+        else:
+            self.draw(self.viewer, status="", final=True)
+        self.show(scores_table(state.scores(), state.winners(), self.style, active=state.active))
+        winners = [f"P{w}" for w in state.winners()]
+        if not winners:
+            self.say("The game is over: nobody wins.", "bold")
+        elif len(winners) == 1:
+            you = " (you)" if len(self.humans) == 1 and state.winners()[0] == self.humans[0] else ""
+            self.say(f"The game is over: {winners[0]}{you} wins.", "bold")
+        else:
+            self.say(f"The game is over: {', '.join(winners)} share the win.", "bold")
+        self.say(self.replay_hint, "dim")
+
+    def leave(self, why: str) -> int:
+        if why == "input closed":
+            self.say("")
+            self.say("The input closed: leaving the game.", "bold")
+            self.say(self.resume_hint(), "dim")
+            return 0
+        self.say("Leaving the game.", "bold")
+        if self.save_path is None:
+            self.offer_save()
+        self.say(self.resume_hint(), "dim")
+        return 0
+
+    def leave_interrupted(self) -> int:
+        self.say("")
+        self.say("Interrupted.", "bold")
+        if self.save_path is None:
+            self.offer_save()
+        self.say(self.resume_hint(), "dim")
+        return 130 if self.save_path is None else 0
+
+    def offer_save(self) -> None:
+        default = default_save_name(self.game, self.state.seed)
+        try:
+            answer = self.ask(f"Save the game to resume it later? File name [{default}], or n: ").strip()
+        except (Leave, KeyboardInterrupt):
+            self.say("")
+            return
+        if answer.lower() in ("n", "no"):
+            return
+        self.save_path = answer or default
+        try:
+            self.save()
+        except OSError as e:
+            self.say(f"could not save to {self.save_path}: {e.strerror or e}", "red")
+            self.save_path = None
+
+    # --------------------------------------------------------------- helpers
+    def save(self) -> None:
+        if self.save_path is None:
+            return
+        write_save(self.save_path, save_data(self.state, humans=self.humans, bot=self.bots.name,
+                                             labels=self.labels, save_path=self.save_path))
+
+    def apply(self, action: int) -> None:
+        """Plays an action and saves; keeps the moves' labels for the save file."""
+        self.labels.append(self.game.program.label(self.state, int(action)))
+        self.state.apply(action)
+        self.save()
+
+    def resume_hint(self) -> str:
+        if self.save_path:
+            return f"The game is saved in {self.save_path}; to go on: cardlang play --resume {_quote(self.save_path)}"
+        return "The game was not saved."
+
+    def header(self) -> str:
+        who = ", ".join(f"P{s}" for s in self.humans) or "bots only"
+        you = f"you are {who}" if len(self.humans) == 1 else f"people: {who}"
+        return f"{self.game.title} · {self.game.players} players · {you} · seed {self.state.seed}"
+
+    def draw(self, seat: int, status: Optional[str], final: bool = False) -> None:
+        obs = self.state.observation(seat)
+        log = obs["log"]
+        start = self.mark.get(seat, 0)
+        if final:
+            start = min(start, max(0, len(log) - EVENTS_SHOWN))
+        events = log[start:]
+        earlier = max(0, len(events) - EVENTS_SHOWN)
+        events = events[earlier:]
+        self.clear()
+        title = "since your last move" if start else "so far"
+        self.show(render_table(obs, self.layout, self.style, events=events, earlier=earlier,
+                               viewer=seat, status=self.status(obs, seat) if status is None else status,
+                               header=self.header(),
+                               events_title=title))
+
+    def _last(self, lines: list, start: int) -> list:
+        return lines[max(start, len(lines) - EVENTS_SHOWN):]
+
+    def _common_mark(self, seats) -> int:
+        return min(self.mark.get(s, 0) for s in seats) if seats else 0
+
+    def status(self, obs: dict, seat: int) -> str:
+        if self.state.is_terminal():
+            return "The game is over."
+        current = self.state.current_player
+        if current == seat:
+            return f"Your turn, P{seat}."
+        return f"P{current} is playing…" if not self.style.ascii else f"P{current} is playing..."
+
+    def show_actions(self, labels: list) -> None:
+        self.show(actions_list(labels, self.style))
+        self.say("answer with a number or a label · ? rules and help · log all events · q quit", "dim")
+
+    def show_rules(self) -> None:
+        game = self.game
+        symbols = game.symbols
+        self.say(f"{game.title}", "bold")
+        if symbols.about:
+            self.show(rich_line(symbols.about, self.style))
+        low, high = symbols.players
+        self.say(f"{low} to {high} players; this game has {game.players}. Rules file: {game.path}", "dim")
+        for name, decl in symbols.options.items():
+            value = game.options.get(name)
+            text = f"  option {name} = {_value(value)}"
+            if getattr(decl, "help", None):
+                text += f"  ({decl.help})"
+            self.say(text, "dim")
+        self.say("Answer with the number of an action or its label (the start of it is enough, "
+                 "or a card such as 10h). Commands: ? this help · log every event you saw · "
+                 "t the table again · q quit (offers to save).", "dim")
+
+    def show_log(self, seat: int) -> None:
+        for line in self.state.transcript(seat):
+            self.show(rich_line("  " + line, self.style))
+
+    def card_of(self, text: str) -> Optional[str]:
+        try:
+            return self.game.deck.label_of(self.game.deck.card_id(text))
+        except (ValueError, IndexError):
+            return None
+
+    def ask(self, prompt: str) -> str:
+        self.console.print(Text(prompt, style="bold cyan"), end="")
+        try:
+            answer = self.read()
+        except EOFError:
+            raise Leave("input closed") from None
+        if self.echo:
+            self.console.print(answer, markup=False, highlight=False)
+        return answer
+
+    def clear(self, separator: bool = False) -> None:
+        """A clean screen at a terminal; in a pipe or a log, a separator line where asked."""
+        if self.console.is_terminal:
+            self.console.clear()
+        elif separator:
+            self.console.print(Text("-" * 40, style="dim"))
+
+    def show(self, renderable) -> None:
+        self.console.print(renderable)
+
+    def say(self, text: str, style: str = "") -> None:
+        if text is not None:
+            self.console.print(Text(text, style=style))
+
+
+def move_labels(state) -> list:
+    """The labels of the moves made so far, omniscient (a save holds the whole game anyway)."""
+    game = state.game
+    data = state.to_json()
+    replay = game.new_initial_state(seed=data["seed"], stack=data["stack"], draws=data["draws"], log=False)
+    labels = []
+    for a in state.history:
+        labels.append(game.program.label(replay, a))
+        replay.apply(a)
+    return labels
+
+
+def _value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _quote(path: str) -> str:
+    return shlex.quote(path)
+
+
+def default_save_name(game, seed: int) -> str:
+    stem = re.sub(r"[^a-z0-9]+", "-", game.title.lower()).strip("-") or "game"
+    return f"{stem}-{seed}.save.json"
+
+
+def replay_command(game, seed: int, settings: dict) -> str:
+    """The command that deals the same game again."""
+    parts = ["cardlang", "play", _quote(game.path), "--players", str(game.players), "--seed", str(seed)]
+    for name, value in settings.items():
+        parts += ["--set", _quote(f"{name}={_value(value)}")]
+    return " ".join(parts)
 
 
 @click.command("play")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.argument("path", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--players", type=int, default=None, help="Number of players (default: the smallest allowed).")
-@click.option("--seat", type=int, default=0, show_default=True, help="The seat you play (0 is the first).")
+@click.option("--seat", "seats", type=int, multiple=True,
+              help="The seat you play, 0 being the first (default 0); repeat it for several people.")
 @click.option("--seed", type=int, default=None, help="Seed for a reproducible deal (default: random).")
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a game option (repeatable).")
 @click.option("--bots-only", is_flag=True, help="Bots play every seat; print the whole transcript.")
-@click.option("--bot", "bot_name", default="random", show_default=True, help="The bot for the other seats.")
-def play_command(path, players, seat, seed, settings, bots_only, bot_name) -> None:
-    """Play a game at the terminal against bots.
+@click.option("--bot", "bot_name", default=None, help="The bot for the seats no person plays (default: random).")
+@click.option("--hotseat", is_flag=True,
+              help="Several people at one terminal: every seat (or each --seat) is a person; the screen "
+                   "is cleared between them.")
+@click.option("--speed", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help=f"Pause after each bot move (default {BOT_PAUSE} at a terminal, 0 otherwise).")
+@click.option("--ascii", "use_ascii", is_flag=True, help="Suits as letters (10h, As) and plain lines.")
+@click.option("--color/--no-color", "color", default=None, help="Colours on or off (default: if the terminal has them).")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the game to this JSON file after every action.")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
+              help="Continue a game saved with --save (PATH may then be left out).")
+def play_command(path, players, seats, seed, settings, bots_only, bot_name, hotseat, speed, use_ascii, color,
+                 save_path, resume_path) -> None:
+    """Play a game at the terminal against bots, or with friends at one terminal (--hotseat).
 
     You see only what your seat may see: your own hidden cards, the cards shown to you and the
-    public table. Answer with the number of an action or its label; `q` quits.
+    public table. Answer with the number of an action or its label; `?` shows the rules, `q` quits
+    (offering to save). With --save FILE the game is saved after every action; resume it with
+    `cardlang play --resume FILE`, replay it with `cardlang replay FILE`.
     """
     import random as _random
 
-    game = load_game(path, players, settings)
-    if not 0 <= seat < game.players:
-        click.echo(f"error: --seat must be from 0 to {game.players - 1}", err=True)
-        raise SystemExit(2)
-    if seed is None:
-        seed = _random.randrange(1 << 31)
+    console = _console(color, use_ascii)
+    style = Style(ascii=use_ascii or not terminal_shows_symbols())
+    if resume_path is not None:
+        given = [name for name, v in (("--players", players), ("--seed", seed), ("--set", settings)) if v]
+        if given:
+            _fail(f"{', '.join(given)} cannot be changed when resuming: they come from the save")
+        try:
+            game, state, data = load_saved(resume_path, path)
+        except SaveError as e:
+            _fail(str(e), status=1)
+        seed = state.seed
+        humans = list(seats) or list(data.get("humans", [0]))
+        if hotseat and not seats:
+            humans = list(range(game.players))
+        hotseat = hotseat or len(humans) > 1
+        bots_only = bots_only or not humans
+        bot_name = bot_name or data.get("bot") or "random"
+        save_path = save_path or resume_path
+        saved_labels = data.get("labels") if len(data.get("labels") or ()) == len(state.history) else None
+        settings_shown = {k: v for k, v in game.options.items() if v != game.symbols.options[k].default}
+    else:
+        if path is None:
+            _fail("give a rules file (cardlang play games/NAME.cards) or --resume SAVE")
+        game = load_game(path, players, settings)
+        if seed is None:
+            seed = _random.randrange(1 << 31)
+        state = game.new_initial_state(seed=seed)
+        if hotseat and not seats:
+            humans = list(range(game.players))
+        else:
+            humans = list(dict.fromkeys(seats)) or [0]
+        hotseat = hotseat or len(humans) > 1
+        bot_name = bot_name or "random"
+        saved_labels = []
+        settings_shown = parse_settings(settings)
+        settings_shown = {k: game.options[k] for k in settings_shown}
+    for s in humans:
+        if not 0 <= s < game.players:
+            _fail(f"--seat must be from 0 to {game.players - 1}, not {s}")
     try:
-        bots = [make_bot(bot_name, seed=seed * 31 + s) for s in range(game.players)]
+        bots = Bots(bot_name, seed, game.players)
     except KeyError as e:
-        click.echo(f"error: {e.args[0]}", err=True)
-        raise SystemExit(2)
-    state = game.new_initial_state(seed=seed)
-    console = Console(highlight=False)
+        _fail(e.args[0])
+    if resume_path is not None:
+        bots.catch_up(game, data, data.get("humans", []))
+    replay_hint = (f"Replay it: cardlang replay {_quote(save_path)} (--all shows every card)" if save_path
+                   else f"Play the same deal again: {replay_command(game, seed, settings_shown)}")
     if bots_only:
-        while not state.is_terminal():
-            state.apply(bots[state.current_player].choose(state))
-        for line in state.transcript():
-            console.print(line)
-        _final(console, state)
+        _bots_only(game, state, bots, console, save_path, speed or 0.0, bot_name)
         return
-    console.print(f"[bold]{game.title}[/bold] — {game.players} players, you are P{seat}, seed {seed}")
+    if speed is None:
+        speed = BOT_PAUSE if console.is_terminal else 0.0
+    session = Session(game, state, humans=humans, bots=bots, console=console, style=style, speed=speed,
+                      save_path=save_path, hotseat=hotseat, replay_hint=replay_hint, labels=saved_labels,
+                      echo=not _stdin_is_terminal())
+    if resume_path is not None:
+        session.say(f"Resuming {game.title} from {resume_path}: {len(state.history)} moves played.", "bold")
+    try:
+        status = session.run()
+    except OSError as e:
+        _fail(f"could not save the game: {e.strerror or e}", status=1)
+    if status:
+        raise SystemExit(status)
+
+
+def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: float, bot_name: str) -> None:
+    labels = move_labels(state) if save_path else []
+
+    def save():
+        if save_path:
+            write_save(save_path, save_data(state, humans=(), bot=bot_name, labels=labels, save_path=save_path))
+
+    save()
     shown = 0
     while not state.is_terminal():
-        log = state.transcript(seat)
-        for line in log[shown:]:
-            console.print(f"  {line}", style="dim")
-        shown = len(log)
-        if state.current_player != seat:
-            state.apply(bots[state.current_player].choose(state))
-            continue
-        console.print(render_observation(state.observation(seat), you=seat))
-        actions = state.legal_actions()
-        for i, a in enumerate(actions, 1):
-            console.print(f"  [bold]{i}[/bold]. {a.label}")
-        while True:
-            try:
-                answer = click.prompt("your choice", prompt_suffix=" > ", default="", show_default=False)
-            except click.Abort:
-                console.print("\nleaving the game")
-                return
-            answer = answer.strip()
-            if answer.lower() in ("q", "quit"):
-                console.print("leaving the game")
-                return
-            chosen = _pick(actions, answer)
-            if chosen is not None:
-                state.apply(chosen)
-                break
-            console.print(f"  please answer a number from 1 to {len(actions)} or an action's label")
-    for line in state.transcript(seat)[shown:]:
-        console.print(f"  {line}", style="dim")
-    _final(console, state)
-
-
-def _pick(actions, answer: str):
-    if answer.isdigit() and 1 <= int(answer) <= len(actions):
-        return actions[int(answer) - 1]
-    for a in actions:
-        if a.label.lower() == answer.lower():
-            return a
-    return None
-
-
-def _final(console, state) -> None:
+        action = bots.choose(state)
+        if save_path:
+            labels.append(game.program.label(state, action))
+        state.apply(action)
+        save()
+        if speed:
+            log = state.transcript()
+            for line in log[shown:]:
+                console.print(line, markup=False, highlight=False)
+            shown = len(log)
+            time.sleep(speed)
+    for line in state.transcript()[shown:]:
+        console.print(line, markup=False, highlight=False)
     scores = state.scores()
-    console.print("final scores: " + ", ".join(f"P{s}: {v}" for s, v in enumerate(scores)))
+    console.print("final scores: " + ", ".join(f"P{s}: {v}" for s, v in enumerate(scores)), markup=False)
     winners = ", ".join(f"P{w}" for w in state.winners()) or "nobody"
-    console.print(f"[bold]winner{'s' if len(state.winners()) > 1 else ''}: {winners}[/bold]")
+    console.print(Text(f"winner{'s' if len(state.winners()) > 1 else ''}: {winners}", style="bold"))
+
+
+def _console(color: Optional[bool], use_ascii: bool) -> Console:
+    kwargs = dict(highlight=False, emoji=False, markup=False)
+    if color is False:
+        kwargs["color_system"] = None
+        kwargs["no_color"] = True
+    elif color is True:
+        kwargs["force_terminal"] = True
+    if use_ascii:
+        kwargs["safe_box"] = True
+    return Console(**kwargs)
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _fail(message: str, status: int = 2):
+    click.echo(f"error: {message}", err=True)
+    raise SystemExit(status)

@@ -1,78 +1,339 @@
-"""Renders what one seat may see (its observation) as rich text for the terminal."""
+"""Renders what one seat may see for the terminal: its cards, the table, the players, the events.
+
+Everything shown comes from `State.observation(seat)` (plus the static shape of the game: its
+zones and the types of its variables), so a screen can never show a card its seat does not know.
+Nothing here knows a game: the zones and variables are whatever the `.cards` file declares.
+"""
 
 from __future__ import annotations
 
-from typing import Optional
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence
 
-from rich.console import Group
+from rich import box
+from rich.console import Group, RenderableType
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+SUIT_LETTERS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
+RED_SYMBOLS = frozenset("♥♦")
 RED = "bold red"
 BLACK = "bold"
+HIDDEN = "dim"
+JOKER_STYLE = "bold magenta"
+# A card label as the deck writes it: a rank (digits or letters) glued to a suit symbol, or Joker.
+CARD_RE = re.compile(r"(?<![\w♣♦♥♠])([0-9A-Za-z]{1,3})([♣♦♥♠])|\bJoker\b")
+PILE_SHOWN = 8  # a pile with more cards than this shows its count and its top card only
 
 
-def card_text(label: Optional[str]) -> Text:
-    """A card label with its suit coloured; hidden cards as `▒▒`."""
+def ascii_text(text: str) -> str:
+    """`10♥` → `10h`: suit symbols as the letters the engine also accepts."""
+    for symbol, letter in SUIT_LETTERS.items():
+        text = text.replace(symbol, letter)
+    return text
+
+
+@dataclass
+class Style:
+    """How cards are drawn: suit symbols or letters, and the glyph of a face-down card."""
+
+    ascii: bool = False
+
+    @property
+    def hidden(self) -> str:
+        return "##" if self.ascii else "▒▒"
+
+    @property
+    def turn(self) -> str:
+        return "<-" if self.ascii else "◀"
+
+    @property
+    def star(self) -> str:
+        return "*" if self.ascii else "★"
+
+    @property
+    def box(self):
+        return box.ASCII if self.ascii else box.ROUNDED
+
+    def plain(self, text: str) -> str:
+        return ascii_text(text) if self.ascii else text
+
+
+def card_text(label: Optional[str], style: Optional[Style] = None) -> Text:
+    """One card from its label (`10♥`), its suit coloured; `None` (unknown) as a face-down card."""
+    style = style or Style()
     if label is None or label == "hidden":
-        return Text("▒▒", style="dim")
-    style = RED if label[-1:] in "♥♦" or label[-1:] in "hd" else BLACK
-    return Text(label, style=style)
+        return Text(style.hidden, style=HIDDEN)
+    if label == "Joker":
+        return Text(label, style=JOKER_STYLE)
+    colour = RED if label[-1:] in RED_SYMBOLS else BLACK
+    return Text(style.plain(label), style=colour)
 
 
-def cards_text(labels) -> Text:
+def cards_text(labels: Sequence[Optional[str]], style: Optional[Style] = None, empty: str = "·") -> Text:
+    """Cards side by side; unknown ones as face-down cards."""
     out = Text()
     for i, label in enumerate(labels):
         if i:
             out.append(" ")
-        out.append_text(card_text(label))
-    return out if labels else Text("—", style="dim")
+        out.append_text(card_text(label, style))
+    return out if labels else Text(empty, style="dim")
 
 
-def render_observation(obs: dict, you: Optional[int] = None) -> Group:
-    """The table as `obs["seat"]` sees it: zones, players' public variables, whose turn it is."""
+def hand_text(labels: Sequence[Optional[str]], style: Optional[Style] = None) -> Text:
+    """A seat's own cards as `[9♥] [K♠]`."""
+    out = Text()
+    for i, label in enumerate(labels):
+        if i:
+            out.append(" ")
+        out.append("[", style="dim")
+        out.append_text(card_text(label, style))
+        out.append("]", style="dim")
+    return out if labels else Text("no cards", style="dim")
+
+
+def rich_line(line: str, style: Optional[Style] = None, base: str = "") -> Text:
+    """A line of text (a log line, an action label) with every card label in it coloured."""
+    style = style or Style()
+    out = Text(style=base)
+    pos = 0
+    for m in CARD_RE.finditer(line):
+        out.append(style.plain(line[pos:m.start()]))
+        out.append_text(card_text(m.group(0), style))
+        pos = m.end()
+    out.append(style.plain(line[pos:]))
+    return out
+
+
+def card_labels_in(text: str) -> set:
+    """Every card label written in a text (for checks that nothing hidden is shown)."""
+    return {m.group(0) for m in CARD_RE.finditer(text)}
+
+
+@dataclass
+class Layout:
+    """The static shape of a game's table: its zones and the types of its variables."""
+
+    title: str
+    zones: dict = field(default_factory=dict)  # name -> (per_player, visibility, kind)
+    var_types: dict = field(default_factory=dict)  # global variable -> type name
+    pvar_types: dict = field(default_factory=dict)  # per-player variable -> type name
+    card_order: dict = field(default_factory=dict)  # card label -> its position in the deck (suit, rank)
+
+    @classmethod
+    def of(cls, game) -> "Layout":
+        program = game.program
+        deck = game.deck
+        order = {}
+        for card in range(deck.size):
+            order[deck.label_of(card)] = (deck.card_suit[card], deck.card_rank[card])
+        return cls(
+            title=game.title,
+            zones=dict(game.symbols.zones),
+            var_types={name: t for name, (_, t) in program.var_slots.items()},
+            pvar_types={name: t for name, (_, t) in program.pvar_slots.items()},
+            card_order=order,
+        )
+
+    def sorted_hand(self, labels: Sequence[Optional[str]]) -> list:
+        known = sorted((c for c in labels if c is not None), key=lambda c: self.card_order.get(c, (99, 99)))
+        return known + [None] * (len(labels) - len(known))
+
+
+def words(name: str) -> str:
+    """`deals_played` → `deals played`."""
+    return name.replace("_", " ")
+
+
+def _count(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def zone_text(cards: Sequence[Optional[str]], kind: str, style: Style) -> Text:
+    """A shared zone: its cards if known, a count for the face-down ones, the top of a big pile."""
+    if not cards:
+        return Text("empty", style="dim")
+    known = [c for c in cards if c is not None]
+    if not known:
+        return Text(f"{_count(len(cards))} face down", style="dim")
+    if kind == "pile" and len(cards) > PILE_SHOWN:
+        out = Text(f"{_count(len(cards))}, top ", style="dim")
+        top = cards[-1]
+        out.append_text(card_text(top, style))
+        return out
+    out = cards_text(cards if len(known) == len(cards) else known, style)
+    if len(known) < len(cards):
+        out.append(f"  + {len(cards) - len(known)} face down", style="dim")
+    return out
+
+
+def seat_zone_text(cards: Sequence[Optional[str]], style: Style, count_only: bool = False) -> Text:
+    """A player's zone in the players' table: the cards the viewer knows, a count for the rest."""
+    if not cards:
+        return Text("·", style="dim")
+    known = [c for c in cards if c is not None]
+    if count_only or not known:
+        return Text(_count(len(cards)), style="dim")
+    out = cards_text(known, style)
+    if len(known) < len(cards):
+        out.append(f" +{len(cards) - len(known)}", style="dim")
+    return out
+
+
+def value_text(value, type_: Optional[str], style: Style) -> Text:
+    """A variable's value: cards coloured, suits with their symbol, `none` as a dash."""
+    if value is None:
+        return Text("—" if not style.ascii else "-", style="dim")
+    if isinstance(value, bool):
+        return Text("yes" if value else "no")
+    if type_ == "suit" and isinstance(value, str):
+        symbol = SUIT_SYMBOLS.get(value)
+        if symbol and not style.ascii:
+            out = Text(symbol + " ", style=RED if symbol in RED_SYMBOLS else BLACK)
+            out.append(value)
+            return out
+        return Text(value)
+    if type_ == "card" and isinstance(value, str):
+        return card_text(value, style)
+    if isinstance(value, list):
+        if type_ == "cards":
+            return cards_text(value, style)
+        return Text(", ".join(str(v) for v in value) or "—")
+    return rich_line(str(value), style)
+
+
+def render_table(obs: dict, layout: Layout, style: Optional[Style] = None, *, events: Sequence[str] = (),
+                 events_title: str = "last events", earlier: int = 0, viewer: Optional[int] = None,
+                 status: Optional[str] = None, header: Optional[str] = None) -> RenderableType:
+    """The table as seat `obs["seat"]` sees it.
+
+    `viewer` is the seat whose own cards are shown as a hand (None: a public view, e.g. between two
+    people at one terminal). `events` are log lines to show (from the same observation's log);
+    `earlier` how many older ones were left out.
+    """
+    style = style or Style()
     seat = obs["seat"]
-    parts = []
-    shared = Table.grid(padding=(0, 2))
-    shared.add_column(style="cyan")
-    shared.add_column()
-    for name, cards in obs["zones"].items():
-        if cards and isinstance(cards[0], list) or (cards == [] and False):
+    parts: list = []
+    parts.append(Rule(Text(header or layout.title, style="bold"), characters="-" if style.ascii else "─",
+                      style="dim"))
+
+    zones = obs["zones"]
+    per_player = [n for n in zones if layout.zones.get(n, (False,))[0]]
+    shared = [n for n in zones if n not in per_player]
+
+    # the seat's own cards first, then the shared zones and the variables that are not a player
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="cyan", no_wrap=True)
+    grid.add_column()
+    if viewer is not None:
+        for name in per_player:
+            cards = zones[name][seat]
+            visibility = layout.zones[name][1]
+            if visibility == "public" or (visibility == "hidden" and not any(c is not None for c in cards)):
+                continue  # public ones are in the players' table
+            shown = layout.sorted_hand(cards) if visibility == "private" else list(cards)
+            grid.add_row(Text(f"your {words(name)}", style="bold green"), hand_text(shown, style))
+    for name in shared:
+        grid.add_row(words(name), zone_text(zones[name], layout.zones.get(name, (0, 0, "pile"))[2], style))
+    badges: dict = {}
+    for name, value in obs["variables"].items():
+        type_ = layout.var_types.get(name)
+        if type_ == "player":
+            if isinstance(value, str) and value.startswith("P") and value[1:].isdigit():
+                badges.setdefault(int(value[1:]), []).append(words(name))
             continue
-        if isinstance(cards, list) and (not cards or not isinstance(cards[0], list)):
-            if all(isinstance(c, list) for c in cards) and cards:
-                continue
-            known = [c for c in cards if c is not None]
-            hidden = len(cards) - len(known)
-            line = cards_text(known) if known else Text("")
-            if hidden:
-                line.append(f"  ({hidden} face down)" if known else f"{hidden} face down", style="dim")
-            if not cards:
-                line = Text("empty", style="dim")
-            shared.add_row(name, line)
-    parts.append(shared)
-    players = Table(box=None, pad_edge=False, show_edge=False)
-    players.add_column("seat")
-    per_player = {k: v for k, v in obs["zones"].items() if v and isinstance(v[0], list)}
+        if type_ == "players" and isinstance(value, list):
+            for p in value:
+                if isinstance(p, str) and p.startswith("P") and p[1:].isdigit():
+                    badges.setdefault(int(p[1:]), []).append(words(name))
+            continue
+        grid.add_row(words(name), value_text(value, type_, style))
+    if grid.row_count:
+        parts.append(grid)
+
+    # one row per player: badges (dealer…), their zones, their public variables
+    players = Table(box=style.box, pad_edge=True, show_edge=True, header_style="bold", expand=False)
+    players.add_column("player", no_wrap=True)
     for name in per_player:
-        players.add_column(name)
+        players.add_column(words(name))
     for name in obs["player_variables"]:
-        players.add_column(name, justify="right")
+        players.add_column(words(name), justify="right")
+    winners = set(obs.get("winners") or ())
     for s in range(obs["players"]):
-        label = Text(f"P{s}")
-        if s == seat:
-            label.append(" (you)" if you is not None else " (view)", style="green")
+        label = Text(f"P{s}", style="bold")
+        if s == viewer:
+            label.append(" you", style="green")
+        for badge in badges.get(s, ()):
+            label.append(f" {badge}", style="yellow")
         if not obs["active"][s]:
-            label.stylize("strike dim")
+            label.append(" out", style="dim")
+            label.stylize("dim")
+        if f"P{s}" in winners:
+            label.append(f" {style.star} winner", style="bold yellow")
         if obs["current_player"] == s:
-            label.append(" ◀", style="yellow")
-        row = [label]
-        for name, zones in per_player.items():
-            row.append(cards_text(zones[s]))
+            label.append(f" {style.turn}", style="bold yellow")
+        row: list = [label]
+        for name in per_player:
+            # the viewer's own private cards are shown above, as a hand
+            own_hand = s == viewer and layout.zones[name][1] == "private"
+            row.append(seat_zone_text(zones[name][s], style, count_only=own_hand))
         for name, values in obs["player_variables"].items():
-            row.append(str(values[s]))
+            row.append(value_text(values[s], layout.pvar_types.get(name), style))
         players.add_row(*row)
     parts.append(players)
-    if obs["variables"]:
-        parts.append(Text("  ".join(f"{k}: {v}" for k, v in obs["variables"].items()), style="dim"))
+
+    if events or earlier:
+        parts.append(Text(events_title, style="bold cyan"))
+        if earlier:
+            parts.append(Text(f"  … {earlier} earlier (type `log` to see them)", style="dim"))
+        for line in events:
+            parts.append(rich_line("  " + line, style))
+    if status:
+        parts.append(Text(status, style="bold"))
     return Group(*parts)
+
+
+def actions_list(labels: Iterable[str], style: Optional[Style] = None) -> Table:
+    """The legal actions as a numbered list, in the labels the `.cards` file gives them."""
+    style = style or Style()
+    labels = list(labels)
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", style="bold")
+    grid.add_column()
+    columns = 3 if len(labels) > 12 else 2 if len(labels) > 6 else 1
+    rows = (len(labels) + columns - 1) // columns
+    if columns > 1:
+        for _ in range(columns - 1):
+            grid.add_column(justify="right", style="bold")
+            grid.add_column()
+    for r in range(rows):
+        cells: list = []
+        for c in range(columns):
+            i = c * rows + r
+            if i < len(labels):
+                cells += [f"  {i + 1}.", rich_line(labels[i], style)]
+            else:
+                cells += ["", ""]
+        grid.add_row(*cells)
+    return grid
+
+
+def scores_table(scores: Sequence, winners: Iterable[int], style: Optional[Style] = None,
+                 active: Optional[Sequence[bool]] = None) -> Table:
+    """Final scores, one row per seat, the winners marked."""
+    style = style or Style()
+    winners = set(winners)
+    table = Table(box=style.box, header_style="bold")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    table.add_column("")
+    for s, value in enumerate(scores):
+        mark = Text(f"{style.star} winner", style="bold yellow") if s in winners else Text("")
+        if active is not None and not active[s] and s not in winners:
+            mark = Text("out", style="dim")
+        shown = int(value) if isinstance(value, float) and value.is_integer() else value
+        table.add_row(f"P{s}", str(shown), mark)
+    return table

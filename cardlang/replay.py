@@ -1,0 +1,73 @@
+"""A saved game as a readable transcript, from one seat's view or omniscient.
+
+The game is replayed move by move from its save (rules file, options, players, seed, actions); a
+seat's view writes the cards that seat did not know as `a card`, exactly as it saw the log while
+playing, and shows what the seat held at each of its decisions.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+def describe(game, data: dict) -> str:
+    """One line naming the game: title, players, seed, options."""
+    options = ", ".join(f"{k}={_value(v)}" for k, v in game.options.items())
+    text = f"{game.title} · {game.players} players · seed {data['seed']}"
+    return text + (f" · {options}" if options else "")
+
+
+def replay_lines(game, data: dict, seat: Optional[int] = None) -> list:
+    """The whole saved game as lines of text: the log, and for a seat its hand at its decisions.
+
+    `seat=None` is omniscient. The lines end with the final scores and the winners, or with where
+    the game stopped when it was saved before its end.
+    """
+    state = game.new_initial_state(seed=data["seed"], stack=data.get("stack"), draws=data.get("draws"))
+    private = [name for name, (per_player, visibility, _) in game.symbols.zones.items()
+               if per_player and visibility == "private"]
+    lines = [describe(game, data)]
+    if seat is None:
+        lines.append("Every card shown (omniscient).")
+    else:
+        lines.append(f"Seen by P{seat}: the cards P{seat} did not know are written `a card`.")
+    lines.append("")
+    shown = 0
+    for number, action in enumerate(data["actions"], 1):
+        log = state.transcript(seat)
+        lines += log[shown:]
+        shown = len(log)
+        if seat is not None and state.current_player == seat:
+            obs = state.observation(seat)
+            held = []
+            for name in private:
+                cards = [c or "a card" for c in obs["zones"][name][seat]]
+                held.append(f"{name.replace('_', ' ')} {' '.join(cards) if cards else 'empty'}")
+            choices = " | ".join(a.label for a in state.legal_actions())
+            lines.append(f"  > P{seat} to choose (move {number}), {'; '.join(held) or 'no cards'}: {choices}")
+        state.apply(int(action))
+    lines += state.transcript(seat)[shown:]
+    lines.append("")
+    if state.is_terminal():
+        scores = state.scores()
+        lines.append("Final scores: " + ", ".join(f"P{s} {_number(v)}" for s, v in enumerate(scores)))
+        winners = [f"P{w}" for w in state.winners()]
+        if not winners:
+            lines.append("Nobody wins.")
+        elif len(winners) == 1:
+            lines.append(f"Winner: {winners[0]}")
+        else:
+            lines.append(f"Winners: {', '.join(winners)}")
+    else:
+        lines.append(f"The game stops here, after {len(data['actions'])} moves; P{state.current_player} is to play.")
+    return lines
+
+
+def _number(v):
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
+def _value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
