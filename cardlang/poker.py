@@ -305,9 +305,10 @@ class Ranking:
         """Return the value of the best 5-card hand in ``cards`` (5 to 10 cards).
 
         ``cards`` is a list or tuple of codes/ids or card strings (other
-        iterables work, on the slow path); repeats are allowed.  The result is a :class:`HandValue`
-        (an ``int`` with ``.category``).  Raises ``ValueError`` for fewer
-        than 5 or more than 10 cards or an unknown card.
+        iterables work, on the slow path); repeats are allowed.  The result
+        is a :class:`HandValue` (an ``int`` with ``.category``).  Raises
+        ``ValueError`` for fewer than 5 or more than 10 cards or an unknown
+        card.
         """
         return self.evaluate(cards)  # pragma: no cover - shadowed in __init__
 
