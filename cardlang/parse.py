@@ -8,14 +8,15 @@ import re
 from importlib import resources
 from typing import Optional
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
 from . import ast
 from .diagnostics import Diagnostic, Span
 
-MAX_SYNTAX_ERRORS = 20
+MAX_SYNTAX_ERRORS = 50  # recovery stops after this many; the text output shows the first 20
+MAX_DEPTH = 100  # levels of the parse tree: blocks in blocks, operators in operators
 
 
 class _Indenter(Indenter):
@@ -83,6 +84,7 @@ class _ToAst(Transformer):
     def __init__(self, file: str, line_offset: int = 0, col_offset: int = 0):
         super().__init__()
         self.file = file
+        self.problems: list = []  # interpolations `{…}` that are not expressions
 
     def S(self, meta) -> Span:
         return _span(self.file, meta)
@@ -445,7 +447,10 @@ class _ToAst(Transformer):
                     parts.append(m.group(0)[0])
                 else:
                     col = tok.column + 1 + m.start(1)
-                    parts.append(parse_expr(m.group(1), self.file, tok.line, col))
+                    try:
+                        parts.append(parse_expr(m.group(1), self.file, tok.line, col))
+                    except _InterpolationError as problem:
+                        self.problems.append(problem.diagnostic)
                 pos = m.end()
             parts.append(unquote('"' + raw[pos:] + '"'))
         return ast.Text(span, value, tuple(p for p in parts if p != ""))
@@ -459,8 +464,27 @@ def parse_expr(text: str, file: str, line: int, column: int) -> ast.Expr:
         span = Span(file, line, column, line, column + max(1, len(text)))
         raise _InterpolationError(Diagnostic("E001", "error", f"`{{{text}}}` in a text is not an expression", span,
                                              help="write `{{` for a brace, or an expression such as `{p}`"))
+    deep = _too_deep(tree, file)
+    if deep is not None:
+        raise _InterpolationError(_shift(deep, line - 1, column - 1))
     node = _ToAst(file).transform(tree)
     return _shift(node, line - 1, column - 1)
+
+
+def _too_deep(tree, file: str) -> Optional[Diagnostic]:
+    """E006 where the parse tree nests deeper than MAX_DEPTH (later stages walk it recursively)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            meta = node.meta
+            line, col = getattr(meta, "line", 1), getattr(meta, "column", 1)
+            end_col = getattr(meta, "end_column", col + 1) if getattr(meta, "end_line", line) == line else col + 1
+            return Diagnostic("E006", "error", f"this is nested more than {MAX_DEPTH} levels deep",
+                              Span(file, line, col, line, max(col + 1, end_col)),
+                              help="name a part with `let` or `define`, or move a block into a phase")
+        stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))  # first first
+    return None
 
 
 class _InterpolationError(Exception):
@@ -516,6 +540,135 @@ def _describe_terminal(name: str) -> str:
     return name.lower()
 
 
+# Terminals that start an expression, and those that could only make one longer.
+_EXPR_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "TRUE", "FALSE", "NONE", "PLAYERS", "SEATS",
+               "ALL", "ANY", "COUNT", "SELECT", "SUM", "MIN", "MAX", "HIGHEST", "LOWEST", "LEFT", "RIGHT",
+               "NEXT", "TOP", "BOTTOM", "NOT"}
+_CONTINUE = {"ADD_OP", "MUL_OP", "COMP_OP", "AND", "OR", "IN", "IS", "HAS", "EXCEPT", "IF", "LSQB", "LPAR"}
+
+
+def _expected_words(accepted) -> str:
+    """What the parser would have accepted, in words: "`to` or `under`", "an expression"."""
+    acc = set(accepted) - {"_DEDENT", "$END"}
+    words = []
+    if len(acc & _EXPR_START) >= 3:
+        words.append("an expression")
+        acc -= _EXPR_START
+    rest = acc - _CONTINUE
+    if rest or words:
+        acc = rest  # what the construct needs next says more than operators that could go on
+    elif acc:
+        words.append("an operator")
+        acc = set()
+    last = ["the end of the line"] if "_NL" in acc else []
+    named = sorted({_describe_terminal(t) for t in acc - {"_NL"}})
+    words = words + named[: max(0, 6 - len(words))] + last
+    if not words:
+        return ""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+# Labelled examples of broken input (as Lark's `match_examples`): an error in the same parser
+# state, on the same kind of token, gets the label as its `help:`.
+_DECLS = 'game "g"\nplayers 2..4\ndeck standard\n'
+_EXAMPLES = {
+    "a `chooses` needs at least one option: a text in quotes, `a card … from …` or `a number … from … to …`": [
+        _DECLS + "round:\n    p chooses:\n        pass\n",
+        _DECLS + "round:\n    p chooses:\n        set x = 1\n",
+        _DECLS + "round:\n    p chooses:\n        move x to y\n",
+    ],
+    "a block starts with a line ending in `:`": [
+        _DECLS + "round:\n    if x\n        pass\n",
+        _DECLS + "round:\n    for each p in players\n        pass\n",
+        _DECLS + "round:\n    while x\n        pass\n",
+    ],
+    "`move` puts cards `to` a zone (on top) or `under` it: `move c to talon`": [
+        _DECLS + "round:\n    move x y\n",
+        _DECLS + "round:\n    move x\n",
+    ],
+    "`deal` reads `deal 5 from talon to hand(players)`": [
+        _DECLS + "round:\n    deal 1 to x\n",
+        _DECLS + "round:\n    deal 1 from x\n",
+    ],
+    "`set` reads `set name = value`": [
+        _DECLS + "round:\n    set x 1\n",
+        _DECLS + "round:\n    set x to 1\n",
+    ],
+    "a variable is changed with `set`: `set x = 1`": [
+        _DECLS + "round:\n    x = 1\n",
+    ],
+    "write `for each p in players:`": [
+        _DECLS + "round:\n    for p in players:\n        pass\n",
+    ],
+    "write `elif condition:`": [
+        _DECLS + "round:\n    if x:\n        pass\n    else if y:\n        pass\n",
+    ],
+    "write `repeat 3 times:` or `repeat until condition:`": [
+        _DECLS + "round:\n    repeat 3:\n        pass\n",
+    ],
+    "a range of player counts is written `players 2..5`": [
+        'game "g"\nplayers 2-5\n',
+        'game "g"\nplayers 2 to 5\n',
+    ],
+    "an option reads `option name = default in 1..10 \"help\"`": [
+        'option x 5\n',
+        'option x: 5\n',
+    ],
+    "a zone reads `zone name: per player, private`": [
+        'zone x per player\n',
+        'zone x = pile\n',
+    ],
+}
+
+
+@functools.lru_cache(maxsize=1)
+def _example_table() -> dict:
+    table: dict = {}
+    for label, snippets in _EXAMPLES.items():
+        for snippet in snippets:
+            try:
+                parser().parse(snippet, start="start")
+            except UnexpectedToken as e:
+                table.setdefault((e.state.position, e.token.type), label)
+            except (UnexpectedInput, DedentError):
+                pass
+    return table
+
+
+def _labelled(e) -> Optional[str]:
+    """The label of a known kind of mistake, when `e` happened where one of the examples does."""
+    if not isinstance(e, UnexpectedToken) or e.state is None:
+        return None
+    return _example_table().get((e.state.position, e.token.type))
+
+
+def _unclosed_bracket(lines: list, line: int, column: int) -> Optional[tuple]:
+    """The innermost bracket still open at (line, column): (line, column, bracket), or None."""
+    stack: list = []
+    pairs = {")": "(", "]": "[", "}": "{"}
+    for i, text in enumerate(lines[:line], 1):
+        in_string = False
+        j = 0
+        end = column - 1 if i == line else len(text)
+        while j < min(end, len(text)):
+            c = text[j]
+            if in_string:
+                if c == "\\":
+                    j += 1
+                elif c == '"':
+                    in_string = False
+            elif c == '"':
+                in_string = True
+            elif c == "#":
+                break
+            elif c in "([{":
+                stack.append((i, j + 1, c))
+            elif c in pairs and stack and stack[-1][2] == pairs[c]:
+                stack.pop()
+            j += 1
+    return stack[-1] if stack else None
+
+
 def _found(tok: Token) -> str:
     if tok.type == "_NL":
         return "the end of the line"
@@ -567,13 +720,16 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, lines: list) -> Diagnostic
             span = Span(file, line, col, line, len(text) + 1)
         else:
             msg = f"unexpected character `{ch}`"
-        expected = sorted(getattr(e, "allowed", None) or ())
-        if expected:
-            help_ = "expected " + ", ".join(_describe_terminal(t) for t in expected[:6])
+        try:
+            accepted = e.interactive_parser.accepts()
+        except Exception:  # noqa: BLE001 - no parser state to ask
+            accepted = getattr(e, "allowed", None) or ()
+        words = _expected_words(accepted)
+        if words and ch not in ("\t", '"'):
+            help_ = f"expected {words}"
         return Diagnostic("E002", "error", msg, span, help=help_)
     if isinstance(e, (UnexpectedToken, UnexpectedEOF)):
         tok = getattr(e, "token", None)
-        expected = sorted(e.expected or ()) if getattr(e, "expected", None) else []
         if tok is None or tok.type == "$END":
             last = len(lines) or 1
             end_col = len(lines[-1]) + 1 if lines else 1
@@ -586,18 +742,35 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, lines: list) -> Diagnostic
             if tok.type == "_NL":
                 text = lines[tline - 1] if 1 <= tline <= len(lines) else ""
                 tcol = len(text.split("#")[0].rstrip()) + 1
+            elif tok.type == "_INDENT":
+                text = lines[tline - 1] if 1 <= tline <= len(lines) else ""
+                tcol = len(text) - len(text.lstrip()) + 1
+                width = max(1, len(text.rstrip()) + 1 - tcol)
             span = Span(file, tline, tcol, tline, tcol + width)
             found = _found(tok)
         if tok is not None and tok.type == "_INDENT":
             msg = "this line is indented more than the one before it"
             code = "E003"
         else:
-            words = [_describe_terminal(t) for t in expected if t not in ("_DEDENT",)][:6]
-            msg = f"unexpected {found}" + (f"; expected {', '.join(words)}" if words else "")
+            try:
+                accepted = e.interactive_parser.accepts()  # precise, unlike LALR's merged `expected`
+            except Exception:  # noqa: BLE001 - UnexpectedEOF has no parser state
+                accepted = e.expected or ()
+            words = _expected_words(accepted)
+            msg = f"expected {words}, found {found}" if words else f"unexpected {found}"
             code = "E001" if found != "the end of the file" else "E004"
-        block = _innermost_block(lines, span.line)
-        if block:
-            help_ = f"the innermost open block is `{block}`"
+        help_ = _labelled(e)
+        opened = _unclosed_bracket(lines, span.line, span.column) if tok is not None else None
+        if opened is not None and opened[0] < span.line:
+            bline, bcol, ch = opened
+            closer = {"(": ")", "[": "]", "{": "}"}[ch]
+            return Diagnostic("E001", "error", f"this `{ch}` is never closed", Span(file, bline, bcol, bline, bcol + 1),
+                              help=f"add `{closer}` where the expression ends; until it is closed, the lines "
+                                   "that follow are read as part of it")
+        if help_ is None:
+            block = _innermost_block(lines, span.line)
+            if block:
+                help_ = f"the innermost open block is `{block}`"
         return Diagnostic(code, "error", msg, span, help=help_)
     if isinstance(e, DedentError):
         return Diagnostic("E003", "error", "this line's indentation matches no enclosing block", Span(file, line, 1, line, 2))
@@ -621,57 +794,101 @@ def _dedent_line(e: DedentError, text: str) -> int:
     return 1
 
 
-def _neutralise(lines: list, line_no: int) -> None:
-    """Replaces a broken line so that parsing can go on past it (recovery)."""
+def _reindent(lines: list, line_no: int) -> None:
+    """Moves a badly indented line to the nearest enclosing block's indentation (recovery)."""
+    levels = [0]
+    for raw in lines[: line_no - 1]:
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        ind = len(raw.expandtabs(8)) - len(raw.expandtabs(8).lstrip())
+        while ind < levels[-1]:
+            levels.pop()
+        if ind > levels[-1]:
+            levels.append(ind)
+    text = lines[line_no - 1].expandtabs(8)
+    ind = len(text) - len(text.lstrip())
+    deeper = None
+    while len(levels) > 1 and levels[-1] > ind:
+        deeper = levels.pop()
+    # between two levels, the line most likely belongs to the deeper block it was meant for
+    lines[line_no - 1] = " " * (deeper if deeper is not None else levels[-1]) + text.lstrip()
+
+
+def _replacements(lines: list, line_no: int, reindented: bool) -> list:
+    """Lines that could stand in for a broken one so that parsing goes on (recovery), best first:
+    a block header if the next line is indented more, else `pass`, an option of a `chooses`, nothing."""
     text = lines[line_no - 1]
     indent = text[: len(text) - len(text.lstrip())]
-    code = text.split("#")[0].rstrip()
-    if code.endswith(":"):
-        lines[line_no - 1] = indent + ("if true:" if indent else "phase recovered_line_%d:" % line_no)
-    elif indent:
-        lines[line_no - 1] = indent + "pass"
+    width = len(indent.expandtabs(8))
+    header = False
+    for nxt in lines[line_no:]:
+        if nxt.strip() and not nxt.lstrip().startswith("#"):
+            header = len(nxt.expandtabs(8)) - len(nxt.expandtabs(8).lstrip()) > width
+            break
+    if not indent:
+        out = ["phase recovered_line_%d:" % line_no] if header else [""]
+    elif header:
+        out = [indent + "if true:", indent + '"recovered":']
     else:
-        lines[line_no - 1] = ""
+        out = [indent + "pass", indent + '"recovered": pass', ""]
+    if reindented:
+        out.insert(0, text)
+    return [x for i, x in enumerate(out) if x not in out[:i]] or [""]
 
 
 def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list[Diagnostic]]:
     """Parses a whole file. Returns the module (None if it had syntax errors) and the diagnostics.
 
-    Parsing recovers after an error by neutralising the broken line and parsing again, so that one
-    run reports the file's other syntax errors too.
+    Parsing recovers after an error by replacing the broken line (re-indenting it, or putting `pass`,
+    a block header or nothing in its place) and parsing again, so that one run reports the file's
+    other syntax errors too.
     """
     if not source.endswith("\n"):
         source += "\n"
     original = source.split("\n")
     lines = list(original)
     diagnostics: list[Diagnostic] = []
-    seen_lines: set = set()
-    for _ in range(MAX_SYNTAX_ERRORS + 1):
+    fixing, candidates = 0, []  # the line recovery last replaced, and what else it could try there
+    for _ in range(4 * MAX_SYNTAX_ERRORS):
         text = "\n".join(lines)
         try:
             tree = parser().parse(text, start="start")
         except DedentError as e:
             line = _dedent_line(e, text)
+            here = lines[line - 1]
+            start = len(here) - len(here.lstrip()) + 1
             d = Diagnostic("E003", "error", "this line's indentation matches no enclosing block",
-                           Span(file, line, 1, line, len(lines[line - 1]) + 1),
+                           Span(file, line, start, line, max(start + 1, len(here.rstrip()) + 1)),
                            help="indent it exactly as far as the block it belongs to")
         except UnexpectedInput as e:
-            d = _syntax_diagnostic(e, file, original)
+            d = _syntax_diagnostic(e, file, lines)
         else:
             if diagnostics:
                 return None, diagnostics
-            try:
-                decls = _ToAst(file).transform(tree)
-            except VisitError as ve:
-                if isinstance(ve.orig_exc, _InterpolationError):
-                    return None, [ve.orig_exc.diagnostic]
-                raise
+            deep = _too_deep(tree, file)
+            if deep is not None:
+                return None, [deep]
+            builder = _ToAst(file)
+            decls = builder.transform(tree)
+            if builder.problems:
+                return None, builder.problems
             return ast.Module(file, source, tuple(decls)), diagnostics
-        if d.span.line in seen_lines or not 1 <= d.span.line <= len(lines):
-            if d.span.line not in seen_lines:
-                diagnostics.append(d)
+        line = d.span.line
+        unclosed = d.message.endswith("is never closed") and not any(x.span.line == line for x in diagnostics)
+        if fixing and line <= fixing and not unclosed:
+            # the replacement made an error at or before its own line: try the next one, silently
+            if not candidates:
+                break
+            lines[fixing - 1] = candidates.pop(0)
+            continue
+        if not 1 <= line <= len(lines) or len(diagnostics) >= MAX_SYNTAX_ERRORS:
+            diagnostics.append(d)
             break
         diagnostics.append(d)
-        seen_lines.add(d.span.line)
-        _neutralise(lines, d.span.line)
+        if d.code == "E003":
+            _reindent(lines, line)
+        candidates = _replacements(lines, line, reindented=d.code == "E003")
+        fixing = line
+        if d.code != "E003":
+            lines[line - 1] = candidates.pop(0)
     return None, diagnostics
