@@ -387,7 +387,7 @@ class Session:
 
     def say(self, text: str, style: str = "") -> None:
         if text is not None:
-            self.console.print(Text(text, style=style))
+            self.console.print(Text(text, style=style), soft_wrap=True)
 
 
 def move_labels(state) -> list:

@@ -1,0 +1,282 @@
+"""`cardlang play` at the terminal: scripted sessions through click's CliRunner.
+
+Each session feeds answers as a person would type them: a full game to the end, bad input, `?`,
+quitting and resuming (which must give the same final state as the uninterrupted game), a changed
+rules file refusing to resume, and the one-line errors of bad arguments.
+"""
+
+import json
+import os
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+import cardlang
+from cardlang.cli import main
+from cardlang.cmd_play import match_answer
+from scenario import path
+
+GAMES = ["games/coucou.cards", "games/ascenseur.cards"]
+PLAYERS = {"games/coucou.cards": 5, "games/ascenseur.cards": 2}
+ALWAYS_FIRST = ["1"] * 3000  # more than a whole game needs; what is left over is never read
+
+
+def game_param(relative):
+    missing = not os.path.exists(path(relative))
+    return pytest.param(relative, id=os.path.basename(relative),
+                        marks=pytest.mark.skipif(missing, reason=f"{relative} is not in this checkout"))
+
+
+ALL_GAMES = [game_param(g) for g in GAMES]
+
+
+def play(args, answers=(), game="games/coucou.cards"):
+    """Runs `cardlang play GAME ARGS…` with the answers typed one a line."""
+    text = "".join(a + "\n" for a in answers)
+    head = ["play", path(game)] if game else ["play"]
+    return CliRunner().invoke(main, head + list(args), input=text)
+
+
+def final_state(save_file):
+    """The state a save file describes, its moves replayed."""
+    with open(save_file) as f:
+        data = json.load(f)
+    g = cardlang.load(data["file_absolute"], players=data["players"], options=data["options"])
+    return cardlang.State.from_json(g, data), data
+
+
+def human_moves(data, seat=0):
+    """How many of the saved moves the person at `seat` made."""
+    g = cardlang.load(data["file_absolute"], players=data["players"], options=data["options"])
+    state = g.new_initial_state(seed=data["seed"])
+    n = 0
+    for a in data["actions"]:
+        n += state.current_player == seat
+        state.apply(a)
+    return n
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_a_whole_game_to_the_end(game, tmp_path):
+    save = tmp_path / "game.json"
+    result = play(["--players", str(PLAYERS[game]), "--seed", "5", "--save", str(save)], ALWAYS_FIRST, game)
+    assert result.exit_code == 0, result.output
+    state, data = final_state(save)
+    assert state.is_terminal() and data["finished"]
+    out = result.output
+    assert "Your turn, P0." in out
+    assert "  1. " in out  # the numbered list of actions
+    winners = [f"P{w}" for w in state.winners()]
+    if len(winners) == 1:
+        assert f"The game is over: {winners[0]}" in out
+    else:
+        assert "The game is over: " + ", ".join(winners) in out
+    assert f"cardlang replay {save}" in out  # the way to replay it
+    assert data["winners"] == list(state.winners())
+    assert len(data["labels"]) == len(data["actions"])
+
+
+def test_without_a_save_the_end_tells_how_to_deal_the_same_game_again():
+    result = play(["--seed", "5", "--set", "tokens=1"], ALWAYS_FIRST)
+    assert result.exit_code == 0, result.output
+    assert "--players 5 --seed 5 --set tokens=1" in result.output
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_bad_input_asks_again_with_a_reason(game):
+    answers = ["", "0", "99", "-3", "1.5", "no such move", "€€€", "x" * 500] + ["1"] * 5 + ["q", "n"]
+    result = play(["--players", str(PLAYERS[game]), "--seed", "2"], answers, game)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "type the number of your choice" in out
+    assert "99 is not on the list" in out
+    assert "0 is not on the list" in out
+    assert "-3 is not on the list" in out
+    assert "`no such move` is not one of your choices" in out
+    assert "`€€€` is not one of your choices" in out
+    assert "Traceback" not in out
+    assert out.count("Your turn, P0.") == 6  # the first screen, then one per move made
+    assert "Leaving the game." in out
+
+
+def test_answers_by_label_prefix_and_card():
+    labels = ["keep 7♠", "keep 7♥", "keep A♣"]
+    assert match_answer("keep 7♥", labels) == (1, "")
+    assert match_answer("KEEP 7h", labels) == (1, "")  # suit letters, any case
+    assert match_answer("keep a", labels) == (2, "")  # the start of one label is enough
+    index, reason = match_answer("keep", labels)
+    assert index is None and "could be keep 7♠, keep 7♥, keep A♣" in reason
+    assert match_answer("7s", labels, card_of=lambda t: {"7s": "7♠"}.get(t)) == (0, "")
+    index, reason = match_answer("Ks", labels, card_of=lambda t: {"Ks": "K♠"}.get(t))
+    assert index is None and "not a card you can choose" in reason
+    assert match_answer("3", labels) == (2, "")
+    assert match_answer("4", labels)[0] is None
+
+
+def test_question_mark_shows_the_rules_summary_and_the_game_goes_on():
+    about = cardlang.load(path("games/coucou.cards")).symbols.about
+    result = play(["--seed", "1"], ["?", "q", "n"])
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert " ".join(about.split()) in flat
+    assert "option tokens = 5" in flat
+    assert "Leaving the game." in result.output
+
+
+def test_quit_offers_to_save_and_the_offered_file_resumes(tmp_path):
+    save = tmp_path / "offered.json"
+    result = play(["--seed", "4"], ["1", "q", str(save)])
+    assert result.exit_code == 0, result.output
+    assert "Save the game to resume it later?" in result.output
+    assert f"cardlang play --resume {save}" in result.output
+    _, data = final_state(save)
+    assert human_moves(data) == 1 and not data["finished"]
+    resumed = CliRunner().invoke(main, ["play", "--resume", str(save)], input="1\n" * 3000)
+    assert resumed.exit_code == 0, resumed.output
+    assert "Resuming Coucou" in resumed.output
+    assert "The game is over" in resumed.output
+
+
+def test_quit_without_saving_writes_nothing(tmp_path):
+    result = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--seed", "4"], input="q\nn\n")
+    assert result.exit_code == 0
+    assert "The game was not saved." in result.output
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_quit_and_resume_ends_exactly_like_the_game_played_through(game, tmp_path):
+    # the person's answers: a fixed pattern that exercises more than the first action
+    answers = [str(1 + (i * 7) % 3) for i in range(3000)]
+    whole = tmp_path / "whole.json"
+    args = ["--players", str(PLAYERS[game]), "--seed", "9"]
+    result = play(args + ["--save", str(whole)], answers, game)
+    assert result.exit_code == 0, result.output
+    # an answer outside the list is asked again and never played, so drop those from the count
+    expected, expected_data = final_state(whole)
+    assert expected.is_terminal()
+
+    split = 3
+    parts = tmp_path / "parts.json"
+    first = play(args + ["--save", str(parts)], answers[:split] + ["q"], game)
+    assert first.exit_code == 0, first.output
+    assert "The game is saved in" in first.output
+    _, data = final_state(parts)
+    assert not data["finished"]
+    consumed = _answers_used(first.output)
+    second = CliRunner().invoke(main, ["play", "--resume", str(parts)],
+                                input="".join(a + "\n" for a in answers[consumed:]))
+    assert second.exit_code == 0, second.output
+    state, data = final_state(parts)
+    assert data["actions"] == expected_data["actions"]
+    assert state.scores() == expected.scores() and state.winners() == expected.winners()
+    assert state.transcript() == expected.transcript()
+
+
+def _answers_used(output: str) -> int:
+    """How many answers a session read before `q` (each prompt echoes its answer)."""
+    return sum(1 for line in output.splitlines() if line.startswith("P0 > ") and line != "P0 > q")
+
+
+def test_an_interrupted_game_loses_nothing(tmp_path):
+    # the input closes in the middle of the game: every move made so far is in the save
+    save = tmp_path / "cut.json"
+    result = play(["--seed", "3", "--save", str(save)], ["2", "1"])
+    assert result.exit_code == 0, result.output
+    assert "The input closed" in result.output
+    _, data = final_state(save)
+    assert human_moves(data) == 2
+    assert not data["finished"]
+
+
+def test_a_changed_rules_file_refuses_to_resume(tmp_path):
+    rules = tmp_path / "game.cards"
+    shutil.copy(path("games/coucou.cards"), rules)
+    save = tmp_path / "save.json"
+    first = CliRunner().invoke(main, ["play", str(rules), "--seed", "3", "--save", str(save)], input="1\nq\n")
+    assert first.exit_code == 0, first.output
+    with open(rules, "a") as f:
+        f.write("\n# a change\n")
+    again = CliRunner().invoke(main, ["play", "--resume", str(save)], input="1\n")
+    assert again.exit_code == 1
+    assert "has changed since this game was saved" in again.output
+    assert "cannot be resumed" in again.output
+    assert "Traceback" not in again.output
+    replay = CliRunner().invoke(main, ["replay", str(save)])
+    assert replay.exit_code == 1 and "has changed since this game was saved" in replay.output
+
+
+def test_resume_of_a_file_that_is_not_a_save(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = CliRunner().invoke(main, ["play", "--resume", str(bad)])
+    assert result.exit_code == 1
+    assert "is not a saved game" in result.output
+    result = CliRunner().invoke(main, ["play", "--resume", str(tmp_path / "none.json")])
+    assert result.exit_code == 1 and "no saved game at" in result.output
+
+
+def test_resume_keeps_the_seed_and_options_of_the_save(tmp_path):
+    save = tmp_path / "s.json"
+    play(["--seed", "3", "--save", str(save)], ["q"])
+    result = CliRunner().invoke(main, ["play", "--resume", str(save), "--seed", "4"])
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: --seed cannot be changed when resuming: they come from the save"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "3"], "error: Coucou is for 5 to 20 players, not 3"),
+    (["--set", "tokens=99"], "error: option `tokens` must be from 1 to 20, not 99"),
+    (["--seat", "7"], "error: --seat must be from 0 to 4, not 7"),
+    (["--bot", "nobody"], "error: unknown bot `nobody` (bots: "),
+])
+def test_bad_arguments_give_one_line(args, message):
+    result = play(args)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(message), result.output
+
+
+def test_no_file_and_no_resume_is_a_one_line_error():
+    result = CliRunner().invoke(main, ["play"])
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: give a rules file (cardlang play games/NAME.cards) or --resume SAVE"
+
+
+def test_ascii_shows_suits_as_letters():
+    result = play(["--seed", "3", "--ascii"], ["q", "n"])
+    assert result.exit_code == 0
+    assert not set("♠♣♥♦▒╭─") & set(result.output)
+    assert "your hand  [9h]" in result.output
+
+
+def test_hotseat_asks_the_next_person_to_take_the_seat_before_showing_a_hand():
+    result = play(["--seed", "11", "--seat", "0", "--seat", "2"], ["", "1", "", "1", "", "1", "q", "n"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "P2's turn. Pass the terminal to P2." in out
+    assert "P0's turn. Pass the terminal to P0." in out
+    # every hand shown comes after the handover to that seat, and before the next handover
+    blocks = out.split("Pass the terminal to ")
+    for block in blocks[1:]:
+        seat = block[1]
+        assert "P" + seat + " you" in block or "Your turn" not in block
+        for other in "01234":
+            if other != seat:
+                assert f"P{other} you" not in block
+
+
+def test_hotseat_with_every_seat_a_person():
+    result = play(["--seed", "1", "--hotseat"], ["", "q", "n"])
+    assert result.exit_code == 0, result.output
+    assert "people: P0, P1, P2, P3, P4" in result.output
+
+
+def test_bots_play_without_a_pause_when_the_output_is_not_a_terminal():
+    import time
+
+    start = time.perf_counter()
+    result = play(["--seed", "5"], ALWAYS_FIRST)
+    assert result.exit_code == 0
+    assert time.perf_counter() - start < 20  # a pause of 0.8 s per bot move would take minutes
