@@ -1,0 +1,573 @@
+"""The semantics of every statement and expression of docs/language.md, one tiny game per test.
+
+Each test writes a game around a `round:` body (see `game`), stacks the deck or the random draws,
+plays scripted choices and asserts the outcome. Without a shuffle the talon holds the whole deck in
+id order, bottom first: with the standard deck its top cards are A♠, A♥, A♦, A♣, K♠, …
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+import cardlang
+import cardlang.engine
+from cardlang import CardlangError, IllegalActionError, RuleError
+
+PRELUDE = """\
+game "Test"
+players {players}
+deck {deck}
+zone talon: pile, hidden
+zone hand: per player, private
+zone table: pile, public
+zone box: pile, hidden
+"""
+
+
+def source(body: str, decls: str = "", phases: str = "", players: str = "2..6", deck: str = "standard") -> str:
+    """A minimal game: the prelude's zones, `decls`, a `round:` made of `body`, then `phases`."""
+    return (PRELUDE.format(players=players, deck=deck) + textwrap.dedent(decls) + "\nround:\n"
+            + textwrap.indent(textwrap.dedent(body).strip("\n"), "    ") + "\n" + textwrap.dedent(phases))
+
+
+def write(tmp_path, text: str, name: str = "game.cards") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def game(tmp_path, body: str, decls: str = "", phases: str = "", n: int = 3, players: str = "2..6",
+         deck: str = "standard", options=None):
+    return cardlang.load(write(tmp_path, source(body, decls, phases, players, deck)), players=n, options=options)
+
+
+def run(tmp_path, body: str, decls: str = "", phases: str = "", n: int = 3, stack=None, draws=None, seed=0, **kw):
+    """A new state of the game made of `body`, run to its first decision (or its end)."""
+    g = game(tmp_path, body, decls, phases, n=n, **kw)
+    return g.new_initial_state(seed=seed, stack=stack, draws=draws)
+
+
+def labels(st) -> list:
+    return [a.label for a in st.legal_actions()]
+
+
+# ------------------------------------------------------------------ set, let, add, subtract
+def test_set_a_variable_a_players_variable_and_a_list_item(tmp_path):
+    st = run(tmp_path, """
+        set x = 7
+        set pts(seats[2]) = 4
+        set xs[2] = 9
+        end game
+    """, "var x = 0\nvar xs = [1, 2, 3]\nper player var pts = 0\n")
+    assert st.var("x") == 7
+    assert st.var("pts") == [0, 4, 0]
+    assert tuple(st.var("xs")) == (1, 9, 3)
+
+
+def test_let_is_a_local_name_for_the_rest_of_the_block(tmp_path):
+    st = run(tmp_path, """
+        let a = 4
+        let b = a * 10
+        set x = a + b
+        end game
+    """, "var x = 0\n")
+    assert st.var("x") == 44
+
+
+def test_add_and_subtract_change_numbers_variables_players_and_list_items(tmp_path):
+    st = run(tmp_path, """
+        add 5 to x
+        subtract 2 from x
+        add 3 to pts(seats[3])
+        subtract 1 from pts(seats[1])
+        add 10 to xs[1]
+        subtract 4 from xs[3]
+        end game
+    """, "var x = 1\nvar xs = [1, 2, 3]\nper player var pts = 5\n")
+    assert st.var("x") == 4
+    assert st.var("pts") == [4, 5, 8]
+    assert tuple(st.var("xs")) == (11, 2, -1)
+
+
+def test_list_items_count_from_one(tmp_path):
+    st = run(tmp_path, """
+        set first = xs[1]
+        set last = xs[3]
+        end game
+    """, "var xs = [10, 20, 30]\nvar first = 0\nvar last = 0\n")
+    assert (st.var("first"), st.var("last")) == (10, 30)
+
+
+@pytest.mark.parametrize("index", [0, 4, -1])
+def test_reading_a_list_item_out_of_range_is_a_rule_error(tmp_path, index):
+    with pytest.raises(RuleError, match="item"):
+        run(tmp_path, f"""
+            set x = xs[k]
+            end game
+        """, f"var xs = [10, 20, 30]\nvar x = 0\nvar k = {index}\n")
+
+
+@pytest.mark.parametrize("index", [0, 4, -1])
+def test_setting_a_list_item_out_of_range_is_a_rule_error(tmp_path, index):
+    with pytest.raises(RuleError, match="item"):
+        run(tmp_path, f"""
+            set xs[k] = 1
+            end game
+        """, f"var xs = [10, 20, 30]\nvar k = {index}\n")
+
+
+@pytest.mark.parametrize("index", [0, 4, -1])
+def test_adding_to_a_list_item_out_of_range_is_a_rule_error(tmp_path, index):
+    with pytest.raises(RuleError, match="item"):
+        run(tmp_path, f"""
+            add 1 to xs[k]
+            end game
+        """, f"var xs = [10, 20, 30]\nvar k = {index}\n")
+
+
+# ------------------------------------------------------------------ move
+def test_move_puts_cards_on_top_and_under_puts_them_at_the_bottom(tmp_path):
+    st = run(tmp_path, """
+        move top of talon to box
+        move top of talon to box
+        move top of talon under box
+        end game
+    """)
+    assert st.zone("box") == ["Ad", "As", "Ah"]  # bottom first: A♦ went under the two others
+    assert st.zone("talon")[-1] == "Ac"
+
+
+def test_move_a_whole_zone_or_a_list_of_cards(tmp_path):
+    st = run(tmp_path, """
+        move top 3 of talon to box
+        move box to table
+        move all cards to talon
+        move [top of talon, bottom of talon] to box
+        end game
+    """)
+    assert len(st.zone("table")) == 0 and len(st.zone("talon")) == 50
+    assert sorted(st.zone("box")) == ["2c", "As"]
+
+
+def test_a_card_moved_into_a_zone_becomes_known_to_those_the_zone_shows_it_to(tmp_path):
+    st = run(tmp_path, """
+        move top of talon to hand(seats[2])
+        move top of talon to table
+        move top of talon to box
+        end game
+    """)
+    assert [st.knows(s, "As") for s in range(3)] == [False, True, False]  # P1's private hand
+    assert [st.knows(s, "Ah") for s in range(3)] == [True, True, True]  # public
+    assert [st.knows(s, "Ad") for s in range(3)] == [False, False, False]  # hidden
+
+
+def test_a_card_stays_known_to_those_who_knew_it(tmp_path):
+    st = run(tmp_path, """
+        move top of talon to hand(seats[1])
+        move top of hand(seats[1]) to hand(seats[2])
+        move top of hand(seats[2]) to box
+        end game
+    """)
+    assert [st.knows(s, "As") for s in range(3)] == [True, True, False]
+
+
+def test_move_face_up_shows_the_card_to_everyone_and_logs_it(tmp_path):
+    st = run(tmp_path, """
+        move top of talon to box face up
+        end game
+    """)
+    assert all(st.knows(s, "As") for s in range(3))
+    assert any("A♠" in line for line in st.transcript(2))
+
+
+def test_move_face_down_shows_it_to_nobody_new_even_on_a_public_zone(tmp_path):
+    st = run(tmp_path, """
+        move top of talon to hand(seats[1])
+        move hand(seats[1]) to table face down
+        move top of talon to table face down
+        end game
+    """)
+    assert [st.knows(s, "As") for s in range(3)] == [True, False, False]
+    assert not any(st.knows(s, "Ah") for s in range(3))
+
+
+# ------------------------------------------------------------------ deal
+def test_deal_gives_one_card_at_a_time_to_each_zone_in_order(tmp_path):
+    st = run(tmp_path, """
+        deal 2 from talon to hand(players)
+        end game
+    """)
+    assert st.zone("hand", 0) == ["As", "Ac"]
+    assert st.zone("hand", 1) == ["Ah", "Ks"]
+    assert st.zone("hand", 2) == ["Ad", "Kh"]
+    assert len(st.zone("talon")) == 46
+
+
+def test_deal_follows_the_order_of_the_players_given(tmp_path):
+    st = run(tmp_path, """
+        deal 1 from talon to hand(players from seats[3])
+        deal 1 from talon to table
+        end game
+    """)
+    assert [st.zone("hand", s) for s in (2, 0, 1)] == [["As"], ["Ah"], ["Ad"]]
+    assert st.zone("table") == ["Ac"]
+
+
+def test_dealt_cards_are_known_to_their_zones_owner_or_to_all_face_up(tmp_path):
+    st = run(tmp_path, """
+        deal 1 from talon to hand(players)
+        deal 1 from talon to hand(players) face up
+        end game
+    """)
+    assert [st.knows(s, "As") for s in range(3)] == [True, False, False]
+    assert all(st.knows(s, "Ac") for s in range(3))  # the first card of the face-up round
+
+
+def test_deal_from_a_pile_that_runs_out_is_a_rule_error(tmp_path):
+    with pytest.raises(RuleError, match="cannot deal"):
+        run(tmp_path, """
+            move top 5 of talon to box
+            deal 2 from box to hand(players)
+            end game
+        """)
+
+
+# ------------------------------------------------------------------ shuffle
+def test_shuffle_honours_a_stacked_deck_top_first(tmp_path):
+    st = run(tmp_path, """
+        shuffle talon
+        deal 1 from talon to hand(players)
+        end game
+    """, stack=["7h", "2c", "Qs"])
+    assert [st.zone("hand", s) for s in range(3)] == [["7h"], ["2c"], ["Qs"]]
+
+
+def test_shuffle_makes_the_cards_unknown_again(tmp_path):
+    st = run(tmp_path, """
+        move top 2 of talon to table
+        move table to talon
+        shuffle talon
+        end game
+    """)
+    assert not any(st.knows(s, c) for s in range(3) for c in ("As", "Ah"))
+
+
+def test_shuffling_a_public_zone_leaves_its_cards_shown(tmp_path):
+    st = run(tmp_path, """
+        move top 2 of talon to table
+        shuffle table
+        end game
+    """)
+    assert all(st.knows(s, c) for s in range(3) for c in ("As", "Ah"))
+
+
+def test_shuffle_without_a_stack_depends_on_the_seed(tmp_path):
+    g = game(tmp_path, """
+        shuffle talon
+        end game
+    """)
+    orders = {tuple(g.new_initial_state(seed=s).zone("talon")) for s in range(5)}
+    assert len(orders) == 5
+    assert g.new_initial_state(seed=3).zone("talon") == g.new_initial_state(seed=3).zone("talon")
+
+
+# ------------------------------------------------------------------ swap
+def test_swap_two_zones_exchanges_their_cards_and_both_owners_see_both(tmp_path):
+    st = run(tmp_path, """
+        move top of talon to hand(seats[1])
+        move top 2 of talon to hand(seats[2])
+        swap hand(seats[1]) with hand(seats[2])
+        end game
+    """)
+    assert st.zone("hand", 0) == ["Ah", "Ad"] and st.zone("hand", 1) == ["As"]
+    for card in ("As", "Ah", "Ad"):
+        assert st.knows(0, card) and st.knows(1, card) and not st.knows(2, card)
+
+
+def test_swap_two_cards_exchanges_their_places(tmp_path):
+    st = run(tmp_path, """
+        move top 2 of talon to hand(seats[1])
+        move top of talon to box
+        swap bottom of hand(seats[1]) with top of box
+        end game
+    """)
+    assert st.zone("hand", 0) == ["Ad", "Ah"]  # A♦ took the bottom place of A♠
+    assert st.zone("box") == ["As"]
+    assert st.knows(0, "Ad")  # it came into P0's private hand
+    assert st.knows(0, "As")  # he held it before
+    assert not st.knows(1, "As") and not st.knows(1, "Ad")
+
+
+def test_swap_with_a_public_zone_shows_the_card_to_all(tmp_path):
+    st = run(tmp_path, """
+        move top of talon to hand(seats[1])
+        move top of talon to table
+        swap top of hand(seats[1]) with top of table
+        end game
+    """)
+    assert st.zone("table") == ["As"] and st.zone("hand", 0) == ["Ah"]
+    assert all(st.knows(s, "As") for s in range(3))
+
+
+# ------------------------------------------------------------------ reveal, hide
+def test_reveal_shows_cards_to_all(tmp_path):
+    st = run(tmp_path, """
+        move top of talon to hand(seats[1])
+        reveal hand(seats[1])
+        end game
+    """)
+    assert all(st.knows(s, "As") for s in range(3))
+    assert "P0 shows A♠" in st.transcript(2)
+
+
+def test_reveal_to_shows_cards_only_to_those_players(tmp_path):
+    st = run(tmp_path, """
+        move top of talon to hand(seats[1])
+        reveal hand(seats[1]) to seats[2]
+        end game
+    """)
+    assert [st.knows(s, "As") for s in range(3)] == [True, True, False]
+    assert "P0 shows A♠ to P1" in st.transcript(1)
+    assert "P0 shows a card to P1" in st.transcript(2)
+
+
+def test_hide_leaves_the_cards_known_only_to_those_their_zone_shows_them_to(tmp_path):
+    st = run(tmp_path, """
+        move top of talon to hand(seats[1])
+        move top of talon to table
+        move top of talon to box
+        reveal [top of hand(seats[1]), top of table, top of box]
+        hide [top of hand(seats[1]), top of table, top of box]
+        end game
+    """)
+    assert [st.knows(s, "As") for s in range(3)] == [True, False, False]
+    assert all(st.knows(s, "Ah") for s in range(3))
+    assert not any(st.knows(s, "Ad") for s in range(3))
+
+
+# ------------------------------------------------------------------ announce, says
+def test_announce_interpolates_numbers_players_lists_suits_and_ranks(tmp_path):
+    st = run(tmp_path, """
+        announce "x is {x}, {x * 2 + 1} doubled plus one"
+        announce "dealer {seats[2]}, all {players}, list {xs}, suit {suit(top of talon)}, rank {rank(top of talon)}"
+        announce "braces {{ and }} stay"
+        end game
+    """, "var x = 5\nvar xs = [1, 3, 6]\n")
+    lines = st.transcript()
+    assert "x is 5, 11 doubled plus one" in lines
+    assert "dealer P1, all P0, P1, P2, list 1, 3, 6, suit spades, rank A" in lines
+    assert "braces { and } stay" in lines
+
+
+def test_says_puts_the_speaker_before_the_text(tmp_path):
+    st = run(tmp_path, """
+        seats[3] says "hello {seats[1]}"
+        end game
+    """)
+    assert "P2: hello P0" in st.transcript()
+
+
+def test_cards_in_texts_are_shown_only_to_the_seats_that_know_them(tmp_path):
+    st = run(tmp_path, """
+        move top of talon to hand(seats[2])
+        announce "P1 holds {top of hand(seats[2])}"
+        announce "P1's hand: {hand(seats[2])}"
+        end game
+    """)
+    assert "P1 holds A♠" in st.transcript(1)
+    assert "P1 holds A♠" in st.transcript()  # omniscient
+    assert "P1 holds a card" in st.transcript(0)
+    assert "P1's hand: a card" in st.transcript(2)
+
+
+def test_a_card_in_a_text_is_shown_to_those_who_learn_it_in_the_same_step(tmp_path):
+    st = run(tmp_path, """
+        move top of talon to hand(seats[2])
+        announce "P1 shows {top of hand(seats[2])}"
+        reveal hand(seats[2])
+        end game
+    """)
+    assert "P1 shows A♠" in st.transcript(0)
+
+
+# ------------------------------------------------------------------ eliminate
+def test_an_eliminated_player_is_skipped_by_players_and_neighbours(tmp_path):
+    st = run(tmp_path, """
+        eliminate seats[2]
+        set left_in = players
+        set everyone = seats
+        set l = left of seats[1]
+        set r = right of seats[3]
+        set nx = next of seats[1]
+        set n = count(players)
+        end game
+    """, "var left_in = [seats[1]]\nvar everyone = [seats[1]]\nvar l = seats[1]\nvar r = seats[1]\n"
+         "var nx = seats[1]\nvar n = 0\n", n=4)
+    assert tuple(st.var("left_in")) == (0, 2, 3)
+    assert tuple(st.var("everyone")) == (0, 1, 2, 3)
+    assert (st.var("l"), st.var("r"), st.var("nx"), st.var("n")) == (2, 0, 2, 3)
+    assert st.active == [True, False, True, True]
+    assert "P1 is eliminated" in st.transcript()
+
+
+def test_an_eliminated_player_gets_no_deal(tmp_path):
+    st = run(tmp_path, """
+        eliminate seats[1]
+        deal 1 from talon to hand(players)
+        end game
+    """)
+    assert st.zone("hand", 0) == [] and st.zone("hand", 1) == ["As"] and st.zone("hand", 2) == ["Ah"]
+
+
+# ------------------------------------------------------------------ end game, end round
+def test_end_game_with_winners(tmp_path):
+    st = run(tmp_path, """
+        end game winners [seats[1], seats[3]]
+    """)
+    assert st.is_terminal() and st.winners() == (0, 2)
+    assert st.returns() == [1.0, 0.0, 1.0]
+    assert st.legal_actions() == [] and st.current_player == cardlang.TERMINAL
+
+
+def test_end_game_with_one_winner_or_none(tmp_path):
+    st = run(tmp_path, "end game winner seats[2]")
+    assert st.winners() == (1,)
+    st = run(tmp_path, "end game")
+    assert st.is_terminal() and st.winners() == () and st.returns() == [0.0, 0.0, 0.0]
+
+
+def test_end_game_stops_everything_after_it(tmp_path):
+    st = run(tmp_path, """
+        set x = 1
+        end game
+        set x = 2
+    """, "var x = 0\n")
+    assert st.var("x") == 1
+
+
+def test_end_round_skips_the_rest_of_the_round_even_from_a_phase(tmp_path):
+    st = run(tmp_path, """
+        add 1 to rounds
+        maybe_stop
+        add 1 to after
+        if rounds == 4:
+            end game
+    """, "var rounds = 0\nvar after = 0\n", phases="""
+        phase maybe_stop:
+            if rounds < 3:
+                end round
+    """)
+    assert st.var("rounds") == 4 and st.var("after") == 2
+
+
+def test_rounds_repeat_until_the_game_ends(tmp_path):
+    st = run(tmp_path, """
+        add 1 to rounds
+        if rounds == 5:
+            end game
+    """, "var rounds = 0\n")
+    assert st.var("rounds") == 5
+
+
+def test_setup_runs_once_before_the_rounds(tmp_path):
+    st = run(tmp_path, """
+        add 1 to rounds
+        if rounds == 3:
+            end game
+    """, "var rounds = 0\nvar started = 0\nsetup:\n    add 1 to started\n    set rounds = 10 * started - 10\n")
+    assert st.var("started") == 1 and st.var("rounds") == 3
+
+
+# ------------------------------------------------------------------ phases
+def test_phases_run_where_they_are_named_with_their_parameters(tmp_path):
+    st = run(tmp_path, """
+        give(seats[2], 5)
+        give(seats[3], 1)
+        twice
+        end game
+    """, "per player var pts = 0\n", phases="""
+        phase give(p, n: number):
+            add n to pts(p)
+        phase twice:
+            give(seats[1], 2)
+            give(seats[1], 2)
+    """)
+    assert st.var("pts") == [4, 5, 1]
+
+
+# ------------------------------------------------------------------ control flow
+@pytest.mark.parametrize("x, branch", [(1, "one"), (2, "two"), (3, "other")])
+def test_if_elif_else_takes_the_first_branch_whose_condition_holds(tmp_path, x, branch):
+    st = run(tmp_path, """
+        if x == 1:
+            announce "one"
+        elif x == 2:
+            announce "two"
+        elif x >= 2:
+            announce "other"
+        else:
+            announce "none"
+        end game
+    """, f"var x = {x}\n")
+    assert [line for line in st.transcript() if line in ("one", "two", "other", "none")] == [branch]
+
+
+def test_for_each_over_players_cards_and_numbers_with_where(tmp_path):
+    st = run(tmp_path, """
+        for each p in players where p != seats[2]:
+            add 1 to pts(p)
+        for each c in top 5 of talon where c is hearts or c is spades:
+            move c to box
+        for each k in [1, 2, 3, 4]:
+            add k to x
+        end game
+    """, "per player var pts = 0\nvar x = 0\n")
+    assert st.var("pts") == [1, 0, 1]
+    assert st.zone("box") == ["As", "Ah", "Ks"]
+    assert st.var("x") == 10
+
+
+def test_for_each_goes_through_the_sequence_as_it_was_when_the_loop_started(tmp_path):
+    st = run(tmp_path, """
+        for each c in top 3 of talon:
+            move c to box
+            add 1 to x
+        end game
+    """, "var x = 0\n")
+    assert st.var("x") == 3 and st.zone("box") == ["As", "Ah", "Ad"]
+
+
+def test_repeat_n_times(tmp_path):
+    st = run(tmp_path, """
+        repeat k + 1 times:
+            add 1 to x
+        repeat 0 - 2 times:
+            add 100 to x
+        end game
+    """, "var x = 0\nvar k = 3\n")
+    assert st.var("x") == 4
+
+
+def test_repeat_until_tests_before_each_pass(tmp_path):
+    st = run(tmp_path, """
+        repeat until x >= 3:
+            add 1 to x
+        repeat until y >= 3:
+            add 1 to y
+        end game
+    """, "var x = 0\nvar y = 5\n")
+    assert st.var("x") == 3 and st.var("y") == 5
+
+
+def test_while_loops_while_its_condition_holds(tmp_path):
+    st = run(tmp_path, """
+        while count(talon) > 40:
+            move top of talon to box
+        while false or x > 0:
+            add 1 to x
+        end game
+    """, "var x = 0\n")
+    assert len(st.zone("talon")) == 40 and len(st.zone("box")) == 12 and st.var("x") == 0
