@@ -432,7 +432,7 @@ class Compiler:
             items = list(s.v[slot])
             i = index(s)
             if not 1 <= i <= len(items):
-                raise RuleError(f"item {i} of a list of {len(items)}")
+                raise RuleError(f"line {t.span.line}: item {i} of a list of {len(items)} (items count from 1)")
             items[i - 1] = value
             s.v[slot] = tuple(items)
         return set_item
@@ -440,7 +440,13 @@ class Compiler:
     def target_getter(self, t: ast.Target):
         slot = self.lookup_slot(t.name)
         index = self.expr(t.key)
-        return lambda s: s.v[slot][index(s) - 1]
+
+        def get_item(s):
+            items, i = s.v[slot], index(s)
+            if not 1 <= i <= len(items):  # a negative index must not read from the end
+                raise RuleError(f"line {t.span.line}: item {i} of a list of {len(items)} (items count from 1)")
+            return items[i - 1]
+        return get_item
 
     def lookup_slot(self, name: str) -> int:
         for scope in reversed(self.scopes):
