@@ -986,6 +986,8 @@ class Compiler:
         lt = self.types.get(id(e.left))
         if e.op == "has":
             cards = self.cards(e.left)
+            if table is None:  # `zone has c`: a card (or none), not a rank or a suit
+                return lambda s: test(s) in cards(s)
             return lambda s: (lambda t: any(table[c] == t for c in cards(s)))(test(s))
         left = self.expr(e.left)
         if table is None or lt in (RANK, SUIT):
@@ -1164,7 +1166,8 @@ class Compiler:
         if name == "suit":
             card = self.expr(args[0])
             suits = deck.card_suit
-            return lambda s: (lambda c: None if c is None else suits[c])(card(s))
+            # a joker has no suit: `suit(c) is none`, as its text says
+            return lambda s: (lambda c: None if c is None or suits[c] < 0 else suits[c])(card(s))
         if name == "rank":
             card = self.expr(args[0])
             ranks = deck.card_rank
