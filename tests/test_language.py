@@ -571,3 +571,386 @@ def test_while_loops_while_its_condition_holds(tmp_path):
         end game
     """, "var x = 0\n")
     assert len(st.zone("talon")) == 40 and len(st.zone("box")) == 12 and st.var("x") == 0
+
+
+# ------------------------------------------------------------------ chooses
+CHOICE_DECLS = "var x = 0\nvar picked = 0\n"
+
+
+def test_options_are_offered_when_their_condition_holds(tmp_path):
+    st = run(tmp_path, """
+        seats[2] chooses:
+            "keep":
+                set x = 1
+            "double" if x > 0:
+                set x = 2
+            "change" if x == 0:
+                set x = 3
+        end game
+    """, CHOICE_DECLS)
+    assert st.current_player == 1
+    assert labels(st) == ["keep", "change"]
+    st.apply("change")
+    assert st.is_terminal() and st.var("x") == 3
+    assert "P1 chooses change" in st.transcript()
+
+
+def test_a_card_from_a_zone_with_a_filter(tmp_path):
+    st = run(tmp_path, """
+        deal 4 from talon to hand(seats[1])
+        seats[1] chooses:
+            "skip":
+                pass
+            a card c from hand(seats[1]) where c is not hearts:
+                move c to table
+        end game
+    """)
+    assert labels(st) == ["skip", "A♠", "A♦", "A♣"]
+    st.apply("A♦")
+    assert st.zone("table") == ["Ad"] and st.is_terminal()
+
+
+def test_a_number_from_a_range_with_a_filter_and_a_label(tmp_path):
+    st = run(tmp_path, """
+        seats[1] chooses a number n from 1 to k + 2 where n != 3 as "bid {n}":
+            set picked = n * 10
+        end game
+    """, CHOICE_DECLS + "var k = 3\n")
+    assert labels(st) == ["bid 1", "bid 2", "bid 4", "bid 5"]
+    st.apply("bid 4")
+    assert st.var("picked") == 40
+
+
+def test_card_labels_interpolate_the_card(tmp_path):
+    st = run(tmp_path, """
+        deal 2 from talon to hand(seats[1])
+        seats[1] chooses card c from hand(seats[1]) as "play {c} ({suit(c)})":
+            move c to table
+        end game
+    """)
+    assert labels(st) == ["play A♠ (spades)", "play A♥ (hearts)"]
+
+
+def test_mixed_alternatives_and_stable_action_ids(tmp_path):
+    st = run(tmp_path, """
+        deal 2 from talon to hand(seats[2])
+        seats[2] chooses:
+            "pass":
+                set x = 1
+            a card c from hand(seats[2]):
+                move c to table
+                set x = 2
+            a number n from 2 to 3:
+                set x = n * 100
+        end game
+    """, CHOICE_DECLS)
+    ids = st.legal_action_ids()
+    as_, ah = st.game.card("As"), st.game.card("Ah")
+    assert list(ids) == [0 << 16, 1 << 16 | as_, 1 << 16 | ah, 2 << 16 | 2, 2 << 16 | 3]
+    assert [a.id for a in st.legal_actions()] == list(ids)
+    assert labels(st) == ["pass", "A♠", "A♥", "2", "3"]
+    other = st.clone()
+    st.apply(2 << 16 | 3)
+    assert st.var("x") == 300
+    other.apply(1 << 16 | ah)
+    assert other.var("x") == 2 and other.zone("table") == ["Ah"]
+
+
+def test_a_single_alternative_on_the_chooses_line(tmp_path):
+    st = run(tmp_path, """
+        seats[1] chooses "go":
+            set x = 5
+        end game
+    """, CHOICE_DECLS)
+    assert labels(st) == ["go"]
+    st.apply("go")
+    assert st.var("x") == 5
+
+
+def test_an_illegal_action_raises_and_leaves_the_state_unchanged(tmp_path):
+    st = run(tmp_path, """
+        seats[1] chooses:
+            "keep":
+                set x = 1
+            "change" if false:
+                set x = 2
+        end game
+    """, CHOICE_DECLS)
+    before = json.dumps(st.observation(0)), st.legal_action_ids(), list(st.history)
+    for bad in ("change", "nonsense", 1 << 16, 5, "As"):
+        with pytest.raises(IllegalActionError):
+            st.apply(bad)
+    assert (json.dumps(st.observation(0)), st.legal_action_ids(), list(st.history)) == before
+    st.apply("keep")
+    with pytest.raises(IllegalActionError):
+        st.apply("keep")  # the game is over
+
+
+def test_a_choice_with_no_legal_option_is_a_rule_error(tmp_path):
+    with pytest.raises(RuleError, match="no legal choice"):
+        run(tmp_path, """
+            seats[1] chooses a card c from box:
+                move c to table
+            end game
+        """)
+
+
+def test_choices_follow_each_other_in_order(tmp_path):
+    st = run(tmp_path, """
+        for each p in players:
+            p chooses a number n from 0 to 2:
+                add n to pts(p)
+        end game
+    """, "per player var pts = 0\n")
+    order = []
+    while not st.is_terminal():
+        order.append(st.current_player)
+        st.apply(str(st.current_player))
+    assert order == [0, 1, 2] and st.var("pts") == [0, 1, 2]
+    assert st.history == [0, 1, 2]
+
+
+# ------------------------------------------------------------------ aggregates
+def test_any_count_select(tmp_path):
+    st = run(tmp_path, """
+        deal 3 from talon to hand(players)
+        set has_king = any p in players where hand(p) has K
+        set has_two = any p in players where hand(p) has 2
+        set aces = count c in all cards where c is A
+        set holders = select p in players where hand(p) has hearts
+        end game
+    """, "var has_king = false\nvar has_two = true\nvar aces = 0\nvar holders = [seats[1]]\n")
+    # P0: A♠ A♣ K♦   P1: A♥ K♠ K♣   P2: A♦ K♥ Q♠
+    assert st.var("has_king") is True and st.var("has_two") is False
+    assert st.var("aces") == 4
+    assert tuple(st.var("holders")) == (1, 2)
+
+
+def test_sum_min_max_with_and_without_where(tmp_path):
+    st = run(tmp_path, """
+        set total = sum k in xs of k * 2
+        set odd = sum k in xs of k where k % 2 == 1
+        set low = min k in xs of 10 - k
+        set high = max k in xs of k where k < 5
+        end game
+    """, "var xs = [1, 3, 6, 4]\nvar total = 0\nvar odd = 0\nvar low = 0\nvar high = 0\n")
+    assert (st.var("total"), st.var("odd"), st.var("low"), st.var("high")) == (28, 4, 4, 4)
+
+
+def test_min_over_nothing_is_a_rule_error(tmp_path):
+    with pytest.raises(RuleError, match="over nothing"):
+        run(tmp_path, """
+            set x = min k in xs of k where k > 100
+            end game
+        """, "var xs = [1, 2]\nvar x = 0\n")
+
+
+def test_highest_and_lowest_take_the_first_in_order_on_ties(tmp_path):
+    st = run(tmp_path, """
+        set best = highest p in players by pts(p)
+        set worst = lowest p in players by pts(p)
+        set best_odd = highest p in players by pts(p) where p != seats[2]
+        end game
+    """, "per player var pts = 0\nvar best = seats[1]\nvar worst = seats[1]\nvar best_odd = seats[1]\n"
+         "setup:\n    set pts(seats[1]) = 1\n    set pts(seats[2]) = 5\n    set pts(seats[3]) = 1\n"
+         "    set pts(seats[4]) = 5\n", n=4)
+    assert (st.var("best"), st.var("worst"), st.var("best_odd")) == (1, 0, 3)
+
+
+def test_an_aggregate_extends_as_far_right_as_it_can(tmp_path):
+    st = run(tmp_path, """
+        set a = count k in xs where k > 1 and k < 4
+        set b = (count k in xs where k > 1) + 10
+        end game
+    """, "var xs = [1, 2, 3, 4]\nvar a = 0\nvar b = 0\n")
+    assert (st.var("a"), st.var("b")) == (2, 13)
+
+
+def test_builtins_count_min_max_abs_sum_any(tmp_path):
+    st = run(tmp_path, """
+        set a = count(xs) + count(players) + count(talon)
+        set b = min(3, 0 - 2) + max(3, 7) + abs(0 - 5) + sum(xs)
+        set c = any(box)
+        set d = any(xs)
+        end game
+    """, "var xs = [1, 2, 3]\nvar a = 0\nvar b = 0\nvar c = true\nvar d = false\n")
+    assert st.var("a") == 3 + 3 + 52
+    assert st.var("b") == -2 + 7 + 5 + 6
+    assert st.var("c") is False and st.var("d") is True
+
+
+# ------------------------------------------------------------------ players and seats
+PLAYER_VARS = "var ps = [seats[1]]\nvar q = seats[1]\n"
+
+
+@pytest.mark.parametrize("expr, expected", [
+    ("players", (0, 1, 2, 3)),
+    ("players from seats[3]", (2, 3, 0, 1)),
+    ("players from seats[2] to seats[4]", (1, 2, 3)),
+    ("players from seats[4] to seats[2]", (3, 0, 1)),
+    ("players from seats[2] to seats[2]", (1,)),
+    ("players from left of seats[4]", (0, 1, 2, 3)),
+    ("seats", (0, 1, 2, 3)),
+    ("players except seats[2]", (0, 2, 3)),
+    ("players except [seats[2], seats[4]]", (0, 2)),
+    ("players from seats[2] except [seats[1]]", (1, 2, 3)),
+    ("top 2 of players from seats[3]", (2, 3)),
+])
+def test_sequences_of_players(tmp_path, expr, expected):
+    st = run(tmp_path, f"""
+        set ps = {expr}
+        end game
+    """, PLAYER_VARS, n=4)
+    assert tuple(st.var("ps")) == expected
+
+
+def test_players_from_to_skips_eliminated_players_but_stops_at_the_end_seat(tmp_path):
+    st = run(tmp_path, """
+        eliminate seats[3]
+        eliminate seats[1]
+        set ps = players from seats[2] to seats[3]
+        set q = top of players
+        end game
+    """, PLAYER_VARS, n=4)
+    assert tuple(st.var("ps")) == (1,)
+    assert st.var("q") == 1
+
+
+def test_direction_right_turns_players_and_next_of_the_other_way(tmp_path):
+    decls = "direction right\n" + PLAYER_VARS + "var l = seats[1]\nvar r = seats[1]\nvar nx = seats[1]\n"
+    st = run(tmp_path, """
+        set ps = players from seats[2]
+        set l = left of seats[1]
+        set r = right of seats[1]
+        set nx = next of seats[1]
+        end game
+    """, decls, n=4)
+    assert tuple(st.var("ps")) == (1, 0, 3, 2)
+    assert (st.var("l"), st.var("r"), st.var("nx")) == (1, 3, 3)
+
+
+def test_random_takes_the_fixed_draws_then_the_seeded_generator(tmp_path):
+    g = game(tmp_path, """
+        set q = random(players)
+        set k = random([4, 5, 6])
+        end game
+    """, PLAYER_VARS + "var k = 0\n", n=4)
+    st = g.new_initial_state(draws=[2, 6])
+    assert (st.var("q"), st.var("k")) == (2, 6)
+    seen = {(g.new_initial_state(seed=s).var("q"), g.new_initial_state(seed=s).var("k")) for s in range(60)}
+    assert {q for q, _ in seen} == {0, 1, 2, 3} and {k for _, k in seen} == {4, 5, 6}
+    with pytest.raises(RuleError, match="fixed draw"):
+        g.new_initial_state(draws=[7])
+
+
+# ------------------------------------------------------------------ cards
+def test_top_bottom_and_top_n_of_a_zone(tmp_path):
+    st = run(tmp_path, """
+        move top 3 of talon to box
+        move bottom 2 of talon to table
+        move top of talon to hand(seats[1])
+        move bottom of talon to hand(seats[2])
+        set c = top of box
+        set d = bottom of box
+        end game
+    """, "var c: card = none\nvar d: card = none\n")
+    assert st.zone("box") == ["As", "Ah", "Ad"]
+    assert st.zone("table") == ["2c", "2d"]
+    assert st.zone("hand", 0) == ["Ac"] and st.zone("hand", 1) == ["2h"]
+    assert st.game.card_name(st.var("c")) == "Ad" and st.game.card_name(st.var("d")) == "As"
+
+
+def test_top_of_an_empty_zone_is_none(tmp_path):
+    st = run(tmp_path, """
+        set found = top of box is none
+        set missing = bottom of box is not none
+        end game
+    """, "var found = false\nvar missing = true\n")
+    assert st.var("found") is True and st.var("missing") is False
+
+
+def test_cards_plus_cards_and_except(tmp_path):
+    st = run(tmp_path, """
+        deal 2 from talon to hand(seats[1])
+        deal 2 from talon to hand(seats[2])
+        move hand(seats[1]) + hand(seats[2]) except top of hand(seats[2]) to box
+        move top of talon + bottom of talon to table
+        end game
+    """)
+    assert st.zone("box") == ["As", "Ah", "Ad"]
+    assert st.zone("hand", 1) == ["Ac"]
+    assert st.zone("table") == ["Ks", "2c"]
+
+
+@pytest.mark.parametrize("test, expected", [
+    ("top of talon is A", True),
+    ("top of talon is K", False),
+    ("top of talon is spades", True),
+    ("top of talon is not hearts", True),
+    ("bottom of talon is 2", True),
+    ("bottom of talon is 10", False),
+    ("rank(bottom of talon) is 2", True),
+    ("suit(top of talon) is spades", True),
+    ("suit(top of talon) == spades", True),
+    ("rank(top of talon) == A", True),
+    ("rank(top of talon) != K", True),
+    ("talon has K", True),
+    ("box has K", False),
+    ("talon has 10", True),
+    ("talon has hearts", True),
+    ("talon has trump", True),
+    ("box has trump", False),
+    ("top of talon is trump", False),
+    ("seats[1] is seats[1]", True),
+    ("seats[1] is not seats[2]", True),
+    ("top of box is none", True),
+    ("top of talon in talon", True),
+    ("top of talon in box", False),
+    ("seats[2] in players from seats[2]", True),
+    ("3 in [1, 2, 3]", True),
+    ("not (4 in [1, 2, 3])", True),
+])
+def test_card_and_membership_tests(tmp_path, test, expected):
+    st = run(tmp_path, f"""
+        set out = {test}
+        end game
+    """, "var out = false\nvar trump: suit = hearts\n")
+    assert st.var("out") is expected
+
+
+def test_has_a_card(tmp_path):
+    st = run(tmp_path, """
+        let c = top of talon
+        set here = talon has c
+        move c to box
+        set gone = talon has c
+        end game
+    """, "var here = false\nvar gone = true\n")
+    assert st.var("here") is True and st.var("gone") is False
+
+
+def test_has_a_rank_held_in_a_variable(tmp_path):
+    st = run(tmp_path, """
+        set r = rank(top of talon)
+        move top 4 of talon to box
+        set out = box has r and not (talon has r)
+        end game
+    """, "var r: rank = none\nvar out = false\n")
+    assert st.var("out") is True
+
+
+def test_a_deck_with_jokers_and_custom_ranks(tmp_path):
+    st = run(tmp_path, """
+        set n = count(talon)
+        set jokers = count c in talon where suit(c) is none
+        set sevens = count c in talon where c is 7
+        end game
+    """, "var n = 0\nvar jokers = 0\nvar sevens = 0\n", deck="ranks 7 8 9 suits hearts spades with 2 jokers")
+    assert (st.var("n"), st.var("jokers"), st.var("sevens")) == (8, 2, 2)
+    assert st.zone("talon")[:2] == ["7h", "7s"]
+
+
+def test_the_deck_can_depend_on_the_player_count(tmp_path):
+    for n, size in ((2, 32), (3, 32), (4, 52)):
+        g = game(tmp_path, "end game", n=n, deck="piquet if player_count <= 3 else standard")
+        assert g.deck.size == size
