@@ -122,7 +122,7 @@ def test_rule_2_the_deal_goes_round_to_the_left_over_a_whole_game():
 
 
 # ---------------------------------------------------------------- rule 3: the deal
-def test_rule_3_the_dealer_deals_the_hand_size_to_each_player_from_his_left():
+def test_rule_3_ours_the_dealer_deals_one_card_at_a_time_from_his_left():
     st = three("9c")
     assert st.zone("hand", 1) == P1_HEARTS
     assert st.zone("hand", 2) == P2_SPADES
@@ -260,11 +260,13 @@ def test_rule_7_the_highest_trump_wins():
     assert st.current_player == 0
 
 
-def test_rule_7_the_trick_goes_to_the_won_pile():
+def test_rule_7_ours_the_trick_goes_to_the_won_pile_and_trick_counts_are_public():
     st = three("9c")
     play(st, "bid 1", "bid 1", "bid 1", "5h", "As", "3h")
     assert sorted(st.zone("won")) == sorted(["5h", "As", "3h"])
     assert all(st.zone("played", s) == [] for s in range(3))
+    # ours: the number of tricks each player has taken is public
+    assert all(st.observation(s)["player_variables"]["tricks"] == [0, 1, 0] for s in range(3))
 
 
 # ---------------------------------------------------------------- rule 8: scoring (ours)
@@ -350,10 +352,10 @@ def test_rule_10_after_20_deals_the_highest_total_wins(relative):
         assert st.scores() == points
 
 
-def test_rule_10_equal_totals_share_the_win(tmp_path):
-    # no deal gives any points, so all end level
+def test_rule_10_equal_totals_share_the_win_and_rule_9_ours_a_replayed_deal_scores_nothing(tmp_path):
+    # a variant in which every counted deal gives every player one point: all end level on 20
     variant = tmp_path / "level.cards"
-    variant.write_text(f'game "Level"\nextends "{path(ASCENSEUR)}"\ndefine deal_points(p) = 0\n')
+    variant.write_text(f'game "Level"\nextends "{path(ASCENSEUR)}"\ndefine deal_points(p) = 1\n')
     import cardlang
 
     st = cardlang.load(str(variant), players=3).new_initial_state(seed=5)
@@ -361,7 +363,9 @@ def test_rule_10_equal_totals_share_the_win(tmp_path):
     while not st.is_terminal():
         legal = st.legal_action_ids()
         st.apply(legal[rng.randrange(len(legal))])
-    assert st.var("points") == [0, 0, 0] and st.var("deals_played") == 20
+    replays = st.transcript().count("nobody made his bid: the deal is played again")
+    assert replays > 0  # and they added nothing
+    assert st.var("points") == [20, 20, 20] and st.var("deals_played") == 20
     assert st.winners() == (0, 1, 2) and st.returns() == [1.0, 1.0, 1.0]
 
 
