@@ -9,6 +9,7 @@ import attrs
 from . import ast
 from .cards import JOKER, PRESETS, STANDARD_SUITS
 from .diagnostics import Diagnostic, Span, did_you_mean
+from .flow import check_flow
 from .poker_vocabulary import CATEGORIES
 
 # Types of expressions. ZONE is a place holding cards; CARDS a list of cards; ZONES several zones.
@@ -141,6 +142,7 @@ class Checker:
         self._check_bodies()
         self._check_phase_graph()
         self._check_unused()
+        check_flow(self)
         return self.sym, self.diags
 
     @staticmethod
@@ -268,6 +270,10 @@ class Checker:
             elif not d.low <= value <= d.high:
                 self.error("E015", f"the default of option `{d.name}` is {value}, outside {d.low}..{d.high}",
                            d.default_span, help=f"choose a default from {d.low} to {d.high}")
+        if d.choices is not None and len(set(d.choices)) != len(d.choices):
+            twice = next(c for i, c in enumerate(d.choices) if c in d.choices[:i])
+            self.error("E011", f"option `{d.name}` lists the choice `{twice}` twice", d.span,
+                       help="list each choice once")
         if d.choices is not None and value not in d.choices:
             self.error("E015", f"the default of option `{d.name}` is not one of its choices", d.default_span,
                        help="choices: " + ", ".join(map(str, d.choices)))
@@ -340,7 +346,7 @@ class Checker:
                     self.error("E012", f"the type of `{d.name}` cannot be told from `none`", d.value.span,
                                help=f"declare it, e.g. `var {d.name}: suit = none`")
         for d in s.defines.values():
-            self.scopes = [{p.name: Symbol("local", self._param_type(p), p, p.span) for p in d.params}]
+            self.scopes = [self._param_scope(d.params)]
             t = self.type_of(d.body)
             if d.name in s.table:
                 s.table[d.name].type = t
@@ -352,8 +358,18 @@ class Checker:
                 continue
             self.current_block = block.name
             self.calls.setdefault(block.name, set())
-            self.scopes = [{p.name: Symbol("local", self._param_type(p), p, p.span) for p in block.params}]
+            self.scopes = [self._param_scope(block.params)]
             self.block(block.body)
+
+    def _param_scope(self, params) -> dict:
+        scope: dict = {}
+        for p in params:
+            if p.name in scope:
+                self.error("E011", f"parameter `{p.name}` is declared twice", p.span,
+                           help=f"the first is at column {scope[p.name].span.column}; give each parameter its own name")
+                continue
+            scope[p.name] = Symbol("local", self._param_type(p), p, p.span)
+        return scope
 
     def _param_type(self, p: ast.Param) -> str:
         if p.type is None:
@@ -368,7 +384,10 @@ class Checker:
         self.scopes.append({})
         for st in stmts:
             self.stmt(st)
-        self.scopes.pop()
+        for name, sym in self.scopes.pop().items():
+            if isinstance(sym.decl, ast.Let) and not sym.used:
+                self.warn("W001", f"local name `{name}` is never used", sym.span,
+                          help="remove the `let`, or use the name")
 
     def bind(self, name: str, t: str, span: Span) -> None:
         if name in RESERVED:
@@ -411,6 +430,7 @@ class Checker:
         elif isinstance(st, ast.Let):
             t = self.type_of(st.value)
             self.bind(st.name, t, st.name_span)
+            self.scopes[-1][st.name].decl = st
         elif isinstance(st, ast.Add):
             want = self.target(st.target)
             if want not in (NUMBER, ANY):
@@ -476,6 +496,11 @@ class Checker:
             raise AssertionError(type(st))
 
     def call_phase(self, st: ast.CallPhase) -> None:
+        if isinstance(st.expr, ast.Text):  # rule text written as a line of the procedure
+            self.text(st.expr)
+            self.warn("W003", "this text is not a rule: it has no effect", st.expr.span,
+                      help="make it a comment (`# …`), or show it to the players with `announce`")
+            return
         sym = self._lookup_global(st.name, called=bool(st.args)) if st.name else None
         if sym is None or sym.kind != "phase":
             if sym is None and st.name and not isinstance(st.expr, ast.Call) or (sym is None and st.name):

@@ -7,11 +7,10 @@ Each instruction is a closure `op(state) -> next pc`, built once here; expressio
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Callable, Optional
 
-from . import ast
+from . import ast, rng
 from .cards import Deck
 from .check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT,
                     ZONE, ZONES, Symbols)
@@ -75,6 +74,8 @@ class Program:
         self.lines: list = []
         self.chooses: list = []
         self.choice_at: dict = {}
+        # rules a designer wants counted (cardlang.coverage): (kind, span, pc of its first step, extra)
+        self.rule_points: list = []
 
     # ---------------------------------------------------------------- running
     def init_state(self, st) -> None:
@@ -93,6 +94,7 @@ class Program:
         st.history = []
         st.terminal = False
         st.winner_seats = ()
+        st.round = 0
         for slot, per_player, init in self.var_inits:
             if per_player:
                 for seat in range(n):
@@ -104,22 +106,25 @@ class Program:
     def run(self, st) -> None:
         code = self.code
         pc = st.pc
-        steps = 0
-        cur = pc
+        # An op that raises leaves `pc` at itself, so the handlers below know its line; counting
+        # steps with `for … range` costs less than a counter of our own.
         try:
-            while pc >= 0:
-                cur = pc
-                pc = code[pc](st)
-                steps += 1
-                if steps > STEP_BUDGET:
+            if pc >= 0:
+                for _ in range(STEP_BUDGET):
+                    pc = code[pc](st)
+                    if pc < 0:
+                        break
+                else:
+                    cur = pc
+                    code[pc](st)
                     raise RuleError(f"line {self.lines[cur]}: the game ran {STEP_BUDGET:,} steps without a decision "
                                     "or an end: a rule loops forever")
         except RuleError:
             raise
         except IndexError as e:
-            raise RuleError(f"line {self.lines[cur]}: {e}") from e
+            raise RuleError(f"line {self.lines[pc]}: {e}") from e
         except (TypeError, ValueError, ZeroDivisionError) as e:
-            raise RuleError(f"line {self.lines[cur]}: {e}") from e
+            raise RuleError(f"line {self.lines[pc]}: {e}") from e
         if st.log is not None and st.fresh:
             _flush(st)
 
@@ -245,15 +250,26 @@ class Compiler:
         self.phase_params: dict = {}
         self.pending_calls: list = []
         self.round_pc = 0
+        self.card_slots: list = []  # slots holding a card id (or none)
+        self.cards_slots: list = []  # slots holding a tuple of card ids
         # ring[s]: every seat in the direction of play, starting at s
         step = 1 if symbols.direction == "left" else -1
         self.ring = tuple(tuple((s + step * i) % players for i in range(players)) for s in range(players))
         self.step = step
 
-    def slot(self, count: int = 1) -> int:
+    def slot(self, count: int = 1, type_: Optional[str] = None) -> int:
+        """Reserves `count` slots of `state.v`; card-valued ones are recorded for determinization."""
         s = self.nslots
         self.nslots += count
+        if type_ in (CARD, CARDS):
+            kinds = self.card_slots if type_ == CARD else self.cards_slots
+            kinds.extend(range(s, s + count))
         return s
+
+    def element_type(self, e) -> Optional[str]:
+        """The type of one item of the sequence `e` (a card for a zone or cards)."""
+        t = self.types.get(id(e))
+        return CARD if t in (ZONE, CARD, CARDS) else None
 
     # ------------------------------------------------------------------- build
     def build(self) -> Program:
@@ -284,11 +300,11 @@ class Compiler:
         # variables
         p.var_slots, p.pvar_slots, p.var_inits = {}, {}, []
         for name, sym in s.vars.items():
-            slot = self.slot()
+            slot = self.slot(1, sym.type)
             p.var_slots[name] = (slot, sym.type)
             self.scopes[0][name] = ("slot", slot)
         for name, sym in s.pvars.items():
-            slot = self.slot(self.n)
+            slot = self.slot(self.n, sym.type)
             p.pvar_slots[name] = (slot, sym.type)
         for name, sym in s.vars.items():
             p.var_inits.append((p.var_slots[name][0], False, self.expr(sym.decl.value)))
@@ -306,10 +322,12 @@ class Compiler:
         if s.setup is not None:
             self.block(s.setup.body)
         self.round_pc = len(p.code)
+        p.round_pc = self.round_pc
+        self.emit(lambda nxt: self._next_round(nxt), s.round.span)
         self.block(s.round.body)
         self.emit(lambda nxt: (lambda st, r=self.round_pc: r), s.round.span)
         for name, d in s.phases.items():
-            self.phase_params[name] = [self.slot() for _ in d.params]
+            self.phase_params[name] = [self.slot(1, prm.type) for prm in d.params]
         for name, d in s.phases.items():
             self.phase_pc[name] = len(p.code)
             self.scopes.append({prm.name: ("slot", slot) for prm, slot in zip(d.params, self.phase_params[name])})
@@ -319,7 +337,15 @@ class Compiler:
         for index, name, args, nxt, span in self.pending_calls:
             p.code[index] = self._call_op(name, args, nxt)
         p.nslots = self.nslots
+        p.card_slots, p.cards_slots = tuple(self.card_slots), tuple(self.cards_slots)
         return p
+
+    @staticmethod
+    def _next_round(nxt):
+        def op(st):
+            st.round += 1
+            return nxt
+        return op
 
     def _ranking(self, d: ast.RankingDecl):
         from .poker import Ranking  # the evaluator's tables are built only for games that rank hands
@@ -367,7 +393,7 @@ class Compiler:
 
     def s_Let(self, st: ast.Let):
         val = self.expr(st.value)
-        slot = self.slot()
+        slot = self.slot(1, self.types.get(id(st.value)))
         self.scopes[-1][st.name] = ("slot", slot)
 
         def make(nxt):
@@ -456,6 +482,9 @@ class Compiler:
 
     # -- cards
     def s_Move(self, st: ast.Move):
+        moved_type = self.types.get(id(st.cards))
+        if moved_type in (CARD, ZONE):
+            return self._move_one_or_zone(st, moved_type == CARD)
         cards = self.cards(st.cards)
         zone = self.expr(st.zone)
         bottom = st.place == "under"
@@ -484,6 +513,67 @@ class Compiler:
                     s.fresh.append((f"face up on {zone_names[dest]}: {marks}", tuple(moving)))
                 return nxt
             return op
+        self.emit(make, st.span)
+
+    def _move_one_or_zone(self, st: ast.Move, one: bool):
+        """`move` of one card, or of a whole zone: what `_move` does, without its general case."""
+        what = self.expr(st.cards)
+        zone = self.expr(st.zone)
+        bottom = st.place == "under"
+        face = st.facing
+        vis = self.p.zone_vis
+        all_ = self.all
+        zone_names = self.p.zone_names
+
+        def make(nxt):
+            def move_card(s):
+                c = what(s)
+                dest = zone(s)
+                if c is None:
+                    return nxt
+                loc = s.loc
+                s.zones[loc[c]].remove(c)
+                if bottom:
+                    s.zones[dest].insert(0, c)
+                else:
+                    s.zones[dest].append(c)
+                loc[c] = dest
+                if face is None:
+                    s.known[c] |= vis[dest]
+                elif face == "up":
+                    s.known[c] = all_
+                    if s.log is not None:
+                        s.fresh.append((f"face up on {zone_names[dest]}: {CARD_MARK}0", (c,)))
+                return nxt
+
+            def move_zone(s):
+                pile = s.zones[what(s)]
+                dest = zone(s)
+                if not pile:
+                    return nxt
+                moving = pile[:]
+                pile.clear()
+                if bottom:
+                    s.zones[dest][:0] = moving[::-1]
+                else:
+                    s.zones[dest].extend(moving)
+                loc = s.loc
+                for c in moving:
+                    loc[c] = dest
+                known = s.known
+                if face is None:
+                    add = vis[dest]
+                    if add:
+                        for c in moving:
+                            known[c] |= add
+                elif face == "up":
+                    for c in moving:
+                        known[c] = all_
+                    if s.log is not None:
+                        marks = ", ".join(CARD_MARK + str(i) for i in range(len(moving)))
+                        s.fresh.append((f"face up on {zone_names[dest]}: {marks}", tuple(moving)))
+                return nxt
+            return move_card if one else move_zone
         self.emit(make, st.span)
 
     def s_Deal(self, st: ast.Deal):
@@ -534,9 +624,7 @@ class Compiler:
                 pile = s.zones[z]
                 if s.fresh:
                     _flush(s)
-                rng = random.Random(s.rng)
-                rng.shuffle(pile)
-                s.rng = rng.getrandbits(64)
+                s.rng = rng.shuffle(pile, s.rng)
                 if s.stacks is not None and s.stacks[0] < len(s.stacks[2]):
                     i, given, ids = s.stacks
                     top = [c for c in ids[i] if c in pile]
@@ -673,6 +761,8 @@ class Compiler:
         self.emit(make, st.span)
 
     def s_CallPhase(self, st: ast.CallPhase):
+        if isinstance(st.expr, ast.Text):  # a line of rule text: the checker warns (W003); it does nothing
+            return
         args = [self.expr(a) for a in st.args]
         pc = self.placeholder(st.span)
         self.pending_calls.append((pc, st.name, args, pc + 1, st.span))
@@ -697,21 +787,29 @@ class Compiler:
     # -- control flow
     def s_If(self, st: ast.If):
         jumps_to_end = []
-        for cond, body in st.branches:
+        for i, (cond, body) in enumerate(st.branches):
             test = self.expr(cond)
             at = self.placeholder(cond.span)
+            self.p.rule_points.append(("elif" if i else "if", cond.span, at + 1, None))
             self.block(body)
             jumps_to_end.append(self.placeholder(cond.span))
             after = len(self.p.code)
             self.p.code[at] = (lambda test, yes, no: (lambda s: yes if test(s) else no))(test, at + 1, after)
-        self.block(st.orelse)
+        if st.orelse:
+            start = len(self.p.code)
+            self.block(st.orelse)
+            if len(self.p.code) == start:  # `else: pass` still needs a step of its own to be counted
+                self.emit(lambda nxt: (lambda s: nxt), st.orelse[0].span)
+            self.p.rule_points.append(("else", st.orelse[0].span, start, None))
         end = len(self.p.code)
         for j in jumps_to_end:
             self.p.code[j] = (lambda end: (lambda s: end))(end)
 
     def s_ForEach(self, st: ast.ForEach):
         source = self.seq(st.source)
-        seq_slot, idx_slot, var_slot = self.slot(), self.slot(), self.slot()
+        item = self.element_type(st.source)
+        seq_slot = self.slot(1, CARDS if item == CARD else None)
+        idx_slot, var_slot = self.slot(), self.slot(1, item)
         init = self.emit(lambda nxt: self._for_init(source, seq_slot, idx_slot, nxt), st.span)
         head = self.placeholder(st.span)
         self.scopes.append({st.var: ("slot", var_slot)})
@@ -782,7 +880,7 @@ class Compiler:
         alts = []
         exits = []
         for alt in st.alternatives:
-            slot = self.slot() if alt.var is not None else None
+            slot = self.slot(1, CARD if alt.kind == "card" else None) if alt.var is not None else None
             self.scopes.append({alt.var: ("slot", slot)} if alt.var else {})
             source = None
             if alt.kind == "card":
@@ -796,6 +894,7 @@ class Compiler:
                 label = (lambda t: (lambda s: (t, ())))(alt.label.value)
             a = Alt(alt.kind, label, slot, source, high, where)
             a.body = len(self.p.code)
+            self.p.rule_points.append(("choose", alt.span, a.body, (len(self.p.chooses), len(alts))))
             self.block(alt.body)
             exits.append(self.placeholder(alt.span))
             self.scopes.pop()
@@ -1055,7 +1154,7 @@ class Compiler:
 
     def x_Aggregate(self, e: ast.Aggregate):
         source = self.seq(e.source)
-        slot = self.slot()
+        slot = self.slot(1, self.element_type(e.source))
         self.scopes.append({e.var: ("slot", slot)})
         body = self.expr(e.body) if e.body is not None else None
         where = self.expr(e.where) if e.where is not None else None
@@ -1132,10 +1231,13 @@ class Compiler:
         if sym.kind == "define":
             d = sym.decl
             values = [self.expr(a) for a in args]
-            self.scopes.append({p.name: ("expr", v) for p, v in zip(d.params, values)})
-            f = self.expr(d.body)
-            self.scopes.pop()
-            return f
+            # the body sees its parameters and the globals, as the checker does, never the caller's locals
+            caller = self.scopes
+            self.scopes = [caller[0], {p.name: ("expr", v) for p, v in zip(d.params, values)}]
+            try:
+                return self.expr(d.body)
+            finally:
+                self.scopes = caller
         raise AssertionError(name)  # pragma: no cover
 
     def _builtin(self, e: ast.Call):
@@ -1157,10 +1259,8 @@ class Compiler:
                     return values[i]
                 if not items:
                     raise RuleError(f"line {line}: `random` of nothing")
-                rng = random.Random(s.rng)
-                choice = items[rng.randrange(len(items))]
-                s.rng = rng.getrandbits(64)
-                return choice
+                i, s.rng = rng.randbelow(len(items), s.rng)
+                return items[i]
             return draw
         deck = self.deck
         if name == "suit":

@@ -1,0 +1,680 @@
+"""Checks of what the procedure does, run by `check` once names and types are known.
+
+- E040: a `deal` (or `move top n of …`) that takes more cards than the deck has, at a legal player
+  count with the options at their defaults and every player still in;
+- E041: a `while` / `repeat until` loop with no choice and no `end` inside, whose condition is
+  always true or reads nothing the loop changes: once it starts it never stops;
+- E042: a `chooses` whose options can all be closed at once (the player would have nothing to do);
+- W003: a statement with no effect (`if false`, `repeat 0 times`, `add 0 to x`, `set x = x`).
+
+Each check reports only what it can show. Where it cannot tell (a count that depends on the play, a
+condition it cannot reason about) it says nothing; `docs/diagnostics.md` lists the limits.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Optional
+
+import attrs
+
+from . import ast
+from .cards import PRESETS
+from .diagnostics import Span
+
+MAX_ATOMS = 14  # a choice with more independent conditions than this is not analysed
+MAX_COUNTS = 64  # player counts examined for E040 (the smallest ones, and the largest)
+
+
+def check_flow(checker) -> None:
+    """Runs every flow check over the checker's module; reports through the checker."""
+    Flow(checker).run()
+
+
+def _key(e):
+    """A structural key of an expression, equal for expressions written alike (spans ignored)."""
+    if isinstance(e, tuple):
+        return tuple(_key(x) for x in e)
+    if isinstance(e, Span):
+        return None
+    if attrs.has(type(e)):
+        return (type(e).__name__,) + tuple(
+            _key(getattr(e, f.name)) for f in attrs.fields(type(e)) if f.name != "span" and not f.name.endswith("_span"))
+    return e
+
+
+def _children(e):
+    for f in attrs.fields(type(e)):
+        if f.name == "span" or f.name.endswith("_span"):
+            continue
+        v = getattr(e, f.name)
+        if isinstance(v, ast.Expr):
+            yield v
+        elif isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, ast.Expr):
+                    yield x
+
+
+def _mentions(e, name: str) -> bool:
+    if isinstance(e, ast.Name):
+        return e.name == name
+    return any(_mentions(c, name) for c in _children(e))
+
+
+def _subst(e, mapping: dict):
+    """`e` with the names of `mapping` replaced by expressions (a define's parameters by arguments)."""
+    if isinstance(e, ast.Name):
+        return mapping.get(e.name, e)
+    if isinstance(e, ast.Aggregate) and e.var in mapping:
+        mapping = {k: v for k, v in mapping.items() if k != e.var}
+    if not isinstance(e, ast.Expr):
+        return e
+    changes = {}
+    for f in attrs.fields(type(e)):
+        v = getattr(e, f.name)
+        if isinstance(v, ast.Expr):
+            nv = _subst(v, mapping)
+        elif isinstance(v, tuple):
+            nv = tuple(_subst(x, mapping) if isinstance(x, ast.Expr) else x for x in v)
+        else:
+            continue
+        if nv is not v:
+            changes[f.name] = nv
+    return attrs.evolve(e, **changes) if changes else e
+
+
+# Propositional formulas: ("const", bool), ("atom", key), ("not", f), ("and", f, g), ("or", f, g).
+TRUE, FALSE = ("const", True), ("const", False)
+
+
+def _not(f):
+    if f[0] == "const":
+        return ("const", not f[1])
+    if f[0] == "not":
+        return f[1]
+    return ("not", f)
+
+
+def _and(f, g):
+    if FALSE in (f, g):
+        return FALSE
+    if f == TRUE:
+        return g
+    if g == TRUE:
+        return f
+    return ("and", f, g)
+
+
+def _or(f, g):
+    if TRUE in (f, g):
+        return TRUE
+    if f == FALSE:
+        return g
+    if g == FALSE:
+        return f
+    return ("or", f, g)
+
+
+def _atoms(f, out: set) -> set:
+    if f[0] == "atom":
+        out.add(f[1])
+    elif f[0] != "const":
+        for g in f[1:]:
+            _atoms(g, out)
+    return out
+
+
+def _eval(f, values: dict) -> bool:
+    kind = f[0]
+    if kind == "const":
+        return f[1]
+    if kind == "atom":
+        return values[f[1]]
+    if kind == "not":
+        return not _eval(f[1], values)
+    if kind == "and":
+        return _eval(f[1], values) and _eval(f[2], values)
+    return _eval(f[1], values) or _eval(f[2], values)
+
+
+def can_be_false(f) -> Optional[bool]:
+    """True when some truth values of the atoms make `f` false; None when there are too many atoms."""
+    atoms = sorted(_atoms(f, set()), key=repr)
+    if len(atoms) > MAX_ATOMS:
+        return None
+    for values in itertools.product((False, True), repeat=len(atoms)):
+        if not _eval(f, dict(zip(atoms, values))):
+            return True
+    return False
+
+
+_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+
+class Flow:
+    """Walks every block once with the local names in scope, and runs the checks statement by statement."""
+
+    def __init__(self, checker):
+        self.c = checker
+        self.sym = checker.sym
+        self.lines = checker.module.source.split("\n")
+        self.fresh = itertools.count()
+        self.assigned: set = set()  # names some `set`/`add` changes, anywhere
+        self.deck_sizes: dict = {}
+
+    # -- entry
+    def run(self) -> None:
+        s = self.sym
+        blocks = [b for b in (s.setup, s.round, *s.phases.values()) if b is not None]
+        for b in blocks:
+            self._collect_assigned(b.body)
+        low, high = s.players
+        counts = list(range(low, high + 1))
+        if len(counts) > MAX_COUNTS:
+            counts = counts[: MAX_COUNTS // 2] + counts[-MAX_COUNTS // 2:]
+        for n in counts:
+            self.deck_sizes[n] = self._deck_size(n)
+        for b in blocks:
+            self._stmts(b.body, [{p.name: None for p in b.params}])
+
+    def _collect_assigned(self, stmts) -> None:
+        for st in stmts:
+            if isinstance(st, (ast.Set, ast.Add)):
+                self.assigned.add(st.target.name)
+            for body in _bodies(st):
+                self._collect_assigned(body)
+
+    # -- constants
+    def _fold(self, e, scopes, players: Optional[int] = None):
+        """The value of an expression known before play (None if unknown). Without `players`, only
+        literals fold; with it, `player_count`, `count(players)` and options (their defaults) too."""
+        if isinstance(e, ast.Number):
+            return e.value
+        if isinstance(e, ast.Bool):
+            return e.value
+        if isinstance(e, ast.Text) and not any(isinstance(p, ast.Expr) for p in e.parts):
+            return e.value
+        if isinstance(e, ast.Unary):
+            v = self._fold(e.operand, scopes, players)
+            if v is None:
+                return None
+            if e.op == "not":
+                return (not v) if isinstance(v, bool) else None
+            return -v if isinstance(v, int) and not isinstance(v, bool) else None
+        if isinstance(e, ast.Conditional):
+            c = self._fold(e.cond, scopes, players)
+            if not isinstance(c, bool):
+                return None
+            return self._fold(e.then if c else e.otherwise, scopes, players)
+        if isinstance(e, ast.Binary):
+            return self._fold_binary(e, scopes, players)
+        if players is None:
+            return None
+        if isinstance(e, ast.Name):
+            if any(e.name in sc for sc in scopes):
+                return None
+            sym = self.sym.table.get(e.name)
+            if sym is None:
+                return None
+            if sym.kind == "const" and e.name == "player_count":
+                return players
+            if sym.kind == "option" and e.name not in self.assigned:
+                return sym.decl.default
+            return None
+        if isinstance(e, ast.Call) and len(e.args) == 1 and e.func == "count" and self.sym.table.get("count") is None:
+            a = e.args[0]
+            everyone = isinstance(a, ast.Seats) or (isinstance(a, ast.Players) and a.start is None)
+            return players if everyone else None  # every player is still in
+        if isinstance(e, ast.Call) and e.func in ("min", "max", "abs") and self.sym.table.get(e.func) is None:
+            vals = [self._fold(a, scopes, players) for a in e.args]
+            if not vals or any(not isinstance(v, int) or isinstance(v, bool) for v in vals):
+                return None
+            return {"min": min, "max": max}.get(e.func, lambda v: abs(v))(*vals) if e.func != "abs" else abs(vals[0])
+        return None
+
+    def _fold_binary(self, e, scopes, players):
+        a = self._fold(e.left, scopes, players)
+        if e.op in ("and", "or") and isinstance(a, bool):
+            if (e.op == "and" and not a) or (e.op == "or" and a):
+                return a
+            b = self._fold(e.right, scopes, players)
+            return b if isinstance(b, bool) else None
+        b = self._fold(e.right, scopes, players)
+        if a is None or b is None:
+            return None
+        nums = all(isinstance(v, int) and not isinstance(v, bool) for v in (a, b))
+        try:
+            if e.op in ("+", "-", "*") and nums:
+                return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+            if e.op in ("/", "%") and nums and b != 0:
+                return a // b if e.op == "/" else a % b
+            if e.op in ("<", ">", "<=", ">=") and nums:
+                return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[e.op]
+            if e.op in ("==", "!=") and type(a) is type(b):
+                return (a == b) == (e.op == "==")
+        except (TypeError, OverflowError):
+            return None
+        return None
+
+    def _deck_size(self, players: int) -> Optional[int]:
+        deck = self.sym.deck
+        if deck is None:
+            return None
+        for cond, spec in deck.choices:
+            if cond is not None:
+                v = self._fold(cond, [{}], players)
+                if not isinstance(v, bool):
+                    return None
+                if not v:
+                    continue
+            if spec.name is not None:
+                if spec.name not in PRESETS:
+                    return None
+                ranks, suits = PRESETS[spec.name]
+            else:
+                ranks, suits = spec.ranks, spec.suits
+            return len(ranks) * len(suits) + (spec.extra[0] if spec.extra else 0)
+        return None
+
+    # -- the walk
+    def _stmts(self, stmts, scopes) -> None:
+        scopes = scopes + [{}]
+        runs: dict = {}  # source zone -> the deals and moves that took cards from it since it was filled
+        for st in stmts:
+            self._cards_taken(st, runs, scopes)
+            if isinstance(st, ast.Let):
+                scopes[-1][st.name] = st.value if st.name not in self.assigned else None
+            elif isinstance(st, ast.If):
+                for cond, body in st.branches:
+                    if self._fold(cond, scopes) is False:
+                        self.c.warn("W003", "this branch never runs: its condition is always false", cond.span,
+                                    help="remove it, or write the condition it should test")
+                    self._stmts(body, scopes)
+                self._stmts(st.orelse, scopes)
+            elif isinstance(st, ast.ForEach):
+                if isinstance(st.source, ast.ListExpr) and not st.source.items:
+                    self.c.warn("W003", "this `for each` never runs: it goes through an empty list", st.source.span)
+                self._stmts(st.body, scopes + [{st.var: None}])
+            elif isinstance(st, ast.Repeat):
+                n = self._fold(st.count, scopes)
+                if isinstance(n, int) and not isinstance(n, bool) and n <= 0:
+                    self.c.warn("W003", f"this `repeat` never runs: it repeats {n} times", st.count.span)
+                self._stmts(st.body, scopes)
+            elif isinstance(st, ast.While):
+                self._loop(st, scopes)
+                self._stmts(st.body, scopes)
+            elif isinstance(st, ast.Choose):
+                self._choose(st, scopes)
+                for alt in st.alternatives:
+                    self._stmts(alt.body, scopes + [{alt.var: None} if alt.var else {}])
+            elif isinstance(st, ast.Add):
+                amount = self._fold(st.amount, scopes)
+                if amount == 0 and not isinstance(amount, bool):
+                    word = "adding" if st.op == "+" else "subtracting"
+                    self.c.warn("W003", f"{word} 0 changes nothing", st.span, help="remove the line")
+            elif isinstance(st, ast.Set):
+                v = st.value
+                if st.target.kind == "name" and isinstance(v, ast.Name) and v.name == st.target.name:
+                    self.c.warn("W003", f"`set {v.name} = {v.name}` changes nothing", st.span, help="remove the line")
+
+    # -- E040: more cards than the deck has
+    def _cards_taken(self, st, runs: dict, scopes) -> None:
+        if isinstance(st, ast.Deal):
+            source = st.source
+        elif isinstance(st, ast.Move) and isinstance(st.cards, ast.EndCard) and st.cards.count is not None:
+            source = st.cards.zone
+        else:
+            source = None
+        if isinstance(st, ast.Move):
+            runs.pop(_key(st.zone), None)  # cards put back into a zone refill it
+            runs.pop(("reported",) + _key(st.zone), None)
+        elif source is None and not isinstance(st, (ast.Shuffle, ast.Announce, ast.Reveal, ast.Hide, ast.Pass,
+                                                    ast.Let, ast.Set, ast.Add)):
+            runs.clear()  # a block, a phase, a swap: what it does to the zones is not followed
+            return
+        if source is None:
+            return
+        key = _key(source)
+        run = runs.setdefault(key, [])
+        run.append(st)
+        reported = runs.get(("reported",) + key, None)  # the smallest player count already reported
+        for n, size in self.deck_sizes.items():
+            if size is None or (reported is not None and n >= reported):
+                continue
+            taken = [self._taken(x, n, scopes) for x in run]
+            total = sum(t for t in taken if t is not None)
+            if taken[-1] is None or total <= size:
+                continue
+            what = "deal" if isinstance(st, ast.Deal) else "move"
+            fits = [m for m, sz in self.deck_sizes.items() if sz is not None and m < n
+                    and sum(t for t in (self._taken(x, m, scopes) for x in run) if t is not None) <= sz]
+            low = self.sym.players[0]
+            hint = (f"allow at most {max(fits)} players (`players {low}..{max(fits)}`), or take fewer cards"
+                    if fits and max(fits) >= low else "take fewer cards")
+            if len(run) == 1:
+                msg = f"this `{what}` takes {total} cards with {n} players, but the deck has {size}"
+            else:
+                msg = (f"with {n} players, this `{what}` brings the cards taken from `{self._source(source)}` "
+                       f"since line {run[0].span.line} to {total}, but the deck has {size}")
+            self.c.error("E040", msg, st.span, help=hint)
+            runs[("reported",) + key] = n
+            return
+
+    def _taken(self, st, players: int, scopes) -> Optional[int]:
+        if isinstance(st, ast.Move):
+            n = self._fold(st.cards.count, scopes, players)
+            return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+        n = self._fold(st.count, scopes, players)
+        k = self._zones_dealt(st.dest, players)
+        if not isinstance(n, int) or isinstance(n, bool) or k is None or n <= 0:
+            return None
+        return n * k
+
+    def _zones_dealt(self, dest, players: int) -> Optional[int]:
+        """How many zones a deal goes to, at least (None if unknown)."""
+        if isinstance(dest, ast.Call) and len(dest.args) == 1:
+            sym = self.sym.table.get(dest.func + "()") or self.sym.table.get(dest.func)
+            if sym is not None and sym.kind == "pzone":
+                return self._players_in(dest.args[0], players)
+        return 1 if self.sym.types.get(id(dest)) == "zone" else None
+
+    def _players_in(self, e, players: int) -> Optional[int]:
+        if isinstance(e, ast.Seats) or (isinstance(e, ast.Players) and e.stop is None):
+            return players
+        if isinstance(e, ast.Binary) and e.op == "except":
+            total = self._players_in(e.left, players)
+            if total is None:
+                return None
+            if isinstance(e.right, ast.ListExpr):
+                return max(0, total - len(e.right.items))
+            if self.sym.types.get(id(e.right)) == "player":
+                return max(0, total - 1)
+            return None
+        if isinstance(e, ast.ListExpr):
+            return len(e.items)
+        if self.sym.types.get(id(e)) == "player":
+            return 1
+        return None
+
+    def _source(self, e) -> str:
+        s = e.span
+        if s.line == s.end_line and 1 <= s.line <= len(self.lines):
+            return self.lines[s.line - 1][s.column - 1: s.end_column - 1]
+        return "…"
+
+    # -- E041: loops with no way out
+    def _loop(self, st: ast.While, scopes) -> None:
+        word = "repeat until" if st.negate else "while"
+        c = self._fold(st.cond, scopes)
+        if isinstance(c, bool):
+            if c == st.negate:
+                self.c.warn("W003", f"this `{word}` loop never runs: its condition is always {str(c).lower()}",
+                            st.cond.span)
+                return
+            if not self._exits(st.body, set()):
+                self.c.error("E041", f"this `{word}` loop never ends: its condition is always {str(c).lower()} "
+                             "and nothing in it chooses or ends", st.cond.span,
+                             help="add a `chooses`, an `end round` or an `end game` inside, or test something "
+                                  "the loop changes")
+            return
+        if self._exits(st.body, set()):
+            return
+        reads = self._reads(st.cond, scopes, 0)
+        if reads is None:
+            return
+        writes = self._writes(st.body, set())
+        if writes is None or reads & writes:
+            return
+        parts = [f"`{n}`" for n in sorted(r for r in reads if not r.startswith("@"))]
+        parts += [{"@cards": "the cards in the zones", "@players": "who is still in"}[r] for r in sorted(reads)
+                  if r.startswith("@")]
+        what = (", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0]) if parts else "its condition"
+        self.c.error("E041", f"this `{word}` loop can never end: nothing in it changes {what}, "
+                     "and nothing in it chooses or ends", st.cond.span,
+                     help="change what the condition tests inside the loop, or add a `chooses`, an `end round` or an "
+                          "`end game`")
+
+    def _exits(self, stmts, seen: set) -> bool:
+        for st in stmts:
+            if isinstance(st, (ast.Choose, ast.EndGame, ast.EndRound)):
+                return True
+            if isinstance(st, ast.CallPhase):
+                phase = self.sym.phases.get(st.name)
+                if phase is None:
+                    return True  # an unknown phase is reported elsewhere; assume the best
+                if st.name not in seen:
+                    seen.add(st.name)
+                    if self._exits(phase.body, seen):
+                        return True
+            for body in _bodies(st):
+                if self._exits(body, seen):
+                    return True
+        return False
+
+    def _reads(self, e, scopes, depth: int) -> Optional[set]:
+        """The state an expression's value depends on: variable names, `@cards`, `@players`; None
+        when it cannot tell (randomness, a definition too deep)."""
+        if depth > 20:
+            return None
+        out: set = set()
+        if isinstance(e, ast.Name):
+            if any(e.name in sc for sc in scopes):
+                return {e.name}
+            sym = self.sym.table.get(e.name)
+            if sym is None:
+                return None
+            if sym.kind in ("var", "pvar", "local"):
+                return {e.name}
+            if sym.kind in ("zone", "pzone"):
+                return {"@cards"}
+            if sym.kind == "define":
+                return self._reads(sym.decl.body, scopes + [{p.name: None for p in sym.decl.params}], depth + 1)
+            return set()
+        if isinstance(e, ast.Call):
+            sym = None if any(e.func in sc for sc in scopes) else (
+                self.sym.table.get(e.func + "()") or self.sym.table.get(e.func))
+            if sym is None and e.func == "random":
+                return None
+            if sym is not None:
+                if sym.kind == "pvar":
+                    out.add(e.func)
+                elif sym.kind == "pzone":
+                    out.add("@cards")
+                elif sym.kind == "define":
+                    inner = self._reads(sym.decl.body, scopes + [{p.name: None for p in sym.decl.params}], depth + 1)
+                    if inner is None:
+                        return None
+                    out |= inner
+        elif isinstance(e, (ast.Players, ast.Neighbour)):
+            out.add("@players")
+        elif isinstance(e, ast.AllCards):
+            out.add("@cards")
+        elif isinstance(e, ast.Aggregate):
+            scopes = scopes + [{e.var: None}]
+        for child in _children(e):
+            inner = self._reads(child, scopes, depth + 1)
+            if inner is None:
+                return None
+            out |= inner
+        return out
+
+    def _writes(self, stmts, seen: set) -> Optional[set]:
+        out: set = set()
+        for st in stmts:
+            if isinstance(st, (ast.Set, ast.Add)):
+                out.add(st.target.name)
+            elif isinstance(st, ast.Let):
+                out.add(st.name)
+            elif isinstance(st, (ast.Move, ast.Deal, ast.Swap, ast.Shuffle)):
+                out.add("@cards")
+            elif isinstance(st, ast.Eliminate):
+                out |= {"@players", "@cards"}
+            elif isinstance(st, ast.CallPhase):
+                phase = self.sym.phases.get(st.name)
+                if phase is None:
+                    return None
+                if st.name not in seen:
+                    seen.add(st.name)
+                    inner = self._writes(phase.body, seen)
+                    if inner is None:
+                        return None
+                    out |= inner
+            for body in _bodies(st):
+                inner = self._writes(body, seen)
+                if inner is None:
+                    return None
+                out |= inner
+        return out
+
+    # -- E042: a choice whose options can all be closed
+    def _choose(self, st: ast.Choose, scopes) -> None:
+        legal = FALSE
+        for alt in st.alternatives:
+            legal = _or(legal, self._open(alt, scopes))
+            if legal == TRUE:
+                return
+        if can_be_false(legal) is not True:
+            return
+        line = st.span.line
+        text = self.lines[line - 1] if 1 <= line <= len(self.lines) else ""
+        span = attrs.evolve(st.span, end_line=line, end_column=max(st.span.column + 1, len(text.rstrip()) + 1))
+        if len(st.alternatives) == 1:
+            msg = "the only option of this `chooses` can be closed: the player would have nothing to choose"
+        else:
+            msg = "the options of this `chooses` can all be closed at once: the player would have nothing to choose"
+        self.c.error("E042", msg, span,
+                     help="add an option that is always open (a text with no `if`, or a card with no `where`), or make "
+                          "the conditions cover every case")
+
+    def _open(self, alt: ast.Alternative, scopes):
+        """When an alternative offers at least one action, as a formula (zones are assumed not empty)."""
+        if alt.kind == "option":
+            return TRUE if alt.where is None else self._prop(alt.where, scopes, 0)
+        if alt.kind == "number":
+            lo, hi = self._fold(alt.source, scopes), self._fold(alt.high, scopes)
+            if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+                return FALSE
+        if alt.where is None:
+            return TRUE
+        return self._exists(alt.where, alt, scopes, 0)
+
+    def _prop(self, e, scopes, depth: int):
+        """A condition as a formula over atoms (comparisons, tests and names it cannot look into)."""
+        if depth > 20:
+            return ("atom", ("fresh", next(self.fresh)))
+        if isinstance(e, ast.Bool):
+            return ("const", e.value)
+        if isinstance(e, ast.Unary) and e.op == "not":
+            return _not(self._prop(e.operand, scopes, depth + 1))
+        if isinstance(e, ast.Binary):
+            if e.op == "and":
+                return _and(self._prop(e.left, scopes, depth + 1), self._prop(e.right, scopes, depth + 1))
+            if e.op == "or":
+                return _or(self._prop(e.left, scopes, depth + 1), self._prop(e.right, scopes, depth + 1))
+            v = self._fold(e, scopes)
+            if isinstance(v, bool):
+                return ("const", v)
+            return self._comparison(e)
+        if isinstance(e, ast.Conditional):
+            c = self._prop(e.cond, scopes, depth + 1)
+            return _or(_and(c, self._prop(e.then, scopes, depth + 1)),
+                       _and(_not(c), self._prop(e.otherwise, scopes, depth + 1)))
+        expanded = self._expand(e, scopes)
+        if expanded is not None:
+            return self._prop(expanded, scopes, depth + 1)
+        return ("atom", _key(e))
+
+    def _expand(self, e, scopes):
+        """A `let` name or a definition's call, replaced by what it stands for (None if neither)."""
+        if isinstance(e, ast.Name):
+            for sc in reversed(scopes):
+                if e.name in sc:
+                    return sc[e.name]
+            sym = self.sym.table.get(e.name)
+            if sym is not None and sym.kind == "define" and not sym.decl.params:
+                return sym.decl.body
+            return None
+        if isinstance(e, ast.Call) and not any(e.func in sc for sc in scopes):
+            sym = self.sym.table.get(e.func)
+            if sym is not None and sym.kind == "define" and len(sym.decl.params) == len(e.args):
+                return _subst(sym.decl.body, {p.name: a for p, a in zip(sym.decl.params, e.args)})
+        return None
+
+    @staticmethod
+    def _comparison(e):
+        a, b, op = _key(e.left), _key(e.right), e.op
+        if op in ("==", "!="):
+            atom = ("atom", ("==",) + tuple(sorted((a, b), key=repr)))
+            return atom if op == "==" else _not(atom)
+        if op in (">", ">="):
+            a, b, op = b, a, _FLIP[op]
+        if op == "<=":
+            return _not(("atom", ("<", b, a)))
+        if op == "<":
+            return ("atom", ("<", a, b))
+        if op in ("is", "is not"):
+            atom = ("atom", ("is", a, b))
+            return atom if op == "is" else _not(atom)
+        if op == "has":
+            return ("atom", ("has", a, b))
+        return ("atom", (op, a, b))
+
+    def _exists(self, e, alt: ast.Alternative, scopes, depth: int):
+        """Whether some card of the zone (or number of the range) meets `e`, as a formula."""
+        var = alt.var
+        if depth > 20:
+            return ("atom", ("fresh", next(self.fresh)))
+        if not _mentions(e, var):
+            return self._prop(e, scopes, depth)
+        if isinstance(e, ast.Binary) and e.op == "or":
+            return _or(self._exists(e.left, alt, scopes, depth + 1), self._exists(e.right, alt, scopes, depth + 1))
+        if isinstance(e, ast.Binary) and e.op == "and":
+            if not _mentions(e.left, var):
+                return _and(self._prop(e.left, scopes, depth + 1), self._exists(e.right, alt, scopes, depth + 1))
+            if not _mentions(e.right, var):
+                return _and(self._exists(e.left, alt, scopes, depth + 1), self._prop(e.right, scopes, depth + 1))
+        if isinstance(e, ast.Binary) and alt.kind == "card":
+            pattern = self._card_test(e, var)
+            if pattern is not None:
+                # some card of Z is Y  <=>  Z has Y
+                return ("atom", ("has", _key(alt.source), _key(pattern)))
+        if isinstance(e, ast.Binary) and alt.kind == "number" and e.op == "!=" \
+                and _mentions(e.left, var) != _mentions(e.right, var):
+            return TRUE  # a range of two numbers or more always has one that differs
+        if isinstance(e, ast.Conditional) and not _mentions(e.cond, var):
+            c = self._prop(e.cond, scopes, depth + 1)
+            return _or(_and(c, self._exists(e.then, alt, scopes, depth + 1)),
+                       _and(_not(c), self._exists(e.otherwise, alt, scopes, depth + 1)))
+        expanded = self._expand(e, scopes) if not isinstance(e, ast.Name) or e.name != var else None
+        if expanded is not None:
+            return self._exists(expanded, alt, scopes, depth + 1)
+        return ("atom", ("fresh", next(self.fresh)))
+
+    @staticmethod
+    def _card_test(e: ast.Binary, var: str):
+        """Y, when `e` says that card `var` is (of) Y: `c is Y`, `suit(c) == Y`, `rank(c) == Y`."""
+        def is_var(x):
+            return isinstance(x, ast.Name) and x.name == var
+
+        def of_var(x):
+            return isinstance(x, ast.Call) and x.func in ("suit", "rank") and len(x.args) == 1 and is_var(x.args[0])
+
+        if e.op == "is" and is_var(e.left) and not _mentions(e.right, var):
+            return e.right
+        if e.op == "==":
+            if of_var(e.left) and not _mentions(e.right, var):
+                return e.right
+            if of_var(e.right) and not _mentions(e.left, var):
+                return e.left
+        return None
+
+
+def _bodies(st):
+    if isinstance(st, ast.If):
+        return [b for _, b in st.branches] + [st.orelse]
+    if isinstance(st, (ast.ForEach, ast.Repeat, ast.While)):
+        return [st.body]
+    if isinstance(st, ast.Choose):
+        return [a.body for a in st.alternatives]
+    return []
