@@ -954,3 +954,159 @@ def test_the_deck_can_depend_on_the_player_count(tmp_path):
     for n, size in ((2, 32), (3, 32), (4, 52)):
         g = game(tmp_path, "end game", n=n, deck="piquet if player_count <= 3 else standard")
         assert g.deck.size == size
+
+
+# ------------------------------------------------------------------ arithmetic, conditionals, define, orders
+@pytest.mark.parametrize("expr, expected", [
+    ("7 / 2", 3),
+    ("7 % 3", 1),
+    ("0 - 7 / 2", -3),
+    ("-7 / 2", -4),  # integer division rounds down
+    ("2 + 3 * 4", 14),
+    ("(2 + 3) * 4", 20),
+    ("10 - 4 - 3", 3),
+    ("-2 * -3", 6),
+    ("1 if 2 > 1 else 0", 1),
+    ("1 if 2 < 1 else 5 if true else 6", 5),
+    ("player_count * 10", 30),
+    ("xs[2] + xs[count(xs)]", 9),
+])
+def test_arithmetic_and_conditional_expressions(tmp_path, expr, expected):
+    st = run(tmp_path, f"""
+        set out = {expr}
+        end game
+    """, "var out = 0\nvar xs = [1, 3, 6]\n")
+    assert st.var("out") == expected
+
+
+def test_division_by_zero_is_a_rule_error(tmp_path):
+    with pytest.raises(RuleError, match="division by zero"):
+        run(tmp_path, """
+            set out = 5 % zero
+            end game
+        """, "var out = 0\nvar zero = 0\n")
+
+
+def test_and_or_not(tmp_path):
+    st = run(tmp_path, """
+        set a = true and not false
+        set b = false or x == 1
+        set c = not x == 1 and true
+        end game
+    """, "var x = 1\nvar a = false\nvar b = false\nvar c = true\n")
+    assert (st.var("a"), st.var("b"), st.var("c")) == (True, True, False)
+
+
+def test_define_names_an_expression_with_parameters(tmp_path):
+    st = run(tmp_path, """
+        deal 1 from talon to hand(players)
+        set out = points(seats[1]) + points(seats[3]) + twice(5)
+        end game
+    """, "var out = 0\norder value: 2 3 4 5 6 7 8 9 10 J Q K A\n"
+         "define card(p) = top of hand(p)\ndefine points(p) = value(card(p))\ndefine twice(n: number) = n * 2\n")
+    # P0 holds A♠ (13), P2 holds A♦ (13)
+    assert st.var("out") == 13 + 13 + 10
+
+
+def test_a_define_reads_global_names_not_the_locals_where_it_is_used(tmp_path):
+    st = run(tmp_path, """
+        let total = 99
+        set out = current()
+        for each k in [5]:
+            set out2 = plus(1)
+        end game
+    """, "var total = 1\nvar k = 1000\nvar out = 0\nvar out2 = 0\n"
+         "define current() = total\ndefine plus(n: number) = n + k\n")
+    assert st.var("out") == 1
+    assert st.var("out2") == 1001
+
+
+def test_a_defines_parameter_is_the_argument_not_a_local_of_the_same_name(tmp_path):
+    st = run(tmp_path, """
+        let n = 7
+        set out = twice(n + 1)
+        end game
+    """, "var out = 0\ndefine twice(n: number) = n * 2\n")
+    assert st.var("out") == 16
+
+
+def test_an_order_numbers_ranks_from_one_and_leaves_others_at_zero(tmp_path):
+    st = run(tmp_path, """
+        set a = value(top of talon)
+        set b = value(bottom of talon)
+        set c = value(top of box)
+        move top 4 of talon to box
+        set d = value(top of box)
+        end game
+    """, "order value: A 2 3 4 5 6 7 8 9 10 J Q K\norder court: J Q K\n"
+         "var a = 0\nvar b = 0\nvar c = 0\nvar d = 0\n")
+    assert (st.var("a"), st.var("b"), st.var("c"), st.var("d")) == (1, 2, 0, 1)
+
+
+def test_an_order_ranks_with_highest(tmp_path):
+    st = run(tmp_path, """
+        deal 1 from talon to hand(players)
+        set q = highest p in players by court(top of hand(p))
+        end game
+    """, "order court: A J Q K\nvar q = seats[1]\n")
+    # P0 A♠ (1), P1 A♥ (1), P2 A♦ (1): a tie, the first in order wins
+    assert st.var("q") == 0
+
+
+# ------------------------------------------------------------------ options
+OPTION_DECLS = 'option tokens = 5 in 1..20 "tokens each"\noption blind = false\n' \
+               'option first = "draw" in {"draw", "random"}\nvar t = 0\nvar b = false\nvar f = 0\n'
+OPTION_BODY = """
+    set t = tokens
+    set b = blind
+    set f = 1 if first == "random" else 2
+    end game
+"""
+
+
+def test_options_have_their_defaults(tmp_path):
+    st = run(tmp_path, OPTION_BODY, OPTION_DECLS)
+    assert (st.var("t"), st.var("b"), st.var("f")) == (5, False, 2)
+    assert st.game.options == {"tokens": 5, "blind": False, "first": "draw"}
+
+
+def test_options_given_as_text_are_converted(tmp_path):
+    g = game(tmp_path, OPTION_BODY, OPTION_DECLS, options={"tokens": "12", "blind": "yes", "first": "random"})
+    st = g.new_initial_state()
+    assert (st.var("t"), st.var("b"), st.var("f")) == (12, True, 1)
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("tokens", "many", "whole number"),
+    ("tokens", "21", "from 1 to 20"),
+    ("tokens", 0, "from 1 to 20"),
+    ("blind", "maybe", "true or false"),
+    ("first", "last", "one of"),
+    ("colour", "red", "no option"),
+])
+def test_bad_option_values_are_refused_with_a_message(tmp_path, name, value, message):
+    with pytest.raises(CardlangError, match=message):
+        game(tmp_path, OPTION_BODY, OPTION_DECLS, options={name: value})
+
+
+def test_the_player_count_must_be_allowed(tmp_path):
+    with pytest.raises(CardlangError, match="2 to 6 players"):
+        game(tmp_path, "end game", n=7)
+    assert game(tmp_path, "end game", n=None).players == 2
+
+
+def test_set_on_the_command_line_converts_and_refuses_values(tmp_path):
+    from click.testing import CliRunner
+
+    from cardlang.cli import main
+
+    path = write(tmp_path, source(OPTION_BODY, OPTION_DECLS))
+    ok = CliRunner().invoke(main, ["simulate", path, "-n", "1", "--json", "--set", "tokens=7", "--set", "blind=on"])
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.output)["games"] == 1
+    for setting, message in (("tokens=lots", "whole number"), ("tokens=0", "from 1 to 20"),
+                             ("blind=maybe", "true or false"), ("colour=red", "no option")):
+        bad = CliRunner().invoke(main, ["simulate", path, "-n", "1", "--set", setting])
+        assert bad.exit_code == 2 and message in bad.output, (setting, bad.output)
+    bad = CliRunner().invoke(main, ["simulate", path, "-n", "1", "--set", "tokens"])
+    assert bad.exit_code == 2 and "NAME=VALUE" in bad.output
