@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
-from . import ast, rng
+from . import ast, engine, rng
 from .cards import Deck
 from .check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT,
                     ZONE, ZONES, Symbols)
-from .engine import STEP_BUDGET, STOP, RuleError
+from .engine import STOP, RuleError
 
 CARD_MARK = "\x1f"  # in log texts, CARD_MARK + index stands for a card shown only to those who know it
 _MARK_RE = re.compile(CARD_MARK + r"(\d+)")
@@ -108,16 +108,17 @@ class Program:
         pc = st.pc
         # An op that raises leaves `pc` at itself, so the handlers below know its line; counting
         # steps with `for … range` costs less than a counter of our own.
+        budget = engine.STEP_BUDGET  # read at each run, so that tests and tools can lower it
         try:
             if pc >= 0:
-                for _ in range(STEP_BUDGET):
+                for _ in range(budget):
                     pc = code[pc](st)
                     if pc < 0:
                         break
                 else:
                     cur = pc
                     code[pc](st)
-                    raise RuleError(f"line {self.lines[cur]}: the game ran {STEP_BUDGET:,} steps without a decision "
+                    raise RuleError(f"line {self.lines[cur]}: the game ran {budget:,} steps without a decision "
                                     "or an end: a rule loops forever")
         except RuleError:
             raise
