@@ -1110,3 +1110,149 @@ def test_set_on_the_command_line_converts_and_refuses_values(tmp_path):
         assert bad.exit_code == 2 and message in bad.output, (setting, bad.output)
     bad = CliRunner().invoke(main, ["simulate", path, "-n", "1", "--set", "tokens"])
     assert bad.exit_code == 2 and "NAME=VALUE" in bad.output
+
+
+# ------------------------------------------------------------------ variants
+BASE = source("""
+    announce "base round"
+    scoring
+    end game
+""", 'option bonus = 1 in 0..9\noption mode = "a" in {"a", "b"}\nvar x = 0\n', phases="""
+    phase scoring:
+        set x = bonus * 10
+""")
+
+
+def test_a_variant_changes_an_option_default_and_replaces_a_phase(tmp_path):
+    write(tmp_path, BASE, "base.cards")
+    path = write(tmp_path, textwrap.dedent("""\
+        game "Variant"
+        extends "base.cards"
+        option bonus = 3 in 0..9
+        phase scoring:
+            set x = bonus * 100
+    """), "variant.cards")
+    g = cardlang.load(path, players=2)
+    assert g.title == "Variant" and g.options == {"bonus": 3, "mode": "a"}
+    st = g.new_initial_state()
+    assert st.var("x") == 300 and "base round" in st.transcript()
+    base = cardlang.load(str(tmp_path / "base.cards"), players=2).new_initial_state()
+    assert base.var("x") == 10  # the base is unchanged
+
+
+def test_a_variant_may_add_new_declarations_and_a_phase_it_plays(tmp_path):
+    write(tmp_path, BASE, "base.cards")
+    path = write(tmp_path, textwrap.dedent("""\
+        game "Variant"
+        extends "base.cards"
+        var y = 0
+        phase scoring:
+            extra
+            set x = 1
+        phase extra:
+            set y = 2
+    """), "variant.cards")
+    st = cardlang.load(path, players=2).new_initial_state()
+    assert (st.var("x"), st.var("y")) == (1, 2)
+
+
+@pytest.mark.parametrize("decl, message", [
+    ("option bonsu = 3 in 0..9", "option `bonsu`"),
+    ("phase scorign:\n    set x = 1", "phase `scorign`"),
+])
+def test_a_variant_changing_what_its_base_does_not_have_is_E027(tmp_path, decl, message):
+    write(tmp_path, BASE, "base.cards")
+    path = write(tmp_path, 'game "Variant"\nextends "base.cards"\n' + decl + "\n", "variant.cards")
+    symbols, diagnostics = cardlang.check_file(path)
+    errors = [d for d in diagnostics if d.is_error]
+    assert [d.code for d in errors] == ["E027"] and message in errors[0].message
+    assert errors[0].span.file == path
+    with pytest.raises(CardlangError, match="E027"):
+        cardlang.load(path, players=2)
+
+
+def test_a_missing_base_is_E027(tmp_path):
+    path = write(tmp_path, 'game "Variant"\nextends "nowhere.cards"\n', "variant.cards")
+    _, diagnostics = cardlang.check_file(path)
+    assert any(d.code == "E027" and "does not exist" in d.message for d in diagnostics)
+
+
+def test_several_variants_of_one_base_merge_left_to_right(tmp_path):
+    write(tmp_path, BASE, "base.cards")
+    write(tmp_path, 'game "A"\nextends "base.cards"\noption bonus = 4 in 0..9\noption mode = "b" in {"a", "b"}\n',
+          "a.cards")
+    write(tmp_path, 'game "B"\nextends "base.cards"\noption bonus = 5 in 0..9\n'
+                    'phase scoring:\n    set x = bonus + 1000\n', "b.cards")
+    path = write(tmp_path, 'game "A and B"\nextends "a.cards", "b.cards"\n', "ab.cards")
+    g = cardlang.load(path, players=2)
+    assert g.title == "A and B"
+    assert g.options == {"bonus": 5, "mode": "b"}  # b's bonus wins over a's; a's mode stays
+    assert g.new_initial_state().var("x") == 1005
+
+
+# ------------------------------------------------------------------ loops that never end
+def test_a_rule_that_loops_forever_stops_with_a_rule_error_after_the_step_budget(tmp_path, monkeypatch):
+    monkeypatch.setattr(cardlang.engine, "STEP_BUDGET", 5_000)
+    g = game(tmp_path, """
+        while x >= 0:
+            add 1 to x
+        end game
+    """, "var x = 0\n")
+    with pytest.raises(RuleError, match="5,000 steps") as info:
+        g.new_initial_state()
+    assert "line 12" in str(info.value) or "line 13" in str(info.value)
+
+
+def test_a_loop_between_decisions_is_judged_per_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(cardlang.engine, "STEP_BUDGET", 5_000)
+    st = run(tmp_path, """
+        repeat 1000 times:
+            add 1 to x
+        seats[1] chooses "go":
+            pass
+        if x >= 4000:
+            end game
+    """, "var x = 0\n")
+    for _ in range(4):
+        st.apply("go")  # each run is under the budget, even if the game as a whole is not
+    assert st.is_terminal() and st.var("x") == 4000
+
+
+# ------------------------------------------------------------------ saving
+def test_to_json_and_from_json_replay_a_game_exactly(tmp_path):
+    g = game(tmp_path, """
+        move all cards to talon
+        shuffle talon
+        deal 2 from talon to hand(players)
+        set dealer = random(players)
+        for each p in players from dealer:
+            p chooses:
+                "pass":
+                    pass
+                a card c from hand(p):
+                    move c to table face up
+        add 1 to rounds
+        if rounds == 3:
+            end game winner dealer
+    """, "var dealer = seats[1]\nvar rounds = 0\n")
+    st = g.new_initial_state(seed=11, stack=[["Qs", "Jh"], ["2c", "3c", "4c"]], draws=[2, 1])
+    moves = 0
+    while not st.is_terminal():
+        legal = st.legal_actions()
+        st.apply(legal[moves % len(legal)])
+        moves += 1
+    data = json.loads(json.dumps(st.to_json()))
+    assert data["players"] == 3 and data["seed"] == 11 and data["actions"] == st.history
+    again = cardlang.State.from_json(g, data)
+    assert again.is_terminal() and again.winners() == st.winners()
+    assert again.zones == st.zones and again.known == st.known and again.v == st.v
+    assert again.transcript() == st.transcript()
+    assert st.transcript()[0:1] and "2 cards" in " ".join(st.transcript())
+
+
+def test_from_json_refuses_a_save_for_another_player_count(tmp_path):
+    st = run(tmp_path, "end game")
+    data = st.to_json()
+    data["players"] = 5
+    with pytest.raises(ValueError, match="5 players"):
+        cardlang.State.from_json(st.game, data)
