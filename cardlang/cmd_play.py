@@ -96,7 +96,7 @@ def match_answer(answer: str, labels: Sequence[str], card_of=None) -> tuple[Opti
     if len(starts) == 1:
         return starts[0], ""
     if len(starts) > 1:
-        shown = ", ".join(labels[i] for i in starts[:4]) + (", …" if len(starts) > 4 else "")
+        shown = ", ".join(labels[i] for i in starts[:4]) + (" and more" if len(starts) > 4 else "")
         return None, f"`{text}` could be {shown}: type more of it, or its number"
     if card_of is not None:
         card = card_of(text)
@@ -189,7 +189,7 @@ class Session:
             self.hand_over(seat)
         self.viewer = seat
         self.draw(seat, status=None)
-        actions = self.state.legal_actions()
+        actions = self.layout.display_order(self.state.legal_actions())
         labels = [a.label for a in actions]
         self.show_actions(labels)
         while True:
@@ -301,7 +301,8 @@ class Session:
     def header(self) -> str:
         who = ", ".join(f"P{s}" for s in self.humans) or "bots only"
         you = f"you are {who}" if len(self.humans) == 1 else f"people: {who}"
-        return f"{self.game.title} · {self.game.players} players · {you} · seed {self.state.seed}"
+        sep = self.style.sep
+        return f"{self.game.title}{sep}{self.game.players} players{sep}{you}{sep}seed {self.state.seed}"
 
     def draw(self, seat: int, status: Optional[str], final: bool = False) -> None:
         obs = self.state.observation(seat)
@@ -331,11 +332,12 @@ class Session:
         current = self.state.current_player
         if current == seat:
             return f"Your turn, P{seat}."
-        return f"P{current} is playing…" if not self.style.ascii else f"P{current} is playing..."
+        return f"P{current} is playing{self.style.more}"
 
     def show_actions(self, labels: list) -> None:
         self.show(actions_list(labels, self.style))
-        self.say("answer with a number or a label · ? rules and help · log all events · q quit", "dim")
+        sep = self.style.sep
+        self.say(f"answer with a number or a label{sep}? rules and help{sep}log all events{sep}q quit", "dim")
 
     def show_rules(self) -> None:
         game = self.game
@@ -352,8 +354,8 @@ class Session:
                 text += f"  ({decl.help})"
             self.say(text, "dim")
         self.say("Answer with the number of an action or its label (the start of it is enough, "
-                 "or a card such as 10h). Commands: ? this help · log every event you saw · "
-                 "t the table again · q quit (offers to save).", "dim")
+                 "or a card such as 10h). Commands: ? this help, log every event you saw, "
+                 "t the table again, q quit (offers to save).", "dim")
 
     def show_log(self, seat: int) -> None:
         for line in self.state.transcript(seat):

@@ -55,6 +55,19 @@ class Style:
         return "*" if self.ascii else "★"
 
     @property
+    def dot(self) -> str:
+        return "." if self.ascii else "·"
+
+    @property
+    def sep(self) -> str:
+        """Between the parts of a line of facts."""
+        return " | " if self.ascii else " · "
+
+    @property
+    def more(self) -> str:
+        return "..." if self.ascii else "…"
+
+    @property
     def box(self):
         return box.ASCII if self.ascii else box.ROUNDED
 
@@ -73,14 +86,15 @@ def card_text(label: Optional[str], style: Optional[Style] = None) -> Text:
     return Text(style.plain(label), style=colour)
 
 
-def cards_text(labels: Sequence[Optional[str]], style: Optional[Style] = None, empty: str = "·") -> Text:
+def cards_text(labels: Sequence[Optional[str]], style: Optional[Style] = None) -> Text:
     """Cards side by side; unknown ones as face-down cards."""
+    style = style or Style()
     out = Text()
     for i, label in enumerate(labels):
         if i:
             out.append(" ")
         out.append_text(card_text(label, style))
-    return out if labels else Text(empty, style="dim")
+    return out if labels else Text(style.dot, style="dim")
 
 
 def hand_text(labels: Sequence[Optional[str]], style: Optional[Style] = None) -> Text:
@@ -138,6 +152,16 @@ class Layout:
             card_order=order,
         )
 
+    def display_order(self, actions: Sequence) -> list:
+        """Actions that each name one card, in the order a hand is shown (the numbers follow it)."""
+        keys = []
+        for i, action in enumerate(actions):
+            cards = [m.group(0) for m in CARD_RE.finditer(action.label)]
+            if len(cards) != 1 or cards[0] not in self.card_order:
+                return list(actions)
+            keys.append((self.card_order[cards[0]], i))
+        return [actions[i] for _, i in sorted(keys)]
+
     def sorted_hand(self, labels: Sequence[Optional[str]]) -> list:
         known = sorted((c for c in labels if c is not None), key=lambda c: self.card_order.get(c, (99, 99)))
         return known + [None] * (len(labels) - len(known))
@@ -173,7 +197,7 @@ def zone_text(cards: Sequence[Optional[str]], kind: str, style: Style) -> Text:
 def seat_zone_text(cards: Sequence[Optional[str]], style: Style, count_only: bool = False) -> Text:
     """A player's zone in the players' table: the cards the viewer knows, a count for the rest."""
     if not cards:
-        return Text("·", style="dim")
+        return Text(style.dot, style="dim")
     known = [c for c in cards if c is not None]
     if count_only or not known:
         return Text(_count(len(cards)), style="dim")
@@ -288,7 +312,7 @@ def render_table(obs: dict, layout: Layout, style: Optional[Style] = None, *, ev
     if events or earlier:
         parts.append(Text(events_title, style="bold cyan"))
         if earlier:
-            parts.append(Text(f"  … {earlier} earlier (type `log` to see them)", style="dim"))
+            parts.append(Text(f"  {style.more} {earlier} earlier (type `log` to see them)", style="dim"))
         for line in events:
             parts.append(rich_line("  " + line, style))
     if status:

@@ -247,7 +247,7 @@ def test_no_file_and_no_resume_is_a_one_line_error():
 def test_ascii_shows_suits_as_letters():
     result = play(["--seed", "3", "--ascii"], ["q", "n"])
     assert result.exit_code == 0
-    assert not set("♠♣♥♦▒╭─") & set(result.output)
+    assert all(ord(c) < 128 or c.isalpha() for c in result.output)
     assert "your hand  [9h]" in result.output
 
 
