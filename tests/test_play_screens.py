@@ -87,7 +87,7 @@ def test_no_screen_shows_a_card_hidden_from_its_seat(relative):
         state = g.new_initial_state(seed=seed)
         step = 0
         while not state.is_terminal() and step < 240:
-            if step % 6 == 0:
+            if step % 10 == 0:
                 for seat in range(players):
                     text = screen(state, seat)
                     # only cards the seat knows now, or that its own log showed it when they were shown

@@ -1,0 +1,100 @@
+"""`cardlang play` in a real pseudo-terminal (pexpect): colours, screen clearing, Ctrl-C, resume.
+
+A person plays the first action at every turn, presses Ctrl-C after a few moves, resumes and plays
+to the end; the game must end exactly as the same game played through without a break.
+"""
+
+import json
+import os
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from cardlang.cli import main
+from scenario import ROOT, path
+from test_play import ALL_GAMES, ALWAYS_FIRST, PLAYERS, final_state
+
+pexpect = pytest.importorskip("pexpect")
+
+PROMPT = r"P0 > "
+
+
+def spawn(args):
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="50")
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(sys.executable, ["-m", "cardlang.cli", "play"] + args, cwd=ROOT, env=env,
+                         encoding="utf-8", dimensions=(50, 100), timeout=60)
+    child.delaybeforesend = None  # answer at once, as a script can
+    return child
+
+
+def answer_until_the_end(child, answer="1", limit=5000):
+    """Answers every prompt until the game ends; returns the number of answers given."""
+    n = 0
+    while True:
+        i = child.expect([PROMPT, "The game is over", pexpect.EOF])
+        if i != 0:
+            child.expect(pexpect.EOF)
+            child.close()
+            return n
+        child.sendline(answer)
+        n += 1
+        assert n < limit
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_in_a_terminal_ctrl_c_then_resume_ends_like_the_game_played_through(game, tmp_path):
+    save = tmp_path / "pty.json"
+    args = [path(game), "--players", str(PLAYERS[game]), "--seed", "5", "--speed", "0", "--save", str(save)]
+    child = spawn(args)
+    # a terminal gets colours and a cleared screen
+    child.expect(PROMPT)
+    assert "\x1b[" in child.before
+    assert "Your turn, P0." in child.before
+    child.sendline("nonsense")
+    child.expect("is not one of your choices")
+    for _ in range(3):
+        child.expect(PROMPT)
+        child.sendline("1")
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect("Interrupted.")
+    child.expect("cardlang play --resume")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    with open(save) as f:
+        data = json.load(f)
+    assert not data["finished"] and data["actions"]
+
+    child = spawn(["--resume", str(save), "--speed", "0"])
+    child.expect("Resuming")
+    answer_until_the_end(child)
+    assert child.exitstatus == 0
+    resumed, data = final_state(save)
+    assert resumed.is_terminal()
+
+    whole = tmp_path / "whole.json"
+    result = CliRunner().invoke(main, ["play"] + args[:-1] + [str(whole)], input="".join(a + "\n" for a in ALWAYS_FIRST))
+    assert result.exit_code == 0, result.output
+    expected, expected_data = final_state(whole)
+    assert data["actions"] == expected_data["actions"]
+    assert resumed.scores() == expected.scores() and resumed.winners() == expected.winners()
+
+
+def test_in_a_terminal_q_offers_to_save(tmp_path):
+    child = spawn([path("games/coucou.cards"), "--seed", "2", "--speed", "0"])
+    child.expect(PROMPT)
+    child.sendline("?")
+    child.expect("players; this game has 5")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect("File name")
+    save = tmp_path / "offered.json"
+    child.sendline(str(save))
+    child.expect("cardlang play --resume")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert save.exists()
