@@ -3,8 +3,9 @@
 Every screen is drawn from `State.observation(seat)` of the seat in front of it, so a person never
 sees a card that seat does not know; with several people at one terminal (`--hotseat`) the screen
 is cleared and the next person asked to take the seat before a hand is shown. With `--save` the
-game is written after every action, and `--resume` continues it exactly (the bots are caught up
-on the saved moves, so a resumed game plays on as the uninterrupted one would have).
+game is written after every action, and `--resume` continues it exactly: each bot decision is
+seeded by the game's seed and the move number, so a resumed game plays on as the uninterrupted one
+would have.
 """
 
 from __future__ import annotations
@@ -35,29 +36,26 @@ class Leave(Exception):
     """The person leaves the table (`q`, Ctrl-C, or the input closed)."""
 
 
-class Bots:
-    """The bots of the seats no person plays: one per seat, seeded from the game's seed.
+def bot_seed(seed: int, move: int) -> int:
+    """The seed of the bot that makes move number `move` (0-based) of a game dealt with `seed`."""
+    return (seed * 1_000_003 + move * 7_919 + 17) & 0xFFFFFFFF
 
-    A resumed game catches its bots up by letting them choose again at every move they made
-    (their choices are thrown away, the saved moves are played), so that a bot with a random
-    generator or a memory is exactly where it was when the game stopped.
+
+class Bots:
+    """The bots of the seats no person plays: a fresh bot for every decision, seeded by `bot_seed`.
+
+    A bot's choice is then a function of the game's seed, the move number and the state, so a
+    resumed game plays on exactly as the uninterrupted one would have, at once, however long the
+    bots thought before the break (no bot has to be replayed to get back where it was).
     """
 
-    def __init__(self, name: str, seed: int, players: int):
+    def __init__(self, name: str, seed: int):
+        make_bot(name, seed=0)  # KeyError naming the known bots, for an unknown name
         self.name = name
-        self.seats = [make_bot(name, seed=seed * 31 + s) for s in range(players)]  # KeyError: unknown bot
+        self.seed = seed
 
     def choose(self, state):
-        return self.seats[state.current_player].choose(state)
-
-    def catch_up(self, game, data: dict, humans: Sequence[int]) -> None:
-        """Replays a saved game's moves, letting the bots of the other seats choose at theirs."""
-        replay = game.new_initial_state(seed=data["seed"], stack=data.get("stack"), draws=data.get("draws"),
-                                        log=False)
-        for action in data["actions"]:
-            if replay.current_player not in humans:
-                self.choose(replay)
-            replay.apply(int(action))
+        return make_bot(self.name, seed=bot_seed(self.seed, len(state.history))).choose(state)
 
 
 def terminal_shows_symbols(stream=None) -> bool:
@@ -498,11 +496,9 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
         if not 0 <= s < game.players:
             _fail(f"--seat must be from 0 to {game.players - 1}, not {s}")
     try:
-        bots = Bots(bot_name, seed, game.players)
+        bots = Bots(bot_name, seed)
     except KeyError as e:
         _fail(e.args[0])
-    if resume_path is not None:
-        bots.catch_up(game, data, data.get("humans", []))
     replay_hint = (f"Replay it: cardlang replay {_quote(save_path)} (--all shows every card)" if save_path
                    else f"Play the same deal again: {replay_command(game, seed, settings_shown)}")
     if bots_only:
@@ -532,18 +528,25 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
 
     save()
     shown = 0
-    while not state.is_terminal():
-        action = bots.choose(state)
+    try:
+        while not state.is_terminal():
+            action = bots.choose(state)
+            if save_path:
+                labels.append(game.program.label(state, action))
+            state.apply(action)
+            save()
+            if speed:
+                log = state.transcript()
+                for line in log[shown:]:
+                    console.print(line, markup=False, highlight=False)
+                shown = len(log)
+                time.sleep(speed)
+    except KeyboardInterrupt:
+        console.print("\nInterrupted.", markup=False)
         if save_path:
-            labels.append(game.program.label(state, action))
-        state.apply(action)
-        save()
-        if speed:
-            log = state.transcript()
-            for line in log[shown:]:
-                console.print(line, markup=False, highlight=False)
-            shown = len(log)
-            time.sleep(speed)
+            console.print(f"The game is saved in {save_path}; to go on: cardlang play --resume {_quote(save_path)}",
+                          markup=False, soft_wrap=True)
+        raise SystemExit(130)
     for line in state.transcript()[shown:]:
         console.print(line, markup=False, highlight=False)
     scores = state.scores()

@@ -280,3 +280,20 @@ def test_bots_play_without_a_pause_when_the_output_is_not_a_terminal():
     result = play(["--seed", "5"], ALWAYS_FIRST)
     assert result.exit_code == 0
     assert time.perf_counter() - start < 20  # a pause of 0.8 s per bot move would take minutes
+
+
+def test_a_bots_only_game_saved_and_resumed_ends_like_the_whole_one(tmp_path):
+    save = tmp_path / "bots.json"
+    whole = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--bots-only", "--seed", "8",
+                                      "--save", str(save)])
+    assert whole.exit_code == 0, whole.output
+    _, data = final_state(save)
+    assert data["finished"] and data["humans"] == []
+    # cut the save after a third of its moves, as an interruption would leave it
+    cut = dict(data, actions=data["actions"][: len(data["actions"]) // 3], finished=False)
+    save.write_text(json.dumps(cut))
+    resumed = CliRunner().invoke(main, ["play", "--resume", str(save)])
+    assert resumed.exit_code == 0, resumed.output
+    assert resumed.output == whole.output
+    _, again = final_state(save)
+    assert again["actions"] == data["actions"]

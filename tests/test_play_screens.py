@@ -19,7 +19,7 @@ def new_session(state, seat, ascii=False, width=80):
     console = Console(file=io.StringIO(), width=width, color_system=None, highlight=False, emoji=False,
                       markup=False)
     g = state.game
-    return Session(g, state, humans=[seat], bots=Bots("random", 0, g.players), console=console,
+    return Session(g, state, humans=[seat], bots=Bots("random", 0), console=console,
                    style=Style(ascii=ascii))
 
 
