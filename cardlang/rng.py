@@ -1,0 +1,57 @@
+"""The state's chance: one 64-bit int, expanded into a Mersenne Twister only when a rule draws.
+
+A draw seeds `random.Random` from `state.rng`, draws, and stores the generator's next 64 bits as
+the new `state.rng`, so a state stays a few flat lists and an int (cheap to clone and to save).
+These functions give exactly what `random.Random(seed).shuffle(...)` and `.randrange(n)` give, so
+seeded games do not change, but without `Random.__init__`, the Python-level `seed()` and the
+per-card method calls of `random.shuffle`: the generator is reseeded in C, one per thread.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+
+try:  # CPython: seed an int in C, skipping `Random.seed`'s Python-level checks
+    from _random import Random as _CRandom
+
+    _c_seed = _CRandom.seed
+except ImportError:  # pragma: no cover - other interpreters
+    _c_seed = random.Random.seed
+_local = threading.local()
+# bit lengths of 1..N, as `random._randbelow_with_getrandbits` computes them
+_BITS = tuple(n.bit_length() for n in range(1025))
+
+
+def _generator(seed: int) -> random.Random:
+    mt = getattr(_local, "mt", None)
+    if mt is None:
+        mt = _local.mt = random.Random()
+    _c_seed(mt, seed)
+    return mt
+
+
+def shuffle(pile: list, seed: int) -> int:
+    """Shuffles `pile` in place as `random.Random(seed).shuffle(pile)` does; returns the next seed."""
+    mt = _generator(seed)
+    bits = mt.getrandbits
+    lengths = _BITS
+    for i in range(len(pile) - 1, 0, -1):
+        n = i + 1
+        k = lengths[n] if n < 1025 else n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        pile[i], pile[j] = pile[j], pile[i]
+    return bits(64)
+
+
+def randbelow(n: int, seed: int) -> tuple[int, int]:
+    """(`random.Random(seed).randrange(n)`, the next seed), for n >= 1."""
+    mt = _generator(seed)
+    bits = mt.getrandbits
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r, bits(64)
