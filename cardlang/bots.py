@@ -1,9 +1,21 @@
-"""Bots: they see only `State.observation(seat)`-level information and the legal actions."""
+"""Bots: they decide from what their seat may know and from the legal actions, never from hidden cards.
+
+Every bot that looks ahead does so on `State.determinize(seat, rng)`: a copy in which the cards the
+seat does not know are dealt again at random among the places it cannot see. That copy depends only
+on what the seat knows, so a bot given two states that differ only in cards hidden from it, with
+the same seed, decides the same (tests/test_bots.py checks it).
+
+A bot is named `NAME` or `NAME:BUDGET`: `greedy:64` plays 64 playouts per decision, `ismcts:200`
+runs 200 iterations, `ismcts:0.5s` searches for half a second (not reproducible: it depends on the
+machine's speed). Iteration budgets make a bot's decisions a function of its seed and the state.
+"""
 
 from __future__ import annotations
 
+import math
 import random
-from typing import Callable
+import time
+from typing import Callable, Optional, Sequence
 
 
 class RandomBot:
@@ -11,7 +23,7 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, budget=None):
         self.rng = random.Random(seed)
 
     def choose(self, state) -> int:
@@ -19,12 +31,253 @@ class RandomBot:
         return legal[self.rng.randrange(len(legal))]
 
 
-BOTS: dict[str, Callable] = {"random": RandomBot}
+# ---------------------------------------------------------------------------------- playouts
+def _horizon(state, rounds: Optional[int]) -> Optional[int]:
+    """The round number at which a playout from `state` stops (None: at the end of the game).
+
+    A game without a declared score is only judged at its end. Otherwise playouts stop once `rounds`
+    rounds have ended, and are judged by how the scores moved: far cheaper than playing a long game
+    out at random, and nearer to what the decision changes.
+    """
+    if rounds is None or state.game.program.score is None:
+        return None
+    return state.round + rounds
+
+
+def _playout(state, rng: random.Random, stop_round: Optional[int]) -> None:
+    """Random legal actions until the game ends or round `stop_round` starts (in place)."""
+    resume = state.game.program.resume
+    rand = rng.random
+    if stop_round is None:
+        while not state.terminal:
+            legal = state.pending[2]
+            resume(state, legal[int(rand() * len(legal))])
+    else:
+        while not state.terminal and state.round < stop_round:
+            legal = state.pending[2]
+            resume(state, legal[int(rand() * len(legal))])
+
+
+def _values(state, before: Sequence) -> list:
+    """Each seat's gain over the others since `before` (its scores then): its score's change minus
+    the mean change of the other seats. At the end of a game without scores, wins count instead."""
+    after = state.scores()
+    n = len(after)
+    gains = [a - b for a, b in zip(after, before)]
+    total = sum(gains)
+    if n == 1:
+        return gains
+    return [(n * g - total) / (n - 1) for g in gains]
+
+
+def _root_actions(real, det) -> list:
+    """Pairs (action in the determinized copy, the same action in the real state), in legal order.
+
+    They differ only when a player picks among cards the bot cannot see: the same place is meant,
+    so a card action maps to the real card lying where the copy's card lies.
+    """
+    legal, mine = real.legal_action_ids(), det.legal_action_ids()
+    if legal == mine:
+        return [(a, a) for a in legal]
+    alts = real.game.program.chooses[real.pending[0]].alts
+    out = []
+    for a in mine:
+        if alts[a >> 16].kind == "card":
+            c = a & 0xFFFF
+            z = det.loc[c]
+            r = (a & ~0xFFFF) | real.zones[z][det.zones[z].index(c)]
+        else:
+            r = a
+        out.append((a, r))
+    return out
+
+
+class _Budget:
+    """Iterations, or seconds (a budget written `0.5s`)."""
+
+    def __init__(self, budget, default_iterations: int):
+        self.seconds: Optional[float] = None
+        self.iterations = default_iterations
+        if budget is None or budget == "":
+            return
+        text = str(budget).strip()
+        if text.endswith("s"):
+            self.seconds = float(text[:-1])
+            if not self.seconds > 0:
+                raise ValueError(f"a time budget must be positive, not `{budget}`")
+            self.iterations = 1 << 62
+        else:
+            self.iterations = int(text)
+            if self.iterations < 1:
+                raise ValueError(f"a budget must be at least 1 iteration, not `{budget}`")
+
+    def deadline(self) -> Optional[float]:
+        return None if self.seconds is None else time.perf_counter() + self.seconds
+
+    def __str__(self) -> str:
+        return f"{self.seconds:g}s" if self.seconds is not None else str(self.iterations)
+
+
+# ------------------------------------------------------------------------------------ greedy
+class GreedyBot:
+    """Flat Monte Carlo: playouts after each legal action from determinized copies; the best mean wins.
+
+    The budget is the number of playouts per decision, shared in turn among the legal actions.
+    """
+
+    name = "greedy"
+    DEFAULT_BUDGET = 64
+
+    def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1):
+        self.rng = random.Random(seed)
+        self.budget = _Budget(budget, self.DEFAULT_BUDGET)
+        self.rounds = rounds
+
+    def choose(self, state) -> int:
+        legal = state.legal_action_ids()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current_player
+        rng = self.rng
+        resume = state.game.program.resume
+        stop = _horizon(state, self.rounds)
+        before = state.scores()
+        deadline = self.budget.deadline()
+        totals: dict = {}
+        counts: dict = {}
+        i = 0
+        while i < self.budget.iterations and (deadline is None or time.perf_counter() < deadline or i < len(legal)):
+            det = state.determinize(seat, rng)
+            det_action, real_action = _root_actions(state, det)[i % len(legal)]
+            resume(det, det_action)
+            _playout(det, rng, stop)
+            totals[real_action] = totals.get(real_action, 0.0) + _values(det, before)[seat]
+            counts[real_action] = counts.get(real_action, 0) + 1
+            i += 1
+        return max(legal, key=lambda a: (totals[a] / counts[a]) if a in counts else -math.inf)
+
+
+# ------------------------------------------------------------------------------------ ismcts
+class _Node:
+    """A node of the search tree: reached by `action`, taken by seat `who` (the player it rewards)."""
+
+    __slots__ = ("action", "who", "children", "visits", "avail", "total")
+
+    def __init__(self, action, who):
+        self.action, self.who = action, who
+        self.children: dict = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+
+
+class ISMCTSBot:
+    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012).
+
+    Each iteration deals the hidden cards anew (`State.determinize`), walks down one tree shared by
+    all determinizations using only the actions legal in this one (UCB over availability counts),
+    adds a node, plays at random to the end of the round (or of the game, without a score), and
+    credits each node with the gain of the seat that chose it. Gains are scaled to [0, 1] by the
+    smallest and largest seen so far, which keeps the search blind to the size of a game's scores.
+    The most visited action is played.
+    """
+
+    name = "ismcts"
+    DEFAULT_BUDGET = 200
+    EXPLORATION = 0.7
+
+    def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1, exploration: float = EXPLORATION):
+        self.rng = random.Random(seed)
+        self.budget = _Budget(budget, self.DEFAULT_BUDGET)
+        self.rounds = rounds
+        self.c = exploration
+
+    def choose(self, state) -> int:
+        legal = state.legal_action_ids()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current_player
+        rng = self.rng
+        resume = state.game.program.resume
+        stop = _horizon(state, self.rounds)
+        before = state.scores()
+        root = _Node(None, None)
+        lo, hi = math.inf, -math.inf
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        deadline = self.budget.deadline()
+        iterations = self.budget.iterations
+        it = 0
+        while it < iterations and (deadline is None or time.perf_counter() < deadline or it < len(legal)):
+            it += 1
+            det = state.determinize(seat, rng)
+            node = root
+            path = [root]
+            first = True
+            span = hi - lo if hi > lo else 0.0
+            # selection and expansion
+            while not det.terminal and (stop is None or det.round < stop):
+                moves = _root_actions(state, det) if first else None
+                keys = [r for _, r in moves] if first else det.pending[2]
+                who = det.pending[1]
+                children = node.children
+                untried = [k for k in keys if k not in children]
+                for k in keys:
+                    child = children.get(k)
+                    if child is not None:
+                        child.avail += 1
+                if untried:
+                    key = untried[int(rng.random() * len(untried))]
+                    child = children[key] = _Node(key, who)
+                else:
+                    best, child = -math.inf, None
+                    for k in keys:
+                        ch = children[k]
+                        mean = ch.total / ch.visits
+                        q = (mean - lo) / span if span else 0.5
+                        u = q + c * sqrt(log(ch.avail) / ch.visits)
+                        if u > best:
+                            best, child = u, ch
+                    key = child.action
+                if first:
+                    key = next(d for d, r in moves if r == key)
+                    first = False
+                resume(det, key)
+                path.append(child)
+                node = child
+                if untried:
+                    break
+            # simulation and backpropagation
+            _playout(det, rng, stop)
+            values = _values(det, before)
+            for v in values:
+                if v < lo:
+                    lo = v
+                if v > hi:
+                    hi = v
+            for nd in path[1:]:
+                nd.visits += 1
+                nd.total += values[nd.who]
+        return max(legal, key=lambda a: (root.children[a].visits, root.children[a].total / root.children[a].visits)
+                   if a in root.children else (-1, 0.0))
+
+
+BOTS: dict[str, Callable] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}
+
+
+def parse_bot(name: str) -> tuple:
+    """`ismcts:200` → ("ismcts", "200"); `random` → ("random", None). KeyError for unknown bots."""
+    base, _, budget = name.strip().partition(":")
+    if base not in BOTS:
+        raise KeyError(f"unknown bot `{name}` (bots: {', '.join(sorted(BOTS))})")
+    return base, (budget or None)
 
 
 def make_bot(name: str, seed: int = 0):
-    """A bot by name (`random`); KeyError naming the known bots otherwise."""
-    base = name.split(":", 1)[0]
-    if base not in BOTS:
-        raise KeyError(f"unknown bot `{name}` (bots: {', '.join(sorted(BOTS))})")
-    return BOTS[base](seed=seed)
+    """A bot by name, `NAME` or `NAME:BUDGET` (iterations, or seconds as `0.5s`).
+
+    KeyError naming the known bots for an unknown name; ValueError for a bad budget.
+    """
+    base, budget = parse_bot(name)
+    return BOTS[base](seed=seed, budget=budget)

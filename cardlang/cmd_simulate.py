@@ -1,4 +1,4 @@
-"""`cardlang simulate FILE -n GAMES`: bots in every seat, statistics per seat."""
+"""`cardlang simulate FILE -n GAMES`: bots in every seat, statistics per seat, rule coverage."""
 
 from __future__ import annotations
 
@@ -8,39 +8,123 @@ import sys
 import click
 
 from .cmd_common import load_game
-from .simulate import simulate
+from .simulate import cpu_count, simulate
 
 
 @click.command("simulate")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("-n", "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
 @click.option("--players", type=int, default=None, help="Number of players (default: the smallest allowed).")
+@click.option("--bots", "bot_names", default="random", show_default=True, metavar="BOT[,BOT…]",
+              help="One bot for every seat, or one per seat: random, greedy, ismcts, each maybe with a "
+                   "budget (ismcts:200 iterations per decision; ismcts:0.5s seconds, not reproducible).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Local processes (default: every core).")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Run the batches on Ray: `local` starts a local instance, else a cluster's address "
+                   "(needs cardlang[ray]; the game files must be at the same path on every machine).")
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a game option (repeatable).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
-def simulate_command(path, games, players, seed, settings, as_json) -> None:
-    """Play GAMES seeded games with random bots in every seat and print per-seat statistics.
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Draw win rates with their 95% intervals and game lengths to this PNG (needs cardlang[plot]).")
+def simulate_command(path, games, players, bot_names, seed, jobs, cluster, settings, as_json, plot_path) -> None:
+    """Play GAMES seeded games with bots in every seat and print what a designer needs to know.
 
-    A shared win counts for every winner. The same seed and arguments give the same results.
+    Per seat and per position from the first player to act: wins, win rate with a 95% interval,
+    scores; ties; game length; how often each action was taken; and rule coverage: how often every
+    branch of every `if` and every alternative of every `chooses` was reached, with the rules never
+    reached. A shared win counts for every winner. The same seed and arguments give the same
+    results whatever --jobs or --cluster; Ctrl-C stops and reports the games finished so far.
     """
     game = load_game(path, players, settings)
-    stats = _run(game, games, seed, show_progress=not as_json and sys.stderr.isatty())
+    bots = [b.strip() for b in bot_names.split(",") if b.strip()]
+    try:
+        from .bots import make_bot
+
+        for b in bots:
+            make_bot(b)
+    except (KeyError, ValueError) as e:
+        raise click.BadParameter(str(e.args[0] if e.args else e), param_hint="--bots")
+    if len(bots) not in (1, game.players):
+        raise click.BadParameter(f"give one bot for every seat or {game.players} (one per seat), not {len(bots)}",
+                                 param_hint="--bots")
+    if plot_path is not None:
+        _check_plotting()
+    jobs = jobs or cpu_count()
+    show_progress = not as_json and sys.stderr.isatty()
+    try:
+        stats = _run(game, games, seed, bots, jobs, cluster, show_progress)
+    except RuntimeError as e:
+        click.echo(f"error: {e}", err=True)
+        raise SystemExit(2)
+    if plot_path is not None and stats["games"]:
+        from .plots import plot_simulation
+
+        plot_simulation(stats, plot_path)
     if as_json:
         click.echo(json.dumps(stats))
-        return
-    click.echo(f"{stats['game']}: {stats['games']} games, {stats['players']} players")
-    click.echo(f"{'seat':>4}  {'wins':>6}  {'win rate':>8}")
-    for s in stats["seats"]:
-        click.echo(f"{'P%d' % s['seat']:>4}  {s['wins']:>6}  {s['win_rate']:>8.1%}")
-    click.echo(f"mean decisions per game: {stats['mean_decisions']:.1f}")
-    click.echo(f"games per second: {stats['games_per_second']:.1f}")
+    else:
+        _print_tables(stats)
+        if plot_path is not None:
+            click.echo(f"plot: {plot_path}")
+    if stats["interrupted"]:
+        raise SystemExit(130)
 
 
-def _run(game, games, seed, show_progress):
+def _check_plotting() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise click.UsageError("--plot needs matplotlib: pip install 'cardlang[plot]'")
+
+
+def _run(game, games, seed, bots, jobs, cluster, show_progress):
     if not show_progress:
-        return simulate(game, games, seed)
-    from rich.progress import Progress
+        return simulate(game, games, seed, bots, jobs=jobs, cluster=cluster)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    with Progress(transient=True) as bar:
+    columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, transient=True) as bar:
         task = bar.add_task("simulating", total=games)
-        return simulate(game, games, seed, progress=lambda i: bar.update(task, completed=i))
+        return simulate(game, games, seed, bots, jobs=jobs, cluster=cluster,
+                        progress=lambda done: bar.update(task, completed=done))
+
+
+def _interval(ci) -> str:
+    return f"{ci[0]:6.1%} – {ci[1]:6.1%}"
+
+
+def _print_tables(stats) -> None:
+    echo = click.echo
+    head = f"{stats['game']}: {stats['games']} games, {stats['players']} players"
+    if stats["interrupted"]:
+        head += " (interrupted: the games finished so far)"
+    echo(head)
+    echo(f"{'seat':>4}  {'bot':<12} {'wins':>6}  {'win rate':>8}  {'95% interval':>17}  {'mean score':>10}  {'sd':>7}")
+    for s in stats["seats"]:
+        echo(f"{'P%d' % s['seat']:>4}  {s['bot']:<12} {s['wins']:>6}  {s['win_rate']:>8.1%}  "
+             f"{_interval(s['win_rate_ci95']):>17}  {s['mean_score']:>10.2f}  {s['score_sd']:>7.2f}")
+    echo("by position from the first player to act (0 = first, then in the order of play):")
+    for s in stats["positions"]:
+        echo(f"{s['position']:>4}  {'':<12} {s['wins']:>6}  {s['win_rate']:>8.1%}  "
+             f"{_interval(s['win_rate_ci95']):>17}  {s['mean_score']:>10.2f}  {s['score_sd']:>7.2f}")
+    ties = stats["ties"]
+    echo(f"shared wins: {ties['shared_wins']}, games without a winner: {ties['no_winner']}")
+    d, r = stats["decisions"], stats["rounds"]
+    echo(f"mean decisions per game: {stats['mean_decisions']:.1f} (sd {d['sd']:.1f}, {d['min']}–{d['max']}); "
+         f"rounds: {r['mean']:.1f} (sd {r['sd']:.1f}, {r['min']}–{r['max']})")
+    actions = stats["actions"]
+    if actions:
+        echo("actions taken (most frequent first):")
+        for a in actions[:15]:
+            echo(f"  {a['share']:6.1%}  {a['count']:>8}  {a['label']}")
+        if len(actions) > 15:
+            echo(f"  … and {len(actions) - 15} more (see --json)")
+    if "coverage" in stats:
+        cov = stats["coverage"]
+        reached = sum(1 for e in cov if e["hits"])
+        echo(f"rule coverage: {reached} of {len(cov)} rules reached")
+        for e in stats["never_reached"]:
+            offered = f" (offered {e['offered']} times, never chosen)" if e.get("offered") else ""
+            echo(f"  never reached: {e['file']}:{e['line']}: {e['kind']}: {e['label']}{offered}")
+    echo(f"games per second: {stats['games_per_second']:.1f}")

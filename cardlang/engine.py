@@ -43,7 +43,7 @@ class State:
     """Everything that changes during a game, as flat lists of small ints (cheap to clone)."""
 
     __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "active", "rng", "pending",
-                 "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed")
+                 "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round")
 
     def __init__(self, game: "Game"):
         self.game = game
@@ -132,6 +132,59 @@ class State:
         s.stacks = self.stacks
         s.draws = self.draws
         s.seed = self.seed
+        s.round = self.round
+        return s
+
+    def determinize(self, seat: int, rng: random.Random) -> "State":
+        """A copy where the cards `seat` does not know are dealt again at random into their places.
+
+        The copy depends only on what `seat` knows and on `rng`: the unknown cards are taken in id
+        order, shuffled with `rng`, and dealt back into the places that unknown cards occupy (zone
+        by zone, bottom first), so every place keeps its count. What belongs to a place moves with
+        its card: who else knows it, card values held in variables, card ids in pending actions.
+        Later shuffles and `random` draws use a fresh seed from `rng`, so the copy does not foresee
+        the real game's chance either. It is for bots: no log, no history, not for saving.
+        """
+        s = self.clone()
+        s.log = None
+        s.history = []
+        s.stacks = None
+        s.draws = None
+        s.rng = rng.getrandbits(64)
+        bit = 1 << seat
+        known = self.known
+        unknown = [c for c in range(len(known)) if not known[c] & bit]
+        if not unknown:
+            return s
+        dealt = unknown[:]
+        rng.shuffle(dealt)
+        new_of = list(range(len(known)))  # real card -> the card dealt into its place
+        i = 0
+        new_known, new_loc = s.known, s.loc
+        for z, pile in enumerate(s.zones):
+            for j, c in enumerate(pile):
+                if not known[c] & bit:
+                    d = dealt[i]
+                    i += 1
+                    pile[j] = d
+                    new_of[c] = d
+                    new_known[d] = known[c]
+                    new_loc[d] = z
+        program = self.game.program
+        v = s.v
+        for slot in program.card_slots:
+            c = v[slot]
+            if c is not None:
+                v[slot] = new_of[c]
+        for slot in program.cards_slots:
+            cs = v[slot]
+            if cs:
+                v[slot] = tuple(new_of[c] for c in cs)
+        if s.pending is not None:
+            index, player, legal = s.pending
+            alts = program.chooses[index].alts
+            s.pending = (index, player, tuple(a if alts[a >> 16].kind != "card" else (a & ~0xFFFF) | new_of[a & 0xFFFF]
+                                              for a in legal))
         return s
 
     def zone(self, name: str, seat: Optional[int] = None) -> list:

@@ -1,46 +1,331 @@
-"""Many seeded games with bots in every seat, and the statistics a designer reads."""
+"""Many seeded games with bots in every seat, and the statistics a designer reads.
+
+Game i of a run uses seed `seed + i`, and the bot in seat s of that game the seed
+`(seed + i) * 1009 + s`, so a game's course depends only on its own seed: the run is split into
+batches of consecutive games, the batches are played anywhere (this process, local processes, a
+Ray cluster), and the per-game results are put back in seed order before any statistic is taken.
+The same seed and arguments therefore give the same statistics whatever `jobs` or `cluster` is.
+"""
 
 from __future__ import annotations
 
+import math
+import os
+import signal
 import time
+from collections import Counter
+from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from .bots import make_bot
+from .bots import make_bot, parse_bot
+from .coverage import coverage_entries, instrument
 from .engine import Game
 
+Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 
-def play_one(game: Game, seed: int, bots: Sequence[str]) -> dict:
-    """One game from `seed` with the named bot in each seat: winners, scores, decisions."""
-    state = game.new_initial_state(seed=seed, log=False)
-    players = [make_bot(bots[s % len(bots)], seed=seed * 1009 + s) for s in range(game.players)]
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a worker needs to load the same game: the file, the player count, every option value."""
+
+    path: str
+    players: int
+    options: tuple
+    source_hash: str = ""
+
+    @staticmethod
+    def of(game: Game) -> "GameSpec":
+        return GameSpec(game.path, game.players, tuple(sorted(game.options.items())), game.source_hash)
+
+
+_LOADED: dict = {}
+
+
+def _load(spec: GameSpec):
+    """The game and its coverage counters, loaded once per process."""
+    if spec not in _LOADED:
+        from .load import load
+
+        game = load(spec.path, players=spec.players, options=dict(spec.options))
+        if spec.source_hash and game.source_hash != spec.source_hash:
+            raise RuntimeError(f"{spec.path} changed while the simulation ran")
+        _LOADED[spec] = game
+    return _LOADED[spec]
+
+
+# ------------------------------------------------------------------------------- one game
+def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions: Optional[Counter] = None) -> dict:
+    """One game from `seed` with the named bot in each seat (`bots` cycles over the seats).
+
+    Returns winners, scores, decisions, rounds and the first seat to decide. With `coverage` (from
+    `cardlang.coverage.instrument`) the game is played on its counting twin and the real moves are
+    counted; with `actions`, each action's label is counted (cards shown as `a card`).
+    """
+    n = game.players
+    players = [make_bot(bots[s % len(bots)], seed=seed * 1009 + s) for s in range(n)]
+    if coverage is not None:
+        coverage.on = True
+        state = coverage.game.new_initial_state(seed=seed, log=False)
+    else:
+        state = game.new_initial_state(seed=seed, log=False)
+    first = state.current_player
     decisions = 0
-    while not state.is_terminal():
-        seat = state.current_player
-        state.apply(players[seat].choose(state))
-        decisions += 1
-    return {"winners": list(state.winners()), "scores": state.scores(), "decisions": decisions}
+    try:
+        while not state.is_terminal():
+            seat = state.current_player
+            if coverage is not None:
+                coverage.on = False
+            a = players[seat].choose(state)
+            if actions is not None:
+                actions[_action_key(state, a)] += 1
+            if coverage is not None:
+                coverage.on = True
+            state.apply(a)
+            decisions += 1
+    finally:
+        if coverage is not None:
+            coverage.on = False
+    return {"seed": seed, "winners": list(state.winners()), "scores": state.scores(), "decisions": decisions,
+            "rounds": state.round, "first": first if first >= 0 else 0}
+
+
+def _action_key(state, a: int) -> str:
+    """The label of an action, with a chosen card written `a card` so that choices group by rule."""
+    label = state.game.program.label(state, a)
+    program = state.game.program
+    if program.is_card_action(state, a):
+        name = state.game.deck.label_of(a & 0xFFFF)
+        label = label.replace(name, "a card") if name in label else label
+    return label
+
+
+# ----------------------------------------------------------------------------------- batches
+def run_batch(spec: GameSpec, bots: tuple, first_seed: int, count: int, with_coverage: bool = True) -> dict:
+    """Plays games `first_seed` … `first_seed + count - 1`: their results, coverage and action counts."""
+    game = _load(spec)
+    coverage = instrument(game) if with_coverage else None
+    actions: Counter = Counter()
+    results = []
+    for seed in range(first_seed, first_seed + count):
+        results.append(play_one(game, seed, bots, coverage, actions))
+    hits, offered = coverage.counts() if coverage is not None else ((), ())
+    return {"results": results, "hits": hits, "offered": offered, "actions": dict(actions)}
+
+
+def _batches(games: int, seed: int, size: int) -> list:
+    return [(seed + i, min(size, games - i)) for i in range(0, games, size)]
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Merged:
+    """Batch results as they arrive, in any order."""
+
+    def __init__(self, points: int):
+        self.results: list = []
+        self.hits = [0] * points
+        self.offered = [0] * points
+        self.actions: Counter = Counter()
+
+    def add(self, batch: dict) -> int:
+        self.results.extend(batch["results"])
+        for i, h in enumerate(batch["hits"]):
+            self.hits[i] += h
+        for i, o in enumerate(batch["offered"]):
+            self.offered[i] += o
+        self.actions.update(batch["actions"])
+        return len(batch["results"])
 
 
 def simulate(game: Game, games: int, seed: int = 0, bots: Sequence[str] = ("random",),
-             progress: Optional[Callable[[int], None]] = None) -> dict:
-    """Plays `games` games (seeds seed, seed+1, …) and gathers per-seat statistics."""
-    n = game.players
-    wins = [0] * n
-    decisions = 0
+             progress: Optional[Callable[[int], None]] = None, jobs: int = 1, cluster: Optional[str] = None,
+             batch_size: Optional[int] = None, coverage: bool = True) -> dict:
+    """Plays `games` games (seeds seed, seed+1, …) and gathers the statistics (see `summarize`).
+
+    `jobs` local processes share the work (1: this process); `cluster` runs the batches on Ray
+    instead (`local` starts a local Ray instance; otherwise the address of a running cluster).
+    `progress(done)` is called as games finish. Ctrl-C stops early: the statistics then cover the
+    games finished so far and say `interrupted`.
+    """
+    bots = tuple(bots)
+    for b in bots:
+        parse_bot(b)
+    if len(bots) not in (1, game.players):
+        raise ValueError(f"give one bot for all seats or one per seat ({game.players}), not {len(bots)}")
+    spec = GameSpec.of(game)
+    jobs = max(1, jobs)
+    workers = jobs if cluster is None else max(jobs, 2)
+    if batch_size is None:  # in this process, one game a batch: Ctrl-C then loses only the game being played
+        in_process = cluster is None and jobs == 1
+        batch_size = 1 if in_process else max(1, min(64, math.ceil(games / (workers * 8))))
+    size = batch_size
+    batches = _batches(games, seed, size)
+    merged = _Merged(len(game.program.rule_points))
     start = time.perf_counter()
-    for i in range(games):
-        result = play_one(game, seed + i, bots)
-        for w in result["winners"]:
-            wins[w] += 1
-        decisions += result["decisions"]
-        if progress is not None:
-            progress(i + 1)
+    interrupted = False
+    done = 0
+    try:
+        if cluster is not None:
+            stream = _on_ray(cluster, spec, bots, batches, coverage, jobs)
+        elif jobs == 1 or len(batches) == 1:
+            _LOADED.setdefault(spec, game)
+            stream = (run_batch(spec, bots, s, c, coverage) for s, c in batches)
+        else:
+            stream = _on_processes(jobs, spec, bots, batches, coverage)
+        try:
+            for batch in stream:
+                done += merged.add(batch)
+                if progress is not None:
+                    progress(done)
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+    except KeyboardInterrupt:
+        interrupted = True
     elapsed = max(time.perf_counter() - start, 1e-9)
-    return {
+    return summarize(game, bots, merged, elapsed, interrupted, seed, coverage)
+
+
+def _on_processes(jobs, spec, bots, batches, with_coverage):
+    """Batch results from `jobs` fresh processes (spawned: nothing inherited but the arguments)."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint)
+    finished = False
+    try:
+        pending = {pool.submit(run_batch, spec, bots, s, c, with_coverage) for s, c in batches}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+        finished = True
+    finally:
+        if not finished:  # interrupted or failed: stop the batches still running at once
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _on_ray(address, spec, bots, batches, with_coverage, jobs):
+    """Batch results from Ray: `local` starts a local instance with `jobs` CPUs, else connects."""
+    try:
+        import ray
+    except ImportError as e:  # pragma: no cover - depends on the installation
+        raise RuntimeError("--cluster needs Ray: pip install 'cardlang[ray]'") from e
+    started = False
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(num_cpus=max(jobs, 1), include_dashboard=False, log_to_driver=False,
+                     configure_logging=False)
+        else:
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
+        started = True
+    try:
+        remote = ray.remote(run_batch)
+        pending = [remote.remote(spec, bots, s, c, with_coverage) for s, c in batches]
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                yield ray.get(ref)
+    finally:
+        for ref in locals().get("pending", ()):
+            ray.cancel(ref, force=True)
+        if started:
+            ray.shutdown()
+
+
+# -------------------------------------------------------------------------------- statistics
+def wilson(successes: int, n: int) -> list:
+    """The Wilson score 95% interval of a proportion, [low, high] ([0, 1] with no trials)."""
+    if n == 0:
+        return [0.0, 1.0]
+    p = successes / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return [max(0.0, centre - half), min(1.0, centre + half)]
+
+
+def _spread(values) -> dict:
+    n = len(values)
+    if n == 0:
+        return {"mean": 0.0, "sd": 0.0, "min": None, "max": None}
+    mean = math.fsum(values) / n
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    return {"mean": mean, "sd": sd, "min": min(values), "max": max(values)}
+
+
+def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, interrupted: bool,
+              seed: int, with_coverage: bool = True) -> dict:
+    """Every statistic of a run, from per-game results taken in seed order."""
+    results = sorted(merged.results, key=lambda r: r["seed"])
+    n, played = game.players, len(results)
+    step = 1 if game.symbols.direction == "left" else -1
+    wins = [0] * n
+    by_position = [0] * n
+    scores: list = [[] for _ in range(n)]
+    position_scores: list = [[] for _ in range(n)]
+    shared = no_winner = 0
+    for r in results:
+        winners = r["winners"]
+        if len(winners) > 1:
+            shared += 1
+        elif not winners:
+            no_winner += 1
+        for w in winners:
+            wins[w] += 1
+            by_position[((w - r["first"]) * step) % n] += 1
+        for s, v in enumerate(r["scores"]):
+            scores[s].append(v)
+            position_scores[((s - r["first"]) * step) % n].append(v)
+
+    def seat_entry(count, values):
+        spread = _spread(values)
+        return {"wins": count, "win_rate": count / played if played else 0.0,
+                "win_rate_ci95": wilson(count, played), "mean_score": spread["mean"], "score_sd": spread["sd"],
+                "min_score": spread["min"], "max_score": spread["max"]}
+
+    seats = [{"seat": s, "bot": bots[s % len(bots)], **seat_entry(wins[s], scores[s])} for s in range(n)]
+    positions = [{"position": k, **seat_entry(by_position[k], position_scores[k])} for k in range(n)]
+    decisions = _spread([r["decisions"] for r in results])
+    rounds = _spread([r["rounds"] for r in results])
+    total_actions = sum(merged.actions.values())
+    actions = [{"label": label, "count": count, "share": count / total_actions}
+               for label, count in sorted(merged.actions.items(), key=lambda kv: (-kv[1], kv[0]))]
+    out = {
         "game": game.title,
+        "file": game.path,
         "players": n,
-        "games": games,
-        "seats": [{"seat": s, "wins": wins[s], "win_rate": wins[s] / games if games else 0.0} for s in range(n)],
-        "mean_decisions": decisions / games if games else 0.0,
-        "games_per_second": games / elapsed,
+        "options": dict(game.options),
+        "seed": seed,
+        "bots": [bots[s % len(bots)] for s in range(n)],
+        "games": played,
+        "interrupted": interrupted,
+        "seats": seats,
+        "positions": positions,
+        "ties": {"shared_wins": shared, "no_winner": no_winner},
+        "mean_decisions": decisions["mean"],
+        "decisions": decisions,
+        "rounds": rounds,
+        "decisions_histogram": sorted(Counter(r["decisions"] for r in results).items()),
+        "actions": actions,
     }
+    if with_coverage:
+        entries = coverage_entries(game.program.rule_points, merged.hits, merged.offered)
+        out["coverage"] = entries
+        out["never_reached"] = [e for e in entries if e["hits"] == 0]
+    out["seconds"] = elapsed
+    out["games_per_second"] = played / elapsed
+    return out
+
+
+def cpu_count() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
