@@ -30,6 +30,7 @@ def replay_command(save_path, seat, omniscient, rules_path, use_ascii, color) ->
     if seat is not None and omniscient:
         click.echo("error: give --seat K or --all, not both", err=True)
         raise SystemExit(2)
+    style = Style(ascii=use_ascii or not terminal_shows_symbols())
     try:
         game, _, data = load_saved(save_path, rules_path, replay=False)
         if seat is None and not omniscient:
@@ -38,7 +39,7 @@ def replay_command(save_path, seat, omniscient, rules_path, use_ascii, color) ->
         if seat is not None and not 0 <= seat < game.players:
             click.echo(f"error: --seat must be from 0 to {game.players - 1}, not {seat}", err=True)
             raise SystemExit(2)
-        lines = replay_lines(game, data, seat)
+        lines = replay_lines(game, data, seat, sep=style.sep)
     except SaveError as e:
         click.echo(f"error: {e}", err=True)
         raise SystemExit(1)
@@ -51,6 +52,5 @@ def replay_command(save_path, seat, omniscient, rules_path, use_ascii, color) ->
     elif color is True:
         kwargs["force_terminal"] = True
     console = Console(**kwargs)
-    style = Style(ascii=use_ascii or not terminal_shows_symbols())
     for line in lines:
         console.print(rich_line(line, style), soft_wrap=True)

@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Optional
 
 
-def describe(game, data: dict) -> str:
+def describe(game, data: dict, sep: str = " · ") -> str:
     """One line naming the game: title, players, seed, options."""
     options = ", ".join(f"{k}={_value(v)}" for k, v in game.options.items())
-    text = f"{game.title} · {game.players} players · seed {data['seed']}"
-    return text + (f" · {options}" if options else "")
+    text = f"{game.title}{sep}{game.players} players{sep}seed {data['seed']}"
+    return text + (f"{sep}{options}" if options else "")
 
 
-def replay_lines(game, data: dict, seat: Optional[int] = None) -> list:
+def replay_lines(game, data: dict, seat: Optional[int] = None, sep: str = " · ") -> list:
     """The whole saved game as lines of text: the log, and for a seat its hand at its decisions.
 
     `seat=None` is omniscient. The lines end with the final scores and the winners, or with where
@@ -26,7 +26,7 @@ def replay_lines(game, data: dict, seat: Optional[int] = None) -> list:
     state = game.new_initial_state(seed=data["seed"], stack=data.get("stack"), draws=data.get("draws"))
     private = [name for name, (per_player, visibility, _) in game.symbols.zones.items()
                if per_player and visibility == "private"]
-    lines = [describe(game, data)]
+    lines = [describe(game, data, sep)]
     if seat is None:
         lines.append("Every card shown (omniscient).")
     else:
