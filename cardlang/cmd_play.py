@@ -417,11 +417,13 @@ def default_save_name(game, seed: int) -> str:
     return f"{stem}-{seed}.save.json"
 
 
-def replay_command(game, seed: int, settings: dict) -> str:
-    """The command that deals the same game again."""
+def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
+    """The command that deals the same game again (with the same bots)."""
     parts = ["cardlang", "play", _quote(game.path), "--players", str(game.players), "--seed", str(seed)]
     for name, value in settings.items():
         parts += ["--set", _quote(f"{name}={_value(value)}")]
+    if bot != "random":
+        parts += ["--bot", _quote(bot)]
     return " ".join(parts)
 
 
@@ -500,7 +502,7 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
     except KeyError as e:
         _fail(e.args[0])
     replay_hint = (f"Replay it: cardlang replay {_quote(save_path)} (--all shows every card)" if save_path
-                   else f"Play the same deal again: {replay_command(game, seed, settings_shown)}")
+                   else f"Play the same deal again: {replay_command(game, seed, settings_shown, bot_name)}")
     if bots_only:
         _bots_only(game, state, bots, console, save_path, speed or 0.0, bot_name)
         return

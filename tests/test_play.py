@@ -78,9 +78,14 @@ def test_a_whole_game_to_the_end(game, tmp_path):
 
 
 def test_without_a_save_the_end_tells_how_to_deal_the_same_game_again():
-    result = play(["--seed", "5", "--set", "tokens=1"], ALWAYS_FIRST)
+    result = play(["--seed", "5", "--set", "tokens=1", "--bot", "random"], ALWAYS_FIRST)
     assert result.exit_code == 0, result.output
-    assert "--players 5 --seed 5 --set tokens=1" in result.output
+    command = [line for line in result.output.splitlines() if line.startswith("Play the same deal again: ")]
+    assert command == [f"Play the same deal again: cardlang play {path('games/coucou.cards')} --players 5 "
+                       "--seed 5 --set tokens=1"]
+    # and that command does deal the same game: the same answers give the same output
+    again = CliRunner().invoke(main, command[0].split(": ", 1)[1].split()[1:], input="1\n" * 3000)
+    assert again.output == result.output
 
 
 @pytest.mark.parametrize("game", ALL_GAMES)
