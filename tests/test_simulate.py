@@ -1,0 +1,213 @@
+"""Simulation: statistics on games whose answer is known exactly, reproducibility, coverage, Ctrl-C."""
+
+import json
+import multiprocessing
+import os
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from cardlang.cli import main
+from cardlang.simulate import simulate, wilson
+from scenario import game, path
+
+COIN = "examples/coin_flip.cards"
+RIGGED = "examples/rigged.cards"
+TIMING = ("seconds", "games_per_second")
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def without_timing(stats):
+    return {k: v for k, v in stats.items() if k not in TIMING}
+
+
+def assert_interval_holds(ci, p, games):
+    """`p`, the exact answer, lies within the 95% interval, and the interval is as narrow as it should be."""
+    low, high = ci
+    assert low <= p <= high, (ci, p)
+    assert high - low < 4.5 * (max(p * (1 - p), 0.01) / games) ** 0.5
+
+
+# ------------------------------------------------------------------- known answers
+def test_a_fair_coin_gives_each_seat_half_the_wins():
+    games = 1000
+    stats = simulate(game(COIN, 2), games, seed=11)
+    assert stats["games"] == games and not stats["interrupted"]
+    assert sum(s["wins"] for s in stats["seats"]) == games
+    for s in stats["seats"]:
+        assert_interval_holds(s["win_rate_ci95"], 0.5, games)
+        assert s["mean_score"] == s["win_rate"]  # without a declared score, a win scores 1
+    assert stats["ties"] == {"shared_wins": 0, "no_winner": 0}
+    assert stats["decisions"] == {"mean": 1.0, "sd": 0.0, "min": 1, "max": 1}
+    assert stats["rounds"] == {"mean": 1.0, "sd": 0.0, "min": 1, "max": 1}
+    assert stats["decisions_histogram"] == [[1, games]] or stats["decisions_histogram"] == [(1, games)]
+    labels = {a["label"]: a["count"] for a in stats["actions"]}
+    assert set(labels) == {"heads", "tails"} and sum(labels.values()) == games
+
+
+def test_the_coin_flip_covers_every_rule_and_counts_each_branch():
+    games = 400
+    stats = simulate(game(COIN, 2), games, seed=3)
+    by_kind = {(e["kind"], e["label"]): e for e in stats["coverage"]}
+    heads, tails = by_kind[("choose", '"heads"')], by_kind[("choose", '"tails"')]
+    assert heads["offered"] == tails["offered"] == games
+    assert heads["hits"] + tails["hits"] == games
+    win = next(e for e in stats["coverage"] if e["kind"] == "if")
+    lose = by_kind[("else", "else")]
+    assert win["hits"] + lose["hits"] == games
+    assert win["hits"] == stats["seats"][0]["wins"]  # the caller wins exactly when the `if` holds
+    assert stats["never_reached"] == []
+    assert [e["line"] for e in stats["coverage"]] == sorted(e["line"] for e in stats["coverage"])
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_game_rigged_for_the_first_player(players):
+    games = 1200
+    stats = simulate(game(RIGGED, players), games, seed=5)
+    first, second = stats["positions"][0], stats["positions"][1]
+    assert_interval_holds(first["win_rate_ci95"], 3 / 4, games)
+    assert_interval_holds(second["win_rate_ci95"], 1 / 4, games)
+    assert first["mean_score"] == first["win_rate"] and second["mean_score"] == second["win_rate"]
+    if players == 3:
+        assert stats["positions"][2]["wins"] == 0
+    # the first player is drawn at random: by seat, every seat wins (3/4 + 1/4) / players of the games
+    for s in stats["seats"]:
+        assert_interval_holds(s["win_rate_ci95"], 1 / players, games)
+    shared, nobody = stats["ties"]["shared_wins"], stats["ties"]["no_winner"]
+    assert_interval_holds(wilson(shared, games), 1 / 4, games)
+    assert_interval_holds(wilson(nobody, games), 1 / 4, games)
+    assert shared == second["wins"]  # the second player wins only by sharing
+    assert stats["decisions"]["min"] == stats["decisions"]["max"] == players
+
+
+def test_a_rule_never_offered_is_listed_as_never_reached():
+    stats = simulate(game(RIGGED, 3), 200, seed=1)
+    assert [(e["kind"], e["label"]) for e in stats["never_reached"]] == [("choose", '"fold" if count(hand(p)) > 1')]
+    never = stats["never_reached"][0]
+    assert never["hits"] == 0 and never["offered"] == 0 and never["line"] == 32
+    assert never["file"].endswith("rigged.cards")
+    knock = next(e for e in stats["coverage"] if e["label"] == '"knock"')
+    assert knock["hits"] == knock["offered"] == 3 * 200
+    branches = [e for e in stats["coverage"] if e["kind"] in ("if", "elif", "else")]
+    assert [e["kind"] for e in branches] == ["if", "elif", "else"]
+    assert sum(e["hits"] for e in branches) == 200
+
+
+def test_wilson_interval():
+    assert wilson(0, 0) == [0.0, 1.0]
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    assert wilson(0, 20)[0] == 0.0 and wilson(20, 20)[1] == 1.0
+
+
+# -------------------------------------------------------------------- reproducibility
+def test_the_same_seed_gives_the_same_statistics_with_one_or_two_processes():
+    g = game("games/coucou.cards", 5)
+    bots = ["greedy:4", "random", "greedy:4", "random", "random"]
+    one = simulate(g, 30, seed=8, bots=bots, jobs=1)
+    two = simulate(g, 30, seed=8, bots=bots, jobs=2)
+    small_batches = simulate(g, 30, seed=8, bots=bots, jobs=2, batch_size=1)
+    assert without_timing(one) == without_timing(two) == without_timing(small_batches)
+    assert one["bots"] == bots and [s["bot"] for s in one["seats"]] == bots
+    other = simulate(g, 30, seed=9, bots=bots, jobs=1)
+    assert without_timing(other) != without_timing(one)
+
+
+def test_the_cluster_path_gives_the_same_statistics():
+    pytest.importorskip("ray")
+    args = ["simulate", path("games/counter_bluff.cards"), "-n", "12", "--seed", "4", "--bots", "ismcts:10,random",
+            "--json"]
+    local = json.loads(run(*args, "--jobs", "1").output)
+    result = run(*args, "--cluster", "local", "--jobs", "2")
+    assert result.exit_code == 0, result.output
+    on_ray = json.loads(result.output.strip().splitlines()[-1])
+    assert without_timing(on_ray) == without_timing(local)
+
+
+# ------------------------------------------------------------------------- the command
+def test_simulate_json_carries_every_statistic():
+    result = run("simulate", path("games/counter_bluff.cards"), "-n", "6", "--bots", "greedy:4,random",
+                 "--seed", "2", "--jobs", "1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["games"] == 6 and data["players"] == 2 and data["bots"] == ["greedy:4", "random"]
+    for s in data["seats"]:
+        low, high = s["win_rate_ci95"]
+        assert 0 <= low <= s["win_rate"] <= high <= 1
+        assert s["min_score"] <= s["mean_score"] <= s["max_score"] and s["score_sd"] >= 0
+    assert [s["bot"] for s in data["seats"]] == ["greedy:4", "random"]
+    assert sum(p["wins"] for p in data["positions"]) == sum(s["wins"] for s in data["seats"])
+    assert data["mean_decisions"] == data["decisions"]["mean"] > 0 and data["rounds"]["mean"] >= 1
+    assert sum(a["count"] for a in data["actions"]) == round(data["mean_decisions"] * 6)
+    assert {e["kind"] for e in data["coverage"]} == {"if", "else", "choose"}  # Counter-Bluff has no elif
+    assert all(set(e) >= {"line", "kind", "label", "hits"} for e in data["coverage"])
+    assert data["never_reached"] == [e for e in data["coverage"] if e["hits"] == 0]
+
+
+def test_simulate_prints_tables_with_intervals_and_dead_rules():
+    result = run("simulate", path(RIGGED), "-n", "50", "--players", "3", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    assert "95% interval" in result.output and "by position" in result.output
+    assert "rule coverage: 4 of 5 rules reached" in result.output
+    assert 'never reached: ' in result.output and '"fold" if count(hand(p)) > 1' in result.output
+
+
+def test_bad_bot_names_and_counts_are_usage_errors():
+    result = run("simulate", path(COIN), "-n", "2", "--bots", "clever")
+    assert result.exit_code == 2 and "unknown bot `clever`" in result.output
+    result = run("simulate", path(RIGGED), "-n", "2", "--players", "3", "--bots", "random,random")
+    assert result.exit_code == 2 and "one per seat" in result.output
+    result = run("simulate", path(COIN), "-n", "2", "--bots", "ismcts:none")
+    assert result.exit_code == 2
+
+
+def test_plot_draws_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "coin.png"
+    result = run("simulate", path(COIN), "-n", "300", "--jobs", "1", "--plot", str(target))
+    assert result.exit_code == 0, result.output
+    data = target.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+# ---------------------------------------------------------------------------- Ctrl-C
+def interrupt_after(n):
+    def progress(done):
+        if done >= n:
+            raise KeyboardInterrupt
+    return progress
+
+
+def test_ctrl_c_keeps_the_statistics_of_the_games_finished():
+    g = game(COIN, 2)
+    stats = simulate(g, 100, seed=1, progress=interrupt_after(7))
+    assert stats["interrupted"] and stats["games"] == 7
+    assert sum(s["wins"] for s in stats["seats"]) == 7
+    full = simulate(g, 7, seed=1)
+    assert without_timing(full) == {**without_timing(stats), "interrupted": False}
+
+
+def test_ctrl_c_with_processes_stops_them_and_reports_the_batches_done():
+    stats = simulate(game("games/coucou.cards", 5), 400, seed=1, jobs=2, batch_size=10, progress=interrupt_after(1))
+    assert stats["interrupted"] and 10 <= stats["games"] < 400
+    assert multiprocessing.active_children() == []
+
+
+def test_progress_bar_and_ctrl_c_at_a_terminal():
+    pexpect = pytest.importorskip("pexpect")
+    command = [sys.executable, "-m", "cardlang.cli", "simulate", path("games/ascenseur.cards"), "-n", "400",
+               "--players", "4", "--jobs", "1", "--seed", "3"]
+    child = pexpect.spawn(command[0], command[1:], encoding="utf-8", timeout=60, dimensions=(30, 120),
+                          env={**os.environ, "TERM": "xterm"})
+    child.expect("simulating")
+    child.expect(r"(\d+)/400")
+    child.sendintr()
+    child.expect("interrupted: the games finished so far")
+    child.expect("rule coverage")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
