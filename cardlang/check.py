@@ -119,6 +119,8 @@ class Checker:
         self.scopes: list[dict] = []
         self.calls: dict[str, set] = {}  # block name -> phases it calls
         self.current_block: Optional[str] = None
+        self.current_define: Optional[str] = None  # the definition whose body is being checked
+        self.define_uses: dict[str, set] = {}  # definition -> the definitions its body names
         self.all_ranks: set = set()
         self.all_suits: set = set()
 
@@ -264,7 +266,8 @@ class Checker:
         t = BOOL if isinstance(value, bool) else NUMBER if isinstance(value, int) else TEXT
         if d.low is not None:
             if d.high < d.low:
-                self.error("E016", f"option `{d.name}` has an empty range {d.low}..{d.high}", d.span)
+                self.error("E016", f"option `{d.name}` has an empty range {d.low}..{d.high}", d.span,
+                           help=f"write the smallest value first: `in {d.high}..{d.low}`")
             elif t != NUMBER:
                 self.error("E012", f"option `{d.name}` has a range but its default is not a number", d.default_span)
             elif not d.low <= value <= d.high:
@@ -346,10 +349,13 @@ class Checker:
                     self.error("E012", f"the type of `{d.name}` cannot be told from `none`", d.value.span,
                                help=f"declare it, e.g. `var {d.name}: suit = none`")
         for d in s.defines.values():
+            self.current_define = d.name
             self.scopes = [self._param_scope(d.params)]
             t = self.type_of(d.body)
             if d.name in s.table:
                 s.table[d.name].type = t
+        self.current_define = None
+        self._check_define_cycles()
         if s.score is not None:
             self.scopes = [{s.score.var: Symbol("local", PLAYER)}]
             self.expect(s.score.value, (NUMBER,), "a score")
@@ -774,6 +780,8 @@ class Checker:
             return HANDVALUE
         if sym.kind == "define":
             d = sym.decl
+            if self.current_define is not None:
+                self.define_uses.setdefault(self.current_define, set()).add(name)
             if self._arity(e, len(d.params)):
                 for a, p in zip(e.args, d.params):
                     self.expect(a, (self._param_type(p),), f"parameter `{p.name}` of `{name}`")
@@ -805,6 +813,27 @@ class Checker:
         return result
 
     # -- whole-program checks
+    def _check_define_cycles(self) -> None:
+        """E023: a definition that names itself, directly or not, would be written out forever."""
+        reported: set = set()
+        for start in self.sym.defines:
+            if start in reported:
+                continue
+            stack, seen = [(start, [start])], {start}
+            while stack:
+                name, path = stack.pop()
+                for m in sorted(self.define_uses.get(name, ())):
+                    if m == start and start not in reported:
+                        reported.update(path)
+                        cycle = " → ".join(path + [start])
+                        self.error("E023", f"definition `{start}` uses itself ({cycle})",
+                                   self.sym.defines[start].name_span,
+                                   help="a definition stands for its expression, so it cannot name itself; "
+                                        "count or repeat with an aggregate, `repeat` or `while` instead")
+                    elif m not in seen and m in self.sym.defines:
+                        seen.add(m)
+                        stack.append((m, path + [m]))
+
     def _check_phase_graph(self) -> None:
         s = self.sym
         reachable: set = set()
@@ -852,7 +881,9 @@ class Checker:
     def _check_unused(self) -> None:
         for name, sym in self.sym.table.items():
             if sym.kind in ("zone", "pzone", "var", "pvar", "option", "define") and not sym.used and sym.span:
-                self.warn("W001", f"{self._what(sym)} `{name.rstrip('()')}` is never used", sym.span)
+                what = self._what(sym).split(" ", 1)[1]  # "option `x`", not "an option `x`"
+                self.warn("W001", f"{what} `{name.rstrip('()')}` is never used", sym.span,
+                          help=f"remove the declaration, or use `{name.rstrip('()')}` in the rules")
 
 
 def _contains(stmts, kinds) -> bool:

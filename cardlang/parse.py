@@ -17,6 +17,7 @@ from .diagnostics import Diagnostic, Span
 
 MAX_SYNTAX_ERRORS = 50  # recovery stops after this many; the text output shows the first 20
 MAX_DEPTH = 100  # levels of the parse tree: blocks in blocks, operators in operators
+RECOVERY_BUDGET = 4_000_000  # characters that recovery may parse again (more for bigger files)
 
 
 class _Indenter(Indenter):
@@ -458,17 +459,27 @@ class _ToAst(Transformer):
 
 def parse_expr(text: str, file: str, line: int, column: int) -> ast.Expr:
     """An expression inside `{…}` of a text, with spans placed where it stands in the file."""
-    try:
-        tree = parser().parse(text, start="expr")
-    except UnexpectedInput as e:
+    kind, value = _interpolation(text, file)
+    if kind == "bad":
         span = Span(file, line, column, line, column + max(1, len(text)))
         raise _InterpolationError(Diagnostic("E001", "error", f"`{{{text}}}` in a text is not an expression", span,
                                              help="write `{{` for a brace, or an expression such as `{p}`"))
+    if kind == "deep":
+        raise _InterpolationError(_shift(value, line - 1, column - 1))
+    return _shift(value, line - 1, column - 1)
+
+
+@functools.lru_cache(maxsize=4096)
+def _interpolation(text: str, file: str) -> tuple:
+    """("ok", node at line 1), ("deep", diagnostic) or ("bad", None): texts repeat the same `{p}` often."""
+    try:
+        tree = parser().parse(text, start="expr")
+    except UnexpectedInput:
+        return "bad", None
     deep = _too_deep(tree, file)
     if deep is not None:
-        raise _InterpolationError(_shift(deep, line - 1, column - 1))
-    node = _ToAst(file).transform(tree)
-    return _shift(node, line - 1, column - 1)
+        return "deep", deep
+    return "ok", _ToAst(file).transform(tree)
 
 
 def _too_deep(tree, file: str) -> Optional[Diagnostic]:
@@ -731,8 +742,8 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, lines: list) -> Diagnostic
     if isinstance(e, (UnexpectedToken, UnexpectedEOF)):
         tok = getattr(e, "token", None)
         if tok is None or tok.type == "$END":
-            last = len(lines) or 1
-            end_col = len(lines[-1]) + 1 if lines else 1
+            last = max([i for i, t in enumerate(lines, 1) if t.strip()] or [1])  # the last line with text
+            end_col = len(lines[last - 1].rstrip()) + 1 if lines else 1
             span = Span(file, last, max(1, end_col - 1), last, end_col)
             found = "the end of the file"
         else:
@@ -743,6 +754,8 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, lines: list) -> Diagnostic
                 text = lines[tline - 1] if 1 <= tline <= len(lines) else ""
                 tcol = len(text.split("#")[0].rstrip()) + 1
             elif tok.type == "_INDENT":
+                # the token is the newline before the indented line, with its white space
+                tline = getattr(tok, "end_line", None) or tline + 1
                 text = lines[tline - 1] if 1 <= tline <= len(lines) else ""
                 tcol = len(text) - len(text.lstrip()) + 1
                 width = max(1, len(text.rstrip()) + 1 - tcol)
@@ -849,6 +862,7 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
     lines = list(original)
     diagnostics: list[Diagnostic] = []
     fixing, candidates = 0, []  # the line recovery last replaced, and what else it could try there
+    budget = max(RECOVERY_BUDGET, len(source))  # characters re-parsed in all, so huge files stay quick
     for _ in range(4 * MAX_SYNTAX_ERRORS):
         text = "\n".join(lines)
         try:
@@ -874,6 +888,9 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
                 return None, builder.problems
             return ast.Module(file, source, tuple(decls)), diagnostics
         line = d.span.line
+        budget -= sum(len(t) + 1 for t in lines[: max(0, line - 1)])
+        if budget < 0 and diagnostics:
+            break
         unclosed = d.message.endswith("is never closed") and not any(x.span.line == line for x in diagnostics)
         if fixing and line <= fixing and not unclosed:
             # the replacement made an error at or before its own line: try the next one, silently
