@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
-from .cmd_check import check_command
-from .cmd_play import play_command
-from .cmd_replay import replay_command
-from .cmd_simulate import simulate_command
+
+class _LazyGroup(click.Group):
+    """Imports a command's module only when that command runs (or help lists it): `check` starts fast."""
+
+    LAZY = {
+        "check": (".cmd_check", "check_command"),
+        "play": (".cmd_play", "play_command"),
+        "replay": (".cmd_replay", "replay_command"),
+        "simulate": (".cmd_simulate", "simulate_command"),
+    }
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
+
+    def get_command(self, ctx, name):
+        if name in self.LAZY and name not in self.commands:
+            module, attr = self.LAZY[name]
+            self.add_command(getattr(importlib.import_module(module, __package__), attr), name)
+        return super().get_command(ctx, name)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardlang")
 def main() -> None:
     """cardlang: card games written as rule files (`.cards`), checked like code, played and simulated.
@@ -24,10 +41,6 @@ def main() -> None:
     """
 
 
-main.add_command(check_command)
-main.add_command(play_command)
-main.add_command(replay_command)
-main.add_command(simulate_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -64,14 +64,15 @@ class _Session:
         from .load import read_source
         from .parse import parse
 
-        if path not in self.parsed:
+        key = os.path.normpath(path)
+        if key not in self.parsed:
             source, diagnostics = read_source(path)
             self.sources[path] = source
             if source is None:
-                self.parsed[path] = (None, diagnostics)
+                self.parsed[key] = (None, diagnostics)
             else:
-                self.parsed[path] = _guarded(path, lambda: parse(source, path))
-        return self.parsed[path]
+                self.parsed[key] = _guarded(path, lambda: parse(source, path))
+        return self.parsed[key]
 
     def check_file(self, path: str) -> list:
         from .check import check

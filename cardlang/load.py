@@ -8,9 +8,7 @@ from typing import Optional
 
 from . import ast
 from .check import check
-from .compile import compile_program
 from .diagnostics import CardlangError, Diagnostic, Span
-from .engine import Game
 from .parse import parse
 from .variants import resolve
 
@@ -99,7 +97,7 @@ def _convert(d, raw):
     return value
 
 
-def load(path: str, players: Optional[int] = None, options: Optional[dict] = None) -> Game:
+def load(path: str, players: Optional[int] = None, options: Optional[dict] = None) -> "Game":
     """Loads a `.cards` file as a `Game` for `players` seats (default: the smallest count allowed).
 
     Raises `CardlangError` with every diagnostic when the file is not valid, or with a one-line
@@ -110,6 +108,9 @@ def load(path: str, players: Optional[int] = None, options: Optional[dict] = Non
     if symbols is None or errors:
         raise CardlangError(errors or diagnostics)
     players, values = resolve_options(symbols, players, options)
+    from .compile import compile_program  # here, so that checking files never loads the engine
+    from .engine import Game
+
     program = compile_program(symbols, players, values)
     with open(path, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
