@@ -18,6 +18,13 @@ import time
 from typing import Callable, Optional, Sequence
 
 
+class BotNameError(KeyError, ValueError):
+    """An unknown bot or a bad budget: a KeyError (what callers of `make_bot` catch) and a ValueError."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 class RandomBot:
     """Picks uniformly among the legal actions."""
 
@@ -102,14 +109,21 @@ class _Budget:
             return
         text = str(budget).strip()
         if text.endswith("s"):
-            self.seconds = float(text[:-1])
+            try:
+                self.seconds = float(text[:-1])
+            except ValueError:
+                self.seconds = 0.0
             if not self.seconds > 0:
-                raise ValueError(f"a time budget must be positive, not `{budget}`")
+                raise BotNameError(f"a time budget is a positive number of seconds (`0.5s`), not `{budget}`")
             self.iterations = 1 << 62
         else:
-            self.iterations = int(text)
+            try:
+                self.iterations = int(text)
+            except ValueError:
+                self.iterations = 0
             if self.iterations < 1:
-                raise ValueError(f"a budget must be at least 1 iteration, not `{budget}`")
+                raise BotNameError(f"a budget is a number of iterations (at least 1) or of seconds (`0.5s`), "
+                                   f"not `{budget}`")
 
     def deadline(self) -> Optional[float]:
         return None if self.seconds is None else time.perf_counter() + self.seconds
@@ -267,17 +281,18 @@ BOTS: dict[str, Callable] = {"random": RandomBot, "greedy": GreedyBot, "ismcts":
 
 
 def parse_bot(name: str) -> tuple:
-    """`ismcts:200` → ("ismcts", "200"); `random` → ("random", None). KeyError for unknown bots."""
+    """`ismcts:200` → ("ismcts", "200"); `random` → ("random", None). BotNameError for unknown bots."""
     base, _, budget = name.strip().partition(":")
     if base not in BOTS:
-        raise KeyError(f"unknown bot `{name}` (bots: {', '.join(sorted(BOTS))})")
+        raise BotNameError(f"unknown bot `{name}` (bots: {', '.join(sorted(BOTS))})")
     return base, (budget or None)
 
 
 def make_bot(name: str, seed: int = 0):
     """A bot by name, `NAME` or `NAME:BUDGET` (iterations, or seconds as `0.5s`).
 
-    KeyError naming the known bots for an unknown name; ValueError for a bad budget.
+    BotNameError (a KeyError and a ValueError) naming the known bots for an unknown name, or for a
+    bad budget.
     """
     base, budget = parse_bot(name)
     return BOTS[base](seed=seed, budget=budget)

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from .bots import BotNameError, make_bot
 from .cmd_common import load_game
 from .simulate import cpu_count, simulate
 
@@ -39,12 +40,10 @@ def simulate_command(path, games, players, bot_names, seed, jobs, cluster, setti
     game = load_game(path, players, settings)
     bots = [b.strip() for b in bot_names.split(",") if b.strip()]
     try:
-        from .bots import make_bot
-
         for b in bots:
             make_bot(b)
-    except (KeyError, ValueError) as e:
-        raise click.BadParameter(str(e.args[0] if e.args else e), param_hint="--bots")
+    except BotNameError as e:
+        raise click.BadParameter(str(e), param_hint="--bots")
     if len(bots) not in (1, game.players):
         raise click.BadParameter(f"give one bot for every seat or {game.players} (one per seat), not {len(bots)}",
                                  param_hint="--bots")

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from cardlang.bots import BOTS, GreedyBot, ISMCTSBot, make_bot, parse_bot
+from cardlang.bots import BOTS, BotNameError, GreedyBot, ISMCTSBot, make_bot, parse_bot
 from scenario import game
 
 GAMES = [("games/coucou.cards", 5), ("games/counter_bluff.cards", 2), ("games/ascenseur.cards", 4),
@@ -194,10 +194,10 @@ def test_bots_by_name_with_budgets():
     assert make_bot("ismcts").budget.iterations == ISMCTSBot.DEFAULT_BUDGET
     with pytest.raises(KeyError, match="unknown bot `clever`"):
         make_bot("clever")
-    with pytest.raises(ValueError):
-        make_bot("ismcts:0")
-    with pytest.raises(ValueError):
-        make_bot("ismcts:lots")
+    for bad in ("ismcts:0", "ismcts:lots", "greedy:-1s", "greedy:fast s"):
+        with pytest.raises(BotNameError, match="budget"):
+            make_bot(bad)
+    assert issubclass(BotNameError, KeyError) and issubclass(BotNameError, ValueError)
 
 
 def test_a_time_budget_still_returns_a_legal_action():
