@@ -67,7 +67,7 @@ def _source_line(span: Span, sources: dict) -> Optional[str]:
     if span.file not in sources:
         try:
             with open(span.file, encoding="utf-8", errors="replace") as f:
-                sources[span.file] = f.read().splitlines()
+                sources[span.file] = f.read().split("\n")  # lines as the parser counts them
         except OSError:
             sources[span.file] = None
     lines = sources[span.file]
@@ -77,21 +77,13 @@ def _source_line(span: Span, sources: dict) -> Optional[str]:
 
 
 def render_text(d: Diagnostic, sources: dict) -> str:
-    """`file:line:col: error[CODE]: message`, the source line with a caret under the span, `help:`."""
-    s = d.span
-    out = [f"{s.file}:{s.line}:{s.column}: {d.severity}[{d.code}]: {d.message}"]
-    line = _source_line(s, sources)
-    if line is not None:
-        line = line.expandtabs(1)
-        width = (s.end_column - s.column) if s.end_line == s.line else len(line) - s.column + 1
-        gutter = f"{s.line} | "
-        out.append(f"  {gutter}{line}")
-        out.append("  " + " " * (len(gutter) + s.column - 1) + "^" * max(1, width))
-    for note in d.notes:
-        out.append(f"  note: {note}")
-    if d.help:
-        out.append(f"  help: {d.help}")
-    return "\n".join(out)
+    """`file:line:col: error[CODE]: message`, then the rustc-style block of `cardlang.report` (the
+    source line as written, carets under the span, `help:`); `sources` caches the files' lines."""
+    from .report import render_diagnostic  # the one text renderer, shared with `cardlang check`
+
+    _source_line(d.span, sources)
+    lines = None if d.code == "E005" else sources.get(d.span.file)  # an unreadable file is not shown
+    return render_diagnostic(d, lines)
 
 
 def to_dict(d: Diagnostic) -> dict:
