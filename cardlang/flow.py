@@ -575,7 +575,12 @@ class Flow:
             v = self._fold(e, scopes)
             if isinstance(v, bool):
                 return ("const", v)
+            some = self._count_test(e)
+            if some is not None:
+                return some
             return self._comparison(e)
+        if isinstance(e, ast.Aggregate) and e.kind == "any" and e.where is not None:
+            return self._some(e.source, e.var, e.where)
         if isinstance(e, ast.Conditional):
             c = self._prop(e.cond, scopes, depth + 1)
             return _or(_and(c, self._prop(e.then, scopes, depth + 1)),
@@ -599,6 +604,21 @@ class Flow:
             sym = self.sym.table.get(e.func)
             if sym is not None and sym.kind == "define" and len(sym.decl.params) == len(e.args):
                 return _subst(sym.decl.body, {p.name: a for p, a in zip(sym.decl.params, e.args)})
+        return None
+
+    def _count_test(self, e: ast.Binary):
+        """`count x in S where t > 0` (or `>= 1`, `!= 0`, `== 0`) as "some x of S passes t"."""
+        left, right, op = e.left, e.right, e.op
+        if isinstance(left, ast.Number):
+            left, right, op = right, left, _FLIP.get(op, op)
+        if not (isinstance(left, ast.Aggregate) and left.kind == "count" and left.where is not None
+                and isinstance(right, ast.Number)):
+            return None
+        some = self._some(left.source, left.var, left.where)
+        if (op, right.value) in ((">", 0), (">=", 1), ("!=", 0)):
+            return some
+        if (op, right.value) in (("==", 0), ("<", 1), ("<=", 0)):
+            return _not(some)
         return None
 
     @staticmethod
@@ -649,7 +669,16 @@ class Flow:
         expanded = self._expand(e, scopes) if not isinstance(e, ast.Name) or e.name != var else None
         if expanded is not None:
             return self._exists(expanded, alt, scopes, depth + 1)
+        if alt.kind == "card":
+            return self._some(alt.source, var, e)
         return ("atom", ("fresh", next(self.fresh)))
+
+    def _some(self, source, var: str, test):
+        """The atom "some card x of `source` passes `test`", the same however the card is named."""
+        pattern = self._card_test(test, var) if isinstance(test, ast.Binary) else None
+        if pattern is not None:
+            return ("atom", ("has", _key(source), _key(pattern)))
+        return ("atom", ("exists", _key(source), _key(_subst(test, {var: ast.Name(test.span, "\0it")}))))
 
     @staticmethod
     def _card_test(e: ast.Binary, var: str):

@@ -69,3 +69,14 @@ def test_many_errors_are_cut_at_20_in_text_but_all_in_json():
     assert total > 20
     assert len(re.findall(r"^\S+:\d+:\d+: error\[", text, re.M)) == 20
     assert f"… and {total - 20} more in {path}" in text
+
+
+VALID = sorted((ROOT / "tests" / "check" / "valid").glob("*.cards"))
+
+
+@pytest.mark.parametrize("path", VALID, ids=[p.stem for p in VALID])
+def test_valid_idioms_raise_nothing(path):
+    """Files the checker must accept without a word: guards against false alarms of the flow checks."""
+    result = check("--format", "json", rel(path))
+    assert result.exit_code == 0
+    assert json.loads(result.output)["diagnostics"] == []
