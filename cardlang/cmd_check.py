@@ -32,12 +32,15 @@ def display_path(path: str) -> str:
 
 
 def find_files(paths: Iterable[str]) -> tuple[list, list]:
-    """The files to check (a folder means its `*.cards` files, recursively, sorted by path) and the
-    paths that do not exist."""
+    """The files to check (a folder means its `*.cards` files, recursively, sorted by path, leaving out
+    folders whose name starts with a dot) and the paths that do not exist."""
     files, missing = [], []
     for p in paths:
         if os.path.isdir(p):
-            found = [os.path.join(root, n) for root, _, names in os.walk(p) for n in names if n.endswith(".cards")]
+            found = []
+            for root, dirs, names in os.walk(p):
+                dirs[:] = [d for d in dirs if not d.startswith(".")]  # .git, .venv, …
+                found += [os.path.join(root, n) for n in names if n.endswith(".cards")]
             files += sorted(found)
         elif os.path.exists(p):
             files.append(p)

@@ -68,6 +68,8 @@ def test_exit_2_for_unreadable_input(tree):
 
 
 def test_a_folder_means_its_cards_files_recursively_in_order(tree):
+    (tree / "rules" / ".hidden").mkdir()
+    (tree / "rules" / ".hidden" / "skipped.cards").write_text(TALOM, encoding="utf-8")
     data = json.loads(check("--format", "json", "rules").output)
     assert data["files"] == ["rules/deep/bad.cards", "rules/good.cards"]
     assert {d["file"] for d in data["diagnostics"]} == {"rules/deep/bad.cards"}
