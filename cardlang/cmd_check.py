@@ -87,7 +87,10 @@ class _Session:
 
         def rest():
             merged, more = resolve(module, self.parse_file)
-            if any(d.is_error for d in more):
+            # a variant's own mistakes (an option its base lacks) leave a sound merge: check on;
+            # a base that is missing or broken does not
+            own = all(os.path.normpath(d.span.file) == os.path.normpath(path) for d in more if d.is_error)
+            if any(d.is_error for d in more) and (merged is module or not own):
                 return None, more
             return None, more + check(merged)[1]
 
