@@ -660,7 +660,7 @@ class Compiler:
                             known[c] |= add
                 else:
                     if a is None or b is None:
-                        raise RuleError("swap: no card")
+                        raise RuleError(f"line {st.span.line}: `swap` needs two cards, and one of them is none")
                     za, zb = loc[a], loc[b]
                     ia, ib = zones[za].index(a), zones[zb].index(b)
                     zones[za][ia], zones[zb][ib] = b, a
@@ -1121,14 +1121,25 @@ class Compiler:
             seq = self.seq(e.zone)
             if e.count is None:
                 return lambda s: (lambda q: (q[0] if top else q[-1]) if q else None)(seq(s))
-            count = self.expr(e.count)
+            count = self._card_count(e)
             return lambda s: (lambda q, k: tuple(q[:k]) if top else tuple(q[-k:][::-1]) if k else ())(seq(s), count(s))
         cards = self.cards(e.zone)
         # a zone lists its cards bottom first: the top card is the last
         if e.count is None:
             return lambda s: (lambda q: (q[-1] if top else q[0]) if q else None)(cards(s))
-        count = self.expr(e.count)
+        count = self._card_count(e)
         return lambda s: (lambda q, k: tuple(q[::-1][:k]) if top else tuple(q[:k]))(cards(s), count(s))
+
+    def _card_count(self, e: ast.EndCard) -> Callable:
+        """The n of `top n of …`, which must not be negative (a slice would count from the other end)."""
+        count, line = self.expr(e.count), e.span.line
+
+        def n(s):
+            k = count(s)
+            if k < 0:
+                raise RuleError(f"line {line}: `{e.end} {k} of …`: a number of cards cannot be negative")
+            return k
+        return n
 
     def x_Players(self, e: ast.Players):
         ring = self.ring
@@ -1342,8 +1353,8 @@ class Compiler:
                 if t_ == CARD and value is not None:
                     out.append(CARD_MARK + str(len(cards)))
                     cards.append(value)
-                elif t_ in (CARDS, ZONE):
-                    ids = s.zones[value] if t_ == ZONE else value
+                elif t_ in (CARDS, ZONE, ZONES):
+                    ids = s.zones[value] if t_ == ZONE else [c for z in value for c in s.zones[z]] if t_ == ZONES else value
                     marks = []
                     for c in ids:
                         marks.append(CARD_MARK + str(len(cards)))
@@ -1351,6 +1362,8 @@ class Compiler:
                     out.append(", ".join(marks))
                 elif t_ == HANDVALUE and hand_ranking is not None:
                     out.append(_describe(hand_ranking, value))
+                elif t_ == BOOL:
+                    out.append("true" if value else "false")  # as the language writes them
                 else:
                     shown = self.p.value_text(value, t_, None, s) if hasattr(self.p, "zone_names") else value
                     if isinstance(shown, list):
