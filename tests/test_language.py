@@ -33,6 +33,11 @@ def source(body: str, decls: str = "", phases: str = "", players: str = "2..6", 
             + textwrap.indent(textwrap.dedent(body).strip("\n"), "    ") + "\n" + textwrap.dedent(phases))
 
 
+def line_of(text: str, fragment: str) -> int:
+    """The number of the first line of `text` that contains `fragment`."""
+    return next(i for i, line in enumerate(text.split("\n"), 1) if fragment in line)
+
+
 def write(tmp_path, text: str, name: str = "game.cards") -> str:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
@@ -1193,14 +1198,11 @@ def test_several_variants_of_one_base_merge_left_to_right(tmp_path):
 # ------------------------------------------------------------------ loops that never end
 def test_a_rule_that_loops_forever_stops_with_a_rule_error_after_the_step_budget(tmp_path, monkeypatch):
     monkeypatch.setattr(cardlang.engine, "STEP_BUDGET", 5_000)
-    g = game(tmp_path, """
-        while x >= 0:
-            add 1 to x
-        end game
-    """, "var x = 0\n")
+    text = source("while x >= 0:\n    add 1 to x\nend game", "var x = 0\n")
+    g = cardlang.load(write(tmp_path, text), players=3)
     with pytest.raises(RuleError, match="5,000 steps") as info:
         g.new_initial_state()
-    assert "line 12" in str(info.value) or "line 13" in str(info.value)
+    assert any(f"line {line_of(text, part)}:" in str(info.value) for part in ("while x", "add 1 to x"))
 
 
 def test_a_loop_between_decisions_is_judged_per_run(tmp_path, monkeypatch):
@@ -1256,3 +1258,50 @@ def test_from_json_refuses_a_save_for_another_player_count(tmp_path):
     data["players"] = 5
     with pytest.raises(ValueError, match="5 players"):
         cardlang.State.from_json(st.game, data)
+
+
+# ------------------------------------------------------------------ what texts show, and errors with their line
+def test_texts_write_true_and_false_as_the_language_does(tmp_path):
+    st = run(tmp_path, """
+        announce "{x > 1} {flag} {not flag}"
+        end game
+    """, "var x = 5\nvar flag = false\n")
+    assert "true false true" in st.transcript()
+
+
+def test_a_text_shows_the_cards_of_several_zones(tmp_path):
+    st = run(tmp_path, """
+        deal 1 from talon to hand(players)
+        announce "hands: {hand(players)}"
+        end game
+    """)
+    assert "hands: A♠, A♥, A♦" in st.transcript()
+    assert "hands: a card, A♥, a card" in st.transcript(1)
+
+
+def test_top_a_negative_number_of_cards_is_a_rule_error(tmp_path):
+    text = source("move top k of talon to box\nend game", "var k = 0 - 1\n")
+    g = cardlang.load(write(tmp_path, text), players=3)
+    with pytest.raises(RuleError, match=f"line {line_of(text, 'move top k')}: .*cannot be negative"):
+        g.new_initial_state()
+
+
+def test_swapping_a_card_that_is_none_is_a_rule_error_with_its_line(tmp_path):
+    text = source("swap top of box with top of talon\nend game")
+    g = cardlang.load(write(tmp_path, text), players=3)
+    with pytest.raises(RuleError, match=f"line {line_of(text, 'swap')}: `swap` needs two cards"):
+        g.new_initial_state()
+
+
+def test_a_definition_that_uses_itself_is_a_diagnostic_not_a_crash(tmp_path):
+    path = write(tmp_path, source("set out = f(3) + g(1)\nend game", "var out = 0\n"
+                                  "define f(n: number) = f(n - 1) if n > 0 else 0\n"
+                                  "define g(n: number) = h(n) + 1\ndefine h(n: number) = 2 * g(n)\n"))
+    _, diagnostics = cardlang.check_file(path)
+    cycles = [d for d in diagnostics if d.code == "E023"]
+    text = open(path, encoding="utf-8").read()
+    assert [(d.span.line, d.message) for d in cycles] == [
+        (line_of(text, "define f"), "definition `f` uses itself (f → f)"),
+        (line_of(text, "define g"), "definition `g` uses itself (g → h → g)")]
+    with pytest.raises(CardlangError, match="E023"):
+        cardlang.load(path, players=3)
