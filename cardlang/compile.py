@@ -1243,13 +1243,31 @@ class Compiler:
         if sym.kind == "define":
             d = sym.decl
             values = [self.expr(a) for a in args]
+            # an argument is evaluated once, before the body (a body that names its parameter twice
+            # must not draw `random` twice); a name or a literal is simply read where it is used
+            params, once = {}, []
+            for prm, a, v in zip(d.params, args, values):
+                if isinstance(a, (ast.Name, ast.Number, ast.Bool, ast.NoneLit)):
+                    params[prm.name] = ("expr", v)
+                else:
+                    slot = self.slot(1, self.types.get(id(a)))
+                    params[prm.name] = ("slot", slot)
+                    once.append((slot, v))
             # the body sees its parameters and the globals, as the checker does, never the caller's locals
             caller = self.scopes
-            self.scopes = [caller[0], {p.name: ("expr", v) for p, v in zip(d.params, values)}]
+            self.scopes = [caller[0], params]
             try:
-                return self.expr(d.body)
+                body = self.expr(d.body)
             finally:
                 self.scopes = caller
+            if not once:
+                return body
+
+            def call(s):
+                for slot, v in once:
+                    s.v[slot] = v(s)
+                return body(s)
+            return call
         raise AssertionError(name)  # pragma: no cover
 
     def _builtin(self, e: ast.Call):
