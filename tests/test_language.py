@@ -1035,6 +1035,18 @@ def test_a_defines_parameter_is_the_argument_not_a_local_of_the_same_name(tmp_pa
     assert st.var("out") == 16
 
 
+def test_a_defines_argument_is_evaluated_once(tmp_path):
+    g = game(tmp_path, """
+        set out = twice(random([1, 2, 3, 4, 5, 6, 7, 8, 9]))
+        set out2 = pair(top of talon)
+        end game
+    """, "var out = 0\nvar out2 = false\ndefine twice(n: number) = n + n\n"
+         "define pair(c: card) = rank(c) == rank(c) and c is c\n")
+    assert g.new_initial_state(draws=[4]).var("out") == 8
+    assert all(g.new_initial_state(seed=s).var("out") % 2 == 0 for s in range(20))
+    assert g.new_initial_state().var("out2") is True
+
+
 def test_an_order_numbers_ranks_from_one_and_leaves_others_at_zero(tmp_path):
     st = run(tmp_path, """
         set a = value(top of talon)
