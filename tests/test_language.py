@@ -1317,3 +1317,61 @@ def test_a_definition_that_uses_itself_is_a_diagnostic_not_a_crash(tmp_path):
         (line_of(text, "define g"), "definition `g` uses itself (g → h → g)")]
     with pytest.raises(CardlangError, match="E023"):
         cardlang.load(path, players=3)
+
+
+# ------------------------------------------------------------------ decisions in loops, what others see, scores
+def test_a_choice_inside_a_loop_resumes_where_it_stopped(tmp_path):
+    st = run(tmp_path, """
+        deal 3 from talon to hand(seats[1])
+        while count(hand(seats[1])) > 0:
+            seats[1] chooses a card c from hand(seats[1]):
+                move c to box
+            add 1 to x
+        end game
+    """, "var x = 0\n")
+    order = []
+    while not st.is_terminal():
+        order.append(labels(st))
+        st.apply(st.legal_actions()[-1])
+    assert order == [["A♠", "A♥", "A♦"], ["A♠", "A♥"], ["A♠"]]
+    assert st.zone("box") == ["Ad", "Ah", "As"] and st.var("x") == 3
+
+
+def test_the_log_of_a_card_chosen_in_secret_hides_it_from_the_others(tmp_path):
+    st = run(tmp_path, """
+        deal 2 from talon to hand(seats[1])
+        seats[1] chooses a card c from hand(seats[1]):
+            move c to box
+        seats[2] chooses a card c from hand(seats[1]):
+            move c to table
+        end game
+    """)
+    st.apply("A♥")
+    st.apply("A♠")
+    assert "P0 chooses A♥" in st.transcript(0)
+    assert "P0 chooses a card" in st.transcript(1)
+    assert "P1 chooses A♠" in st.transcript(0)  # the card went to the public table
+    assert "P1 chooses A♠" in st.transcript(2)
+
+
+def test_an_observation_shows_only_the_cards_the_seat_knows(tmp_path):
+    st = run(tmp_path, """
+        deal 1 from talon to hand(players)
+        move top of talon to table
+        seats[1] chooses "go":
+            end game
+    """)
+    obs = st.observation(1)
+    assert obs["zones"]["hand"] == [[None], ["A♥"], [None]]
+    assert obs["zones"]["table"] == ["A♣"] and obs["zones"]["talon"] == [None] * 48
+    assert "legal_actions" not in obs and st.observation(0)["legal_actions"] == ["go"]
+
+
+def test_score_of_each_seat(tmp_path):
+    st = run(tmp_path, """
+        add 2 to tokens(seats[2])
+        end game winner seats[2]
+    """, 'option tokens = 3 in 1..9\nper player var tokens = tokens\nscore of p: tokens(p) * 10\n')
+    assert st.var("tokens") == [3, 5, 3]  # a per-player variable may share its option's name
+    assert st.scores() == [30, 50, 30]
+    assert st.returns() == [0.0, 1.0, 0.0]
