@@ -681,11 +681,14 @@ def test_an_illegal_action_raises_and_leaves_the_state_unchanged(tmp_path):
                 set x = 2
         end game
     """, CHOICE_DECLS)
-    before = json.dumps(st.observation(0)), st.legal_action_ids(), list(st.history)
-    for bad in ("change", "nonsense", 1 << 16, 5, "As"):
+    def snapshot():
+        return (json.dumps(st.observation(0)), st.legal_action_ids(), list(st.history), list(st.v),
+                [list(z) for z in st.zones], list(st.known), st.pending, st.pc, len(st.transcript()))
+    before = snapshot()
+    for bad in ("change", "nonsense", 1 << 16, 5, "As", -1):
         with pytest.raises(IllegalActionError):
             st.apply(bad)
-    assert (json.dumps(st.observation(0)), st.legal_action_ids(), list(st.history)) == before
+    assert snapshot() == before
     st.apply("keep")
     with pytest.raises(IllegalActionError):
         st.apply("keep")  # the game is over
