@@ -21,7 +21,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from .bots import make_bot
+from .bots import BOTS, make_bot
 from .cmd_common import load_game, parse_settings
 from .savegame import SaveError, load_saved, save_data, write_save
 from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
@@ -435,7 +435,9 @@ def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
 @click.option("--seed", type=int, default=None, help="Seed for a reproducible deal (default: random).")
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a game option (repeatable).")
 @click.option("--bots-only", is_flag=True, help="Bots play every seat; print the whole transcript.")
-@click.option("--bot", "bot_name", default=None, help="The bot for the seats no person plays (default: random).")
+@click.option("--bot", "bot_name", default=None, metavar="NAME",
+              help=f"The bot for the seats no person plays: {', '.join(sorted(BOTS))}, or NAME:BUDGET "
+                   "(default: random).")
 @click.option("--hotseat", is_flag=True,
               help="Several people at one terminal: every seat (or each --seat) is a person; the screen "
                    "is cleared between them.")
