@@ -29,7 +29,7 @@ CODES = {
     "E020": "bad deck",
     "E021": "unknown rank",
     "E022": "bad hand ranking",
-    "E023": "phase plays itself",
+    "E023": "phase or definition uses itself",
     "E024": "not a statement",
     "E025": "bad direction",
     "E026": "round that never ends",
