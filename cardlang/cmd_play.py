@@ -161,20 +161,33 @@ class Session:
     # ------------------------------------------------------------------ flow
     def run(self) -> int:
         """Plays to the end or until the person leaves; the exit status."""
-        self.save()
+        previous = _on_hangup(self.hang_up)
         try:
-            while not self.state.is_terminal():
-                seat = self.state.current_player
-                if seat in self.humans:
-                    self.human_turn(seat)
-                else:
-                    self.bot_turn(seat)
-        except Leave as e:
-            return self.leave(str(e))
-        except KeyboardInterrupt:
-            return self.leave_interrupted()
-        self.finish()
-        return 0
+            self.save()
+            try:
+                while not self.state.is_terminal():
+                    seat = self.state.current_player
+                    if seat in self.humans:
+                        self.human_turn(seat)
+                    else:
+                        self.bot_turn(seat)
+            except Leave as e:
+                return self.leave(str(e))
+            except KeyboardInterrupt:
+                return self.leave_interrupted()
+            self.finish()
+            return 0
+        finally:
+            _on_hangup(previous)
+
+    def hang_up(self, *_):
+        """The terminal closed: save (to the default file if none was given) and stop, silently."""
+        if self.save_path is None:
+            self.save_path = default_save_name(self.game, self.state.seed)
+        try:
+            self.save()
+        finally:
+            os._exit(129)
 
     def bot_turn(self, seat: int) -> None:
         self.apply(self.bots.choose(self.state))
@@ -243,6 +256,7 @@ class Session:
         self.say(self.replay_hint, "dim")
 
     def leave(self, why: str) -> int:
+        self.save()  # an interruption may have come between a move and its save
         if why == "input closed":
             self.say("")
             self.say("The input closed: leaving the game.", "bold")
@@ -255,6 +269,7 @@ class Session:
         return 0
 
     def leave_interrupted(self) -> int:
+        self.save()
         self.say("")
         self.say("Interrupted.", "bold")
         if self.save_path is None:
@@ -282,6 +297,8 @@ class Session:
     def save(self) -> None:
         if self.save_path is None:
             return
+        if len(self.labels) != len(self.state.history):  # interrupted between a move and its label
+            self.labels = move_labels(self.state)
         write_save(self.save_path, save_data(self.state, humans=self.humans, bot=self.bots.name,
                                              labels=self.labels, save_path=self.save_path))
 
@@ -390,6 +407,17 @@ class Session:
             self.console.print(Text(text, style=style), soft_wrap=True)
 
 
+def _on_hangup(handler):
+    """Installs a handler for SIGHUP (the terminal closed) where there is one; the previous handler."""
+    import signal
+    import threading
+
+    if handler is None or not hasattr(signal, "SIGHUP") or threading.current_thread() is not threading.main_thread():
+        return None
+    previous = signal.signal(signal.SIGHUP, handler)
+    return signal.SIG_DFL if previous is None else previous
+
+
 def move_labels(state) -> list:
     """The labels of the moves made so far, omniscient (a save holds the whole game anyway)."""
     game = state.game
@@ -456,7 +484,8 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
     You see only what your seat may see: your own hidden cards, the cards shown to you and the
     public table. Answer with the number of an action or its label; `?` shows the rules, `q` quits
     (offering to save). With --save FILE the game is saved after every action; resume it with
-    `cardlang play --resume FILE`, replay it with `cardlang replay FILE`.
+    `cardlang play --resume FILE`, replay it with `cardlang replay FILE`. A terminal that closes
+    without --save leaves the game in NAME-SEED.save.json in the current folder.
     """
     import random as _random
 

@@ -13,17 +13,17 @@ from click.testing import CliRunner
 
 from cardlang.cli import main
 from scenario import ROOT, path
-from test_play import ALL_GAMES, ALWAYS_FIRST, PLAYERS, final_state
+from test_play import ALL_GAMES, ALWAYS_FIRST, PLAYERS, final_state, human_moves
 
 pexpect = pytest.importorskip("pexpect")
 
 PROMPT = r"P0 > "
 
 
-def spawn(args):
+def spawn(args, cwd=ROOT):
     env = dict(os.environ, TERM="xterm-256color", COLUMNS="100", LINES="50")
     env.pop("NO_COLOR", None)
-    child = pexpect.spawn(sys.executable, ["-m", "cardlang.cli", "play"] + args, cwd=ROOT, env=env,
+    child = pexpect.spawn(sys.executable, ["-m", "cardlang.cli", "play"] + args, cwd=str(cwd), env=env,
                          encoding="utf-8", dimensions=(50, 100), timeout=60)
     child.delaybeforesend = None  # answer at once, as a script can
     return child
@@ -98,3 +98,24 @@ def test_in_a_terminal_q_offers_to_save(tmp_path):
     child.close()
     assert child.exitstatus == 0
     assert save.exists()
+
+
+def test_a_closed_terminal_saves_the_game_to_resume_it(tmp_path):
+    import signal
+
+    child = spawn([path("games/coucou.cards"), "--seed", "4", "--speed", "0"], cwd=tmp_path)
+    for _ in range(2):
+        child.expect(PROMPT)
+        child.sendline("2")
+    child.expect(PROMPT)
+    child.kill(signal.SIGHUP)
+    child.expect(pexpect.EOF)
+    child.close()
+    # without --save, the game goes to the file `q` would have offered
+    save = tmp_path / "coucou-4.save.json"
+    with open(save) as f:
+        data = json.load(f)
+    assert len(data["labels"]) == len(data["actions"]) and not data["finished"]
+    assert human_moves(data) == 2
+    resumed = CliRunner().invoke(main, ["play", "--resume", str(save)], input="q\n")
+    assert resumed.exit_code == 0 and f"{len(data['actions'])} moves played" in resumed.output
