@@ -78,6 +78,10 @@ def match_answer(answer: str, labels: Sequence[str], card_of=None) -> tuple[Opti
     n = len(labels)
     choices = f"1 to {n}" if n > 1 else "1"
     text = answer.strip()
+    if numbers_only(labels):  # the choice is a number: the answer is that number, not a place in a list
+        if text in labels:
+            return labels.index(text), ""
+        return None, f"`{text}` is not a number you may choose: {', '.join(labels)}"
     if not text:
         return None, f"type the number of your choice ({choices}), or ? for help"
     if re.fullmatch(r"[+-]?\d+", text):
@@ -105,6 +109,11 @@ def match_answer(answer: str, labels: Sequence[str], card_of=None) -> tuple[Opti
             if not naming:
                 return None, f"{text} is not a card you can choose now"
     return None, f"`{text}` is not one of your choices: answer {choices} or a label (? for help)"
+
+
+def numbers_only(labels: Sequence[str]) -> bool:
+    """Whether every label is a plain whole number (a `chooses a number` without `as "…"`)."""
+    return bool(labels) and all(re.fullmatch(r"-?\d+", label) for label in labels)
 
 
 def _norm(text: str) -> str:
@@ -350,8 +359,12 @@ class Session:
         return f"P{current} is playing{self.style.more}"
 
     def show_actions(self, labels: list) -> None:
-        self.show(actions_list(labels, self.style))
         sep = self.style.sep
+        if numbers_only(labels):
+            self.show(Text("  choose a number: " + ", ".join(labels), style="bold"))
+            self.say(f"type the number{sep}? rules and help{sep}log all events{sep}q quit", "dim")
+            return
+        self.show(actions_list(labels, self.style))
         self.say(f"answer with a number or a label{sep}? rules and help{sep}log all events{sep}q quit", "dim")
 
     def show_rules(self) -> None:

@@ -119,6 +119,14 @@ def test_answers_by_label_prefix_and_card():
     assert match_answer("4", labels)[0] is None
 
 
+def test_a_choice_of_numbers_is_answered_with_the_number_itself():
+    labels = ["0", "1", "2", "3"]  # `chooses a number n from 0 to 3` without a label
+    assert match_answer("2", labels) == (2, "")
+    assert match_answer("0", labels) == (0, "")
+    index, reason = match_answer("4", labels)
+    assert index is None and reason == "`4` is not a number you may choose: 0, 1, 2, 3"
+
+
 def test_question_mark_shows_the_rules_summary_and_the_game_goes_on():
     about = cardlang.load(path("games/coucou.cards")).symbols.about
     result = play(["--seed", "1"], ["?", "q", "n"])
@@ -302,3 +310,31 @@ def test_a_bots_only_game_saved_and_resumed_ends_like_the_whole_one(tmp_path):
     assert resumed.output == whole.output
     _, again = final_state(save)
     assert again["actions"] == data["actions"]
+
+
+PICK = '''game "Pick"
+about "Each player picks a number from 0 to 3; the highest wins."
+players 2..2
+deck standard
+zone stock: pile, hidden
+per player var picked = 0
+score of p: picked(p)
+
+round:
+    for each p in players:
+        p chooses a number n from 0 to 3:
+            set picked(p) = n
+    end game winners select p in players where picked(p) == (max q in players of picked(q))
+'''
+
+
+def test_a_session_where_the_choice_is_a_number(tmp_path):
+    rules = tmp_path / "pick.cards"
+    rules.write_text(PICK)
+    save = tmp_path / "pick.json"
+    result = CliRunner().invoke(main, ["play", str(rules), "--seed", "1", "--save", str(save)], input="7\n2\n")
+    assert result.exit_code == 0, result.output
+    assert "choose a number: 0, 1, 2, 3" in result.output
+    assert "`7` is not a number you may choose: 0, 1, 2, 3" in result.output
+    state, data = final_state(save)
+    assert data["labels"][0] == "2" and state.var("picked", 0) == 2
