@@ -139,6 +139,26 @@ def common_log(state, seats: Sequence[int]) -> list:
     return out
 
 
+def common_observation(state, seats: Sequence[int]) -> dict:
+    """What all of `seats` may see: the observation of the first, less any card another does not know."""
+    views = [state.observation(s) for s in seats]
+    obs = dict(views[0])
+
+    def merge(values):
+        first = values[0]
+        if isinstance(first, list):
+            return [merge([v[i] for v in values]) for i in range(len(first))]
+        return first if all(v == first for v in values) else None
+
+    obs["zones"] = {name: merge([v["zones"][name] for v in views]) for name in obs["zones"]}
+    obs["variables"] = {name: merge([v["variables"][name] for v in views]) for name in obs["variables"]}
+    obs["player_variables"] = {name: merge([v["player_variables"][name] for v in views])
+                               for name in obs["player_variables"]}
+    obs["log"] = common_log(state, seats)
+    obs.pop("legal_actions", None)
+    return obs
+
+
 class Session:
     """One game at the terminal: whose turn, what to show to whom, saving after every action."""
 
@@ -247,8 +267,8 @@ class Session:
         if self.hotseat or self.viewer is None:
             seats = self.humans or list(range(self.game.players))
             self.clear()
-            lines = common_log(state, seats)
-            obs = state.observation(seats[0])
+            obs = common_observation(state, seats)
+            lines = obs["log"]
             self.show(render_table(obs, self.layout, self.style, events=self._last(lines, self._common_mark(seats)),
                                    earlier=0, viewer=None, header=self.header(), events_title="last events"))
         else:

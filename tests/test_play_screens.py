@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from cardlang.cli import main
-from cardlang.cmd_play import Bots, Session, common_log
+from cardlang.cmd_play import Bots, Session, common_log, common_observation
 from cardlang.table_view import Style, card_labels_in
 from scenario import game, path, permute_hidden
 from test_play import ALL_GAMES, PLAYERS, final_state
@@ -184,3 +184,22 @@ def test_common_log_hides_what_any_of_the_people_does_not_know():
         for seat in (0, 2):
             assert card_labels_in(line) <= card_labels_in(state.transcript(seat)[i])
     assert any("a card" in line for line in merged)
+
+
+def test_the_common_view_shows_only_cards_every_person_knows():
+    state = game("games/coucou.cards", 5).new_initial_state(seed=3)
+    rng = random.Random(3)
+    seen_differences = 0
+    for _ in range(60):
+        obs = common_observation(state, [0, 2])
+        for seat in (0, 2):
+            own = state.observation(seat)
+            for name, zone in obs["zones"].items():
+                flat = sum(zone, []) if zone and isinstance(zone[0], list) else zone
+                mine = sum(own["zones"][name], []) if zone and isinstance(zone[0], list) else own["zones"][name]
+                assert all(c is None or c == m for c, m in zip(flat, mine))
+                seen_differences += sum(c is None and m is not None for c, m in zip(flat, mine))
+        advance(state, rng, 1)
+        if state.is_terminal():
+            break
+    assert seen_differences  # some card known to one of them was hidden from the common view
