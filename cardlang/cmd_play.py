@@ -120,7 +120,7 @@ def _norm(text: str) -> str:
     return " ".join(ascii_text(text).lower().split())
 
 
-_TOKENS = re.compile(r"((?<![\w♣♦♥♠])[0-9A-Za-z]{1,3}[♣♦♥♠]|\bJoker\b|\ba card\b)")
+_TOKENS = re.compile(rf"({CARD_RE.pattern}|\ba card\b)")  # a log line split at its cards
 
 
 def common_log(state, seats: Sequence[int]) -> list:
