@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
-from . import ast, engine, rng
+from . import ast, codegen, engine, rng
 from .cards import Deck
 from .check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT,
                     ZONE, ZONES, Symbols)
@@ -36,11 +36,12 @@ class Choice:
 class Alt:
     """One alternative of a choice (see `ast.Alternative`)."""
 
-    __slots__ = ("kind", "label", "slot", "source", "high", "where", "body")
+    __slots__ = ("kind", "label", "slot", "source", "high", "where", "body", "pure")
 
     def __init__(self, kind, label, slot, source, high, where):
         self.kind, self.label, self.slot, self.source, self.high, self.where = kind, label, slot, source, high, where
         self.body = None
+        self.pure = False  # the label depends only on the value chosen, so it can be cached
 
 
 def select_deck(symbols: Symbols, players: int, options: dict) -> Deck:
@@ -74,6 +75,7 @@ class Program:
         self.lines: list = []
         self.chooses: list = []
         self.choice_at: dict = {}
+        self.label_cache: dict = {}  # (choice index, action id) -> label, for alternatives marked pure
         # rules a designer wants counted (cardlang.coverage): (kind, span, pc of its first step, extra)
         self.rule_points: list = []
 
@@ -155,6 +157,15 @@ class Program:
     def label(self, st, a: int) -> str:
         info = self.chooses[st.pending[0]]
         alt = info.alts[a >> 16]
+        if alt.pure:
+            key = (st.pending[0], a)
+            text = self.label_cache.get(key)
+            if text is None:
+                text = self.label_cache[key] = self._render_label(st, info, alt, a)
+            return text
+        return self._render_label(st, info, alt, a)
+
+    def _render_label(self, st, info, alt, a: int) -> str:
         saved = st.v[alt.slot] if alt.slot is not None else None
         text, cards = self._label(st, info, alt, a & 0xFFFF)
         if alt.slot is not None:
@@ -326,7 +337,7 @@ class Compiler:
         p.round_pc = self.round_pc
         self.emit(lambda nxt: self._next_round(nxt), s.round.span)
         self.block(s.round.body)
-        self.emit(lambda nxt: (lambda st, r=self.round_pc: r), s.round.span)
+        self.emit(lambda nxt: _jump(self.round_pc), s.round.span)
         for name, d in s.phases.items():
             self.phase_params[name] = [self.slot(1, prm.type) for prm in d.params]
         for name, d in s.phases.items():
@@ -337,6 +348,7 @@ class Compiler:
             self.emit(lambda nxt: (lambda st: st.stack.pop()), d.span)
         for index, name, args, nxt, span in self.pending_calls:
             p.code[index] = self._call_op(name, args, nxt)
+        _thread_jumps(p)
         p.nslots = self.nslots
         p.card_slots, p.cards_slots = tuple(self.card_slots), tuple(self.cards_slots)
         return p
@@ -389,6 +401,18 @@ class Compiler:
 
     def s_Set(self, st: ast.Set):
         val = self.expr(st.value)
+        t = st.target
+        if t.kind == "name":
+            slot = self.lookup_slot(t.name)
+            self.emit(lambda nxt: codegen.function("    s.v[{slot}] = {0}\n"
+                                                   "    return {nxt}\n", val, slot=slot, nxt=nxt), st.span)
+            return
+        if t.kind == "player":
+            base, key = self.p.pvar_slots[t.name][0], self.expr(t.key)
+            self.emit(lambda nxt: codegen.function("    x = {0}\n"
+                                                   "    s.v[{base} + {1}] = x\n"
+                                                   "    return {nxt}\n", val, key, base=base, nxt=nxt), st.span)
+            return
         setter = self.setter(st.target)
         self.emit(lambda nxt: (lambda s: (setter(s, val(s)), nxt)[1]), st.span)
 
@@ -396,38 +420,28 @@ class Compiler:
         val = self.expr(st.value)
         slot = self.slot(1, self.types.get(id(st.value)))
         self.scopes[-1][st.name] = ("slot", slot)
-
-        def make(nxt):
-            def op(s):
-                s.v[slot] = val(s)
-                return nxt
-            return op
-        self.emit(make, st.span)
+        self.emit(lambda nxt: codegen.function("    s.v[{slot}] = {0}\n"
+                                               "    return {nxt}\n", val, slot=slot, nxt=nxt), st.span)
 
     def s_Add(self, st: ast.Add):
         amount = self.expr(st.amount)
         if st.op == "-":
-            inner = amount
-            amount = lambda s: -inner(s)  # noqa: E731
+            amount = codegen.expr("-{0}", amount)
         t = st.target
         if t.kind == "player":
             base = self.p.pvar_slots[t.name][0]
             key = self.expr(t.key)
 
             def make(nxt):
-                def op(s):
-                    i = base + key(s)
-                    s.v[i] += amount(s)
-                    return nxt
-                return op
+                return codegen.function("    i = {base} + {0}\n"
+                                        "    s.v[i] += {1}\n"
+                                        "    return {nxt}\n", key, amount, base=base, nxt=nxt)
         elif t.kind == "name":
             slot = self.lookup_slot(t.name)
 
             def make(nxt):
-                def op(s):
-                    s.v[slot] += amount(s)
-                    return nxt
-                return op
+                return codegen.function("    s.v[{slot}] += {0}\n"
+                                        "    return {nxt}\n", amount, slot=slot, nxt=nxt)
         else:
             setter, getter = self.setter(t), self.target_getter(t)
 
@@ -795,7 +809,7 @@ class Compiler:
             self.block(body)
             jumps_to_end.append(self.placeholder(cond.span))
             after = len(self.p.code)
-            self.p.code[at] = (lambda test, yes, no: (lambda s: yes if test(s) else no))(test, at + 1, after)
+            self.p.code[at] = codegen.expr("{yes} if {0} else {no}", test, yes=at + 1, no=after)
         if st.orelse:
             start = len(self.p.code)
             self.block(st.orelse)
@@ -804,7 +818,7 @@ class Compiler:
             self.p.rule_points.append(("else", st.orelse[0].span, start, None))
         end = len(self.p.code)
         for j in jumps_to_end:
-            self.p.code[j] = (lambda end: (lambda s: end))(end)
+            self.p.code[j] = _jump(end)
 
     def s_ForEach(self, st: ast.ForEach):
         source = self.seq(st.source)
@@ -817,29 +831,25 @@ class Compiler:
         where = self.expr(st.where) if st.where is not None else None
         self.block(st.body)
         self.scopes.pop()
-        self.emit(lambda nxt: (lambda s: head), st.span)
+        self.emit(lambda nxt: _jump(head), st.span)
         end = len(self.p.code)
-
-        def op(s, body=head + 1):
-            seq = s.v[seq_slot]
-            i = s.v[idx_slot]
-            v = s.v
-            while i < len(seq):
-                v[var_slot] = seq[i]
-                i += 1
-                if where is None or where(s):
-                    v[idx_slot] = i
-                    return body
-            return end
-        self.p.code[head] = op
+        self.p.code[head] = codegen.function("    v = s.v\n"
+                                             "    seq = v[{seq}]\n"
+                                             "    i = v[{idx}]\n"
+                                             "    while i < len(seq):\n"
+                                             "        v[{var}] = seq[i]\n"
+                                             "        i += 1\n"
+                                             "        if {0}:\n"
+                                             "            v[{idx}] = i\n"
+                                             "            return {body}\n"
+                                             "    return {end}\n", where if where is not None else self.const(True),
+                                             seq=seq_slot, idx=idx_slot, var=var_slot, body=head + 1, end=end)
 
     @staticmethod
     def _for_init(source, seq_slot, idx_slot, nxt):
-        def op(s):
-            s.v[seq_slot] = tuple(source(s))
-            s.v[idx_slot] = 0
-            return nxt
-        return op
+        return codegen.function("    s.v[{seq}] = tuple({0})\n"
+                                "    s.v[{idx}] = 0\n"
+                                "    return {nxt}\n", source, views=(0,), seq=seq_slot, idx=idx_slot, nxt=nxt)
 
     def s_Repeat(self, st: ast.Repeat):
         count = self.expr(st.count)
@@ -853,7 +863,7 @@ class Compiler:
         self.emit(init, st.span)
         head = self.placeholder(st.span)
         self.block(st.body)
-        self.emit(lambda nxt: (lambda s: head), st.span)
+        self.emit(lambda nxt: _jump(head), st.span)
         end = len(self.p.code)
 
         def op(s, body=head + 1):
@@ -867,13 +877,13 @@ class Compiler:
         cond = self.expr(st.cond)
         head = self.placeholder(st.span)
         self.block(st.body)
-        self.emit(lambda nxt: (lambda s: head), st.span)
+        self.emit(lambda nxt: _jump(head), st.span)
         end = len(self.p.code)
         body = head + 1
         if st.negate:
-            self.p.code[head] = lambda s: end if cond(s) else body
+            self.p.code[head] = codegen.expr("{end} if {0} else {body}", cond, end=end, body=body)
         else:
-            self.p.code[head] = lambda s: body if cond(s) else end
+            self.p.code[head] = codegen.expr("{body} if {0} else {end}", cond, end=end, body=body)
 
     def s_Choose(self, st: ast.Choose):
         player = self.expr(st.player)
@@ -894,6 +904,8 @@ class Compiler:
             if alt.kind == "option" and label is None:
                 label = (lambda t: (lambda s: (t, ())))(alt.label.value)
             a = Alt(alt.kind, label, slot, source, high, where)
+            a.pure = alt.label is None or all(isinstance(part, str) or (isinstance(part, ast.Name) and part.name == alt.var)
+                                              for part in alt.label.parts)
             a.body = len(self.p.code)
             self.p.rule_points.append(("choose", alt.span, a.body, (len(self.p.chooses), len(alts))))
             self.block(alt.body)
@@ -902,54 +914,32 @@ class Compiler:
             alts.append(a)
         end = len(self.p.code)
         for e in exits:
-            self.p.code[e] = (lambda end: (lambda s: end))(end)
+            self.p.code[e] = _jump(end)
         index = len(self.p.chooses)
         self.p.chooses.append(Choice(player, alts, pc, st.span.line))
         line = st.span.line
+        gens = [_legal_of(a, ai << 16, line) for ai, a in enumerate(alts)]
 
-        def op(s):
-            p = player(s)
-            legal = []
-            v = s.v
-            for ai, a in enumerate(alts):
-                base = ai << 16
-                if a.kind == "option":
-                    if a.where is None or a.where(s):
-                        legal.append(base)
-                elif a.kind == "card":
-                    where, slot = a.where, a.slot
-                    for c in a.source(s):
-                        if where is not None:
-                            v[slot] = c
-                            if not where(s):
-                                continue
-                        legal.append(base | c)
-                else:
-                    lo, hi = a.source(s), a.high(s)
-                    if lo < 0 or hi > 0xFFFF:
-                        raise RuleError(f"line {line}: numbers to choose must lie in 0..65535, not {lo}..{hi}")
-                    where, slot = a.where, a.slot
-                    for n in range(lo, hi + 1):
-                        if where is not None:
-                            v[slot] = n
-                            if not where(s):
-                                continue
-                        legal.append(base | n)
+        def fail(s, p, legal):
             if not legal:
                 raise RuleError(f"line {line}: {player_name(p)} must choose but has no legal choice")
-            if p is None or not 0 <= p < len(s.active):
-                raise RuleError(f"line {line}: nobody to choose")
-            s.pending = (index, p, tuple(legal))
-            s.pc = pc
-            return STOP
-        self.p.code[pc] = op
+            raise RuleError(f"line {line}: nobody to choose")
+        legal = " + ".join("{%d}" % (i + 1) for i in range(len(gens)))
+        self.p.code[pc] = codegen.function("    p = {0}\n"
+                                           "    legal = " + legal + "\n"
+                                           "    if not legal or p is None or not 0 <= p < len(s.active):\n"
+                                           "        {fail}(s, p, legal)\n"
+                                           "    s.pending = ({index}, p, legal)\n"
+                                           "    s.pc = {pc}\n"
+                                           "    return {stop}\n", player, *gens, index=index, pc=pc, stop=STOP,
+                                           fail=fail)
 
     # ----------------------------------------------------------- expressions
     def expr(self, e) -> Callable:
         return getattr(self, "x_" + type(e).__name__)(e)
 
     def const(self, value) -> Callable:
-        return lambda s: value
+        return codegen.expr("{value}", value=value)
 
     def x_Number(self, e):
         return self.const(e.value)
@@ -970,7 +960,7 @@ class Compiler:
             if name in scope:
                 kind, what = scope[name]
                 if kind == "slot":
-                    return lambda s: s.v[what]
+                    return codegen.expr("s.v[{slot}]", slot=what)
                 return what  # a define's parameter: the argument's closure
         sym = self.sym.table[name]
         if sym.kind == "option":
@@ -1007,22 +997,19 @@ class Compiler:
     def x_Unary(self, e: ast.Unary):
         a = self.expr(e.operand)
         if e.op == "-":
-            return lambda s: -a(s)
-        return lambda s: not a(s)
+            return codegen.expr("-{0}", a)
+        return codegen.expr("not {0}", a)
 
     def x_Conditional(self, e: ast.Conditional):
         a, c, b = self.expr(e.then), self.expr(e.cond), self.expr(e.otherwise)
-        return lambda s: a(s) if c(s) else b(s)
+        return codegen.expr("{0} if {1} else {2}", a, c, b)
 
     def x_Binary(self, e: ast.Binary):
         op = e.op
         lt, rt = self.types.get(id(e.left)), self.types.get(id(e.right))
-        if op == "and":
+        if op in ("and", "or"):
             a, b = self.expr(e.left), self.expr(e.right)
-            return lambda s: a(s) and b(s)
-        if op == "or":
-            a, b = self.expr(e.left), self.expr(e.right)
-            return lambda s: a(s) or b(s)
+            return codegen.expr("{0} " + op + " {1}", a, b)
         if op == "+" and lt in (CARDS, ZONE, CARD, PLAYERS, LIST):
             a = self.cards(e.left) if lt in (ZONE, CARD, CARDS) else self.expr(e.left)
             b = self.cards(e.right) if lt in (ZONE, CARD, CARDS) else self.seq(e.right)
@@ -1031,7 +1018,7 @@ class Compiler:
             return self._pattern(e)
         if op == "in":
             item, seq = self.expr(e.left), self.seq(e.right)
-            return lambda s: item(s) in seq(s)
+            return codegen.expr("{0} in {1}", item, seq)
         if op == "except":
             seq = self.seq(e.left)
             if rt in (CARDS, PLAYERS, LIST, ZONE) or (rt == "empty"):
@@ -1041,12 +1028,8 @@ class Compiler:
             return lambda s: tuple(x for x in seq(s) if x != item(s))
         a, b = self.expr(e.left), self.expr(e.right)
         line = e.span.line
-        if op == "+":
-            return lambda s: a(s) + b(s)
-        if op == "-":
-            return lambda s: a(s) - b(s)
-        if op == "*":
-            return lambda s: a(s) * b(s)
+        if op in ("+", "-", "*"):
+            return codegen.expr("{0} " + op + " {1}", a, b)
         if op in ("/", "%"):
             def div(s):
                 d = b(s)
@@ -1054,18 +1037,8 @@ class Compiler:
                     raise RuleError(f"line {line}: division by zero")
                 return a(s) // d if op == "/" else a(s) % d
             return div
-        if op == "==":
-            return lambda s: a(s) == b(s)
-        if op == "!=":
-            return lambda s: a(s) != b(s)
-        if op == "<":
-            return lambda s: a(s) < b(s)
-        if op == ">":
-            return lambda s: a(s) > b(s)
-        if op == "<=":
-            return lambda s: a(s) <= b(s)
-        if op == ">=":
-            return lambda s: a(s) >= b(s)
+        if op in ("==", "!=", "<", ">", "<=", ">="):
+            return codegen.expr("{0} " + op + " {1}", a, b)
         raise AssertionError(op)  # pragma: no cover
 
     def _pattern(self, e: ast.Binary):
@@ -1087,32 +1060,32 @@ class Compiler:
         if e.op == "has":
             cards = self.cards(e.left)
             if table is None:  # `zone has c`: a card (or none), not a rank or a suit
-                return lambda s: test(s) in cards(s)
-            return lambda s: (lambda t: any(table[c] == t for c in cards(s)))(test(s))
+                return codegen.expr("{0} in {1}", test, cards, views=(1,))
+            return codegen.function("    t = {0}\n"
+                                    "    for c in {1}:\n"
+                                    "        if {table}[c] == t:\n"
+                                    "            return True\n"
+                                    "    return False\n", test, cards, views=(1,), table=table)
         left = self.expr(e.left)
         if table is None or lt in (RANK, SUIT):
-            if e.op == "is":
-                return lambda s: left(s) == test(s)
-            return lambda s: left(s) != test(s)
+            return codegen.expr("{0} == {1}" if e.op == "is" else "{0} != {1}", left, test)
         if e.op == "is":
-            return lambda s: (lambda c: c is not None and table[c] == test(s))(left(s))
-        return lambda s: (lambda c: c is None or table[c] != test(s))(left(s))
+            return codegen.expr("({c} := {0}) is not None and {table}[{c}] == {1}", left, test,
+                                c=codegen.TEMP, table=table)
+        return codegen.expr("({c} := {0}) is None or {table}[{c}] != {1}", left, test, c=codegen.TEMP, table=table)
 
     def x_Neighbour(self, e: ast.Neighbour):
         player = self.expr(e.player)
         n = self.n
         step = {"left": 1, "right": -1, "next": self.step}[e.side]
-
-        def f(s):
-            p = player(s)
-            active = s.active
-            q = p
-            for _ in range(n):
-                q = (q + step) % n
-                if active[q]:
-                    return q
-            return p
-        return f
+        # around[p]: the seats after p on that side, p last
+        around = tuple(tuple((p + step * i) % n for i in range(1, n + 1)) for p in range(n))
+        return codegen.function("    p = {0}\n"
+                                "    a = s.active\n"
+                                "    for q in {around}[p]:\n"
+                                "        if a[q]:\n"
+                                "            return q\n"
+                                "    return p\n", player, around=around)
 
     def x_EndCard(self, e: ast.EndCard):
         zt = self.types.get(id(e.zone))
@@ -1120,13 +1093,14 @@ class Compiler:
         if zt == PLAYERS:
             seq = self.seq(e.zone)
             if e.count is None:
-                return lambda s: (lambda q: (q[0] if top else q[-1]) if q else None)(seq(s))
+                return codegen.expr("{q}[" + ("0" if top else "-1") + "] if ({q} := {0}) else None", seq, q=codegen.TEMP)
             count = self._card_count(e)
             return lambda s: (lambda q, k: tuple(q[:k]) if top else tuple(q[-k:][::-1]) if k else ())(seq(s), count(s))
         cards = self.cards(e.zone)
         # a zone lists its cards bottom first: the top card is the last
         if e.count is None:
-            return lambda s: (lambda q: (q[-1] if top else q[0]) if q else None)(cards(s))
+            return codegen.expr("{q}[" + ("-1" if top else "0") + "] if ({q} := {0}) else None", cards,
+                                views=(0,), q=codegen.TEMP)
         count = self._card_count(e)
         return lambda s: (lambda q, k: tuple(q[::-1][:k]) if top else tuple(q[:k]))(cards(s), count(s))
 
@@ -1145,6 +1119,9 @@ class Compiler:
         ring = self.ring
         start = self.expr(e.start) if e.start is not None else self.const(ring[0][0])
         stop = self.expr(e.stop) if e.stop is not None else None
+        if stop is None:
+            return codegen.function("    a = s.active\n"
+                                    "    return tuple([q for q in {ring}[{0}] if a[q]])\n", start, ring=ring)
 
         def f(s):
             active = s.active
@@ -1172,41 +1149,34 @@ class Compiler:
         where = self.expr(e.where) if e.where is not None else None
         self.scopes.pop()
         kind = e.kind
-
-        def items(s):
-            v = s.v
-            for x in source(s):
-                v[slot] = x
-                if where is None or where(s):
-                    yield x
+        # One generated loop per aggregate: the item goes into its slot, then `where` and the body
+        # are tested and evaluated inline (the source is read, never copied: expressions move no card).
+        where = where if where is not None else self.const(True)
+        loop = ("    v = s.v\n"
+                "    for x in {0}:\n"
+                "        v[{slot}] = x\n"
+                "        if {1}:\n")
         if kind == "any":
-            return lambda s: any(True for _ in items(s))
-        if kind == "count":
-            return lambda s: sum(1 for _ in items(s))
+            return codegen.function(loop + "            return True\n"
+                                    "    return False\n", source, where, views=(0,), slot=slot)
+        if kind in ("count", "sum"):
+            return codegen.function("    total = 0\n" + loop + "            total += {2}\n"
+                                    "    return total\n", source, where, body if kind == "sum" else self.const(1),
+                                    views=(0,), slot=slot)
         if kind == "select":
-            return lambda s: tuple(items(s))
-        if kind == "sum":
-            return lambda s: sum(body(s) for _ in items(s))
+            return codegen.function("    out = []\n" + loop + "            out.append(x)\n"
+                                    "    return tuple(out)\n", source, where, views=(0,), slot=slot)
         if kind in ("min", "max"):
-            pick = min if kind == "min" else max
-            line = e.span.line
-
-            def fold(s):
-                values = [body(s) for _ in items(s)]
-                if not values:
-                    raise RuleError(f"line {line}: `{kind}` over nothing")
-                return pick(values)
-            return fold
-        better = (lambda a, b: a > b) if kind == "highest" else (lambda a, b: a < b)
-
-        def best(s):
-            chosen, score = None, None
-            for x in items(s):
-                value = body(s)
-                if chosen is None or better(value, score):
-                    chosen, score = x, value
-            return chosen
-        return best
+            return codegen.function("    values = []\n" + loop + "            values.append({2})\n"
+                                    "    if not values:\n"
+                                    "        raise {error}({message})\n"
+                                    "    return " + kind + "(values)\n", source, where, body, views=(0,), slot=slot,
+                                    error=RuleError, message=f"line {e.span.line}: `{kind}` over nothing")
+        better = ">" if kind == "highest" else "<"
+        return codegen.function("    chosen = score = None\n" + loop + "            value = {2}\n"
+                                "            if chosen is None or value " + better + " score:\n"
+                                "                chosen, score = x, value\n"
+                                "    return chosen\n", source, where, body, views=(0,), slot=slot)
 
     def x_Call(self, e: ast.Call):
         name = e.func
@@ -1219,15 +1189,15 @@ class Compiler:
             who = self.expr(args[0])
             if self.types.get(id(args[0])) == PLAYERS:
                 return lambda s: tuple(base + p for p in who(s))
-            return lambda s: base + who(s)
+            return codegen.expr("{base} + {0}", who, base=base)
         if sym.kind == "pvar":
             base = self.p.pvar_slots[name][0]
             who = self.expr(args[0])
-            return lambda s: s.v[base + who(s)]
+            return codegen.expr("s.v[{base} + {0}]", who, base=base)
         if sym.kind == "order":
             table = self.orders[name]
             card = self.expr(args[0])
-            return lambda s: (lambda c: 0 if c is None else table[c])(card(s))
+            return codegen.expr("0 if ({c} := {0}) is None else {table}[{c}]", card, c=codegen.TEMP, table=table)
         if sym.kind == "ranking":
             ranking, codes = self.rankings[name]
             cards = self.cards(args[0])
@@ -1262,12 +1232,9 @@ class Compiler:
                 self.scopes = caller
             if not once:
                 return body
-
-            def call(s):
-                for slot, v in once:
-                    s.v[slot] = v(s)
-                return body(s)
-            return call
+            sets = "".join(f"    v[{slot}] = {{{i}}}\n" for i, (slot, _) in enumerate(once))
+            return codegen.function("    v = s.v\n" + sets + "    return {" + str(len(once)) + "}\n",
+                                    *[v for _, v in once], body)
         raise AssertionError(name)  # pragma: no cover
 
     def _builtin(self, e: ast.Call):
@@ -1275,7 +1242,7 @@ class Compiler:
         line = e.span.line
         if name == "count":
             seq = self.seq(args[0])
-            return lambda s: len(seq(s))
+            return codegen.expr("len({0})", seq, views=(0,))
         if name == "random":
             seq = self.seq(args[0])
 
@@ -1297,18 +1264,18 @@ class Compiler:
             card = self.expr(args[0])
             suits = deck.card_suit
             # a joker has no suit: `suit(c) is none`, as its text says
-            return lambda s: (lambda c: None if c is None or suits[c] < 0 else suits[c])(card(s))
+            table = tuple(None if x < 0 else x for x in suits)
+            return codegen.expr("None if ({c} := {0}) is None else {table}[{c}]", card, c=codegen.TEMP, table=table)
         if name == "rank":
             card = self.expr(args[0])
             ranks = deck.card_rank
-            return lambda s: (lambda c: None if c is None else ranks[c])(card(s))
+            return codegen.expr("None if ({c} := {0}) is None else {table}[{c}]", card, c=codegen.TEMP, table=ranks)
         if name == "abs":
             a = self.expr(args[0])
-            return lambda s: abs(a(s))
+            return codegen.expr("abs({0})", a)
         if name in ("min", "max"):
             a, b = self.expr(args[0]), self.expr(args[1])
-            pick = min if name == "min" else max
-            return lambda s: pick(a(s), b(s))
+            return codegen.expr(name + "({0}, {1})", a, b)
         if name == "sum":
             a = self.expr(args[0])
             return lambda s: sum(a(s))
@@ -1323,9 +1290,9 @@ class Compiler:
         t = self.types.get(id(e))
         f = self.expr(e)
         if t == ZONE:
-            return lambda s: tuple(s.zones[f(s)])
+            return codegen.zone_cards(f)
         if t == CARD:
-            return lambda s: (lambda c: () if c is None else (c,))(f(s))
+            return codegen.expr("() if ({c} := {0}) is None else ({c},)", f, c=codegen.TEMP)
         return f
 
     def seq(self, e) -> Callable:
@@ -1335,7 +1302,7 @@ class Compiler:
             return self.cards(e)
         f = self.expr(e)
         if t == PLAYER:
-            return lambda s: (lambda p: () if p is None else (p,))(f(s))
+            return codegen.expr("() if ({p} := {0}) is None else ({p},)", f, p=codegen.TEMP)
         return f
 
     def players_of(self, e) -> Callable:
@@ -1396,6 +1363,82 @@ def _describe(ranking, value) -> str:
         if hasattr(ranking, attr):
             return str(getattr(ranking, attr)(value)).replace("_", " ")
     return str(value)
+
+
+def _jump(target: int) -> Callable:
+    """An op that only goes to `target`, marked as such for `_thread_jumps`."""
+    def op(s):
+        return target
+    op.jump = target
+    return op
+
+
+def _thread_jumps(p: Program) -> None:
+    """Takes the plain jumps out of the run: each becomes a copy of the op it leads to.
+
+    Ops return absolute pcs, so a copy does what its original does. The end of an `if` branch, of
+    an alternative and of a loop body then costs no step of its own. Ops that rule coverage
+    instruments (rule points, choices) are not copied, only jumped to directly.
+    """
+    code = p.code
+    keep = {pc for _, _, pc, _ in p.rule_points} | {c.pc for c in p.chooses}
+    for j, op in enumerate(code):
+        t = getattr(op, "jump", None)
+        if t is None:
+            continue
+        seen = {j}
+        while getattr(code[t], "jump", None) is not None and t not in seen:
+            seen.add(t)
+            t = code[t].jump
+        if getattr(code[t], "jump", None) is not None:
+            continue  # a loop of plain jumps: leave it to the step budget
+        if t in keep:
+            code[j] = _jump(t)
+        else:
+            code[j] = code[t]
+            p.lines[j] = p.lines[t]
+
+
+def _legal_of(a: Alt, base: int, line: int) -> Callable:
+    """A closure giving the ids of one alternative's legal actions, as a tuple, in order."""
+    where, slot, source, high = a.where, a.slot, a.source, a.high
+    if a.kind == "option":
+        only = (base,)
+        if where is None:
+            return lambda s: only
+        return lambda s: only if where(s) else ()
+    if a.kind == "card":
+        if where is None:
+            if base == 0:
+                return lambda s: tuple(source(s))
+            return lambda s: tuple([base | c for c in source(s)])
+
+        # the filter runs inline, over the zone itself (it moves no card)
+        return codegen.function("    v = s.v\n"
+                                "    legal = []\n"
+                                "    for c in {0}:\n"
+                                "        v[{slot}] = c\n"
+                                "        if {1}:\n"
+                                "            legal.append({base} | c)\n"
+                                "    return tuple(legal)\n", source, where, views=(0,), slot=slot, base=base)
+    if where is None:
+        def numbers(s):
+            lo, hi = source(s), high(s)
+            if lo < 0 or hi > 0xFFFF:
+                raise RuleError(f"line {line}: numbers to choose must lie in 0..65535, not {lo}..{hi}")
+            return tuple(range(base + lo, base + hi + 1))
+        return numbers
+    return codegen.function("    lo, hi = {0}, {1}\n"
+                            "    if lo < 0 or hi > 0xFFFF:\n"
+                            "        raise {error}({message} + f'{{lo}}..{{hi}}')\n"
+                            "    v = s.v\n"
+                            "    legal = []\n"
+                            "    for n in range(lo, hi + 1):\n"
+                            "        v[{slot}] = n\n"
+                            "        if {2}:\n"
+                            "            legal.append({base} | n)\n"
+                            "    return tuple(legal)\n", source, high, where, slot=slot, base=base, error=RuleError,
+                            message=f"line {line}: numbers to choose must lie in 0..65535, not ")
 
 
 def _flush(s) -> None:
