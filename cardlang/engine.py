@@ -69,6 +69,10 @@ class State:
 
     def apply(self, action: Union[int, str]) -> None:
         """Plays a legal action (an `Action`, its id, or its label) and runs to the next decision."""
+        pending = self.pending
+        if type(action) is int and pending is not None and action in pending[2]:
+            self.game.program.resume(self, action)  # the playout path: a plain legal id
+            return
         a = self._resolve(action)
         self.game.program.resume(self, a)
 
