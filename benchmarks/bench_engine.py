@@ -12,7 +12,9 @@ Counter-Bluff 2; any other file in games/ at its smallest count) it measures, in
 - `cardlang.load` of the file (first load in a fresh process, and warm, in process);
 - once: the time of `import cardlang` in a fresh process.
 
-Figures are the best of `--repeat` runs (the machine may be shared: compare ratios from one run).
+Playout rates count this process's CPU time (`time.process_time`), not the wall clock, so that other
+work on a shared machine disturbs them less; each figure is the best of `--repeat` runs, and the
+interpreter and the reference alternate run by run. Compare ratios from one run.
 
     python benchmarks/bench_engine.py [--seconds 2] [--games N] [--repeat 3] [--only coucou ...]
                                       [--json] [--profile GAME]
@@ -52,11 +54,11 @@ def _run_for(play, seconds: float, games: int | None) -> tuple[int, int, float]:
     """Calls `play(i)` (which returns its decisions) for `games` games or `seconds`: (games, decisions, time)."""
     gc.collect()
     done = decisions = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     while True:
         decisions += play(done)
         done += 1
-        elapsed = time.perf_counter() - t0
+        elapsed = time.process_time() - t0
         if (games is not None and done >= games) or (games is None and elapsed >= seconds):
             return done, decisions, elapsed
 
