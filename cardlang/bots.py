@@ -136,11 +136,12 @@ class _Budget:
 class GreedyBot:
     """Flat Monte Carlo: playouts after each legal action from determinized copies; the best mean wins.
 
-    The budget is the number of playouts per decision, shared in turn among the legal actions.
+    The budget is the number of playouts per decision, shared in turn among the legal actions. The
+    default is a few per action: a cheap bot, between `random` and `ismcts`.
     """
 
     name = "greedy"
-    DEFAULT_BUDGET = 64
+    DEFAULT_BUDGET = 32
 
     def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1):
         self.rng = random.Random(seed)

@@ -141,13 +141,14 @@ class _Merged:
 
 def simulate(game: Game, games: int, seed: int = 0, bots: Sequence[str] = ("random",),
              progress: Optional[Callable[[int], None]] = None, jobs: int = 1, cluster: Optional[str] = None,
-             batch_size: Optional[int] = None, coverage: bool = True) -> dict:
+             batch_size: Optional[int] = None, coverage: bool = True, per_game: bool = False) -> dict:
     """Plays `games` games (seeds seed, seed+1, …) and gathers the statistics (see `summarize`).
 
     `jobs` local processes share the work (1: this process); `cluster` runs the batches on Ray
     instead (`local` starts a local Ray instance; otherwise the address of a running cluster).
     `progress(done)` is called as games finish. Ctrl-C stops early: the statistics then cover the
-    games finished so far and say `interrupted`.
+    games finished so far and say `interrupted`. With `per_game`, the result also lists every game
+    (seed, winners, scores, decisions, rounds, first seat to decide) in seed order.
     """
     bots = tuple(bots)
     for b in bots:
@@ -186,7 +187,10 @@ def simulate(game: Game, games: int, seed: int = 0, bots: Sequence[str] = ("rand
     except KeyboardInterrupt:
         interrupted = True
     elapsed = max(time.perf_counter() - start, 1e-9)
-    return summarize(game, bots, merged, elapsed, interrupted, seed, coverage)
+    stats = summarize(game, bots, merged, elapsed, interrupted, seed, coverage)
+    if per_game:
+        stats["per_game"] = sorted(merged.results, key=lambda r: r["seed"])
+    return stats
 
 
 def _on_processes(jobs, spec, bots, batches, with_coverage):
