@@ -112,6 +112,19 @@ def load(path: str, players: Optional[int] = None, options: Optional[dict] = Non
     from .engine import Game
 
     program = compile_program(symbols, players, values)
-    with open(path, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
-    return Game(program, symbols, players, values, os.path.normpath(path), digest)
+    return Game(program, symbols, players, values, os.path.normpath(path), source_hash(path, symbols))
+
+
+def source_hash(path: str, symbols) -> str:
+    """The SHA-256 of the rule file, or, for a variant, of it and every base file it draws on."""
+    files = {os.path.normpath(path)}
+    blocks = [symbols.setup, symbols.round, symbols.deck, symbols.score, *symbols.phases.values()]
+    spans = [b.span for b in blocks if b is not None] + [s.span for s in symbols.table.values() if s.span]
+    files.update(os.path.normpath(span.file) for span in spans)
+    digests = []
+    for name in sorted(files):
+        with open(name, "rb") as f:
+            digests.append(hashlib.sha256(f.read()).hexdigest())
+    if len(digests) == 1:
+        return digests[0]
+    return hashlib.sha256("\n".join(digests).encode()).hexdigest()

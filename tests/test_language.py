@@ -1378,3 +1378,24 @@ def test_score_of_each_seat(tmp_path):
     assert st.var("tokens") == [3, 5, 3]  # a per-player variable may share its option's name
     assert st.scores() == [30, 50, 30]
     assert st.returns() == [0.0, 1.0, 0.0]
+
+
+def test_a_variants_hash_changes_when_its_base_file_changes(tmp_path):
+    import hashlib
+    import shutil
+
+    from scenario import path as repo_path
+
+    games = tmp_path / "games"
+    examples = tmp_path / "examples"
+    games.mkdir()
+    examples.mkdir()
+    shutil.copy(repo_path("games/ascenseur.cards"), games / "ascenseur.cards")
+    shutil.copy(repo_path("examples/ascenseur_blind.cards"), examples / "ascenseur_blind.cards")
+    plain = cardlang.load(str(games / "ascenseur.cards"), players=3)
+    assert plain.source_hash == hashlib.sha256((games / "ascenseur.cards").read_bytes()).hexdigest()
+    before = cardlang.load(str(examples / "ascenseur_blind.cards"), players=3).source_hash
+    with open(games / "ascenseur.cards", "a", encoding="utf-8") as f:
+        f.write("\n# a comment changes the bytes\n")
+    after = cardlang.load(str(examples / "ascenseur_blind.cards"), players=3).source_hash
+    assert before != after
