@@ -64,12 +64,18 @@ def _fill(template: str, children, named: dict, env: dict, views=()) -> str:
     return template.format(*args, **kw)
 
 
+def pure(f: Callable) -> bool:
+    """Whether `f` only reads the state (built here from parts that only read it): evaluating it
+    once or several times gives the same value and draws nothing from the state's chance."""
+    return getattr(f, "pure", False)
+
+
 def expr(template: str, /, *children: Callable, views=(), **named) -> Callable:
     """A closure `lambda s: <template filled>` that carries its source (`views`: see `function`)."""
     env: dict = {}
     src = _fill(template, children, named, env, views)
     f = eval("lambda s: " + src, env)  # noqa: S307 - our own generated source
-    f.src, f.env = src, env
+    f.src, f.env, f.pure = src, env, all(pure(c) for c in children)
     return f
 
 
@@ -78,7 +84,14 @@ def zone_cards(zone: Callable) -> Callable:
     env: dict = {}
     z = "s.zones[" + inline(zone, env) + "]"
     f = eval("lambda s: tuple(" + z + ")", env)  # noqa: S307
-    f.src, f.env, f.view = "tuple(" + z + ")", env, z
+    f.src, f.env, f.view, f.pure = "tuple(" + z + ")", env, z, pure(zone)
+    return f
+
+
+def _define(name: str, text: str, env: dict) -> Callable:
+    exec(text, env)  # noqa: S102 - our own generated source
+    f = env[name]
+    f.text = text  # for reading what was generated (`print(op.text)`)
     return f
 
 
@@ -91,5 +104,56 @@ def function(template: str, /, *children: Callable, views=(), **named) -> Callab
     env: dict = {}
     text = _fill(template, children, named, env, views)
     name = _name("_g")
-    exec(f"def {name}(s):\n" + text, env)  # noqa: S102 - our own generated source
-    return env[name]
+    f = _define(name, f"def {name}(s):\n" + text, env)
+    f.pure = all(pure(c) for c in children)  # true of what the compiler builds here (it may set slots
+    return f                                 # of its own, like an aggregate's variable, but no more)
+
+
+def fresh() -> str:
+    """A new local name, for a loop variable or a value kept across lines of a `Source`."""
+    return _name("_t")
+
+
+class Source:
+    """A generated function built line by line, each line a template as in `expr`.
+
+    `lines` maps each generated line to the rule line it carries out, so that an error raised in
+    the function can be reported at the right line of the `.cards` file (`rule_line`).
+    """
+
+    def __init__(self):
+        self.text: list = []
+        self.env: dict = {}
+        self.rule_lines: list = []
+
+    def line(self, depth: int, rule_line: int, template: str, /, *children: Callable, views=(), **named) -> None:
+        self.text.append("    " * (depth + 1) + _fill(template, children, named, self.env, views))
+        self.rule_lines.append(rule_line)
+
+    def lines(self, depth: int, rule_line: int, template: str, /, *children: Callable, views=(), **named) -> None:
+        """Several lines at once: a template of statements written at depth 0 (four spaces)."""
+        text = _fill(template, children, named, self.env, views)
+        for one in text.rstrip("\n").split("\n"):
+            self.text.append("    " * depth + one)
+            self.rule_lines.append(rule_line)
+
+    def compile(self) -> Callable:
+        name = _name("_g")
+        f = _define(name, f"def {name}(s):\n" + "\n".join(self.text) + "\n", self.env)
+        f.rule_lines = tuple(self.rule_lines)  # rule_lines[i]: rule line of the function's line i + 2
+        return f
+
+
+def rule_line(op: Callable, error: BaseException) -> int | None:
+    """The rule line at which `error` left the generated function `op` (None if it did not)."""
+    lines = getattr(op, "rule_lines", None)
+    tb = error.__traceback__
+    if lines is None or tb is None:
+        return None
+    code = getattr(op, "__code__", None)
+    while tb is not None:
+        if tb.tb_frame.f_code is code:
+            i = tb.tb_lineno - 2
+            return lines[i] if 0 <= i < len(lines) else None
+        tb = tb.tb_next
+    return None

@@ -106,7 +106,8 @@ class Program:
         self.run(st)
 
     def run(self, st) -> None:
-        code = self.code
+        # the fused program, unless a tool replaced `code` with its own (instrumented) list
+        code = self.fused if self.code is self.plain else self.code
         pc = st.pc
         # An op that raises leaves `pc` at itself, so the handlers below know its line; counting
         # steps with `for … range` costs less than a counter of our own.
@@ -125,9 +126,9 @@ class Program:
         except RuleError:
             raise
         except IndexError as e:
-            raise RuleError(f"line {self.lines[pc]}: {e}") from e
+            raise RuleError(f"line {codegen.rule_line(code[pc], e) or self.lines[pc]}: {e}") from e
         except (TypeError, ValueError, ZeroDivisionError) as e:
-            raise RuleError(f"line {self.lines[pc]}: {e}") from e
+            raise RuleError(f"line {codegen.rule_line(code[pc], e) or self.lines[pc]}: {e}") from e
         if st.log is not None and st.fresh:
             _flush(st)
 
@@ -262,6 +263,9 @@ class Compiler:
         self.phase_params: dict = {}
         self.pending_calls: list = []
         self.round_pc = 0
+        self.stmt_pcs: dict = {}  # id(statement) -> (first pc, pc after)
+        self.stmt_parts: dict = {}  # id(statement) -> what `_proc` needs of a control statement
+        self.runs: list = []  # (first pc, pc after, statements) of each run `_fused_op` may fuse
         self.card_slots: list = []  # slots holding a card id (or none)
         self.cards_slots: list = []  # slots holding a tuple of card ids
         # ring[s]: every seat in the direction of play, starting at s
@@ -348,7 +352,16 @@ class Compiler:
             self.emit(lambda nxt: (lambda st: st.stack.pop()), d.span)
         for index, name, args, nxt, span in self.pending_calls:
             p.code[index] = self._call_op(name, args, nxt)
-        _thread_jumps(p)
+        fused = list(p.code)
+        covered = -1
+        for start, end, stmts in sorted(self.runs, key=lambda r: (r[0], -r[1])):
+            if start >= covered:  # a run inside a fused run never runs fused: skip it
+                fused[start] = self._fused_op(stmts, end)
+                covered = end
+        keep = {pc for _, _, pc, _ in p.rule_points} | {c.pc for c in p.chooses}
+        _thread_jumps(p.code, p.lines, keep)
+        _thread_jumps(fused, list(p.lines), keep)
+        p.plain, p.fused = p.code, fused
         p.nslots = self.nslots
         p.card_slots, p.cards_slots = tuple(self.card_slots), tuple(self.cards_slots)
         return p
@@ -392,9 +405,123 @@ class Compiler:
         for st in stmts:
             self.stmt(st)
         self.scopes.pop()
+        self._find_straight_runs(stmts)
 
     def stmt(self, st) -> None:
+        start = len(self.p.code)
         getattr(self, "s_" + type(st).__name__)(st)
+        self.stmt_pcs[id(st)] = (start, len(self.p.code))
+
+    # ------------------------------------------------------------- fusion
+    # A run of consecutive statements that cannot stop (no `chooses`, no phase, no end) also
+    # becomes one generated function with Python's own if/for/while, so the run loop takes one step
+    # for it instead of one per op. `Program.code` keeps the plain ops (tools such as rule coverage
+    # wrap them); `Program.fused` is what runs.
+    _SIMPLE = frozenset({"Set", "Let", "Add", "Move", "Deal", "Shuffle", "Swap", "Reveal", "Hide", "Announce",
+                         "Eliminate"})
+
+    def _straight(self, st) -> bool:
+        kind = type(st).__name__
+        if kind == "Pass":
+            return True
+        pcs = self.stmt_pcs.get(id(st))
+        if pcs is None:
+            return False
+        if kind in self._SIMPLE:
+            return pcs[1] - pcs[0] == 1
+        if id(st) not in self.stmt_parts:
+            return False
+        if kind == "If":
+            return all(self._straight(x) for _, body in st.branches for x in body) and \
+                all(self._straight(x) for x in st.orelse)
+        if kind in ("ForEach", "Repeat", "While"):
+            return all(self._straight(x) for x in st.body)
+        return False
+
+    def _find_straight_runs(self, stmts) -> None:
+        run: list = []
+        for st in list(stmts) + [None]:
+            if st is not None and self._straight(st):
+                run.append(st)
+                continue
+            ops = [self.stmt_pcs[id(x)] for x in run if id(x) in self.stmt_pcs]
+            if ops and ops[-1][1] - ops[0][0] > 1:  # worth it: more than one op, or a loop
+                self.runs.append((ops[0][0], ops[-1][1], tuple(run)))
+            run = []
+
+    def _fused_op(self, stmts, end: int) -> Callable:
+        src = codegen.Source()
+        for st in stmts:
+            self._proc(src, st, 0)
+        src.line(0, self.p.lines[end - 1], "return {end}", end=end)
+        return src.compile()
+
+    def _proc(self, src, st, depth: int) -> None:
+        """Python source for a straight statement, into `src` at `depth`."""
+        kind = type(st).__name__
+        line = st.span.line if st.span else 0
+        if kind == "Pass":
+            src.line(depth, line, "pass")
+            return
+        start, _ = self.stmt_pcs[id(st)]
+        if kind in self._SIMPLE:
+            op = self.p.code[start]
+            stmt = getattr(op, "stmt", None)
+            if stmt is not None:  # an op made by `simple_op`: its statements, pasted
+                template, children, views, named = stmt
+                src.lines(depth, self.p.lines[start], template, *children, views=views, **named)
+            else:
+                src.line(depth, self.p.lines[start], "{op}(s)", op=op)
+            return
+        parts = self.stmt_parts[id(st)]
+        if kind == "If":
+            for i, ((cond, body), test) in enumerate(zip(st.branches, parts)):
+                src.line(depth, cond.span.line, ("if " if i == 0 else "elif ") + "{0}:", test)
+                self._proc_block(src, body, depth + 1, cond.span.line)
+            if st.orelse:
+                src.line(depth, line, "else:")
+                self._proc_block(src, st.orelse, depth + 1, line)
+        elif kind == "ForEach":
+            source, where, seq_slot, var_slot = parts
+            seq, x = codegen.fresh(), codegen.fresh()
+            src.line(depth, line, f"s.v[{seq_slot}] = {seq} = tuple({{0}})", source, views=(0,))
+            src.line(depth, line, f"for {x} in {seq}:")
+            src.line(depth + 1, line, f"s.v[{var_slot}] = {x}")
+            if where is not None:
+                src.line(depth + 1, line, "if not {0}:", where)
+                src.line(depth + 2, line, "continue")
+            self._proc_block(src, st.body, depth + 1, line)
+        elif kind == "Repeat":
+            count, slot = parts
+            src.line(depth, line, f"s.v[{slot}] = {{0}}", count)
+            src.line(depth, line, f"while s.v[{slot}] > 0:")
+            src.line(depth + 1, line, f"s.v[{slot}] -= 1")
+            self._proc_block(src, st.body, depth + 1, line)
+        else:  # While: within one step, a loop still has the step budget to respect
+            cond, negate = parts
+            k = codegen.fresh()
+            src.line(depth, line, f"{k} = 0")
+            src.line(depth, line, ("while not {0}:" if negate else "while {0}:"), cond)
+            src.line(depth + 1, line, f"{k} += 1")
+            src.line(depth + 1, line, f"if {k} > {{engine}}.STEP_BUDGET:", engine=engine)
+            src.line(depth + 2, line, "{loops}({line})", loops=_loops_forever, line=line)
+            self._proc_block(src, st.body, depth + 1, line)
+
+    def _proc_block(self, src, stmts, depth: int, line: int) -> None:
+        if not stmts:
+            src.line(depth, line, "pass")
+        for x in stmts:
+            self._proc(src, x, depth)
+
+    @staticmethod
+    def simple_op(template: str, *children, views=(), **named) -> Callable:
+        """`make(nxt)` for an op that runs `template` (statements indented by four spaces, no
+        `return`) and goes on; fusion pastes the same statements into a fused run."""
+        def make(nxt):
+            op = codegen.function(template + "    return {nxt}\n", *children, views=views, nxt=nxt, **named)
+            op.stmt = (template, children, views, named)
+            return op
+        return make
 
     def s_Pass(self, st):
         pass
@@ -404,14 +531,12 @@ class Compiler:
         t = st.target
         if t.kind == "name":
             slot = self.lookup_slot(t.name)
-            self.emit(lambda nxt: codegen.function("    s.v[{slot}] = {0}\n"
-                                                   "    return {nxt}\n", val, slot=slot, nxt=nxt), st.span)
+            self.emit(self.simple_op("    s.v[{slot}] = {0}\n", val, slot=slot), st.span)
             return
         if t.kind == "player":
             base, key = self.p.pvar_slots[t.name][0], self.expr(t.key)
-            self.emit(lambda nxt: codegen.function("    x = {0}\n"
-                                                   "    s.v[{base} + {1}] = x\n"
-                                                   "    return {nxt}\n", val, key, base=base, nxt=nxt), st.span)
+            self.emit(self.simple_op("    x = {0}\n"
+                                     "    s.v[{base} + {1}] = x\n", val, key, base=base), st.span)
             return
         setter = self.setter(st.target)
         self.emit(lambda nxt: (lambda s: (setter(s, val(s)), nxt)[1]), st.span)
@@ -420,8 +545,7 @@ class Compiler:
         val = self.expr(st.value)
         slot = self.slot(1, self.types.get(id(st.value)))
         self.scopes[-1][st.name] = ("slot", slot)
-        self.emit(lambda nxt: codegen.function("    s.v[{slot}] = {0}\n"
-                                               "    return {nxt}\n", val, slot=slot, nxt=nxt), st.span)
+        self.emit(self.simple_op("    s.v[{slot}] = {0}\n", val, slot=slot), st.span)
 
     def s_Add(self, st: ast.Add):
         amount = self.expr(st.amount)
@@ -432,16 +556,11 @@ class Compiler:
             base = self.p.pvar_slots[t.name][0]
             key = self.expr(t.key)
 
-            def make(nxt):
-                return codegen.function("    i = {base} + {0}\n"
-                                        "    s.v[i] += {1}\n"
-                                        "    return {nxt}\n", key, amount, base=base, nxt=nxt)
+            make = self.simple_op("    i = {base} + {0}\n"
+                                  "    s.v[i] += {1}\n", key, amount, base=base)
         elif t.kind == "name":
             slot = self.lookup_slot(t.name)
-
-            def make(nxt):
-                return codegen.function("    s.v[{slot}] += {0}\n"
-                                        "    return {nxt}\n", amount, slot=slot, nxt=nxt)
+            make = self.simple_op("    s.v[{slot}] += {0}\n", amount, slot=slot)
         else:
             setter, getter = self.setter(t), self.target_getter(t)
 
@@ -500,6 +619,8 @@ class Compiler:
         moved_type = self.types.get(id(st.cards))
         if moved_type in (CARD, ZONE):
             return self._move_one_or_zone(st, moved_type == CARD)
+        if isinstance(st.cards, ast.AllCards):
+            return self._move_all(st)
         cards = self.cards(st.cards)
         zone = self.expr(st.zone)
         bottom = st.place == "under"
@@ -530,65 +651,92 @@ class Compiler:
             return op
         self.emit(make, st.span)
 
-    def _move_one_or_zone(self, st: ast.Move, one: bool):
-        """`move` of one card, or of a whole zone: what `_move` does, without its general case."""
-        what = self.expr(st.cards)
+    def _move_all(self, st: ast.Move):
+        """`move all cards to z`: what `_move` does when every card moves, without sets and scans."""
         zone = self.expr(st.zone)
         bottom = st.place == "under"
         face = st.facing
         vis = self.p.zone_vis
         all_ = self.all
         zone_names = self.p.zone_names
+        deck = tuple(range(self.deck.size))
+        order = deck[::-1] if bottom else deck
 
         def make(nxt):
-            def move_card(s):
-                c = what(s)
+            def op(s):
                 dest = zone(s)
-                if c is None:
+                if not deck:
                     return nxt
-                loc = s.loc
-                s.zones[loc[c]].remove(c)
-                if bottom:
-                    s.zones[dest].insert(0, c)
-                else:
-                    s.zones[dest].append(c)
-                loc[c] = dest
-                if face is None:
-                    s.known[c] |= vis[dest]
-                elif face == "up":
-                    s.known[c] = all_
-                    if s.log is not None:
-                        s.fresh.append((f"face up on {zone_names[dest]}: {CARD_MARK}0", (c,)))
-                return nxt
-
-            def move_zone(s):
-                pile = s.zones[what(s)]
-                dest = zone(s)
-                if not pile:
-                    return nxt
-                moving = pile[:]
-                pile.clear()
-                if bottom:
-                    s.zones[dest][:0] = moving[::-1]
-                else:
-                    s.zones[dest].extend(moving)
-                loc = s.loc
-                for c in moving:
-                    loc[c] = dest
+                zones = s.zones
+                for z in zones:
+                    z.clear()
+                zones[dest].extend(order)
+                s.loc[:] = [dest] * len(deck)
                 known = s.known
                 if face is None:
                     add = vis[dest]
                     if add:
-                        for c in moving:
-                            known[c] |= add
+                        known[:] = [k | add for k in known]
                 elif face == "up":
-                    for c in moving:
-                        known[c] = all_
+                    known[:] = [all_] * len(deck)
                     if s.log is not None:
-                        marks = ", ".join(CARD_MARK + str(i) for i in range(len(moving)))
-                        s.fresh.append((f"face up on {zone_names[dest]}: {marks}", tuple(moving)))
+                        marks = ", ".join(CARD_MARK + str(i) for i in range(len(deck)))
+                        s.fresh.append((f"face up on {zone_names[dest]}: {marks}", deck))
                 return nxt
-            return move_card if one else move_zone
+            return op
+        self.emit(make, st.span)
+
+    def _move_one_or_zone(self, st: ast.Move, one: bool):
+        """`move` of one card, or of a whole zone: what `_move` does, without its general case."""
+        what = self.expr(st.cards)
+        zone = self.expr(st.zone)
+        bottom = st.place == "under"
+        face = st.facing
+        names = self.p.zone_names
+        # the statements, then what the facing adds (known: who knows each card)
+        if one:
+            code = ("    c = {0}\n"
+                    "    dest = {1}\n"
+                    "    if c is not None:\n"
+                    "        loc = s.loc\n"
+                    "        s.zones[loc[c]].remove(c)\n"
+                    + ("        s.zones[dest].insert(0, c)\n" if bottom else "        s.zones[dest].append(c)\n") +
+                    "        loc[c] = dest\n")
+            if face is None:
+                code += "        s.known[c] |= {vis}[dest]\n"
+            elif face == "up":
+                code += ("        s.known[c] = {all}\n"
+                         "        if s.log is not None:\n"
+                         "            s.fresh.append(({texts}[dest], (c,)))\n")
+            texts = tuple(f"face up on {name}: {CARD_MARK}0" for name in names)
+            make = self.simple_op(code, what, zone, vis=tuple(self.p.zone_vis), all=self.all, texts=texts)
+        else:
+            code = ("    pile = s.zones[{0}]\n"
+                    "    dest = {1}\n"
+                    "    if pile:\n"
+                    "        moving = pile[:]\n"
+                    "        pile.clear()\n"
+                    + ("        s.zones[dest][:0] = moving[::-1]\n" if bottom else "        s.zones[dest].extend(moving)\n") +
+                    "        loc = s.loc\n"
+                    "        for c in moving:\n"
+                    "            loc[c] = dest\n")
+            if face is None:
+                code += ("        add = {vis}[dest]\n"
+                         "        if add:\n"
+                         "            known = s.known\n"
+                         "            for c in moving:\n"
+                         "                known[c] |= add\n")
+            elif face == "up":
+                code += ("        known = s.known\n"
+                         "        for c in moving:\n"
+                         "            known[c] = {all}\n"
+                         "        if s.log is not None:\n"
+                         "            {shown}(s, dest, moving)\n")
+
+            def shown(s, dest, moving):
+                marks = ", ".join(CARD_MARK + str(i) for i in range(len(moving)))
+                s.fresh.append((f"face up on {names[dest]}: {marks}", tuple(moving)))
+            make = self.simple_op(code, what, zone, vis=tuple(self.p.zone_vis), all=self.all, shown=shown)
         self.emit(make, st.span)
 
     def s_Deal(self, st: ast.Deal):
@@ -612,15 +760,32 @@ class Compiler:
                     raise RuleError(f"line {line}: cannot deal {n} card(s) to {len(targets)} place(s): "
                                     f"`{names[src]}` holds {len(pile)}")
                 zones, loc, known = s.zones, s.loc, s.known
-                for _ in range(n):
-                    for z in targets:
-                        c = pile.pop()
-                        zones[z].append(c)
-                        loc[c] = z
-                        if face == "up":
-                            known[c] = all_
-                        elif face is None:
-                            known[c] |= vis[z]
+                k = len(targets)
+                if n > 0 and k and src not in targets and len(set(targets)) == k:
+                    # the same cards as popping one at a time, k places in turn, taken at once
+                    taken = pile[len(pile) - n * k:]
+                    del pile[len(pile) - n * k:]
+                    taken.reverse()
+                    for i, z in enumerate(targets):
+                        got = taken[i::k]
+                        zones[z].extend(got)
+                        add = all_ if face == "up" else vis[z] if face is None else 0
+                        for c in got:
+                            loc[c] = z
+                            if face == "up":
+                                known[c] = add
+                            elif add:
+                                known[c] |= add
+                else:
+                    for _ in range(n):
+                        for z in targets:
+                            c = pile.pop()
+                            zones[z].append(c)
+                            loc[c] = z
+                            if face == "up":
+                                known[c] = all_
+                            elif face is None:
+                                known[c] |= vis[z]
                 if s.log is not None and n and targets:
                     who = ", ".join(names[z] for z in targets)
                     s.fresh.append((f"dealt {n} card{'s' if n > 1 else ''} from {names[src]} to {who}", ()))
@@ -648,8 +813,11 @@ class Compiler:
                     s.stacks = (i + 1, given, ids)
                 mask = vis[z]
                 known = s.known
-                for c in pile:
-                    known[c] = mask
+                if len(pile) == len(known):  # the whole deck: nobody knows any card but by the zone
+                    known[:] = [mask] * len(known)
+                else:
+                    for c in pile:
+                        known[c] = mask
                 if s.log is not None:
                     s.fresh.append((f"{names[z]} is shuffled", ()))
                 return nxt
@@ -659,30 +827,28 @@ class Compiler:
     def s_Swap(self, st: ast.Swap):
         left, right = self.expr(st.left), self.expr(st.right)
         zones_ = self.types.get(id(st.left)) == ZONE
-        vis = self.p.zone_vis
-
-        def make(nxt):
-            def op(s):
-                a, b = left(s), right(s)
-                zones, loc, known = s.zones, s.loc, s.known
-                if zones_:
-                    zones[a], zones[b] = zones[b], zones[a]
-                    for z in (a, b):
-                        add = vis[z]
-                        for c in zones[z]:
-                            loc[c] = z
-                            known[c] |= add
-                else:
-                    if a is None or b is None:
-                        raise RuleError(f"line {st.span.line}: `swap` needs two cards, and one of them is none")
-                    za, zb = loc[a], loc[b]
-                    ia, ib = zones[za].index(a), zones[zb].index(b)
-                    zones[za][ia], zones[zb][ib] = b, a
-                    loc[a], loc[b] = zb, za
-                    known[a] |= vis[zb]
-                    known[b] |= vis[za]
-                return nxt
-            return op
+        vis = tuple(self.p.zone_vis)
+        if zones_:
+            make = self.simple_op("    a, b = {0}, {1}\n"
+                                  "    zones, loc, known = s.zones, s.loc, s.known\n"
+                                  "    zones[a], zones[b] = zones[b], zones[a]\n"
+                                  "    for z in (a, b):\n"
+                                  "        add = {vis}[z]\n"
+                                  "        for c in zones[z]:\n"
+                                  "            loc[c] = z\n"
+                                  "            known[c] |= add\n", left, right, vis=vis)
+        else:
+            make = self.simple_op("    a, b = {0}, {1}\n"
+                                  "    if a is None or b is None:\n"
+                                  "        raise {error}({message})\n"
+                                  "    zones, loc, known = s.zones, s.loc, s.known\n"
+                                  "    za, zb = loc[a], loc[b]\n"
+                                  "    ia, ib = zones[za].index(a), zones[zb].index(b)\n"
+                                  "    zones[za][ia], zones[zb][ib] = b, a\n"
+                                  "    loc[a], loc[b] = zb, za\n"
+                                  "    known[a] |= {vis}[zb]\n"
+                                  "    known[b] |= {vis}[za]\n", left, right, vis=vis, error=RuleError,
+                                  message=f"line {st.span.line}: `swap` needs two cards, and one of them is none")
         self.emit(make, st.span)
 
     def s_Reveal(self, st: ast.Reveal):
@@ -691,22 +857,28 @@ class Compiler:
         all_ = self.all
         owners = self.p.zone_owner
 
-        def make(nxt):
-            def op(s):
-                shown = cards(s)
-                mask = all_ if to is None else sum(1 << p for p in set(to(s)))
-                known = s.known
-                fresh = [c for c in shown if known[c] & mask != mask]
-                for c in shown:
-                    known[c] |= mask
-                if s.log is not None and fresh:
-                    owner = owners[s.loc[fresh[0]]]
-                    marks = ", ".join(CARD_MARK + str(i) for i in range(len(fresh)))
-                    who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
-                    tail = "" if to is None else " to " + ", ".join(player_name(p) for p in to(s))
-                    s.fresh.append((f"{who} {marks}{tail}", tuple(fresh)))
-                return nxt
-            return op
+        def reveal(s, shown):
+            mask = all_ if to is None else sum(1 << p for p in set(to(s)))
+            known = s.known
+            fresh = [c for c in shown if known[c] & mask != mask]
+            for c in shown:
+                known[c] |= mask
+            if s.log is not None and fresh:
+                owner = owners[s.loc[fresh[0]]]
+                marks = ", ".join(CARD_MARK + str(i) for i in range(len(fresh)))
+                who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
+                tail = "" if to is None else " to " + ", ".join(player_name(p) for p in to(s))
+                s.fresh.append((f"{who} {marks}{tail}", tuple(fresh)))
+        if to is None:  # shown to all, without a log: only who knows the cards changes
+            make = self.simple_op("    shown = {0}\n"
+                                  "    if s.log is None:\n"
+                                  "        known = s.known\n"
+                                  "        for c in shown:\n"
+                                  "            known[c] |= {all}\n"
+                                  "    else:\n"
+                                  "        {reveal}(s, shown)\n", cards, views=(0,), all=all_, reveal=reveal)
+        else:
+            make = self.simple_op("    {reveal}(s, {0})\n", cards, reveal=reveal)
         self.emit(make, st.span)
 
     def s_Hide(self, st: ast.Hide):
@@ -727,16 +899,14 @@ class Compiler:
         text = self.text(st.text)
         speaker = self.expr(st.speaker) if st.speaker is not None else None
 
-        def make(nxt):
-            def op(s):
-                if s.log is not None:
-                    body, cards = text(s)
-                    if speaker is not None:
-                        body = f"{player_name(speaker(s))}: {body}"
-                    s.fresh.append((body, cards))
-                return nxt
-            return op
-        self.emit(make, st.span)
+        def say(s):
+            body, cards = text(s)
+            if speaker is not None:
+                body = f"{player_name(speaker(s))}: {body}"
+            s.fresh.append((body, cards))
+        # without a log, an announcement is only this test
+        self.emit(self.simple_op("    if s.log is not None:\n"
+                                 "        {say}(s)\n", say=say), st.span)
 
     def s_Eliminate(self, st: ast.Eliminate):
         player = self.expr(st.player)
@@ -802,8 +972,10 @@ class Compiler:
     # -- control flow
     def s_If(self, st: ast.If):
         jumps_to_end = []
+        tests = self.stmt_parts[id(st)] = []
         for i, (cond, body) in enumerate(st.branches):
             test = self.expr(cond)
+            tests.append(test)
             at = self.placeholder(cond.span)
             self.p.rule_points.append(("elif" if i else "if", cond.span, at + 1, None))
             self.block(body)
@@ -829,6 +1001,7 @@ class Compiler:
         head = self.placeholder(st.span)
         self.scopes.append({st.var: ("slot", var_slot)})
         where = self.expr(st.where) if st.where is not None else None
+        self.stmt_parts[id(st)] = (source, where, seq_slot, var_slot)
         self.block(st.body)
         self.scopes.pop()
         self.emit(lambda nxt: _jump(head), st.span)
@@ -854,6 +1027,7 @@ class Compiler:
     def s_Repeat(self, st: ast.Repeat):
         count = self.expr(st.count)
         slot = self.slot()
+        self.stmt_parts[id(st)] = (count, slot)
 
         def init(nxt):
             def op(s):
@@ -875,6 +1049,7 @@ class Compiler:
 
     def s_While(self, st: ast.While):
         cond = self.expr(st.cond)
+        self.stmt_parts[id(st)] = (cond, st.negate)
         head = self.placeholder(st.span)
         self.block(st.body)
         self.emit(lambda nxt: _jump(head), st.span)
@@ -979,7 +1154,7 @@ class Compiler:
 
     def x_ListExpr(self, e):
         items = [self.expr(i) for i in e.items]
-        return lambda s: tuple(i(s) for i in items)
+        return codegen.expr("(" + "".join("{%d}, " % i for i in range(len(items))) + ")", *items)
 
     def x_Index(self, e: ast.Index):
         base = self.seq(e.base)
@@ -1023,8 +1198,20 @@ class Compiler:
             seq = self.seq(e.left)
             if rt in (CARDS, PLAYERS, LIST, ZONE) or (rt == "empty"):
                 other = self.seq(e.right)
+                if codegen.pure(other):  # the same for every item: worked out once, if there is an item
+                    return codegen.function("    q = {0}\n"
+                                            "    if not q:\n"
+                                            "        return ()\n"
+                                            "    o = set({1})\n"
+                                            "    return tuple([x for x in q if x not in o])\n", seq, other)
                 return lambda s: tuple(x for x in seq(s) if x not in set(other(s)))
             item = self.expr(e.right)
+            if codegen.pure(item):
+                return codegen.function("    q = {0}\n"
+                                        "    if not q:\n"
+                                        "        return ()\n"
+                                        "    o = {1}\n"
+                                        "    return tuple([x for x in q if x != o])\n", seq, item)
             return lambda s: tuple(x for x in seq(s) if x != item(s))
         a, b = self.expr(e.left), self.expr(e.right)
         line = e.span.line
@@ -1067,6 +1254,8 @@ class Compiler:
                                     "            return True\n"
                                     "    return False\n", test, cards, views=(1,), table=table)
         left = self.expr(e.left)
+        if isinstance(pattern, ast.NoneLit):  # `x is none`: identity says the same as ==, faster
+            return codegen.expr("{0} is None" if e.op == "is" else "{0} is not None", left)
         if table is None or lt in (RANK, SUIT):
             return codegen.expr("{0} == {1}" if e.op == "is" else "{0} != {1}", left, test)
         if e.op == "is":
@@ -1121,19 +1310,17 @@ class Compiler:
         stop = self.expr(e.stop) if e.stop is not None else None
         if stop is None:
             return codegen.function("    a = s.active\n"
-                                    "    return tuple([q for q in {ring}[{0}] if a[q]])\n", start, ring=ring)
-
-        def f(s):
-            active = s.active
-            out = []
-            end = stop(s) if stop is not None else None
-            for q in ring[start(s)]:
-                if active[q]:
-                    out.append(q)
-                if q == end:
-                    break
-            return tuple(out)
-        return f
+                                    "    seats = {ring}[{0}]\n"
+                                    "    return tuple([q for q in seats if a[q]])\n", start, ring=ring)
+        return codegen.function("    a = s.active\n"
+                                "    out = []\n"
+                                "    end = {1}\n"
+                                "    for q in {ring}[{0}]:\n"
+                                "        if a[q]:\n"
+                                "            out.append(q)\n"
+                                "        if q == end:\n"
+                                "            break\n"
+                                "    return tuple(out)\n", start, stop, ring=ring)
 
     def x_Seats(self, e):
         return self.const(tuple(range(self.n)))
@@ -1188,7 +1375,8 @@ class Compiler:
             base = self.p.zone_families[name][0]
             who = self.expr(args[0])
             if self.types.get(id(args[0])) == PLAYERS:
-                return lambda s: tuple(base + p for p in who(s))
+                return codegen.function("    q = {0}\n"
+                                        "    return tuple([{base} + p for p in q])\n", who, base=base)
             return codegen.expr("{base} + {0}", who, base=base)
         if sym.kind == "pvar":
             base = self.p.pvar_slots[name][0]
@@ -1365,6 +1553,11 @@ def _describe(ranking, value) -> str:
     return str(value)
 
 
+def _loops_forever(line: int):
+    raise RuleError(f"line {line}: the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
+                    "a rule loops forever")
+
+
 def _jump(target: int) -> Callable:
     """An op that only goes to `target`, marked as such for `_thread_jumps`."""
     def op(s):
@@ -1373,15 +1566,13 @@ def _jump(target: int) -> Callable:
     return op
 
 
-def _thread_jumps(p: Program) -> None:
+def _thread_jumps(code: list, lines: list, keep: set) -> None:
     """Takes the plain jumps out of the run: each becomes a copy of the op it leads to.
 
     Ops return absolute pcs, so a copy does what its original does. The end of an `if` branch, of
     an alternative and of a loop body then costs no step of its own. Ops that rule coverage
     instruments (rule points, choices) are not copied, only jumped to directly.
     """
-    code = p.code
-    keep = {pc for _, _, pc, _ in p.rule_points} | {c.pc for c in p.chooses}
     for j, op in enumerate(code):
         t = getattr(op, "jump", None)
         if t is None:
@@ -1396,17 +1587,16 @@ def _thread_jumps(p: Program) -> None:
             code[j] = _jump(t)
         else:
             code[j] = code[t]
-            p.lines[j] = p.lines[t]
+            lines[j] = lines[t]
 
 
 def _legal_of(a: Alt, base: int, line: int) -> Callable:
     """A closure giving the ids of one alternative's legal actions, as a tuple, in order."""
     where, slot, source, high = a.where, a.slot, a.source, a.high
     if a.kind == "option":
-        only = (base,)
         if where is None:
-            return lambda s: only
-        return lambda s: only if where(s) else ()
+            return codegen.expr("{only}", only=(base,))
+        return codegen.expr("{only} if {0} else ()", where, only=(base,))
     if a.kind == "card":
         if where is None:
             if base == 0:
