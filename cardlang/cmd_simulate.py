@@ -56,6 +56,9 @@ def simulate_command(path, games, players, bot_names, seed, jobs, cluster, setti
     except RuntimeError as e:
         click.echo(f"error: {e}", err=True)
         raise SystemExit(2)
+    except KeyboardInterrupt:  # before the first game was under way
+        click.echo("interrupted before any game finished", err=True)
+        raise SystemExit(130)
     if plot_path is not None and stats["games"]:
         from .plots import plot_simulation
 
