@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .bots import BotNameError, make_bot
+from .bots import BotNameError, make_bot, parse_bot
 from .cmd_common import load_game
 from .simulate import cpu_count, simulate
 
@@ -47,6 +47,9 @@ def simulate_command(path, games, players, bot_names, seed, jobs, cluster, setti
     if len(bots) not in (1, game.players):
         raise click.BadParameter(f"give one bot for every seat or {game.players} (one per seat), not {len(bots)}",
                                  param_hint="--bots")
+    if any((parse_bot(b)[1] or "").strip().endswith("s") for b in bots):
+        click.echo("note: a budget in seconds depends on the machine's speed: these results are not reproducible",
+                   err=True)
     if plot_path is not None:
         _check_plotting()
     jobs = jobs or cpu_count()

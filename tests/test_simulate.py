@@ -172,6 +172,13 @@ def test_bad_bot_names_and_counts_are_usage_errors():
     assert result.exit_code == 2
 
 
+def test_a_time_budget_is_said_to_make_results_depend_on_the_machine():
+    result = CliRunner().invoke(main, ["simulate", path(COIN), "-n", "2", "--jobs", "1", "--bots", "greedy:0.01s",
+                                       "--json"])
+    assert result.exit_code == 0, result.output
+    assert "not reproducible" in result.output
+
+
 def test_plot_draws_a_png(tmp_path):
     needs("matplotlib")
     target = tmp_path / "coin.png"
