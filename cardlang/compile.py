@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
+import attrs
+
 from . import ast, codegen, engine, rng
 from .cards import Deck
 from .check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT,
@@ -36,12 +38,13 @@ class Choice:
 class Alt:
     """One alternative of a choice (see `ast.Alternative`)."""
 
-    __slots__ = ("kind", "label", "slot", "source", "high", "where", "body", "pure")
+    __slots__ = ("kind", "label", "slot", "source", "high", "where", "body", "pure", "split")
 
     def __init__(self, kind, label, slot, source, high, where):
         self.kind, self.label, self.slot, self.source, self.high, self.where = kind, label, slot, source, high, where
         self.body = None
         self.pure = False  # the label depends only on the value chosen, so it can be cached
+        self.split = None  # (first terms of `where`, the rest or None): see `Compiler._split_filter`
 
 
 def select_deck(symbols: Symbols, players: int, options: dict) -> Deck:
@@ -109,20 +112,13 @@ class Program:
         # the fused program, unless a tool replaced `code` with its own (instrumented) list
         code = self.fused if self.code is self.plain else self.code
         pc = st.pc
-        # An op that raises leaves `pc` at itself, so the handlers below know its line; counting
-        # steps with `for … range` costs less than a counter of our own.
-        budget = engine.STEP_BUDGET  # read at each run, so that tests and tools can lower it
+        # The step budget is spent where a run can come back: each pass of a loop, each phase
+        # called, each round (`_count_step`); read at each run, so that tests and tools can lower it.
+        # An op that raises leaves `pc` at itself, so the handlers below know its line.
+        st.steps = engine.STEP_BUDGET
         try:
-            if pc >= 0:
-                for _ in range(budget):
-                    pc = code[pc](st)
-                    if pc < 0:
-                        break
-                else:
-                    cur = pc
-                    code[pc](st)
-                    raise RuleError(f"line {self.lines[cur]}: the game ran {budget:,} steps without a decision "
-                                    "or an end: a rule loops forever")
+            while pc >= 0:
+                pc = code[pc](st)
         except RuleError:
             raise
         except IndexError as e:
@@ -339,7 +335,7 @@ class Compiler:
             self.block(s.setup.body)
         self.round_pc = len(p.code)
         p.round_pc = self.round_pc
-        self.emit(lambda nxt: self._next_round(nxt), s.round.span)
+        self.emit(lambda nxt: self._next_round(nxt, s.round.span.line), s.round.span)
         self.block(s.round.body)
         self.emit(lambda nxt: _jump(self.round_pc), s.round.span)
         for name, d in s.phases.items():
@@ -367,9 +363,12 @@ class Compiler:
         return p
 
     @staticmethod
-    def _next_round(nxt):
+    def _next_round(nxt, line=0):
         def op(st):
             st.round += 1
+            st.steps -= 1
+            if st.steps < 0:
+                _loops_forever(line)
             return nxt
         return op
 
@@ -490,22 +489,27 @@ class Compiler:
             if where is not None:
                 src.line(depth + 1, line, "if not {0}:", where)
                 src.line(depth + 2, line, "continue")
+            self._count_step(src, depth + 1, line)
             self._proc_block(src, st.body, depth + 1, line)
         elif kind == "Repeat":
             count, slot = parts
             src.line(depth, line, f"s.v[{slot}] = {{0}}", count)
             src.line(depth, line, f"while s.v[{slot}] > 0:")
             src.line(depth + 1, line, f"s.v[{slot}] -= 1")
+            self._count_step(src, depth + 1, line)
             self._proc_block(src, st.body, depth + 1, line)
-        else:  # While: within one step, a loop still has the step budget to respect
+        else:  # While
             cond, negate = parts
-            k = codegen.fresh()
-            src.line(depth, line, f"{k} = 0")
             src.line(depth, line, ("while not {0}:" if negate else "while {0}:"), cond)
-            src.line(depth + 1, line, f"{k} += 1")
-            src.line(depth + 1, line, f"if {k} > {{engine}}.STEP_BUDGET:", engine=engine)
-            src.line(depth + 2, line, "{loops}({line})", loops=_loops_forever, line=line)
+            self._count_step(src, depth + 1, line)
             self._proc_block(src, st.body, depth + 1, line)
+
+    @staticmethod
+    def _count_step(src, depth: int, line: int) -> None:
+        """A pass of a loop spends a step of the run's budget (see `Program.run`)."""
+        src.line(depth, line, "s.steps -= 1")
+        src.line(depth, line, "if s.steps < 0:")
+        src.line(depth + 1, line, "{loops}({line})", loops=_loops_forever, line=line)
 
     def _proc_block(self, src, stmts, depth: int, line: int) -> None:
         if not stmts:
@@ -955,13 +959,20 @@ class Compiler:
     def _call_op(self, name, args, nxt):
         target = self.phase_pc[name]
         slots = self.phase_params[name]
+        line = self.p.lines[nxt - 1]
         if not args:
             def op(s):
+                s.steps -= 1
+                if s.steps < 0:
+                    _loops_forever(line)
                 s.stack.append(nxt)
                 return target
             return op
 
         def op_args(s):
+            s.steps -= 1
+            if s.steps < 0:
+                _loops_forever(line)
             values = [a(s) for a in args]
             for slot, value in zip(slots, values):
                 s.v[slot] = value
@@ -1014,9 +1025,13 @@ class Compiler:
                                              "        i += 1\n"
                                              "        if {0}:\n"
                                              "            v[{idx}] = i\n"
+                                             "            s.steps -= 1\n"
+                                             "            if s.steps < 0:\n"
+                                             "                {loops}({line})\n"
                                              "            return {body}\n"
                                              "    return {end}\n", where if where is not None else self.const(True),
-                                             seq=seq_slot, idx=idx_slot, var=var_slot, body=head + 1, end=end)
+                                             seq=seq_slot, idx=idx_slot, var=var_slot, body=head + 1, end=end,
+                                             loops=_loops_forever, line=st.span.line)
 
     @staticmethod
     def _for_init(source, seq_slot, idx_slot, nxt):
@@ -1040,9 +1055,14 @@ class Compiler:
         self.emit(lambda nxt: _jump(head), st.span)
         end = len(self.p.code)
 
+        line = st.span.line
+
         def op(s, body=head + 1):
             if s.v[slot] > 0:
                 s.v[slot] -= 1
+                s.steps -= 1
+                if s.steps < 0:
+                    _loops_forever(line)
                 return body
             return end
         self.p.code[head] = op
@@ -1055,10 +1075,47 @@ class Compiler:
         self.emit(lambda nxt: _jump(head), st.span)
         end = len(self.p.code)
         body = head + 1
-        if st.negate:
-            self.p.code[head] = codegen.expr("{end} if {0} else {body}", cond, end=end, body=body)
-        else:
-            self.p.code[head] = codegen.expr("{body} if {0} else {end}", cond, end=end, body=body)
+        self.p.code[head] = codegen.function("    if " + ("not " if st.negate else "") + "{0}:\n"
+                                             "        s.steps -= 1\n"
+                                             "        if s.steps < 0:\n"
+                                             "            {loops}({line})\n"
+                                             "        return {body}\n"
+                                             "    return {end}\n", cond, end=end, body=body,
+                                             loops=_loops_forever, line=st.span.line)
+
+    def _split_filter(self, where, var):
+        """A card filter `a or b or … ` whose first terms do not name the card, split there.
+
+        Those terms (pure, so worked out once) decide for every card at once: when one holds, every
+        card is legal, as it is when the filter is tried card by card, which stops at the first
+        term that holds. Returns (the first terms, the rest or None, the whole filter), or None.
+        """
+        terms = []
+        e = where
+        while isinstance(e, ast.Binary) and e.op == "or":
+            terms.append(e.right)
+            e = e.left
+        terms.append(e)
+        terms.reverse()
+        k = 0
+        while k < len(terms) and not _names(terms[k], var):
+            k += 1
+        if where is None or k == 0 or len(terms) < 2:
+            return None
+        compiled = [self.expr(t) for t in terms]
+        first = compiled[0]
+        for t in compiled[1:k]:
+            first = codegen.expr("{0} or {1}", first, t)
+        if not codegen.pure(first):
+            whole = first
+            for t in compiled[k:]:
+                whole = codegen.expr("{0} or {1}", whole, t)
+            return None, None, whole
+        rest = None
+        for t in compiled[k:]:
+            rest = t if rest is None else codegen.expr("{0} or {1}", rest, t)
+        whole = first if rest is None else codegen.expr("{0} or {1}", first, rest)
+        return first, rest, whole
 
     def s_Choose(self, st: ast.Choose):
         player = self.expr(st.player)
@@ -1074,11 +1131,13 @@ class Compiler:
             elif alt.kind == "number":
                 source = self.expr(alt.source)
             high = self.expr(alt.high) if alt.high is not None else None
-            where = self.expr(alt.where) if alt.where is not None else None
+            split = self._split_filter(alt.where, alt.var) if alt.kind == "card" else None
+            where = split[2] if split else self.expr(alt.where) if alt.where is not None else None
             label = self.text(alt.label) if alt.label is not None else None
             if alt.kind == "option" and label is None:
                 label = (lambda t: (lambda s: (t, ())))(alt.label.value)
             a = Alt(alt.kind, label, slot, source, high, where)
+            a.split = split[:2] if split else None
             a.pure = alt.label is None or all(isinstance(part, str) or (isinstance(part, ast.Name) and part.name == alt.var)
                                               for part in alt.label.parts)
             a.body = len(self.p.code)
@@ -1308,9 +1367,11 @@ class Compiler:
         ring = self.ring
         start = self.expr(e.start) if e.start is not None else self.const(ring[0][0])
         stop = self.expr(e.stop) if e.stop is not None else None
-        if stop is None:
+        if stop is None:  # nobody out (the usual case): the ring itself
             return codegen.function("    a = s.active\n"
                                     "    seats = {ring}[{0}]\n"
+                                    "    if False not in a:\n"
+                                    "        return seats\n"
                                     "    return tuple([q for q in seats if a[q]])\n", start, ring=ring)
         return codegen.function("    a = s.active\n"
                                 "    out = []\n"
@@ -1555,7 +1616,18 @@ def _describe(ranking, value) -> str:
 
 def _loops_forever(line: int):
     raise RuleError(f"line {line}: the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
-                    "a rule loops forever")
+                    "a rule loops forever")  # a step: a pass of a loop, a phase called, a round
+
+
+def _names(node, name) -> bool:
+    """Whether the expression `node` mentions `name` anywhere (an inner variable of that name too)."""
+    if isinstance(node, ast.Name):
+        return node.name == name
+    if isinstance(node, (list, tuple)):
+        return any(_names(x, name) for x in node)
+    if not attrs.has(type(node)):
+        return False
+    return any(_names(getattr(node, f.name), name) for f in attrs.fields(type(node)) if f.name != "span")
 
 
 def _jump(target: int) -> Callable:
@@ -1602,6 +1674,24 @@ def _legal_of(a: Alt, base: int, line: int) -> Callable:
             if base == 0:
                 return lambda s: tuple(source(s))
             return lambda s: tuple([base | c for c in source(s)])
+        if a.split is not None and a.split[0] is not None:
+            first, rest = a.split
+            return codegen.function("    q = {0}\n"
+                                    "    if not q:\n"
+                                    "        return ()\n"
+                                    "    v = s.v\n"
+                                    "    if {1}:\n"
+                                    "        v[{slot}] = q[-1]\n"
+                                    "        return tuple([{base} | c for c in q])\n"
+                                    + ("    legal = []\n"
+                                       "    for c in q:\n"
+                                       "        v[{slot}] = c\n"
+                                       "        if {2}:\n"
+                                       "            legal.append({base} | c)\n"
+                                       "    return tuple(legal)\n" if rest is not None else
+                                       "    v[{slot}] = q[-1]\n"
+                                       "    return ()\n"), source, first, *([rest] if rest is not None else []),
+                                    views=(0,), slot=slot, base=base)
 
         # the filter runs inline, over the zone itself (it moves no card)
         return codegen.function("    v = s.v\n"

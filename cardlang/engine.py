@@ -43,7 +43,8 @@ class State:
     """Everything that changes during a game, as flat lists of small ints (cheap to clone)."""
 
     __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "active", "rng", "pending",
-                 "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round")
+                 "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round",
+                 "steps")  # steps: loop passes left before a run is judged to loop (set by each run)
 
     def __init__(self, game: "Game"):
         self.game = game
