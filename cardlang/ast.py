@@ -506,3 +506,14 @@ class Module:
     path: str
     source: str
     decls: tuple
+
+
+def child_blocks(st) -> list:
+    """The statement lists nested directly in a statement (branches, loop bodies, alternatives)."""
+    if isinstance(st, If):
+        return [b for _, b in st.branches] + [st.orelse]
+    if isinstance(st, (ForEach, Repeat, While)):
+        return [st.body]
+    if isinstance(st, Choose):
+        return [a.body for a in st.alternatives]
+    return []

@@ -890,20 +890,10 @@ def _contains(stmts, kinds) -> bool:
     for st in stmts:
         if isinstance(st, kinds):
             return True
-        for child in _children(st):
+        for child in ast.child_blocks(st):
             if _contains(child, kinds):
                 return True
     return False
-
-
-def _children(st):
-    if isinstance(st, ast.If):
-        return [b for _, b in st.branches] + [st.orelse]
-    if isinstance(st, (ast.ForEach, ast.Repeat, ast.While)):
-        return [st.body]
-    if isinstance(st, ast.Choose):
-        return [a.body for a in st.alternatives]
-    return []
 
 
 def check(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:

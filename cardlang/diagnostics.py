@@ -84,19 +84,3 @@ def render_text(d: Diagnostic, sources: dict) -> str:
     _source_line(d.span, sources)
     lines = None if d.code == "E005" else sources.get(d.span.file)  # an unreadable file is not shown
     return render_diagnostic(d, lines)
-
-
-def to_dict(d: Diagnostic) -> dict:
-    """The stable JSON form of a diagnostic (1-based positions)."""
-    s = d.span
-    return {
-        "code": d.code,
-        "severity": d.severity,
-        "message": d.message,
-        "file": s.file,
-        "line": s.line,
-        "column": s.column,
-        "end_line": s.end_line,
-        "end_column": s.end_column,
-        "help": d.help,
-    }

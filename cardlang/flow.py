@@ -182,7 +182,7 @@ class Flow:
         for st in stmts:
             if isinstance(st, (ast.Set, ast.Add)):
                 self.assigned.add(st.target.name)
-            for body in _bodies(st):
+            for body in ast.child_blocks(st):
                 self._collect_assigned(body)
 
     # -- constants
@@ -447,7 +447,7 @@ class Flow:
                     seen.add(st.name)
                     if self._exits(phase.body, seen):
                         return True
-            for body in _bodies(st):
+            for body in ast.child_blocks(st):
                 if self._exits(body, seen):
                     return True
         return False
@@ -520,7 +520,7 @@ class Flow:
                     if inner is None:
                         return None
                     out |= inner
-            for body in _bodies(st):
+            for body in ast.child_blocks(st):
                 inner = self._writes(body, seen)
                 if inner is None:
                     return None
@@ -698,12 +698,3 @@ class Flow:
                 return e.left
         return None
 
-
-def _bodies(st):
-    if isinstance(st, ast.If):
-        return [b for _, b in st.branches] + [st.orelse]
-    if isinstance(st, (ast.ForEach, ast.Repeat, ast.While)):
-        return [st.body]
-    if isinstance(st, ast.Choose):
-        return [a.body for a in st.alternatives]
-    return []

@@ -99,20 +99,9 @@ __all__ = [
     "card_str",
 ]
 
-#: The fixed vocabulary of category names, from lowest to highest in
-#: standard poker (five of a kind is above a straight flush when used).
-CATEGORIES: tuple[str, ...] = (
-    "high_card",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "five_of_a_kind",
-)
+#: The fixed vocabulary of category names, from lowest to highest in standard poker (five of a
+#: kind is above a straight flush when used); `check` reads it without loading the evaluator.
+from .poker_vocabulary import CATEGORIES  # noqa: E402
 
 #: The usual nine categories, highest first (the order taken by
 #: :meth:`Ranking.from_categories`).

@@ -34,22 +34,12 @@ def _called(decls) -> set:
         for st in stmts:
             if isinstance(st, ast.CallPhase):
                 names.add(st.name)
-            for child in _blocks(st):
+            for child in ast.child_blocks(st):
                 walk(child)
     for d in decls:
         if isinstance(d, ast.BlockDecl):
             walk(d.body)
     return names
-
-
-def _blocks(st):
-    if isinstance(st, ast.If):
-        return [b for _, b in st.branches] + [st.orelse]
-    if isinstance(st, (ast.ForEach, ast.Repeat, ast.While)):
-        return [st.body]
-    if isinstance(st, ast.Choose):
-        return [a.body for a in st.alternatives]
-    return []
 
 
 def _merge(base: list, own: list, diagnostics: list, check_names: bool) -> list:
