@@ -37,6 +37,26 @@ def inline(f: Callable, env: dict) -> str:
     return f"{k}(s)"
 
 
+class _Pasted:
+    """A child whose source reads a local name of its parent: only for pasting, not for calling."""
+
+    __slots__ = ("src", "env", "pure")
+
+
+def reading(f: Callable, slot: int, name: str):
+    """`f` for pasting into a loop that keeps the value of slot `slot` in its local `name` too.
+
+    The loop still writes the slot (closures that are called, not pasted, read it there); pasted
+    source reads the local instead, which is cheaper.
+    """
+    src = getattr(f, "src", None)
+    if src is None:
+        return f
+    p = _Pasted()
+    p.src, p.env, p.pure = src.replace(f"s.v[{slot}]", name), f.env, pure(f)
+    return p
+
+
 def view(f: Callable, env: dict) -> str:
     """Like `inline`, but for a closure giving a zone's cards: the zone's list itself, uncopied.
 

@@ -262,6 +262,8 @@ class Compiler:
         self.stmt_pcs: dict = {}  # id(statement) -> (first pc, pc after)
         self.stmt_parts: dict = {}  # id(statement) -> what `_proc` needs of a control statement
         self.runs: list = []  # (first pc, pc after, statements) of each run `_fused_op` may fuse
+        self.always_card: set = set()  # slots of variables that always hold a card (never none)
+        self.assigned: set = set()  # names that some `set`/`add` writes
         self.card_slots: list = []  # slots holding a card id (or none)
         self.cards_slots: list = []  # slots holding a tuple of card ids
         # ring[s]: every seat in the direction of play, starting at s
@@ -277,6 +279,11 @@ class Compiler:
             kinds = self.card_slots if type_ == CARD else self.cards_slots
             kinds.extend(range(s, s + count))
         return s
+
+    def _always_card(self, source, var) -> bool:
+        """Whether a variable bound to each item of `source` always holds a card: the items of a
+        zone (or a card that is there) are card ids, never none, unless some `set` writes the name."""
+        return self.types.get(id(source)) in (ZONE, CARD) and var not in self.assigned
 
     def element_type(self, e) -> Optional[str]:
         """The type of one item of the sequence `e` (a card for a zone or cards)."""
@@ -331,6 +338,8 @@ class Compiler:
             p.score = None
         # procedure: setup, then round forever; phases after, as subroutines
         p.entry = 0
+        self.assigned = {n.target.name for n in _nodes([s.setup, s.round, list(s.phases.values())])
+                         if isinstance(n, (ast.Set, ast.Add))}
         if s.setup is not None:
             self.block(s.setup.body)
         self.round_pc = len(p.code)
@@ -487,7 +496,7 @@ class Compiler:
             src.line(depth, line, f"for {x} in {seq}:")
             src.line(depth + 1, line, f"s.v[{var_slot}] = {x}")
             if where is not None:
-                src.line(depth + 1, line, "if not {0}:", where)
+                src.line(depth + 1, line, "if not {0}:", codegen.reading(where, var_slot, x))
                 src.line(depth + 2, line, "continue")
             self._count_step(src, depth + 1, line)
             self._proc_block(src, st.body, depth + 1, line)
@@ -1008,6 +1017,8 @@ class Compiler:
         item = self.element_type(st.source)
         seq_slot = self.slot(1, CARDS if item == CARD else None)
         idx_slot, var_slot = self.slot(), self.slot(1, item)
+        if self._always_card(st.source, st.var):
+            self.always_card.add(var_slot)
         init = self.emit(lambda nxt: self._for_init(source, seq_slot, idx_slot, nxt), st.span)
         head = self.placeholder(st.span)
         self.scopes.append({st.var: ("slot", var_slot)})
@@ -1124,6 +1135,8 @@ class Compiler:
         exits = []
         for alt in st.alternatives:
             slot = self.slot(1, CARD if alt.kind == "card" else None) if alt.var is not None else None
+            if alt.kind == "card" and slot is not None and self._always_card(alt.source, alt.var):
+                self.always_card.add(slot)
             self.scopes.append({alt.var: ("slot", slot)} if alt.var else {})
             source = None
             if alt.kind == "card":
@@ -1194,7 +1207,9 @@ class Compiler:
             if name in scope:
                 kind, what = scope[name]
                 if kind == "slot":
-                    return codegen.expr("s.v[{slot}]", slot=what)
+                    f = codegen.expr("s.v[{slot}]", slot=what)
+                    f.not_none = what in self.always_card
+                    return f
                 return what  # a define's parameter: the argument's closure
         sym = self.sym.table[name]
         if sym.kind == "option":
@@ -1307,16 +1322,15 @@ class Compiler:
             cards = self.cards(e.left)
             if table is None:  # `zone has c`: a card (or none), not a rank or a suit
                 return codegen.expr("{0} in {1}", test, cards, views=(1,))
-            return codegen.function("    t = {0}\n"
-                                    "    for c in {1}:\n"
-                                    "        if {table}[c] == t:\n"
-                                    "            return True\n"
-                                    "    return False\n", test, cards, views=(1,), table=table)
+            # `t in map(...)`: the same == tests card by card, in C
+            return codegen.expr("{0} in map({get}, {1})", test, cards, views=(1,), get=table.__getitem__)
         left = self.expr(e.left)
         if isinstance(pattern, ast.NoneLit):  # `x is none`: identity says the same as ==, faster
             return codegen.expr("{0} is None" if e.op == "is" else "{0} is not None", left)
         if table is None or lt in (RANK, SUIT):
             return codegen.expr("{0} == {1}" if e.op == "is" else "{0} != {1}", left, test)
+        if getattr(left, "not_none", False):
+            return codegen.expr("{table}[{0}] " + ("==" if e.op == "is" else "!=") + " {1}", left, test, table=table)
         if e.op == "is":
             return codegen.expr("({c} := {0}) is not None and {table}[{c}] == {1}", left, test,
                                 c=codegen.TEMP, table=table)
@@ -1392,6 +1406,8 @@ class Compiler:
     def x_Aggregate(self, e: ast.Aggregate):
         source = self.seq(e.source)
         slot = self.slot(1, self.element_type(e.source))
+        if self._always_card(e.source, e.var):
+            self.always_card.add(slot)
         self.scopes.append({e.var: ("slot", slot)})
         body = self.expr(e.body) if e.body is not None else None
         where = self.expr(e.where) if e.where is not None else None
@@ -1399,7 +1415,8 @@ class Compiler:
         kind = e.kind
         # One generated loop per aggregate: the item goes into its slot, then `where` and the body
         # are tested and evaluated inline (the source is read, never copied: expressions move no card).
-        where = where if where is not None else self.const(True)
+        where = codegen.reading(where if where is not None else self.const(True), slot, "x")
+        body = codegen.reading(body, slot, "x") if body is not None else None
         loop = ("    v = s.v\n"
                 "    for x in {0}:\n"
                 "        v[{slot}] = x\n"
@@ -1446,6 +1463,8 @@ class Compiler:
         if sym.kind == "order":
             table = self.orders[name]
             card = self.expr(args[0])
+            if getattr(card, "not_none", False):
+                return codegen.expr("{table}[{0}]", card, table=table)
             return codegen.expr("0 if ({c} := {0}) is None else {table}[{c}]", card, c=codegen.TEMP, table=table)
         if sym.kind == "ranking":
             ranking, codes = self.rankings[name]
@@ -1514,10 +1533,14 @@ class Compiler:
             suits = deck.card_suit
             # a joker has no suit: `suit(c) is none`, as its text says
             table = tuple(None if x < 0 else x for x in suits)
+            if getattr(card, "not_none", False):
+                return codegen.expr("{table}[{0}]", card, table=table)
             return codegen.expr("None if ({c} := {0}) is None else {table}[{c}]", card, c=codegen.TEMP, table=table)
         if name == "rank":
             card = self.expr(args[0])
             ranks = deck.card_rank
+            if getattr(card, "not_none", False):
+                return codegen.expr("{table}[{0}]", card, table=ranks)
             return codegen.expr("None if ({c} := {0}) is None else {table}[{c}]", card, c=codegen.TEMP, table=ranks)
         if name == "abs":
             a = self.expr(args[0])
@@ -1619,6 +1642,18 @@ def _loops_forever(line: int):
                     "a rule loops forever")  # a step: a pass of a loop, a phase called, a round
 
 
+def _nodes(node):
+    """Every syntax node under `node` (lists and tuples of nodes too), `node` first."""
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            yield from _nodes(x)
+    elif attrs.has(type(node)):
+        yield node
+        for f in attrs.fields(type(node)):
+            if f.name != "span":
+                yield from _nodes(getattr(node, f.name))
+
+
 def _names(node, name) -> bool:
     """Whether the expression `node` mentions `name` anywhere (an inner variable of that name too)."""
     if isinstance(node, ast.Name):
@@ -1665,6 +1700,8 @@ def _thread_jumps(code: list, lines: list, keep: set) -> None:
 def _legal_of(a: Alt, base: int, line: int) -> Callable:
     """A closure giving the ids of one alternative's legal actions, as a tuple, in order."""
     where, slot, source, high = a.where, a.slot, a.source, a.high
+    if getattr(where, "src", None) == "True" and a.kind == "number":
+        where = None  # `where true` (a define that allows everything): no filter to run
     if a.kind == "option":
         if where is None:
             return codegen.expr("{only}", only=(base,))
@@ -1676,13 +1713,14 @@ def _legal_of(a: Alt, base: int, line: int) -> Callable:
             return lambda s: tuple([base | c for c in source(s)])
         if a.split is not None and a.split[0] is not None:
             first, rest = a.split
+            every = "        return tuple(q)\n" if base == 0 else "        return tuple([{base} | c for c in q])\n"
             return codegen.function("    q = {0}\n"
                                     "    if not q:\n"
                                     "        return ()\n"
                                     "    v = s.v\n"
                                     "    if {1}:\n"
                                     "        v[{slot}] = q[-1]\n"
-                                    "        return tuple([{base} | c for c in q])\n"
+                                    + every
                                     + ("    legal = []\n"
                                        "    for c in q:\n"
                                        "        v[{slot}] = c\n"
@@ -1690,7 +1728,8 @@ def _legal_of(a: Alt, base: int, line: int) -> Callable:
                                        "            legal.append({base} | c)\n"
                                        "    return tuple(legal)\n" if rest is not None else
                                        "    v[{slot}] = q[-1]\n"
-                                       "    return ()\n"), source, first, *([rest] if rest is not None else []),
+                                       "    return ()\n"), source, first,
+                                    *([codegen.reading(rest, slot, "c")] if rest is not None else []),
                                     views=(0,), slot=slot, base=base)
 
         # the filter runs inline, over the zone itself (it moves no card)
@@ -1700,7 +1739,8 @@ def _legal_of(a: Alt, base: int, line: int) -> Callable:
                                 "        v[{slot}] = c\n"
                                 "        if {1}:\n"
                                 "            legal.append({base} | c)\n"
-                                "    return tuple(legal)\n", source, where, views=(0,), slot=slot, base=base)
+                                "    return tuple(legal)\n", source, codegen.reading(where, slot, "c"), views=(0,),
+                                slot=slot, base=base)
     if where is None:
         def numbers(s):
             lo, hi = source(s), high(s)
