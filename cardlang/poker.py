@@ -14,10 +14,10 @@ the kickers)::
     >>> v = std.evaluate(["As", "Ks", "Qs", "Js", "Ts", "2c", "2d"])
     >>> v.category, std.describe(v)
     ('straight_flush', 'straight flush')
-    >>> bluff = Ranking.from_categories(
+    >>> no_flush = Ranking.from_categories(
     ...     ["straight_flush", "four_of_a_kind", "full_house", "three_of_a_kind",
     ...      "straight", "two_pair", "pair"])
-    >>> bluff.evaluate(["As", "9s", "7s", "4s", "2s"]).category
+    >>> no_flush.evaluate(["As", "9s", "7s", "4s", "2s"]).category
     'high_card'
 
 Values

@@ -62,3 +62,20 @@ def permute_hidden(state, seat: int, rng):
         other.zones[z][i] = c
         other.loc[c] = z
     return other
+
+
+def play_out_with_scores_never_decreasing(g, seed: int):
+    """Plays one seeded random game of `g` to its end, asserting at every step that no seat's score
+    goes down; returns the final state."""
+    import random
+
+    rng = random.Random(seed)
+    state = g.new_initial_state(seed=seed, log=False)
+    before = state.scores()
+    while not state.is_terminal():
+        legal = state.legal_action_ids()
+        state.apply(legal[rng.randrange(len(legal))])
+        now = state.scores()
+        assert all(a >= b for a, b in zip(now, before)), f"a score went down: {before} -> {now}"
+        before = now
+    return state

@@ -6,12 +6,11 @@ the top of the talon. Hands are given as the cards a test needs; the rest of eac
 with cards no hand or talon of the test names.
 """
 
-import random
 import re
 
 import pytest
 
-from scenario import game, labels, play, start
+from scenario import game, labels, play, play_out_with_scores_never_decreasing, start
 
 CB = "games/counter_bluff.cards"
 SCALE = [1, 3, 6, 10, 15, 21, 28, 36, 45, 55]
@@ -443,14 +442,6 @@ def test_rule_10_the_target_is_200_by_default():
 def test_scores_never_decrease_and_the_winner_reaches_the_target():
     g = game(CB, 2, target=120)
     for seed in range(40):
-        rng = random.Random(seed)
-        st = g.new_initial_state(seed=seed, log=False)
-        before = st.scores()
-        while not st.is_terminal():
-            legal = st.legal_action_ids()
-            st.apply(legal[rng.randrange(len(legal))])
-            now = st.scores()
-            assert all(a >= b for a, b in zip(now, before))
-            before = now
+        st = play_out_with_scores_never_decreasing(g, seed)
         (w,) = st.winners()
         assert st.scores()[w] >= 120 > st.scores()[1 - w]
