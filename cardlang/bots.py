@@ -132,8 +132,19 @@ class _Budget:
         return f"{self.seconds:g}s" if self.seconds is not None else str(self.iterations)
 
 
+class _SearchBot:
+    """What the searching bots share: their seeded rng, their budget and how far a playout looks."""
+
+    DEFAULT_BUDGET = 1
+
+    def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1):
+        self.rng = random.Random(seed)
+        self.budget = _Budget(budget, self.DEFAULT_BUDGET)
+        self.rounds = rounds
+
+
 # ------------------------------------------------------------------------------------ greedy
-class GreedyBot:
+class GreedyBot(_SearchBot):
     """Flat Monte Carlo: playouts after each legal action from determinized copies; the best mean wins.
 
     The budget is the number of playouts per decision, shared in turn among the legal actions. The
@@ -142,11 +153,6 @@ class GreedyBot:
 
     name = "greedy"
     DEFAULT_BUDGET = 32
-
-    def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1):
-        self.rng = random.Random(seed)
-        self.budget = _Budget(budget, self.DEFAULT_BUDGET)
-        self.rounds = rounds
 
     def choose(self, state) -> int:
         legal = state.legal_action_ids()
@@ -186,7 +192,7 @@ class _Node:
         self.total = 0.0
 
 
-class ISMCTSBot:
+class ISMCTSBot(_SearchBot):
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012).
 
     Each iteration deals the hidden cards anew (`State.determinize`), walks down one tree shared by
@@ -202,9 +208,7 @@ class ISMCTSBot:
     EXPLORATION = 0.7
 
     def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1, exploration: float = EXPLORATION):
-        self.rng = random.Random(seed)
-        self.budget = _Budget(budget, self.DEFAULT_BUDGET)
-        self.rounds = rounds
+        super().__init__(seed, budget, rounds)
         self.c = exploration
 
     def choose(self, state) -> int:
