@@ -978,16 +978,17 @@ class Compiler:
                 return target
             return op
 
-        def op_args(s):
-            s.steps -= 1
-            if s.steps < 0:
-                _loops_forever(line)
-            values = [a(s) for a in args]
-            for slot, value in zip(slots, values):
-                s.v[slot] = value
-            s.stack.append(nxt)
-            return target
-        return op_args
+        # every argument is worked out before any parameter is set (an argument may read one)
+        n = min(len(args), len(slots))
+        return codegen.function("    s.steps -= 1\n"
+                                "    if s.steps < 0:\n"
+                                "        {loops}({line})\n"
+                                + "".join(f"    a{i} = {{{i}}}\n" for i in range(len(args)))
+                                + "    v = s.v\n"
+                                + "".join(f"    v[{slots[i]}] = a{i}\n" for i in range(n))
+                                + "    s.stack.append({nxt})\n"
+                                  "    return {target}\n", *args, loops=_loops_forever, line=line, nxt=nxt,
+                                target=target)
 
     # -- control flow
     def s_If(self, st: ast.If):

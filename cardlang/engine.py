@@ -39,6 +39,9 @@ class Action(int):
         return f"Action({int(self)}, {self.label!r})"
 
 
+_new_int = int.__new__
+
+
 class State:
     """Everything that changes during a game, as flat lists of small ints (cheap to clone)."""
 
@@ -66,7 +69,13 @@ class State:
         """The legal actions of the current player, each an `Action` with its label."""
         if self.terminal:
             return []
-        return [Action(a, self.game.program.label(self, a)) for a in self.pending[2]]
+        label = self.game.program.label  # labels that depend only on the action are cached there
+        out = []
+        for a in self.pending[2]:
+            action = _new_int(Action, a)  # what Action(a, label) does, without its Python-level call
+            action.label = label(self, a)
+            out.append(action)
+        return out
 
     def apply(self, action: Union[int, str]) -> None:
         """Plays a legal action (an `Action`, its id, or its label) and runs to the next decision."""
