@@ -74,7 +74,10 @@ class Program:
     """A compiled game: instructions, slots, zones and choices, plus what observers and logs need."""
 
     def __init__(self):
+        # code: one op per step, as tools see and wrap them (rule coverage replaces the list);
+        # fused: the same program with straight runs fused, which runs while `code is plain`
         self.code: list = []
+        self.plain = self.fused = self.code
         self.lines: list = []
         self.chooses: list = []
         self.choice_at: dict = {}
