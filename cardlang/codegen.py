@@ -10,7 +10,8 @@ closures of both kinds mix freely and a new construct needs no source to work.
 Templates are `str.format` strings: `{0}`, `{1}` … are the children (parenthesised), other
 `{names}` the keyword values (ints, None, bools and texts as literals, anything else by a bound
 name), and a keyword given `TEMP` becomes a fresh local name for a walrus (`({t} := {0})`), so a
-child used twice is still evaluated once.
+child used twice is still evaluated once. Python forbids a walrus in a comprehension's iterable:
+a template binds such a child to a name in a statement first (`q = {0}`), then iterates `q`.
 """
 
 from __future__ import annotations
@@ -137,8 +138,8 @@ def fresh() -> str:
 class Source:
     """A generated function built line by line, each line a template as in `expr`.
 
-    `lines` maps each generated line to the rule line it carries out, so that an error raised in
-    the function can be reported at the right line of the `.cards` file (`rule_line`).
+    `rule_lines` holds, for each generated line, the rule line it carries out, so that an error
+    raised in the function is reported at the right line of the `.cards` file (`rule_line`).
     """
 
     def __init__(self):
