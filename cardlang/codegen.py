@@ -41,7 +41,7 @@ def inline(f: Callable, env: dict) -> str:
 class _Pasted:
     """A child whose source reads a local name of its parent: only for pasting, not for calling."""
 
-    __slots__ = ("src", "env", "pure")
+    __slots__ = ("src", "env", "pure", "closure")
 
 
 def reading(f: Callable, slot: int, name: str):
@@ -54,7 +54,7 @@ def reading(f: Callable, slot: int, name: str):
     if src is None:
         return f
     p = _Pasted()
-    p.src, p.env, p.pure = src.replace(f"s.v[{slot}]", name), f.env, pure(f)
+    p.src, p.env, p.pure, p.closure = src.replace(f"s.v[{slot}]", name), f.env, pure(f), f
     return p
 
 
@@ -79,10 +79,18 @@ def literal(value, env: dict) -> str:
     return k
 
 
-def _fill(template: str, children, named: dict, env: dict, views=()) -> str:
-    args = ["(" + (view if i in views else inline)(c, env) + ")" for i, c in enumerate(children)]
+def _fill(template: str, children, named: dict, env: dict, views=(), paste: bool = True) -> str:
+    if paste:
+        args = ["(" + (view if i in views else inline)(c, env) + ")" for i, c in enumerate(children)]
+    else:  # every child called, none pasted (see `_compiled`)
+        args = [literal(getattr(c, "closure", c), env) + "(s)" for c in children]
     kw = {key: _name("_t") if value is TEMP else literal(value, env) for key, value in named.items()}
     return template.format(*args, **kw)
+
+
+# Python's parser refuses sources nested too deep (200 brackets); a rule nested that deep gets its
+# children called rather than pasted, as closures are.
+_TOO_DEEP = (SyntaxError, RecursionError, MemoryError)
 
 
 def pure(f: Callable) -> bool:
@@ -95,7 +103,13 @@ def expr(template: str, /, *children: Callable, views=(), **named) -> Callable:
     """A closure `lambda s: <template filled>` that carries its source (`views`: see `function`)."""
     env: dict = {}
     src = _fill(template, children, named, env, views)
-    f = eval("lambda s: " + src, env)  # noqa: S307 - our own generated source
+    try:
+        f = eval("lambda s: " + src, env)  # noqa: S307 - our own generated source
+    except _TOO_DEEP:
+        env = {}
+        f = eval("lambda s: " + _fill(template, children, named, env, paste=False), env)  # noqa: S307
+        f.pure = all(pure(c) for c in children)
+        return f  # no source: parents call it
     f.src, f.env, f.pure = src, env, all(pure(c) for c in children)
     return f
 
@@ -125,7 +139,12 @@ def function(template: str, /, *children: Callable, views=(), **named) -> Callab
     env: dict = {}
     text = _fill(template, children, named, env, views)
     name = _name("_g")
-    f = _define(name, f"def {name}(s):\n" + text, env)
+    try:
+        f = _define(name, f"def {name}(s):\n" + text, env)
+    except _TOO_DEEP:
+        env = {}
+        text = _fill(template, children, named, env, paste=False)
+        f = _define(name, f"def {name}(s):\n" + text, env)
     f.pure = all(pure(c) for c in children)  # true of what the compiler builds here (it may set slots
     return f                                 # of its own, like an aggregate's variable, but no more)
 
@@ -158,9 +177,13 @@ class Source:
             self.text.append("    " * depth + one)
             self.rule_lines.append(rule_line)
 
-    def compile(self) -> Callable:
+    def compile(self) -> Callable | None:
+        """The function, or None if Python cannot compile it (too deep: see `_TOO_DEEP`)."""
         name = _name("_g")
-        f = _define(name, f"def {name}(s):\n" + "\n".join(self.text) + "\n", self.env)
+        try:
+            f = _define(name, f"def {name}(s):\n" + "\n".join(self.text) + "\n", self.env)
+        except _TOO_DEEP:
+            return None
         f.rule_lines = tuple(self.rule_lines)  # rule_lines[i]: rule line of the function's line i + 2
         return f
 

@@ -364,8 +364,10 @@ class Compiler:
         covered = -1
         for start, end, stmts in sorted(self.runs, key=lambda r: (r[0], -r[1])):
             if start >= covered:  # a run inside a fused run never runs fused: skip it
-                fused[start] = self._fused_op(stmts, end)
-                covered = end
+                op = self._fused_op(stmts, end)
+                if op is not None:  # (None: too deep for Python to compile; its ops run one by one)
+                    fused[start] = op
+                    covered = end
         keep = {pc for _, _, pc, _ in p.rule_points} | {c.pc for c in p.chooses}
         _thread_jumps(p.code, p.lines, keep)
         _thread_jumps(fused, list(p.lines), keep)
