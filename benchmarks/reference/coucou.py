@@ -82,21 +82,6 @@ def play_game(players: int, rng: random.Random, tokens: int = 5) -> tuple[list, 
 
 
 if __name__ == "__main__":
-    import argparse
-    import time
+    from timing import main
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, default=7)
-    ap.add_argument("--seconds", type=float, default=3.0)
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
-    games = decisions = deals = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < args.seconds:
-        _, d, k = play_game(args.players, rng)
-        games += 1
-        decisions += d
-        deals += k
-    dt = time.perf_counter() - t0
-    print(f"{games / dt:,.0f} games/s  {decisions / dt:,.0f} decisions/s  {deals / dt:,.0f} deals/s")
+    main(play_game, __doc__.splitlines()[0], players=7)
