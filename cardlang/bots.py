@@ -142,6 +142,16 @@ class _SearchBot:
         self.budget = _Budget(budget, self.DEFAULT_BUDGET)
         self.rounds = rounds
 
+    def choose(self, state) -> int:
+        """The action to play: the only legal one, or the result of the bot's search."""
+        legal = state.legal_action_ids()
+        if len(legal) == 1:
+            return legal[0]
+        return self._search(state, legal, state.current_player, _horizon(state, self.rounds), state.scores())
+
+    def _search(self, state, legal: tuple, seat: int, stop: Optional[int], before: list) -> int:
+        raise NotImplementedError
+
 
 # ------------------------------------------------------------------------------------ greedy
 class GreedyBot(_SearchBot):
@@ -154,15 +164,9 @@ class GreedyBot(_SearchBot):
     name = "greedy"
     DEFAULT_BUDGET = 32
 
-    def choose(self, state) -> int:
-        legal = state.legal_action_ids()
-        if len(legal) == 1:
-            return legal[0]
-        seat = state.current_player
+    def _search(self, state, legal: tuple, seat: int, stop: Optional[int], before: list) -> int:
         rng = self.rng
         resume = state.game.program.resume
-        stop = _horizon(state, self.rounds)
-        before = state.scores()
         deadline = self.budget.deadline()
         totals: dict = {}
         counts: dict = {}
@@ -211,15 +215,9 @@ class ISMCTSBot(_SearchBot):
         super().__init__(seed, budget, rounds)
         self.c = exploration
 
-    def choose(self, state) -> int:
-        legal = state.legal_action_ids()
-        if len(legal) == 1:
-            return legal[0]
-        seat = state.current_player
+    def _search(self, state, legal: tuple, seat: int, stop: Optional[int], before: list) -> int:
         rng = self.rng
         resume = state.game.program.resume
-        stop = _horizon(state, self.rounds)
-        before = state.scores()
         root = _Node(None, None)
         lo, hi = math.inf, -math.inf
         c = self.c
