@@ -17,6 +17,7 @@ a template binds such a child to a name in a statement first (`q = {0}`), then i
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Callable
 
 TEMP = object()  # a keyword value: give me a fresh local name
@@ -56,6 +57,13 @@ def reading(f: Callable, slot: int, name: str):
     p = _Pasted()
     p.src, p.env, p.pure, p.closure = src.replace(f"s.v[{slot}]", name), f.env, pure(f), f
     return p
+
+
+def calls(f: Callable) -> bool:
+    """Whether the source of `f` calls a closure of its own (which may read a slot its source does
+    not show): true of a closure without source."""
+    env = getattr(f, "env", None)
+    return env is None or any(callable(v) for v in env.values())
 
 
 def view(f: Callable, env: dict) -> str:
@@ -123,10 +131,24 @@ def zone_cards(zone: Callable) -> Callable:
     return f
 
 
-def _define(name: str, text: str, env: dict) -> Callable:
+_SLOTS = re.compile(r"(?<![\w.])s\.v\[")
+
+
+def _define(name: str, body: list, env: dict, rules=None) -> Callable:
+    """Defines `def name(s):` with the `body` lines; `rules`: each line's rule line (`rule_line`).
+
+    A body that reads the state's slots (`s.v[…]`) more than once reads them through a local `v`
+    (lines holding a quoted text are left as they are: `s.v` and `v` are the same list).
+    """
+    if sum(len(_SLOTS.findall(x)) for x in body) > 1:
+        body = ["    v = s.v"] + [x if "'" in x or '"' in x else _SLOTS.sub("v[", x) for x in body]
+        rules = None if rules is None else [rules[0] if rules else 0] + list(rules)
+    text = f"def {name}(s):\n" + "\n".join(body) + "\n"
     exec(text, env)  # noqa: S102 - our own generated source
     f = env[name]
     f.text = text  # for reading what was generated (`print(op.text)`)
+    if rules is not None:
+        f.rule_lines = tuple(rules)  # rule_lines[i]: rule line of the function's line i + 2
     return f
 
 
@@ -140,11 +162,11 @@ def function(template: str, /, *children: Callable, views=(), **named) -> Callab
     text = _fill(template, children, named, env, views)
     name = _name("_g")
     try:
-        f = _define(name, f"def {name}(s):\n" + text, env)
+        f = _define(name, text.rstrip("\n").split("\n"), env)
     except _TOO_DEEP:
         env = {}
         text = _fill(template, children, named, env, paste=False)
-        f = _define(name, f"def {name}(s):\n" + text, env)
+        f = _define(name, text.rstrip("\n").split("\n"), env)
     f.pure = all(pure(c) for c in children)  # true of what the compiler builds here (it may set slots
     return f                                 # of its own, like an aggregate's variable, but no more)
 
@@ -179,13 +201,10 @@ class Source:
 
     def compile(self) -> Callable | None:
         """The function, or None if Python cannot compile it (too deep: see `_TOO_DEEP`)."""
-        name = _name("_g")
         try:
-            f = _define(name, f"def {name}(s):\n" + "\n".join(self.text) + "\n", self.env)
+            return _define(_name("_g"), self.text, self.env, self.rule_lines)
         except _TOO_DEEP:
             return None
-        f.rule_lines = tuple(self.rule_lines)  # rule_lines[i]: rule line of the function's line i + 2
-        return f
 
 
 def rule_line(op: Callable, error: BaseException) -> int | None:
@@ -201,3 +220,72 @@ def rule_line(op: Callable, error: BaseException) -> int | None:
             return lines[i] if 0 <= i < len(lines) else None
         tb = tb.tb_next
     return None
+
+
+# ------------------------------------------------------------------ chaining
+# An op returns the pc of the next one, and the run loop calls it: a step of the loop per op.
+# Most ops end in `return <a constant pc>`; `chain` pastes the op found there in place of that
+# line, and so on along the way, so that one call runs from a decision to the next (an alternative's
+# body, the loop head, the next player's choice) instead of a call per op. Each op is a function
+# whose body runs to a `return` on every path, so a pasted body ends wherever the op ended, and a
+# local name it shares with its host was the host's no longer in use (the host has returned there).
+_RETURN_PC = re.compile(r"( *)return (\d+)")
+
+
+def _body(op, line: int):
+    """(lines, rule lines, env) of an op `chain` may paste, or None."""
+    text = getattr(op, "text", None)
+    if text is not None:
+        lines = text.rstrip("\n").split("\n")[1:]  # without `def _gN(s):`
+        rules = getattr(op, "rule_lines", None)
+        rules = list(rules) if rules is not None else [line] * len(lines)
+        return lines, rules[:len(lines)] + [line] * (len(lines) - len(rules)), op.__globals__
+    target = getattr(op, "jump", None)
+    if target is not None:
+        return [f"    return {target}"], [line], {}
+    then = getattr(op, "then", None)  # a closure that always goes on to `then`: called in place
+    if then is not None:
+        k = _name("_k")
+        return [f"    {k}(s)", f"    return {then}"], [line, line], {k: op}
+    return None
+
+
+def chain(code: list, lines: list, entries, budget: int = 160, depth: int = 12) -> list:
+    """`code` with the ops at `entries` replaced by chained copies (see above); `lines` gives each
+    op's rule line. A copy pastes at most `budget` lines and `depth` ops deep, and never an op
+    already on its way (a loop goes back to the run loop at its head)."""
+    bodies = {pc: b for pc, op in enumerate(code) if (b := _body(op, lines[pc])) is not None}
+    out = list(code)
+    for pc in sorted(set(entries)):
+        if pc not in bodies:
+            continue
+        left = [budget]
+        env: dict = {}
+
+        def expand(at: int, way: frozenset, level: int) -> tuple:
+            src, rules, names = bodies[at]
+            env.update(names)
+            text_out, rules_out = [], []
+            for text, rule in zip(src, rules):
+                m = _RETURN_PC.fullmatch(text)
+                target = int(m.group(2)) if m else -1
+                if (m and target in bodies and target not in way and level < depth
+                        and len(bodies[target][0]) <= left[0]):
+                    left[0] -= len(bodies[target][0])
+                    sub, sub_rules = expand(target, way | {target}, level + 1)
+                    pad = " " * (len(m.group(1)) - 4)
+                    text_out.extend(pad + x for x in sub)
+                    rules_out.extend(sub_rules)
+                else:
+                    text_out.append(text)
+                    rules_out.append(rule)
+            return text_out, rules_out
+
+        text, rules = expand(pc, frozenset({pc}), 0)
+        if text == bodies[pc][0]:
+            continue
+        try:
+            out[pc] = _define(_name("_g"), text, dict(env), rules)
+        except _TOO_DEEP:
+            continue
+    return out

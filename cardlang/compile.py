@@ -7,6 +7,7 @@ Each instruction is a closure `op(state) -> next pc`, built once here; expressio
 
 from __future__ import annotations
 
+import collections
 import re
 from typing import Callable, Optional
 
@@ -112,9 +113,12 @@ class Program:
         self.run(st)
 
     def run(self, st) -> None:
+        """Runs the state's program from `st.pc` to the next decision or the end."""
+        self._run(st, st.pc)
+
+    def _run(self, st, pc: int) -> None:
         # the fused program, unless a tool replaced `code` with its own (instrumented) list
         code = self.fused if self.code is self.plain else self.code
-        pc = st.pc
         # The step budget is spent where a run can come back: each pass of a loop, each phase
         # called, each round (`_count_step`); read at each run, so that tests and tools can lower it.
         # An op that raises leaves `pc` at itself, so the handlers below know its line.
@@ -124,25 +128,23 @@ class Program:
                 pc = code[pc](st)
         except RuleError:
             raise
-        except IndexError as e:
-            raise RuleError(f"line {codegen.rule_line(code[pc], e) or self.lines[pc]}: {e}") from e
-        except (TypeError, ValueError, ZeroDivisionError) as e:
+        except (IndexError, TypeError, ValueError, ZeroDivisionError) as e:
             raise RuleError(f"line {codegen.rule_line(code[pc], e) or self.lines[pc]}: {e}") from e
         if st.log is not None and st.fresh:
             _flush(st)
 
     def resume(self, st, a: int) -> None:
-        info = self.chooses[st.pending[0]]
-        alt = info.alts[a >> 16]
-        if alt.slot is not None:
-            st.v[alt.slot] = a & 0xFFFF
+        """Plays the legal action `a` of the pending choice and runs on to the next decision."""
+        slot, body = self.resumes[st.pending[0]][a >> 16]
+        if slot is not None:
+            st.v[slot] = a & 0xFFFF
         st.history.append(a)
         if st.log is not None:
-            text, cards = self._label(st, info, alt, a & 0xFFFF)
+            info = self.chooses[st.pending[0]]
+            text, cards = self._label(st, info, info.alts[a >> 16], a & 0xFFFF)
             st.fresh.append((f"{player_name(st.pending[1])} chooses {text}", cards))
         st.pending = None
-        st.pc = alt.body
-        self.run(st)
+        self._run(st, body)
 
     # --------------------------------------------------------------- labels
     def _label(self, st, info, alt, value) -> tuple:
@@ -352,14 +354,21 @@ class Compiler:
         self.emit(lambda nxt: _jump(self.round_pc), s.round.span)
         for name, d in s.phases.items():
             self.phase_params[name] = [self.slot(1, prm.type) for prm in d.params]
+        returns = {}  # phase -> pc of its return
         for name, d in s.phases.items():
             self.phase_pc[name] = len(p.code)
             self.scopes.append({prm.name: ("slot", slot) for prm, slot in zip(d.params, self.phase_params[name])})
             self.block(d.body)
             self.scopes.pop()
-            self.emit(lambda nxt: (lambda st: st.stack.pop()), d.span)
+            returns[name] = self.emit(lambda nxt: codegen.function("    return s.stack.pop()\n"), d.span)
+        # A phase called from one place returns there: its call and return are plain jumps, which
+        # `codegen.chain` runs through; a phase called from several places keeps a return stack.
+        calls = collections.Counter(name for _, name, *_ in self.pending_calls)
         for index, name, args, nxt, span in self.pending_calls:
-            p.code[index] = self._call_op(name, args, nxt)
+            shared = calls[name] > 1
+            p.code[index] = self._call_op(name, args, nxt, shared)
+            if not shared:
+                p.code[returns[name]] = _jump(nxt)
         fused = list(p.code)
         covered = -1
         for start, end, stmts in sorted(self.runs, key=lambda r: (r[0], -r[1])):
@@ -370,21 +379,22 @@ class Compiler:
                     covered = end
         keep = {pc for _, _, pc, _ in p.rule_points} | {c.pc for c in p.chooses}
         _thread_jumps(p.code, p.lines, keep)
-        _thread_jumps(fused, list(p.lines), keep)
+        fused_lines = list(p.lines)
+        _thread_jumps(fused, fused_lines, keep)
+        fused = codegen.chain(fused, fused_lines, range(len(fused)))
         p.plain, p.fused = p.code, fused
+        p.resumes = tuple(tuple((a.slot, a.body) for a in c.alts) for c in p.chooses)
         p.nslots = self.nslots
         p.card_slots, p.cards_slots = tuple(self.card_slots), tuple(self.cards_slots)
         return p
 
     @staticmethod
     def _next_round(nxt, line=0):
-        def op(st):
-            st.round += 1
-            st.steps -= 1
-            if st.steps < 0:
-                _loops_forever(line)
-            return nxt
-        return op
+        return codegen.function("    s.round += 1\n"
+                                "    s.steps -= 1\n"
+                                "    if s.steps < 0:\n"
+                                "        {loops}({line})\n"
+                                "    return {nxt}\n", loops=_loops_forever, line=line, nxt=nxt)
 
     def _ranking(self, d: ast.RankingDecl):
         from .poker import Ranking  # the evaluator's tables are built only for games that rank hands
@@ -424,6 +434,10 @@ class Compiler:
         start = len(self.p.code)
         getattr(self, "s_" + type(st).__name__)(st)
         self.stmt_pcs[id(st)] = (start, len(self.p.code))
+        if type(st).__name__ in self._SIMPLE and len(self.p.code) == start + 1:
+            op = self.p.code[start]
+            if getattr(op, "text", None) is None:
+                op.then = start + 1  # a closure that always goes on to the next op (`codegen.chain`)
 
     # ------------------------------------------------------------- fusion
     # A run of consecutive statements that cannot stop (no `chooses`, no phase, no end) also
@@ -970,29 +984,20 @@ class Compiler:
         pc = self.placeholder(st.span)
         self.pending_calls.append((pc, st.name, args, pc + 1, st.span))
 
-    def _call_op(self, name, args, nxt):
+    def _call_op(self, name, args, nxt, push: bool):
         target = self.phase_pc[name]
         slots = self.phase_params[name]
         line = self.p.lines[nxt - 1]
-        if not args:
-            def op(s):
-                s.steps -= 1
-                if s.steps < 0:
-                    _loops_forever(line)
-                s.stack.append(nxt)
-                return target
-            return op
-
         # every argument is worked out before any parameter is set (an argument may read one)
         n = min(len(args), len(slots))
         return codegen.function("    s.steps -= 1\n"
                                 "    if s.steps < 0:\n"
                                 "        {loops}({line})\n"
                                 + "".join(f"    a{i} = {{{i}}}\n" for i in range(len(args)))
-                                + "    v = s.v\n"
+                                + ("    v = s.v\n" if n else "")
                                 + "".join(f"    v[{slots[i]}] = a{i}\n" for i in range(n))
-                                + "    s.stack.append({nxt})\n"
-                                  "    return {target}\n", *args, loops=_loops_forever, line=line, nxt=nxt,
+                                + ("    s.stack.append({nxt})\n" if push else "")
+                                + "    return {target}\n", *args, loops=_loops_forever, line=line, nxt=nxt,
                                 target=target)
 
     # -- control flow
@@ -1007,7 +1012,9 @@ class Compiler:
             self.block(body)
             jumps_to_end.append(self.placeholder(cond.span))
             after = len(self.p.code)
-            self.p.code[at] = codegen.expr("{yes} if {0} else {no}", test, yes=at + 1, no=after)
+            self.p.code[at] = codegen.function("    if {0}:\n"
+                                               "        return {yes}\n"
+                                               "    return {no}\n", test, yes=at + 1, no=after)
         if st.orelse:
             start = len(self.p.code)
             self.block(st.orelse)
@@ -1061,28 +1068,21 @@ class Compiler:
         slot = self.slot()
         self.stmt_parts[id(st)] = (count, slot)
 
-        def init(nxt):
-            def op(s):
-                s.v[slot] = count(s)
-                return nxt
-            return op
-        self.emit(init, st.span)
+        self.emit(lambda nxt: codegen.function("    s.v[{slot}] = {0}\n"
+                                               "    return {nxt}\n", count, slot=slot, nxt=nxt), st.span)
         head = self.placeholder(st.span)
         self.block(st.body)
         self.emit(lambda nxt: _jump(head), st.span)
         end = len(self.p.code)
-
-        line = st.span.line
-
-        def op(s, body=head + 1):
-            if s.v[slot] > 0:
-                s.v[slot] -= 1
-                s.steps -= 1
-                if s.steps < 0:
-                    _loops_forever(line)
-                return body
-            return end
-        self.p.code[head] = op
+        self.p.code[head] = codegen.function("    v = s.v\n"
+                                             "    if v[{slot}] > 0:\n"
+                                             "        v[{slot}] -= 1\n"
+                                             "        s.steps -= 1\n"
+                                             "        if s.steps < 0:\n"
+                                             "            {loops}({line})\n"
+                                             "        return {body}\n"
+                                             "    return {end}\n", slot=slot, body=head + 1, end=end,
+                                             loops=_loops_forever, line=st.span.line)
 
     def s_While(self, st: ast.While):
         cond = self.expr(st.cond)
@@ -1388,11 +1388,8 @@ class Compiler:
         start = self.expr(e.start) if e.start is not None else self.const(ring[0][0])
         stop = self.expr(e.stop) if e.stop is not None else None
         if stop is None:  # nobody out (the usual case): the ring itself
-            return codegen.function("    a = s.active\n"
-                                    "    seats = {ring}[{0}]\n"
-                                    "    if False not in a:\n"
-                                    "        return seats\n"
-                                    "    return tuple([q for q in seats if a[q]])\n", start, ring=ring)
+            return codegen.expr("{ring}[{0}] if False not in s.active else {still_in}(s, {ring}[{0}])", start,
+                                ring=ring, still_in=_still_in)
         return codegen.function("    a = s.active\n"
                                 "    out = []\n"
                                 "    end = {1}\n"
@@ -1506,6 +1503,11 @@ class Compiler:
                 self.scopes = caller
             if not once:
                 return body
+            if len(once) == 1:  # one argument evaluated once: an expression, with a local for the slot
+                (slot, value), local = once[0], codegen.fresh()
+                pasted = codegen.reading(body, slot, local)
+                if pasted is not body and not codegen.calls(body):
+                    return codegen.expr(f"(({local} := {{0}}), {{1}})[1]", value, pasted)
             sets = "".join(f"    v[{slot}] = {{{i}}}\n" for i, (slot, _) in enumerate(once))
             return codegen.function("    v = s.v\n" + sets + "    return {" + str(len(once)) + "}\n",
                                     *[v for _, v in once], body)
@@ -1669,6 +1671,12 @@ def _names(node, name) -> bool:
     if not attrs.has(type(node)):
         return False
     return any(_names(getattr(node, f.name), name) for f in attrs.fields(type(node)) if f.name != "span")
+
+
+def _still_in(s, seats: tuple) -> tuple:
+    """The seats that are not out of the game, in the order given."""
+    a = s.active
+    return tuple([q for q in seats if a[q]])
 
 
 def _jump(target: int) -> Callable:
