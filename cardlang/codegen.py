@@ -250,42 +250,62 @@ def _body(op, line: int):
     return None
 
 
-def chain(code: list, lines: list, entries, budget: int = 160, depth: int = 12) -> list:
-    """`code` with the ops at `entries` replaced by chained copies (see above); `lines` gives each
-    op's rule line. A copy pastes at most `budget` lines and `depth` ops deep, and never an op
-    already on its way (a loop goes back to the run loop at its head)."""
-    bodies = {pc: b for pc, op in enumerate(code) if (b := _body(op, lines[pc])) is not None}
-    out = list(code)
-    for pc in sorted(set(entries)):
+def chain(code: list, lines: list, budget: int = 160, depth: int = 12) -> list:
+    """`code` where each op is chained (see above) the first time the run loop enters it.
+
+    Only the ops a run starts from or comes back to are entered (an alternative's body, a loop
+    head, a shared phase's return point), so only those are compiled again, when first needed, and
+    loading a game stays cheap. `lines` gives each op's rule line. A chained op pastes at most
+    `budget` lines, `depth` ops deep, and never an op already on its way (a loop goes back to the
+    run loop at its head). The result replaces its stub in the list, for every state of the game.
+    """
+    bodies: dict = {}
+
+    def body(pc: int):
         if pc not in bodies:
-            continue
+            bodies[pc] = _body(code[pc], lines[pc]) if 0 <= pc < len(code) else None
+        return bodies[pc]
+
+    def chained(pc: int) -> Callable:
         left = [budget]
         env: dict = {}
 
         def expand(at: int, way: frozenset, level: int) -> tuple:
-            src, rules, names = bodies[at]
+            src, rules, names = body(at)
             env.update(names)
             text_out, rules_out = [], []
             for text, rule in zip(src, rules):
                 m = _RETURN_PC.fullmatch(text)
                 target = int(m.group(2)) if m else -1
-                if (m and target in bodies and target not in way and level < depth
-                        and len(bodies[target][0]) <= left[0]):
-                    left[0] -= len(bodies[target][0])
-                    sub, sub_rules = expand(target, way | {target}, level + 1)
+                sub = body(target) if m and target not in way and level < depth else None
+                if sub is not None and len(sub[0]) <= left[0]:
+                    left[0] -= len(sub[0])
+                    pasted, pasted_rules = expand(target, way | {target}, level + 1)
                     pad = " " * (len(m.group(1)) - 4)
-                    text_out.extend(pad + x for x in sub)
-                    rules_out.extend(sub_rules)
+                    text_out.extend(pad + x for x in pasted)
+                    rules_out.extend(pasted_rules)
                 else:
                     text_out.append(text)
                     rules_out.append(rule)
             return text_out, rules_out
 
         text, rules = expand(pc, frozenset({pc}), 0)
-        if text == bodies[pc][0]:
-            continue
+        if text == body(pc)[0]:
+            return code[pc]
         try:
-            out[pc] = _define(_name("_g"), text, dict(env), rules)
+            return _define(_name("_g"), text, env, rules)
         except _TOO_DEEP:
-            continue
+            return code[pc]
+
+    out = list(code)
+
+    def stub(pc: int) -> Callable:
+        def first_entry(s):
+            op = out[pc] = chained(pc)
+            return op(s)
+        return first_entry
+
+    for pc, op in enumerate(code):
+        if body(pc) is not None:
+            out[pc] = stub(pc)
     return out

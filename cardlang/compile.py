@@ -381,7 +381,7 @@ class Compiler:
         _thread_jumps(p.code, p.lines, keep)
         fused_lines = list(p.lines)
         _thread_jumps(fused, fused_lines, keep)
-        fused = codegen.chain(fused, fused_lines, range(len(fused)))
+        fused = codegen.chain(fused, fused_lines)
         p.plain, p.fused = p.code, fused
         p.resumes = tuple(tuple((a.slot, a.body) for a in c.alts) for c in p.chooses)
         p.nslots = self.nslots
@@ -776,54 +776,39 @@ class Compiler:
         source = self.expr(st.source)
         dest = self.expr(st.dest)
         many = self.types.get(id(st.dest)) == ZONES
-        vis = self.p.zone_vis
         names = self.p.zone_names
-        all_ = self.all
         face = st.facing
         line = st.span.line
 
-        def make(nxt):
-            def op(s):
-                n = count(s)
-                src = source(s)
-                targets = dest(s) if many else (dest(s),)
-                pile = s.zones[src]
-                if n * len(targets) > len(pile):
-                    raise RuleError(f"line {line}: cannot deal {n} card(s) to {len(targets)} place(s): "
-                                    f"`{names[src]}` holds {len(pile)}")
-                zones, loc, known = s.zones, s.loc, s.known
-                k = len(targets)
-                if n > 0 and k and src not in targets and len(set(targets)) == k:
-                    # the same cards as popping one at a time, k places in turn, taken at once
-                    taken = pile[len(pile) - n * k:]
-                    del pile[len(pile) - n * k:]
-                    taken.reverse()
-                    for i, z in enumerate(targets):
-                        got = taken[i::k]
-                        zones[z].extend(got)
-                        add = all_ if face == "up" else vis[z] if face is None else 0
-                        for c in got:
-                            loc[c] = z
-                            if face == "up":
-                                known[c] = add
-                            elif add:
-                                known[c] |= add
-                else:
-                    for _ in range(n):
-                        for z in targets:
-                            c = pile.pop()
-                            zones[z].append(c)
-                            loc[c] = z
-                            if face == "up":
-                                known[c] = all_
-                            elif face is None:
-                                known[c] |= vis[z]
-                if s.log is not None and n and targets:
-                    who = ", ".join(names[z] for z in targets)
-                    s.fresh.append((f"dealt {n} card{'s' if n > 1 else ''} from {names[src]} to {who}", ()))
-                return nxt
-            return op
-        self.emit(make, st.span)
+        def refuse(s, n, src, targets):
+            raise RuleError(f"line {line}: cannot deal {n} card(s) to {len(targets)} place(s): "
+                            f"`{names[src]}` holds {len(s.zones[src])}")
+
+        def logged(s, n, src, targets):
+            if n and targets:
+                who = ", ".join(names[z] for z in targets)
+                s.fresh.append((f"dealt {n} card{'s' if n > 1 else ''} from {names[src]} to {who}", ()))
+
+        # who learns each card: everyone (face up), nobody new (face down), or whoever sees the place
+        learn = {"up": "known[c] = {all}\n", "down": ""}.get(face, "known[c] |= {vis}[z]\n")
+        self.emit(self.simple_op(
+            "    n = {0}\n"
+            "    src = {1}\n"
+            + ("    targets = {2}\n" if many else "    targets = ({2},)\n") +
+            "    pile = s.zones[src]\n"
+            "    if n * len(targets) > len(pile):\n"
+            "        {refuse}(s, n, src, targets)\n"
+            "    zones, loc, known = s.zones, s.loc, s.known\n"
+            # one card at a time, each place in turn, from the top (the end of the list)
+            "    for _ in range(n):\n"
+            "        for z in targets:\n"
+            "            c = pile.pop()\n"
+            "            zones[z].append(c)\n"
+            "            loc[c] = z\n"
+            + ("            " + learn if learn else "") +
+            "    if s.log is not None:\n"
+            "        {logged}(s, n, src, targets)\n",
+            count, source, dest, refuse=refuse, logged=logged, all=self.all, vis=tuple(self.p.zone_vis)), st.span)
 
     def s_Shuffle(self, st: ast.Shuffle):
         zone = self.expr(st.zone)
@@ -1286,12 +1271,9 @@ class Compiler:
                                             "    return tuple([x for x in q if x not in o])\n", seq, other)
                 return lambda s: tuple(x for x in seq(s) if x not in set(other(s)))
             item = self.expr(e.right)
-            if codegen.pure(item):
-                return codegen.function("    q = {0}\n"
-                                        "    if not q:\n"
-                                        "        return ()\n"
-                                        "    o = {1}\n"
-                                        "    return tuple([x for x in q if x != o])\n", seq, item)
+            if codegen.pure(item):  # worked out once, if there is an item (`(o := …),` is a true tuple)
+                return codegen.expr("tuple([x for x in {q} if x != {o}]) if ({q} := {0}) and (({o} := {1}),) "
+                                    "else ()", seq, item, q=codegen.TEMP, o=codegen.TEMP)
             return lambda s: tuple(x for x in seq(s) if x != item(s))
         a, b = self.expr(e.left), self.expr(e.right)
         line = e.span.line
@@ -1456,8 +1438,7 @@ class Compiler:
             base = self.p.zone_families[name][0]
             who = self.expr(args[0])
             if self.types.get(id(args[0])) == PLAYERS:
-                return codegen.function("    q = {0}\n"
-                                        "    return tuple([{base} + p for p in q])\n", who, base=base)
+                return codegen.expr("tuple([{base} + p for p in {0}])", who, base=base)
             return codegen.expr("{base} + {0}", who, base=base)
         if sym.kind == "pvar":
             base = self.p.pvar_slots[name][0]
