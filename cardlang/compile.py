@@ -1156,21 +1156,32 @@ class Compiler:
         index = len(self.p.chooses)
         self.p.chooses.append(Choice(player, alts, pc, st.span.line))
         line = st.span.line
-        gens = [_legal_of(a, ai << 16, line) for ai, a in enumerate(alts)]
+        legal_of = [_legal_of(a, ai << 16, line, f"legal{ai}") for ai, a in enumerate(alts)]
 
         def fail(s, p, legal):
             if not legal:
                 raise RuleError(f"line {line}: {player_name(p)} must choose but has no legal choice")
             raise RuleError(f"line {line}: nobody to choose")
-        legal = " + ".join("{%d}" % (i + 1) for i in range(len(gens)))
-        self.p.code[pc] = codegen.function("    p = {0}\n"
-                                           "    legal = " + legal + "\n"
-                                           "    if not legal or p is None or not 0 <= p < len(s.active):\n"
-                                           "        {fail}(s, p, legal)\n"
-                                           "    s.pending = ({index}, p, legal)\n"
-                                           "    s.pc = {pc}\n"
-                                           "    return {stop}\n", player, *gens, index=index, pc=pc, stop=STOP,
-                                           fail=fail)
+        tail = ("    legal = " + " + ".join(f"legal{ai}" for ai in range(len(alts))) + "\n"
+                "    if not legal or p is None or not 0 <= p < len(s.active):\n"
+                "        {fail}(s, p, legal)\n"
+                "    s.pending = ({index}, p, legal)\n"
+                "    s.pc = {pc}\n"
+                "    return {stop}\n")
+        # one function: who chooses, each alternative's legal ids (its statements pasted), the pending
+        src = codegen.Source()
+        src.line(0, line, "p = {0}", player)
+        for template, children, named in legal_of:
+            src.lines(0, line, template, *children, **named)
+        src.lines(0, line, tail, fail=fail, index=index, pc=pc, stop=STOP)
+        op = src.compile()
+        if op is None:  # too deep for Python to compile as one: each alternative's ids from a function
+            gens = [codegen.function(template + f"    return legal{ai}\n", *children, **named)
+                    for ai, (template, children, named) in enumerate(legal_of)]
+            op = codegen.function("    p = {0}\n"
+                                  + "".join(f"    legal{ai} = {{{ai + 1}}}\n" for ai in range(len(alts)))
+                                  + tail, player, *gens, fail=fail, index=index, pc=pc, stop=STOP)
+        self.p.code[pc] = op
 
     # ----------------------------------------------------------- expressions
     def expr(self, e) -> Callable:
@@ -1692,68 +1703,59 @@ def _thread_jumps(code: list, lines: list, keep: set) -> None:
             lines[j] = lines[t]
 
 
-def _legal_of(a: Alt, base: int, line: int) -> Callable:
-    """A closure giving the ids of one alternative's legal actions, as a tuple, in order."""
+def _legal_of(a: Alt, base: int, line: int, out: str) -> tuple:
+    """Statements that set `out` to the ids of one alternative's legal actions, in order, as a tuple:
+    (template, children, named), as `codegen.Source.lines` takes them.
+
+    A filter is tried with the alternative's variable held in a local; its slot is written for each
+    value only when the filter calls a closure that reads it there (`codegen.calls`). Between the
+    choice and the action nothing else reads that slot: the action sets it.
+    """
     where, slot, source, high = a.where, a.slot, a.source, a.high
     if getattr(where, "src", None) == "True" and a.kind == "number":
         where = None  # `where true` (a define that allows everything): no filter to run
     if a.kind == "option":
         if where is None:
-            return codegen.expr("{only}", only=(base,))
-        return codegen.expr("{only} if {0} else ()", where, only=(base,))
-    if a.kind == "card":
-        if where is None:
-            if base == 0:
-                return lambda s: tuple(source(s))
-            return lambda s: tuple([base | c for c in source(s)])
-        if a.split is not None and a.split[0] is not None:
-            first, rest = a.split
-            every = "        return tuple(q)\n" if base == 0 else "        return tuple([{base} | c for c in q])\n"
-            return codegen.function("    q = {0}\n"
-                                    "    if not q:\n"
-                                    "        return ()\n"
-                                    "    v = s.v\n"
-                                    "    if {1}:\n"
-                                    "        v[{slot}] = q[-1]\n"
-                                    + every
-                                    + ("    legal = []\n"
-                                       "    for c in q:\n"
-                                       "        v[{slot}] = c\n"
-                                       "        if {2}:\n"
-                                       "            legal.append({base} | c)\n"
-                                       "    return tuple(legal)\n" if rest is not None else
-                                       "    v[{slot}] = q[-1]\n"
-                                       "    return ()\n"), source, first,
-                                    *([codegen.reading(rest, slot, "c")] if rest is not None else []),
-                                    views=(0,), slot=slot, base=base)
+            return f"    {out} = {{only}}\n", (), {"only": (base,)}
+        return f"    {out} = {{only}} if {{0}} else ()\n", (where,), {"only": (base,)}
+    each = "x" if base == 0 else f"{base} | x"  # the id of value x
 
-        # the filter runs inline, over the zone itself (it moves no card)
-        return codegen.function("    v = s.v\n"
-                                "    legal = []\n"
-                                "    for c in {0}:\n"
-                                "        v[{slot}] = c\n"
-                                "        if {1}:\n"
-                                "            legal.append({base} | c)\n"
-                                "    return tuple(legal)\n", source, codegen.reading(where, slot, "c"), views=(0,),
-                                slot=slot, base=base)
+    def kept(values: str, test) -> tuple:
+        """Lines keeping the values x of `values` (a local) that pass `test` (child {1})."""
+        write = f"        s.v[{slot}] = x\n" if codegen.calls(test) else ""
+        return ("    legal = []\n"
+                f"    for x in {values}:\n"
+                + write +
+                "        if {1}:\n"
+                f"            legal.append({each})\n"
+                f"    {out} = tuple(legal)\n"), codegen.reading(test, slot, "x")
+
+    if a.kind == "card":
+        every = "tuple(q)" if base == 0 else f"tuple([{base} | x for x in q])"
+        if where is None:
+            return f"    q = {{0}}\n    {out} = {every}\n", (source,), {"views": (0,)}
+        if a.split is not None and a.split[0] is not None:
+            # the first terms do not name the card: when one holds, every card is legal
+            first, rest = a.split
+            head = ("    q = {0}\n"
+                    "    if not q or {2}:\n"
+                    f"        {out} = {every}\n")
+            if rest is None:
+                head = head.replace("{2}", "{1}")
+                return head + f"    else:\n        {out} = ()\n", (source, first), {"views": (0,)}
+            lines, test = kept("q", rest)
+            return (head + "    else:\n" + "".join("    " + x + "\n" for x in lines.rstrip("\n").split("\n")),
+                    (source, test, first), {"views": (0,)})
+        lines, test = kept("q", where)
+        return "    q = {0}\n" + lines, (source, test), {"views": (0,)}
+    bounds = ("    lo, hi = {0}, {%d}\n"
+              "    if lo < 0 or hi > 0xFFFF:\n"
+              "        raise {error}({message} + f'{{lo}}..{{hi}}')\n")
+    named = {"error": RuleError, "message": f"line {line}: numbers to choose must lie in 0..65535, not "}
     if where is None:
-        def numbers(s):
-            lo, hi = source(s), high(s)
-            if lo < 0 or hi > 0xFFFF:
-                raise RuleError(f"line {line}: numbers to choose must lie in 0..65535, not {lo}..{hi}")
-            return tuple(range(base + lo, base + hi + 1))
-        return numbers
-    return codegen.function("    lo, hi = {0}, {1}\n"
-                            "    if lo < 0 or hi > 0xFFFF:\n"
-                            "        raise {error}({message} + f'{{lo}}..{{hi}}')\n"
-                            "    v = s.v\n"
-                            "    legal = []\n"
-                            "    for n in range(lo, hi + 1):\n"
-                            "        v[{slot}] = n\n"
-                            "        if {2}:\n"
-                            "            legal.append({base} | n)\n"
-                            "    return tuple(legal)\n", source, high, where, slot=slot, base=base, error=RuleError,
-                            message=f"line {line}: numbers to choose must lie in 0..65535, not ")
+        return bounds % 1 + f"    {out} = tuple(range({base} + lo, {base} + hi + 1))\n", (source, high), named
+    lines, test = kept("range(lo, hi + 1)", where)
+    return bounds % 2 + lines, (source, test, high), named
 
 
 def _flush(s) -> None:
