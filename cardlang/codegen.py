@@ -140,8 +140,10 @@ def _define(name: str, body: list, env: dict, rules=None) -> Callable:
     A body that reads the state's slots (`s.v[…]`) more than once reads them through a local `v`
     (lines holding a quoted text are left as they are: `s.v` and `v` are the same list).
     """
-    if sum(len(_SLOTS.findall(x)) for x in body) > 1:
+    if sum(len(_SLOTS.findall(x)) for x in body) > 1 or any(x.strip() == "v = s.v" for x in body[1:]):
+        # `v` is only ever `s.v`: set once at the top, every later `v = s.v` is a no-op (`pass`)
         body = ["    v = s.v"] + [x if "'" in x or '"' in x else _SLOTS.sub("v[", x) for x in body]
+        body[1:] = [x[:len(x) - 7] + "pass" if x.endswith("v = s.v") and not x[:-7].strip() else x for x in body[1:]]
         rules = None if rules is None else [rules[0] if rules else 0] + list(rules)
     text = f"def {name}(s):\n" + "\n".join(body) + "\n"
     exec(text, env)  # noqa: S102 - our own generated source

@@ -517,7 +517,6 @@ class Compiler:
             if where is not None:
                 src.line(depth + 1, line, "if not {0}:", codegen.reading(where, var_slot, x))
                 src.line(depth + 2, line, "continue")
-            self._count_step(src, depth + 1, line)
             self._proc_block(src, st.body, depth + 1, line)
         elif kind == "Repeat":
             count, slot = parts
@@ -972,18 +971,15 @@ class Compiler:
     def _call_op(self, name, args, nxt, push: bool):
         target = self.phase_pc[name]
         slots = self.phase_params[name]
-        line = self.p.lines[nxt - 1]
         # every argument is worked out before any parameter is set (an argument may read one)
         n = min(len(args), len(slots))
-        return codegen.function("    s.steps -= 1\n"
-                                "    if s.steps < 0:\n"
-                                "        {loops}({line})\n"
+        # a call spends no step of the budget: a phase never plays itself (E023), so calls end
+        return codegen.function("    pass\n"
                                 + "".join(f"    a{i} = {{{i}}}\n" for i in range(len(args)))
                                 + ("    v = s.v\n" if n else "")
                                 + "".join(f"    v[{slots[i]}] = a{i}\n" for i in range(n))
                                 + ("    s.stack.append({nxt})\n" if push else "")
-                                + "    return {target}\n", *args, loops=_loops_forever, line=line, nxt=nxt,
-                                target=target)
+                                + "    return {target}\n", *args, nxt=nxt, target=target)
 
     # -- control flow
     def s_If(self, st: ast.If):
@@ -1026,21 +1022,19 @@ class Compiler:
         self.scopes.pop()
         self.emit(lambda nxt: _jump(head), st.span)
         end = len(self.p.code)
+        # A pass spends no step of the budget: the loop goes through a tuple made before it starts.
         self.p.code[head] = codegen.function("    v = s.v\n"
                                              "    seq = v[{seq}]\n"
                                              "    i = v[{idx}]\n"
                                              "    while i < len(seq):\n"
                                              "        v[{var}] = seq[i]\n"
                                              "        i += 1\n"
-                                             "        if {0}:\n"
-                                             "            v[{idx}] = i\n"
-                                             "            s.steps -= 1\n"
-                                             "            if s.steps < 0:\n"
-                                             "                {loops}({line})\n"
-                                             "            return {body}\n"
-                                             "    return {end}\n", where if where is not None else self.const(True),
-                                             seq=seq_slot, idx=idx_slot, var=var_slot, body=head + 1, end=end,
-                                             loops=_loops_forever, line=st.span.line)
+                                             + ("        if not {0}:\n"
+                                                "            continue\n" if where is not None else "") +
+                                             "        v[{idx}] = i\n"
+                                             "        return {body}\n"
+                                             "    return {end}\n", *([where] if where is not None else []),
+                                             seq=seq_slot, idx=idx_slot, var=var_slot, body=head + 1, end=end)
 
     @staticmethod
     def _for_init(source, seq_slot, idx_slot, nxt):
@@ -1156,18 +1150,19 @@ class Compiler:
         index = len(self.p.chooses)
         self.p.chooses.append(Choice(player, alts, pc, st.span.line))
         line = st.span.line
-        legal_of = [_legal_of(a, ai << 16, line, f"legal{ai}") for ai, a in enumerate(alts)]
+        names = [f"legal{ai}" for ai in range(len(alts))] if len(alts) > 1 else ["legal"]
+        legal_of = [_legal_of(a, ai << 16, line, names[ai]) for ai, a in enumerate(alts)]
 
         def fail(s, p, legal):
             if not legal:
                 raise RuleError(f"line {line}: {player_name(p)} must choose but has no legal choice")
             raise RuleError(f"line {line}: nobody to choose")
-        tail = ("    legal = " + " + ".join(f"legal{ai}" for ai in range(len(alts))) + "\n"
-                "    if not legal or p is None or not 0 <= p < len(s.active):\n"
-                "        {fail}(s, p, legal)\n"
-                "    s.pending = ({index}, p, legal)\n"
-                "    s.pc = {pc}\n"
-                "    return {stop}\n")
+        tail = ("    legal = " + " + ".join(names) + "\n" if len(alts) > 1 else "") + (
+            "    if not legal or p is None or not 0 <= p < len(s.active):\n"
+            "        {fail}(s, p, legal)\n"
+            "    s.pending = ({index}, p, legal)\n"
+            "    s.pc = {pc}\n"
+            "    return {stop}\n")
         # one function: who chooses, each alternative's legal ids (its statements pasted), the pending
         src = codegen.Source()
         src.line(0, line, "p = {0}", player)
@@ -1176,10 +1171,10 @@ class Compiler:
         src.lines(0, line, tail, fail=fail, index=index, pc=pc, stop=STOP)
         op = src.compile()
         if op is None:  # too deep for Python to compile as one: each alternative's ids from a function
-            gens = [codegen.function(template + f"    return legal{ai}\n", *children, **named)
-                    for ai, (template, children, named) in enumerate(legal_of)]
+            gens = [codegen.function(template + f"    return {name}\n", *children, **named)
+                    for name, (template, children, named) in zip(names, legal_of)]
             op = codegen.function("    p = {0}\n"
-                                  + "".join(f"    legal{ai} = {{{ai + 1}}}\n" for ai in range(len(alts)))
+                                  + "".join(f"    {name} = {{{ai + 1}}}\n" for ai, name in enumerate(names))
                                   + tail, player, *gens, fail=fail, index=index, pc=pc, stop=STOP)
         self.p.code[pc] = op
 
