@@ -119,8 +119,10 @@ class Program:
     def _run(self, st, pc: int) -> None:
         # the fused program, unless a tool replaced `code` with its own (instrumented) list
         code = self.fused if self.code is self.plain else self.code
-        # The step budget is spent where a run can come back: each pass of a loop, each phase
-        # called, each round (`_count_step`); read at each run, so that tests and tools can lower it.
+        # The step budget is spent where a run could go on forever: each pass of a `while` or a
+        # `repeat`, each round (`_count_step`). A `for each` goes through a tuple made before it
+        # starts and a phase never plays itself (E023), so neither spends any. The budget is read
+        # at each run, so that tests and tools can lower it.
         # An op that raises leaves `pc` at itself, so the handlers below know its line.
         st.steps = engine.STEP_BUDGET
         try:
@@ -533,7 +535,7 @@ class Compiler:
 
     @staticmethod
     def _count_step(src, depth: int, line: int) -> None:
-        """A pass of a loop spends a step of the run's budget (see `Program.run`)."""
+        """A pass of a `while` or `repeat` spends a step of the run's budget (see `Program._run`)."""
         src.line(depth, line, "s.steps -= 1")
         src.line(depth, line, "if s.steps < 0:")
         src.line(depth + 1, line, "{loops}({line})", loops=_loops_forever, line=line)
