@@ -658,31 +658,38 @@ class Compiler:
         zone = self.expr(st.zone)
         bottom = st.place == "under"
         face = st.facing
-        vis = self.p.zone_vis
-        all_ = self.all
-        log = face == "up"
-        zone_names = self.p.zone_names
+        names = self.p.zone_names
 
-        def make(nxt):
-            def op(s):
-                moving = cards(s)
-                dest = zone(s)
-                _move(s, moving, dest, bottom)
-                known = s.known
-                if face == "up":
-                    for c in moving:
-                        known[c] = all_
-                elif face is None:
-                    add = vis[dest]
-                    if add:
-                        for c in moving:
-                            known[c] |= add
-                if log and s.log is not None and moving:
-                    marks = ", ".join(CARD_MARK + str(i) for i in range(len(moving)))
-                    s.fresh.append((f"face up on {zone_names[dest]}: {marks}", tuple(moving)))
-                return nxt
-            return op
-        self.emit(make, st.span)
+        def shown(s, dest, moving):
+            marks = ", ".join(CARD_MARK + str(i) for i in range(len(moving)))
+            s.fresh.append((f"face up on {names[dest]}: {marks}", tuple(moving)))
+        # a few cards are taken out one by one; more, by `_move`, which filters each pile once
+        code = ("    moving = {0}\n"
+                "    dest = {1}\n"
+                "    if moving:\n"
+                "        if len(moving) <= 4:\n"
+                "            zones, loc = s.zones, s.loc\n"
+                "            for c in moving:\n"
+                "                zones[loc[c]].remove(c)\n"
+                + ("            zones[dest][:0] = moving[::-1]\n" if bottom else "            zones[dest].extend(moving)\n") +
+                "            for c in moving:\n"
+                "                loc[c] = dest\n"
+                "        else:\n"
+                "            {move}(s, moving, dest, {bottom})\n")
+        if face is None:
+            code += ("        add = {vis}[dest]\n"
+                     "        if add:\n"
+                     "            known = s.known\n"
+                     "            for c in moving:\n"
+                     "                known[c] |= add\n")
+        elif face == "up":
+            code += ("        known = s.known\n"
+                     "        for c in moving:\n"
+                     "            known[c] = {all}\n"
+                     "        if s.log is not None:\n"
+                     "            {shown}(s, dest, moving)\n")
+        self.emit(self.simple_op(code, cards, zone, move=_move, bottom=bottom, vis=tuple(self.p.zone_vis),
+                                 all=self.all, shown=shown), st.span)
 
     def _move_all(self, st: ast.Move):
         """`move all cards to z`: what `_move` does when every card moves, without sets and scans."""
