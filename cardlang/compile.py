@@ -1161,12 +1161,14 @@ class Compiler:
         line = st.span.line
         names = [f"legal{ai}" for ai in range(len(alts))] if len(alts) > 1 else ["legal"]
         legal_of = [_legal_of(a, ai << 16, line, names[ai]) for ai, a in enumerate(alts)]
+        if all(a.kind == "option" and a.where is None for a in alts):  # always the same: one constant
+            names, legal_of = ["legal"], [("    legal = {only}\n", (), {"only": tuple(ai << 16 for ai in range(len(alts)))})]
 
         def fail(s, p, legal):
             if not legal:
                 raise RuleError(f"line {line}: {player_name(p)} must choose but has no legal choice")
             raise RuleError(f"line {line}: nobody to choose")
-        tail = ("    legal = " + " + ".join(names) + "\n" if len(alts) > 1 else "") + (
+        tail = ("    legal = " + " + ".join(names) + "\n" if len(names) > 1 else "") + (
             "    if not legal or p is None or not 0 <= p < len(s.active):\n"
             "        {fail}(s, p, legal)\n"
             "    s.pending = ({index}, p, legal)\n"
@@ -1345,12 +1347,9 @@ class Compiler:
         step = {"left": 1, "right": -1, "next": self.step}[e.side]
         # around[p]: the seats after p on that side, p last
         around = tuple(tuple((p + step * i) % n for i in range(1, n + 1)) for p in range(n))
-        return codegen.function("    p = {0}\n"
-                                "    a = s.active\n"
-                                "    for q in {around}[p]:\n"
-                                "        if a[q]:\n"
-                                "            return q\n"
-                                "    return p\n", player, around=around)
+        # with nobody out (the usual case) the neighbour is the first seat around
+        return codegen.expr("{around}[{0}][0] if False not in s.active else {first_in}(s, {around}[{0}])", player,
+                            around=around, first_in=_first_in)
 
     def x_EndCard(self, e: ast.EndCard):
         zt = self.types.get(id(e.zone))
@@ -1667,6 +1666,15 @@ def _names(node, name) -> bool:
     if not attrs.has(type(node)):
         return False
     return any(_names(getattr(node, f.name), name) for f in attrs.fields(type(node)) if f.name != "span")
+
+
+def _first_in(s, around: tuple) -> int:
+    """The first seat of `around` still in the game (`around` ends with the seat it goes around)."""
+    a = s.active
+    for q in around:
+        if a[q]:
+            return q
+    return around[-1]
 
 
 def _still_in(s, seats: tuple) -> tuple:
