@@ -659,10 +659,6 @@ class Compiler:
         bottom = st.place == "under"
         face = st.facing
         names = self.p.zone_names
-
-        def shown(s, dest, moving):
-            marks = ", ".join(CARD_MARK + str(i) for i in range(len(moving)))
-            s.fresh.append((f"face up on {names[dest]}: {marks}", tuple(moving)))
         # a few cards are taken out one by one; more, by `_move`, which filters each pile once
         code = ("    moving = {0}\n"
                 "    dest = {1}\n"
@@ -676,20 +672,9 @@ class Compiler:
                 "                loc[c] = dest\n"
                 "        else:\n"
                 "            {move}(s, moving, dest, {bottom})\n")
-        if face is None:
-            code += ("        add = {vis}[dest]\n"
-                     "        if add:\n"
-                     "            known = s.known\n"
-                     "            for c in moving:\n"
-                     "                known[c] |= add\n")
-        elif face == "up":
-            code += ("        known = s.known\n"
-                     "        for c in moving:\n"
-                     "            known[c] = {all}\n"
-                     "        if s.log is not None:\n"
-                     "            {shown}(s, dest, moving)\n")
+        code += _learning(face)
         self.emit(self.simple_op(code, cards, zone, move=_move, bottom=bottom, vis=tuple(self.p.zone_vis),
-                                 all=self.all, shown=shown), st.span)
+                                 all=self.all, shown=_shown(names)), st.span)
 
     def _move_all(self, st: ast.Move):
         """`move all cards to z`: what `_move` does when every card moves, without sets and scans."""
@@ -760,23 +745,8 @@ class Compiler:
                     "        loc = s.loc\n"
                     "        for c in moving:\n"
                     "            loc[c] = dest\n")
-            if face is None:
-                code += ("        add = {vis}[dest]\n"
-                         "        if add:\n"
-                         "            known = s.known\n"
-                         "            for c in moving:\n"
-                         "                known[c] |= add\n")
-            elif face == "up":
-                code += ("        known = s.known\n"
-                         "        for c in moving:\n"
-                         "            known[c] = {all}\n"
-                         "        if s.log is not None:\n"
-                         "            {shown}(s, dest, moving)\n")
-
-            def shown(s, dest, moving):
-                marks = ", ".join(CARD_MARK + str(i) for i in range(len(moving)))
-                s.fresh.append((f"face up on {names[dest]}: {marks}", tuple(moving)))
-            make = self.simple_op(code, what, zone, vis=tuple(self.p.zone_vis), all=self.all, shown=shown)
+            code += _learning(face)
+            make = self.simple_op(code, what, zone, vis=tuple(self.p.zone_vis), all=self.all, shown=_shown(names))
         self.emit(make, st.span)
 
     def s_Deal(self, st: ast.Deal):
@@ -1666,6 +1636,32 @@ def _names(node, name) -> bool:
     if not attrs.has(type(node)):
         return False
     return any(_names(getattr(node, f.name), name) for f in attrs.fields(type(node)) if f.name != "span")
+
+
+def _learning(face) -> str:
+    """Statements (under an `if` on the cards `moving` to zone `dest`) for who learns those cards:
+    whoever sees the zone, everyone (face up: `{all}`, and `{shown}` logs them), or nobody more."""
+    if face is None:
+        return ("        add = {vis}[dest]\n"
+                "        if add:\n"
+                "            known = s.known\n"
+                "            for c in moving:\n"
+                "                known[c] |= add\n")
+    if face == "up":
+        return ("        known = s.known\n"
+                "        for c in moving:\n"
+                "            known[c] = {all}\n"
+                "        if s.log is not None:\n"
+                "            {shown}(s, dest, moving)\n")
+    return ""
+
+
+def _shown(names) -> Callable:
+    """`shown(s, dest, moving)`: logs cards put face up on zone `dest` (named in `names`)."""
+    def shown(s, dest, moving):
+        marks = ", ".join(CARD_MARK + str(i) for i in range(len(moving)))
+        s.fresh.append((f"face up on {names[dest]}: {marks}", tuple(moving)))
+    return shown
 
 
 def _first_in(s, around: tuple) -> int:
