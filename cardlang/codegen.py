@@ -232,6 +232,7 @@ def rule_line(op: Callable, error: BaseException) -> int | None:
 # whose body runs to a `return` on every path, so a pasted body ends wherever the op ended, and a
 # local name it shares with its host was the host's no longer in use (the host has returned there).
 _RETURN_PC = re.compile(r"( *)return (\d+)")
+refused: list = []  # why Python refused chained ops, in this process
 
 
 def _body(op, line: int):
@@ -296,7 +297,8 @@ def chain(code: list, lines: list, budget: int = 160, depth: int = 12) -> list:
             return code[pc]
         try:
             return _define(_name("_g"), text, env, rules)
-        except _TOO_DEEP:
+        except _TOO_DEEP as e:
+            refused.append(f"{type(e).__name__}: {e}")  # (tests check that only depth is refused)
             return code[pc]
 
     out = list(code)

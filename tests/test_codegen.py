@@ -212,3 +212,19 @@ def test_a_chain_python_refuses_to_compile_keeps_the_plain_op():
     chained = codegen.chain(plain, [1] * len(plain), budget=1000, depth=40)
     assert run_loop(chained, Box()).trace == list(range(30))
     assert chained[0] is plain[0]
+
+
+@pytest.mark.parametrize("name", ["coucou", "ascenseur", "red_dog", "pioche_poker", "counter_bluff"])
+def test_every_op_a_game_enters_is_chained_and_python_accepts_every_chain(name, monkeypatch):
+    monkeypatch.setattr(codegen, "refused", [])
+    g = cardlang.load(str(Path(__file__).resolve().parent.parent / "games" / f"{name}.cards"))
+    for seed in range(3):
+        st = g.new_initial_state(seed=seed, log=False)
+        k = 0
+        while not st.terminal:
+            ids = st.legal_action_ids()
+            st.apply(ids[k * 7919 % len(ids)])
+            k += 1
+    assert codegen.refused == []
+    entered = [op for op in g.program.fused if getattr(op, "__name__", "") != "first_entry"]
+    assert any(getattr(op, "rule_lines", None) is not None for op in entered)
