@@ -83,8 +83,12 @@ class Program:
         self.chooses: list = []
         self.choice_at: dict = {}
         self.label_cache: dict = {}  # (choice index, action id) -> label, for alternatives marked pure
-        # rules a designer wants counted (cardlang.coverage): (kind, span, pc of its first step, extra)
+        # rules a designer wants counted (cardlang.coverage): (kind, span, pc of its first step, extra:
+        # for a choice's alternative, (index of the choice, index of the alternative))
         self.rule_points: list = []
+        # compiled with `counting`: times each rule point was reached, and (choices) offered
+        self.hits: list = []
+        self.offered: list = []
 
     # ---------------------------------------------------------------- running
     def init_state(self, st) -> None:
@@ -252,8 +256,11 @@ class Program:
 class Compiler:
     """Turns checked declarations into a `Program` for one player count and one set of options."""
 
-    def __init__(self, symbols: Symbols, players: int, options: dict, deck: Optional[Deck]):
+    def __init__(self, symbols: Symbols, players: int, options: dict, deck: Optional[Deck],
+                 counting: bool = False):
         self.sym = symbols
+        self.counting = counting  # count each rule point in the generated code (`Program.hits`)
+        self.branch_points: dict = {}  # id(if statement) -> rule point of each branch (else last)
         self.types = symbols.types
         self.n = players
         self.options = options
@@ -386,6 +393,8 @@ class Compiler:
         fused = codegen.chain(fused, fused_lines)
         p.plain, p.fused = p.code, fused
         p.resumes = tuple(tuple((a.slot, a.body) for a in c.alts) for c in p.chooses)
+        p.hits.extend([0] * len(p.rule_points))  # (extended in place: the generated code holds them)
+        p.offered.extend([0] * len(p.rule_points))
         p.nslots = self.nslots
         p.card_slots, p.cards_slots = tuple(self.card_slots), tuple(self.cards_slots)
         return p
@@ -418,6 +427,15 @@ class Compiler:
         self.p.lines.append(span.line if span else 0)
         self.p.code[pc] = make(pc + 1)
         return pc
+
+    def rule_point(self, kind: str, span, extra=None) -> int:
+        """Records a rule coverage counts (`Program.rule_points`), starting at the next op; when
+        counting, that op counts it."""
+        k = len(self.p.rule_points)
+        self.p.rule_points.append((kind, span, len(self.p.code), extra))
+        if self.counting:
+            self.emit(self.simple_op("    {hits}[{k}] += 1\n", hits=self.p.hits, k=k), span)
+        return k
 
     def placeholder(self, span) -> int:
         pc = len(self.p.code)
@@ -504,11 +522,14 @@ class Compiler:
             return
         parts = self.stmt_parts[id(st)]
         if kind == "If":
+            points = self.branch_points[id(st)]
             for i, ((cond, body), test) in enumerate(zip(st.branches, parts)):
                 src.line(depth, cond.span.line, ("if " if i == 0 else "elif ") + "{0}:", test)
+                self._count_point(src, points[i], depth + 1, cond.span.line)
                 self._proc_block(src, body, depth + 1, cond.span.line)
             if st.orelse:
                 src.line(depth, line, "else:")
+                self._count_point(src, points[-1], depth + 1, line)
                 self._proc_block(src, st.orelse, depth + 1, line)
         elif kind == "ForEach":
             source, where, seq_slot, var_slot = parts
@@ -532,6 +553,11 @@ class Compiler:
             src.line(depth, line, ("while not {0}:" if negate else "while {0}:"), cond)
             self._count_step(src, depth + 1, line)
             self._proc_block(src, st.body, depth + 1, line)
+
+    def _count_point(self, src, k: int, depth: int, line: int) -> None:
+        """When counting, the line counting rule point `k` (see `rule_point`)."""
+        if self.counting:
+            src.line(depth, line, "{hits}[{k}] += 1", hits=self.p.hits, k=k)
 
     @staticmethod
     def _count_step(src, depth: int, line: int) -> None:
@@ -964,11 +990,12 @@ class Compiler:
     def s_If(self, st: ast.If):
         jumps_to_end = []
         tests = self.stmt_parts[id(st)] = []
+        points = self.branch_points[id(st)] = []
         for i, (cond, body) in enumerate(st.branches):
             test = self.expr(cond)
             tests.append(test)
             at = self.placeholder(cond.span)
-            self.p.rule_points.append(("elif" if i else "if", cond.span, at + 1, None))
+            points.append(self.rule_point("elif" if i else "if", cond.span))
             self.block(body)
             jumps_to_end.append(self.placeholder(cond.span))
             after = len(self.p.code)
@@ -976,11 +1003,8 @@ class Compiler:
                                                "        return {yes}\n"
                                                "    return {no}\n", test, yes=at + 1, no=after)
         if st.orelse:
-            start = len(self.p.code)
+            points.append(self.rule_point("else", st.orelse[0].span))
             self.block(st.orelse)
-            if len(self.p.code) == start:  # `else: pass` still needs a step of its own to be counted
-                self.emit(lambda nxt: (lambda s: nxt), st.orelse[0].span)
-            self.p.rule_points.append(("else", st.orelse[0].span, start, None))
         end = len(self.p.code)
         for j in jumps_to_end:
             self.p.code[j] = _jump(end)
@@ -1097,6 +1121,7 @@ class Compiler:
         pc = self.placeholder(st.span)
         alts = []
         exits = []
+        points = []  # the rule point of each alternative
         for alt in st.alternatives:
             slot = self.slot(1, CARD if alt.kind == "card" else None) if alt.var is not None else None
             if alt.kind == "card" and slot is not None and self._always_card(alt.source, alt.var):
@@ -1118,7 +1143,7 @@ class Compiler:
             a.pure = alt.label is None or all(isinstance(part, str) or (isinstance(part, ast.Name) and part.name == alt.var)
                                               for part in alt.label.parts)
             a.body = len(self.p.code)
-            self.p.rule_points.append(("choose", alt.span, a.body, (len(self.p.chooses), len(alts))))
+            points.append(self.rule_point("choose", alt.span))
             self.block(alt.body)
             exits.append(self.placeholder(alt.span))
             self.scopes.pop()
@@ -1126,8 +1151,11 @@ class Compiler:
         end = len(self.p.code)
         for e in exits:
             self.p.code[e] = _jump(end)
-        index = len(self.p.chooses)
+        index = len(self.p.chooses)  # (after the choices nested in the alternatives)
         self.p.chooses.append(Choice(player, alts, pc, st.span.line))
+        for ai, k in enumerate(points):
+            kind, span, at, _ = self.p.rule_points[k]
+            self.p.rule_points[k] = (kind, span, at, (index, ai))
         line = st.span.line
         names = [f"legal{ai}" for ai in range(len(alts))] if len(alts) > 1 else ["legal"]
         legal_of = [_legal_of(a, ai << 16, line, names[ai]) for ai, a in enumerate(alts)]
@@ -1138,9 +1166,14 @@ class Compiler:
             if not legal:
                 raise RuleError(f"line {line}: {player_name(p)} must choose but has no legal choice")
             raise RuleError(f"line {line}: nobody to choose")
+        offer = ""  # when counting: each alternative offered (a constant tuple offers them all)
+        if self.counting:
+            offer = "".join(f"    {{offered}}[{k}] += 1\n" if len(names) == 1 else
+                            f"    if {names[ai]}:\n        {{offered}}[{k}] += 1\n" for ai, k in enumerate(points))
         tail = ("    legal = " + " + ".join(names) + "\n" if len(names) > 1 else "") + (
             "    if not legal or p is None or not 0 <= p < len(s.active):\n"
             "        {fail}(s, p, legal)\n"
+            + offer +
             "    s.pending = ({index}, p, legal)\n"
             "    s.pc = {pc}\n"
             "    return {stop}\n")
@@ -1149,14 +1182,15 @@ class Compiler:
         src.line(0, line, "p = {0}", player)
         for template, children, named in legal_of:
             src.lines(0, line, template, *children, **named)
-        src.lines(0, line, tail, fail=fail, index=index, pc=pc, stop=STOP)
+        src.lines(0, line, tail, fail=fail, index=index, pc=pc, stop=STOP, offered=self.p.offered)
         op = src.compile()
         if op is None:  # too deep for Python to compile as one: each alternative's ids from a function
             gens = [codegen.function(template + f"    return {name}\n", *children, **named)
                     for name, (template, children, named) in zip(names, legal_of)]
             op = codegen.function("    p = {0}\n"
                                   + "".join(f"    {name} = {{{ai + 1}}}\n" for ai, name in enumerate(names))
-                                  + tail, player, *gens, fail=fail, index=index, pc=pc, stop=STOP)
+                                  + tail, player, *gens, fail=fail, index=index, pc=pc, stop=STOP,
+                                  offered=self.p.offered)
         self.p.code[pc] = op
 
     # ----------------------------------------------------------- expressions
@@ -1807,7 +1841,8 @@ def _move(s, moving, dest: int, bottom: bool) -> None:
         loc[c] = dest
 
 
-def compile_program(symbols: Symbols, players: int, options: dict) -> Program:
-    """Compiles checked symbols for a player count and options into a `Program`."""
+def compile_program(symbols: Symbols, players: int, options: dict, counting: bool = False) -> Program:
+    """Compiles checked symbols for a player count and options into a `Program`; with `counting`,
+    its code counts each rule point it reaches in `Program.hits` and `Program.offered`."""
     deck = select_deck(symbols, players, options)
-    return Compiler(symbols, players, options, deck).build()
+    return Compiler(symbols, players, options, deck, counting).build()

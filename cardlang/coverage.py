@@ -1,15 +1,18 @@
 """Rule coverage: how often each branch of each `if` and each alternative of each `chooses` was reached.
 
 The compiler records where each such rule starts (`Program.rule_points`). `instrument(game)` gives a
-twin `Game` whose program counts those steps; the plain game is untouched, so coverage costs nothing
-when it is off. Counting is switched on only while the real game moves (`Coverage.on`), so a bot's
-own playouts on the same twin game do not count.
+twin `Game` compiled again with counting (`compile_program(…, counting=True)`): its generated code
+adds one to a counter at each rule it reaches and at each alternative it offers, and runs as fast
+as the plain game otherwise. The plain game is untouched, so coverage costs nothing when it is off.
+Counting is kept only while the real game moves (`Coverage.on`): what runs while it is off (a bot's
+own playouts on clones of the twin's states) is taken back when it is switched on again.
 """
 
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
+
+from .compile import compile_program
 from .engine import Game
 
 
@@ -18,43 +21,35 @@ class Coverage:
 
     def __init__(self, game: Game):
         self.plain = game
-        program = game.program
+        program = compile_program(game.symbols, game.players, game.options, counting=True)
         self.points = list(program.rule_points)
-        self.hits = [0] * len(self.points)
-        self.offered = [0] * len(self.points)
-        self.on = False
-        twin = copy.copy(program)
-        twin.code = list(program.code)
-        index_of_alt = {}
-        for i, (kind, span, pc, extra) in enumerate(self.points):
-            twin.code[pc] = self._counting(twin.code[pc], i)
-            if kind == "choose":
-                index_of_alt[extra] = i
-        for ci, choice in enumerate(program.chooses):
-            points = tuple(index_of_alt.get((ci, ai)) for ai in range(len(choice.alts)))
-            twin.code[choice.pc] = self._offering(twin.code[choice.pc], points)
-        self.game = Game(twin, game.symbols, game.players, game.options, game.path, game.source_hash)
+        self._live = (program.hits, program.offered)  # what the twin's code counts into
+        self._kept = (list(program.hits), list(program.offered))  # the counts while counting is off
+        self._on = False
+        self.game = Game(program, game.symbols, game.players, game.options, game.path, game.source_hash)
 
-    def _counting(self, op, i):
-        hits = self.hits
+    @property
+    def on(self) -> bool:
+        """Whether what the twin game runs now counts. Switched off, the counts so far are kept
+        aside; switched on again, they are put back, and what ran in between is forgotten."""
+        return self._on
 
-        def counted(s):
-            if self.on:
-                hits[i] += 1
-            return op(s)
-        return counted
+    @on.setter
+    def on(self, value: bool) -> None:
+        if value and not self._on:
+            for live, kept in zip(self._live, self._kept):
+                live[:] = kept
+        elif not value and self._on:
+            self._kept = (list(self._live[0]), list(self._live[1]))
+        self._on = bool(value)
 
-    def _offering(self, op, points):
-        offered = self.offered
+    @property
+    def hits(self) -> list:
+        return list((self._live if self._on else self._kept)[0])
 
-        def offer(s):
-            nxt = op(s)
-            if self.on and s.pending is not None:
-                for ai in {a >> 16 for a in s.pending[2]}:
-                    if points[ai] is not None:
-                        offered[points[ai]] += 1
-            return nxt
-        return offer
+    @property
+    def offered(self) -> list:
+        return list((self._live if self._on else self._kept)[1])
 
     def counts(self) -> tuple:
         """(hits, offered) as tuples, in the order of `entries`."""

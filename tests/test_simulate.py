@@ -226,3 +226,53 @@ def test_progress_bar_and_ctrl_c_at_a_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
+
+
+# ------------------------------------------------------------------- coverage, compiled in
+def test_nested_choices_count_what_each_offers_and_what_is_taken():
+    """Counter-Bluff's loser chooses "inverted round" or "hand over", and on "hand over" the winner
+    chooses "normal round" or "inverted round": each alternative is offered as often as its choice
+    is reached (the nested choice is compiled first: its index comes before the outer one's)."""
+    stats = simulate(game("games/counter_bluff.cards", 2), 60, seed=2)
+    chooses = sorted((e for e in stats["coverage"] if e["kind"] == "choose"), key=lambda e: e["line"])
+    for e in chooses:
+        assert e["offered"] >= e["hits"], e
+    at = next(i for i, e in enumerate(chooses) if e["label"] == '"hand over"')
+    outer = [chooses[at - 1], chooses[at]]
+    inner = chooses[at + 1:at + 3]
+    assert [e["label"] for e in outer + inner] == ['"inverted round"', '"hand over"', '"normal round"',
+                                                   '"inverted round"']
+    reached = outer[0]["hits"] + outer[1]["hits"]
+    assert reached > 0 and all(e["offered"] == reached for e in outer)
+    assert outer[1]["hits"] > 0 and all(e["offered"] == outer[1]["hits"] for e in inner)
+    assert inner[0]["hits"] + inner[1]["hits"] == outer[1]["hits"]
+
+
+def test_a_bots_own_playouts_do_not_count_and_the_twin_runs_the_fast_code():
+    from cardlang.bots import make_bot
+    from cardlang.coverage import instrument
+
+    g = game("games/ascenseur.cards", 3)
+
+    def covered(choose):
+        cov = instrument(g)
+        cov.on = True
+        st = cov.game.new_initial_state(seed=7, log=False)
+        while not st.terminal:
+            cov.on = False  # as `simulate` does around a bot's decision
+            a = choose(st)
+            cov.on = True
+            st.apply(a)
+        cov.on = False
+        return cov, list(st.history)
+
+    bot = make_bot("greedy:5", seed=1)
+    searched, history = covered(bot.choose)
+    moves = iter(history)
+    replayed, _ = covered(lambda st: next(moves))  # the same game, nobody searching
+    assert searched.counts() == replayed.counts()
+    deal_over = next(i for i, (kind, span, *_) in enumerate(searched.points)
+                     if kind == "if" and "deals_played == 20" in open(span.file).read().splitlines()[span.line - 1])
+    assert searched.counts()[0][deal_over] == 1  # the game ended once, whatever the playouts did
+    program = searched.game.program
+    assert program.code is program.plain  # no op wrapped: the twin runs its fused, chained code
