@@ -21,9 +21,11 @@ class Coverage:
 
     def __init__(self, game: Game):
         self.plain = game
-        program = compile_program(game.symbols, game.players, game.options, counting=True)
+        program = _counting_program(game)
         self.points = list(program.rule_points)
         self._live = (program.hits, program.offered)  # what the twin's code counts into
+        for counts in self._live:  # a new Coverage of a game starts again from zero
+            counts[:] = [0] * len(counts)
         self._kept = (list(program.hits), list(program.offered))  # the counts while counting is off
         self._on = False
         self.game = Game(program, game.symbols, game.players, game.options, game.path, game.source_hash)
@@ -102,6 +104,13 @@ def rule_text(kind: str, span) -> tuple:
     return span.line, text[:-1] if text.endswith(":") else text
 
 
+@lru_cache(maxsize=8)
+def _counting_program(game: Game):
+    """The game compiled again with counters, once per game (a simulation makes a Coverage per batch)."""
+    return compile_program(game.symbols, game.players, game.options, counting=True)
+
+
 def instrument(game: Game) -> Coverage:
-    """Counters and a counting twin of `game` (`coverage.game`)."""
+    """Counters and a counting twin of `game` (`coverage.game`). The twin is compiled once per game:
+    a new Coverage of the same game starts its counts again, so use one at a time."""
     return Coverage(game)
