@@ -979,8 +979,7 @@ class Compiler:
         # every argument is worked out before any parameter is set (an argument may read one)
         n = min(len(args), len(slots))
         # a call spends no step of the budget: a phase never plays itself (E023), so calls end
-        return codegen.function("    pass\n"
-                                + "".join(f"    a{i} = {{{i}}}\n" for i in range(len(args)))
+        return codegen.function("".join(f"    a{i} = {{{i}}}\n" for i in range(len(args)))
                                 + ("    v = s.v\n" if n else "")
                                 + "".join(f"    v[{slots[i]}] = a{i}\n" for i in range(n))
                                 + ("    s.stack.append({nxt})\n" if push else "")
