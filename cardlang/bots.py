@@ -28,6 +28,8 @@ class BotNameError(KeyError, ValueError):
 class RandomBot:
     """Picks uniformly among the legal actions."""
 
+    searches = False  # it plays nothing on copies of the state (rule coverage need not set it aside)
+
     name = "random"
 
     def __init__(self, seed: int = 0, budget=None):
@@ -134,6 +136,8 @@ class _Budget:
 
 class _SearchBot:
     """What the searching bots share: their seeded rng, their budget and how far a playout looks."""
+
+    searches = True  # it plays on copies of the state: what they run must not count as the game's
 
     DEFAULT_BUDGET = 1
 

@@ -70,15 +70,17 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
         state = game.new_initial_state(seed=seed, log=False)
     first = state.current_player
     decisions = 0
+    # coverage is set aside while a bot that plays on copies of the state decides (not a random bot)
+    aside = [coverage is not None and getattr(p, "searches", True) for p in players]
     try:
         while not state.is_terminal():
             seat = state.current_player
-            if coverage is not None:
+            if aside[seat]:
                 coverage.on = False
             a = players[seat].choose(state)
             if actions is not None:
                 actions[_action_key(state, a)] += 1
-            if coverage is not None:
+            if aside[seat]:
                 coverage.on = True
             state.apply(a)
             decisions += 1
@@ -89,13 +91,24 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
             "rounds": state.round, "first": first if first >= 0 else 0}
 
 
+_KEYS: dict = {}  # (program, choice, action) -> key, for labels that depend only on the action
+
+
 def _action_key(state, a: int) -> str:
     """The label of an action, with a chosen card written `a card` so that choices group by rule."""
-    label = state.game.program.label(state, a)
     program = state.game.program
+    index = state.pending[0]
+    key = _KEYS.get((program, index, a))
+    if key is not None:
+        return key
+    label = program.label(state, a)
     if program.is_card_action(state, a):
         name = state.game.deck.label_of(a & 0xFFFF)
         label = label.replace(name, "a card") if name in label else label
+    if program.chooses[index].alts[a >> 16].pure:
+        if len(_KEYS) > 100_000:
+            _KEYS.clear()
+        _KEYS[(program, index, a)] = label
     return label
 
 
