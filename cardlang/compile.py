@@ -685,19 +685,10 @@ class Compiler:
         bottom = st.place == "under"
         face = st.facing
         names = self.p.zone_names
-        # a few cards are taken out one by one; more, by `_move`, which filters each pile once
         code = ("    moving = {0}\n"
                 "    dest = {1}\n"
                 "    if moving:\n"
-                "        if len(moving) <= 4:\n"
-                "            zones, loc = s.zones, s.loc\n"
-                "            for c in moving:\n"
-                "                zones[loc[c]].remove(c)\n"
-                + ("            zones[dest][:0] = moving[::-1]\n" if bottom else "            zones[dest].extend(moving)\n") +
-                "            for c in moving:\n"
-                "                loc[c] = dest\n"
-                "        else:\n"
-                "            {move}(s, moving, dest, {bottom})\n")
+                "        {move}(s, moving, dest, {bottom})\n")
         code += _learning(face)
         self.emit(self.simple_op(code, cards, zone, move=_move, bottom=bottom, vis=tuple(self.p.zone_vis),
                                  all=self.all, shown=_shown(names)), st.span)
@@ -1814,22 +1805,12 @@ def _flush(s) -> None:
 def _move(s, moving, dest: int, bottom: bool) -> None:
     """Takes cards out of wherever they are and puts them on top of (or under) zone `dest`."""
     zones, loc = s.zones, s.loc
-    if not moving:
-        return
-    sources = {loc[c] for c in moving}
-    if len(sources) == 1:
-        (src,) = sources
-        pile = zones[src]
-        if len(moving) == 1:
-            pile.remove(moving[0])
-        elif len(moving) == len(pile):
-            pile.clear()
-        else:
-            gone = set(moving)
-            pile[:] = [c for c in pile if c not in gone]
-    else:
+    if len(moving) <= 4:  # a few cards: each taken out of its pile
+        for c in moving:
+            zones[loc[c]].remove(c)
+    else:  # more: each pile they leave is filtered once
         gone = set(moving)
-        for src in sources:
+        for src in {loc[c] for c in moving}:
             zones[src][:] = [c for c in zones[src] if c not in gone]
     target = zones[dest]
     if bottom:
