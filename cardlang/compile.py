@@ -428,11 +428,11 @@ class Compiler:
         self.p.code[pc] = make(pc + 1)
         return pc
 
-    def rule_point(self, kind: str, span, extra=None) -> int:
-        """Records a rule coverage counts (`Program.rule_points`), starting at the next op; when
+    def rule_point(self, kind: str, span) -> int:
+        """Records a rule that coverage counts (`Program.rule_points`), starting at the next op; when
         counting, that op counts it."""
         k = len(self.p.rule_points)
-        self.p.rule_points.append((kind, span, len(self.p.code), extra))
+        self.p.rule_points.append((kind, span, len(self.p.code), None))  # (a choice sets its extra)
         if self.counting:
             self.emit(self.simple_op("    {hits}[{k}] += 1\n", hits=self.p.hits, k=k), span)
         return k
