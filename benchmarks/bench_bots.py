@@ -17,8 +17,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import cardlang  # noqa: E402
-from cardlang.bots import make_bot  # noqa: E402
-from cardlang.coverage import instrument  # noqa: E402
+from cardlang.play.bots import make_bot  # noqa: E402
+from cardlang.play.coverage import instrument  # noqa: E402
 
 GAMES = [("games/coucou.cards", 6), ("games/ascenseur.cards", 4), ("games/ascenseur.cards", 5),
          ("games/counter_bluff.cards", 2)]

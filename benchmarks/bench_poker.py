@@ -1,4 +1,4 @@
-"""Benchmark cardlang.poker against treys: evaluations per second, one process.
+"""Benchmark cardlang.runtime.poker against treys: evaluations per second, one process.
 
 Both evaluators see the same seeded random hands (card ids for cardlang,
 treys' own card ints prepared beforehand for treys) in the same kind of plain
@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardlang.poker import STANDARD_CATEGORIES, Ranking, card_str  # noqa: E402
+from cardlang.runtime.poker import STANDARD_CATEGORIES, Ranking, card_str  # noqa: E402
 
 COUNTER_BLUFF = (
     "straight_flush",
@@ -167,7 +167,7 @@ def main(argv=None) -> int:
         print(json.dumps(report, indent=2))
         return 0
 
-    print(f"cardlang.poker vs treys: {args.hands} seeded random hands (seed {args.seed}), "
+    print(f"cardlang.runtime.poker vs treys: {args.hands} seeded random hands (seed {args.seed}), "
           f"best of {args.repeat}, Python {report['python']}")
     print(f"{'ranking':<14}{'cards':<12}{'evaluate/s':>12}{'evaluate_value/s':>18}"
           f"{'treys/s':>12}{'ratio':>8}")

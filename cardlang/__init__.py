@@ -6,7 +6,7 @@
         state.apply(state.legal_actions()[0])
 """
 
-from .diagnostics import CardlangError, Diagnostic, Span
+from .lang.diagnostics import CardlangError, Diagnostic, Span
 from .load import check_file, load, parse_file
 
 # The engine is imported when first used, so that `cardlang check` starts without it.
@@ -17,11 +17,11 @@ def __getattr__(name: str):
     import importlib
 
     if name in _FROM_ENGINE:
-        value = getattr(importlib.import_module(".engine", __name__), name)
+        value = getattr(importlib.import_module(".runtime.engine", __name__), name)
         globals()[name] = value
         return value
     if not name.startswith("__"):
-        try:  # a submodule not imported yet, e.g. `cardlang.engine`
+        try:  # a submodule not imported yet, e.g. `cardlang.runtime`
             return importlib.import_module(f".{name}", __name__)
         except ModuleNotFoundError:
             pass

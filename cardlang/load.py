@@ -6,11 +6,11 @@ import hashlib
 import os
 from typing import Optional
 
-from . import ast
-from .check import check
-from .diagnostics import CardlangError, Diagnostic, Span
-from .parse import parse
-from .variants import resolve
+from .lang import ast
+from .lang.check import check
+from .lang.diagnostics import CardlangError, Diagnostic, Span
+from .lang.parse import parse
+from .lang.variants import resolve
 
 MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024
 
@@ -108,8 +108,8 @@ def load(path: str, players: Optional[int] = None, options: Optional[dict] = Non
     if symbols is None or errors:
         raise CardlangError(errors or diagnostics)
     players, values = resolve_options(symbols, players, options)
-    from .compile import compile_program  # here, so that checking files never loads the engine
-    from .engine import Game
+    from .compiler.compile import compile_program  # here, so that checking files never loads the engine
+    from .runtime.engine import Game
 
     program = compile_program(symbols, players, values)
     return Game(program, symbols, players, values, os.path.normpath(path), source_hash(path, symbols))

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from cardlang.bots import BOTS, BotNameError, GreedyBot, ISMCTSBot, make_bot, parse_bot
+from cardlang.play.bots import BOTS, BotNameError, GreedyBot, ISMCTSBot, make_bot, parse_bot
 from scenario import game
 
 GAMES = [("games/coucou.cards", 5), ("games/counter_bluff.cards", 2), ("games/ascenseur.cards", 4),
@@ -175,7 +175,7 @@ def test_the_no_peeking_check_catches_a_bot_that_reads_hidden_cards():
 
 def test_ismcts_cannot_guess_a_hidden_coin():
     """A bot that saw the hidden card would win every coin flip; an honest one wins about half."""
-    from cardlang.simulate import simulate
+    from cardlang.play.simulate import simulate
 
     stats = simulate(game("examples/coin_flip.cards", 2), 200, seed=1, bots=["ismcts:20", "random"])
     low, high = stats["seats"][0]["win_rate_ci95"]

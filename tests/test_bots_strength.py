@@ -11,7 +11,7 @@ larger than the margins, so the tests pass by a wide berth, not by luck of the s
 import math
 import statistics
 
-from cardlang.simulate import simulate
+from cardlang.play.simulate import simulate
 from scenario import game
 
 # one-sided 99.5% quantiles of Student's t, by degrees of freedom
@@ -44,7 +44,7 @@ def head_to_head(bots, games, seed, **options):
 
 
 def wilson_low(wins, n):
-    from cardlang.simulate import wilson
+    from cardlang.play.simulate import wilson
 
     return wilson(wins, n)[0]
 

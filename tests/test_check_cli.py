@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardlang.cli import main
-from cardlang.codes import CODES
+from cardlang.lang.codes import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = (ROOT / "games" / "coucou.cards").read_text(encoding="utf-8")
@@ -118,7 +118,7 @@ def test_colour_on_request_or_terminal_only_and_never_with_no_color(tree):
     assert "\x1b[" in check("--color", "always", "rules/deep/bad.cards").output
     assert "\x1b[" not in check("rules/deep/bad.cards").output  # CliRunner is not a terminal
     assert "\x1b[" not in check("--color", "never", "rules/deep/bad.cards").output
-    from cardlang.cmd_check import _use_color
+    from cardlang.cli.cmd_check import _use_color
 
     os.environ["NO_COLOR"] = "1"
     try:

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardlang.cli import main
-from cardlang.codes import CODES
+from cardlang.lang.codes import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 INVALID = sorted((ROOT / "tests" / "check" / "invalid").glob("*.cards"))

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlang.cli import main
-from cardlang.cmd_check import check_files
-from cardlang.codes import CODES
+from cardlang.cli.cmd_check import check_files
+from cardlang.lang.codes import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted([*(ROOT / "games").glob("*.cards"), *(ROOT / "examples").glob("*.cards")])
@@ -94,7 +94,7 @@ def test_a_10_mb_file(tmp_path):
     check_text(tmp_path, "big.cards", text)
     report = check_files([str(tmp_path / "big.cards")])
     assert [d.code for d in report.diagnostics] == ["E001"]
-    from cardlang.report import render_text
+    from cardlang.lang.report import render_text
 
     shown = render_text(report)
     assert max(len(line) for line in shown.splitlines()) < 300  # long lines are cut around the span

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 import cardlang
-import cardlang.engine
-from cardlang import RuleError, codegen
+import cardlang.runtime.engine
+from cardlang import RuleError
+from cardlang.compiler import codegen
 
 
 def run_loop(code, state, pc=0):
@@ -167,7 +168,7 @@ phase once:
 
 
 def test_for_each_passes_spend_no_steps_but_while_passes_do(tmp_path, monkeypatch):
-    monkeypatch.setattr(cardlang.engine, "STEP_BUDGET", 20)
+    monkeypatch.setattr(cardlang.runtime.engine, "STEP_BUDGET", 20)
     g, _ = load(tmp_path, """
         for each c in talon:
             add 1 to x

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cardlang.cmd_check import check_files
-from cardlang.codes import CODES
+from cardlang.cli.cmd_check import check_files
+from cardlang.lang.codes import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "diagnostics.md").read_text(encoding="utf-8")
@@ -17,7 +17,7 @@ SECTIONS = dict(re.findall(r"^### ([EW]\d{3}) — .*?\n(.*?)(?=^### |\Z)", DOC, 
 def emitted_codes() -> set:
     """Codes written as string literals in the package, the way every stage reports them."""
     found = set()
-    for path in (ROOT / "cardlang").glob("*.py"):
+    for path in (ROOT / "cardlang").rglob("*.py"):
         if path.name != "codes.py":
             found |= set(re.findall(r"""["']([EW]\d{3})["']""", path.read_text(encoding="utf-8")))
     return found

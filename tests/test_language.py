@@ -13,7 +13,7 @@ import textwrap
 import pytest
 
 import cardlang
-import cardlang.engine
+import cardlang.runtime.engine
 from cardlang import CardlangError, IllegalActionError, RuleError
 
 PRELUDE = """\
@@ -1212,7 +1212,7 @@ def test_several_variants_of_one_base_merge_left_to_right(tmp_path):
 
 # ------------------------------------------------------------------ loops that never end
 def test_a_rule_that_loops_forever_stops_with_a_rule_error_after_the_step_budget(tmp_path, monkeypatch):
-    monkeypatch.setattr(cardlang.engine, "STEP_BUDGET", 5_000)
+    monkeypatch.setattr(cardlang.runtime.engine, "STEP_BUDGET", 5_000)
     text = source("while x >= 0:\n    add 1 to x\nend game", "var x = 0\n")
     g = cardlang.load(write(tmp_path, text), players=3)
     with pytest.raises(RuleError, match="5,000 steps") as info:
@@ -1221,7 +1221,7 @@ def test_a_rule_that_loops_forever_stops_with_a_rule_error_after_the_step_budget
 
 
 def test_a_loop_between_decisions_is_judged_per_run(tmp_path, monkeypatch):
-    monkeypatch.setattr(cardlang.engine, "STEP_BUDGET", 5_000)
+    monkeypatch.setattr(cardlang.runtime.engine, "STEP_BUDGET", 5_000)
     st = run(tmp_path, """
         repeat 1000 times:
             add 1 to x

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardlang import ast
-from cardlang.diagnostics import Span
-from cardlang.parse import parse, parse_expr
+from cardlang.lang import ast
+from cardlang.lang.diagnostics import Span
+from cardlang.lang.parse import parse, parse_expr
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAME_FILES = sorted(glob.glob(os.path.join(ROOT, "games", "*.cards")) + glob.glob(os.path.join(ROOT, "examples", "*.cards")))

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import cardlang
 from cardlang.cli import main
-from cardlang.cmd_play import match_answer
+from cardlang.cli.cmd_play import match_answer
 from scenario import path
 
 GAMES = ["games/coucou.cards", "games/ascenseur.cards"]

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from cardlang.cli import main
-from cardlang.cmd_play import Bots, Session, common_log, common_observation
-from cardlang.table_view import Style, card_labels_in
+from cardlang.cli.cmd_play import Bots, Session, common_log, common_observation
+from cardlang.cli.table_view import Style, card_labels_in
 from scenario import game, path, permute_hidden
 from test_play import ALL_GAMES, PLAYERS, final_state
 

@@ -1,4 +1,4 @@
-"""Tests of cardlang.poker against an independent brute-force evaluator and treys."""
+"""Tests of cardlang.runtime.poker against an independent brute-force evaluator and treys."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardlang.poker import (
+from cardlang.runtime.poker import (
     CATEGORIES,
     STANDARD_CATEGORIES,
     HandValue,

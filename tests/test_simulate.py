@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardlang.cli import main
-from cardlang.simulate import simulate, wilson
+from cardlang.play.simulate import simulate, wilson
 from scenario import game, path
 
 COIN = "examples/coin_flip.cards"
@@ -249,8 +249,8 @@ def test_nested_choices_count_what_each_offers_and_what_is_taken():
 
 
 def test_a_bots_own_playouts_do_not_count_and_the_twin_runs_the_fast_code():
-    from cardlang.bots import make_bot
-    from cardlang.coverage import instrument
+    from cardlang.play.bots import make_bot
+    from cardlang.play.coverage import instrument
 
     g = game("games/ascenseur.cards", 3)
 

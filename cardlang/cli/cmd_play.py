@@ -21,9 +21,9 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from .bots import BOTS, make_bot
+from ..play.bots import BOTS, make_bot
 from .cmd_common import load_game, parse_settings
-from .savegame import SaveError, load_saved, save_data, write_save
+from ..play.savegame import SaveError, load_saved, save_data, write_save
 from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
                          scores_table)
 

@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from .bots import BotNameError, make_bot, parse_bot
+from ..play.bots import BotNameError, make_bot, parse_bot
 from .cmd_common import load_game
-from .simulate import cpu_count, simulate
+from ..play.simulate import cpu_count, simulate
 
 
 @click.command("simulate")

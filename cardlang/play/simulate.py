@@ -19,7 +19,7 @@ from typing import Callable, Optional, Sequence
 
 from .bots import make_bot, parse_bot
 from .coverage import coverage_entries, instrument
-from .engine import Game
+from ..runtime.engine import Game
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 
@@ -44,7 +44,7 @@ _LOADED: dict = {}
 def _load(spec: GameSpec):
     """The game and its coverage counters, loaded once per process."""
     if spec not in _LOADED:
-        from .load import load
+        from ..load import load
 
         game = load(spec.path, players=spec.players, options=dict(spec.options))
         if spec.source_hash and game.source_hash != spec.source_hash:

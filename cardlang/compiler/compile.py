@@ -13,11 +13,13 @@ from typing import Callable, Optional
 
 import attrs
 
-from . import ast, codegen, engine, rng
-from .cards import Deck
-from .check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT,
+from ..lang import ast
+from . import codegen
+from ..runtime import engine, rng
+from ..runtime.cards import Deck
+from ..lang.check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT,
                     ZONE, ZONES, Symbols)
-from .engine import STOP, RuleError
+from ..runtime.engine import STOP, RuleError
 
 CARD_MARK = "\x1f"  # in log texts, CARD_MARK + index stands for a card shown only to those who know it
 _MARK_RE = re.compile(CARD_MARK + r"(\d+)")
@@ -408,7 +410,7 @@ class Compiler:
                                 "    return {nxt}\n", loops=_loops_forever, line=line, nxt=nxt)
 
     def _ranking(self, d: ast.RankingDecl):
-        from .poker import Ranking  # the evaluator's tables are built only for games that rank hands
+        from ..runtime.poker import Ranking  # the evaluator's tables are built only for games that rank hands
 
         order = [r for r, _ in self.sym.orders[d.order].ranks]
         ranking = Ranking.from_categories([c for c, _ in d.categories], ace_low_straight=d.ace_low)

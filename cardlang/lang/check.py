@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 import attrs
 
 from . import ast
-from .cards import JOKER, PRESETS, STANDARD_SUITS
+from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .poker_vocabulary import CATEGORIES

@@ -37,7 +37,7 @@ def grammar_text() -> str:
         return resources.files("cardlang.grammar").joinpath("cardlang.lark").read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
         here = os.path.dirname(os.path.abspath(__file__))
-        with open(os.path.join(here, os.pardir, "grammar", "cardlang.lark"), encoding="utf-8") as f:
+        with open(os.path.join(here, os.pardir, os.pardir, "grammar", "cardlang.lark"), encoding="utf-8") as f:
             return f.read()
 
 

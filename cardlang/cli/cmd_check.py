@@ -14,8 +14,8 @@ from typing import Callable, Iterable, Optional
 
 import click
 
-from .diagnostics import Diagnostic, Span
-from .report import RENDERERS, Report, render_text
+from ..lang.diagnostics import Diagnostic, Span
+from ..lang.report import RENDERERS, Report, render_text
 
 FORMATS = ("text", "json", "github", "sarif")
 
@@ -64,8 +64,8 @@ class _Session:
         self.parsed: dict = {}
 
     def parse_file(self, path: str):
-        from .load import read_source
-        from .parse import parse
+        from ..load import read_source
+        from ..lang.parse import parse
 
         key = os.path.normpath(path)
         if key not in self.parsed:
@@ -78,8 +78,8 @@ class _Session:
         return self.parsed[key]
 
     def check_file(self, path: str) -> list:
-        from .check import check
-        from .variants import resolve
+        from ..lang.check import check
+        from ..lang.variants import resolve
 
         module, diagnostics = self.parse_file(path)
         if module is None:

@@ -6,8 +6,8 @@ import click
 from rich.console import Console
 
 from .cmd_play import terminal_shows_symbols
-from .replay import replay_lines
-from .savegame import SaveError, load_saved
+from ..play.replay import replay_lines
+from ..play.savegame import SaveError, load_saved
 from .table_view import Style, rich_line
 
 

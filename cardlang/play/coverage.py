@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .compile import compile_program
-from .engine import Game
+from ..compiler.compile import compile_program
+from ..runtime.engine import Game
 
 
 class Coverage:

@@ -19,7 +19,7 @@ from typing import Optional
 import attrs
 
 from . import ast
-from .cards import PRESETS
+from ..runtime.cards import PRESETS
 from .diagnostics import Span
 
 MAX_ATOMS = 14  # a choice with more independent conditions than this is not analysed

@@ -7,9 +7,9 @@ from typing import Optional
 
 import click
 
-from .diagnostics import CardlangError, render_text
-from .engine import Game
-from .load import load
+from ..lang.diagnostics import CardlangError, render_text
+from ..runtime.engine import Game
+from ..load import load
 
 
 def parse_settings(values) -> dict:

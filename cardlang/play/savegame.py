@@ -16,8 +16,8 @@ import tempfile
 import time
 from typing import Optional, Sequence
 
-from .diagnostics import CardlangError
-from .engine import Game, IllegalActionError, RuleError, State
+from ..lang.diagnostics import CardlangError
+from ..runtime.engine import Game, IllegalActionError, RuleError, State
 
 FORMAT = "cardlang-save"
 VERSION = 1
@@ -129,7 +129,7 @@ def load_saved(save_path: str, rules: Optional[str] = None, *, replay: bool = Tr
     Refuses (`SaveError`) a save whose rules file changed since it was written: the same action
     numbers could mean other moves, so resuming it would not continue the same game.
     """
-    from .load import load  # late: the loader pulls in the whole pipeline
+    from ..load import load  # late: the loader pulls in the whole pipeline
 
     data = read_save(save_path)
     path = rules_path(data, save_path, rules)

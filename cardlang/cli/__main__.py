@@ -1,0 +1,5 @@
+"""`python -m cardlang.cli`: the command line."""
+
+from . import main
+
+main()

@@ -1,0 +1,1 @@
+"""The compiler: a checked game becomes the program that the runtime runs."""

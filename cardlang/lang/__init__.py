@@ -1,0 +1,1 @@
+"""The language: grammar, parse, AST, variants, check, flow, diagnostics and their reports."""

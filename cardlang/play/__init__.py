@@ -1,0 +1,1 @@
+"""Around the engine: bots, simulation, rule coverage, saved games and replays."""
