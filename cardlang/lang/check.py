@@ -10,6 +10,7 @@ from . import ast
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
+from .infoflow import check_infoflow
 from .poker_vocabulary import CATEGORIES
 
 # Types of expressions. ZONE is a place holding cards; CARDS a list of cards; ZONES several zones.
@@ -145,6 +146,8 @@ class Checker:
         self._check_phase_graph()
         self._check_unused()
         check_flow(self)
+        if not any(d.is_error for d in self.diags):  # taints need the types of a file without errors
+            check_infoflow(self)
         return self.sym, self.diags
 
     @staticmethod

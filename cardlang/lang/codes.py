@@ -42,6 +42,7 @@ CODES = {
     "W001": "unused declaration",
     "W002": "unreachable phase",
     "W003": "statement with no effect",
+    "W004": "hidden card made public",
 }
 
 
