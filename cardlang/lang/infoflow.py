@@ -42,6 +42,8 @@ EMPTY = frozenset()
 ALL = ("all",)  # a `for each` over every player
 MAX_VISITS = 200_000  # statements and expressions visited; a bigger analysis gives up, silently
 MAX_ROUNDS = 8  # passes over the whole program until what phases receive stops growing
+HELP_HIDDEN = "if the rules show these cards here, `reveal` them first"
+HELP_PRIVATE = HELP_HIDDEN + "; a player telling about his own cards is `p says \"…\"`"
 
 
 @attrs.frozen
@@ -88,6 +90,7 @@ class Binding:
     val: Val
     alias: object
     over: object = None
+    text: str = ""  # how a definition's parameter is written where it is called
 
 
 @attrs.define
@@ -109,26 +112,26 @@ def check_infoflow(checker) -> None:
         found = InfoFlow(checker).run()
     except (_GiveUp, RecursionError):
         return
-    for span, message in found:
-        checker.warn("W004", message, span,
-                     help="if the rules show these cards here, `reveal` them first; a player telling "
-                          "about his own cards is `p says \"…\"`")
+    for span, (message, src) in found:
+        checker.warn("W004", message, span, help=HELP_PRIVATE if src.private else HELP_HIDDEN)
 
 
-def show(e) -> str:
-    """An expression written back, compactly, for messages (`hand(right of p)`)."""
+def show(e, env: Optional[dict] = None) -> str:
+    """An expression written back, compactly, for messages (`hand(right of p)`); a definition's
+    parameters are written as the arguments it was given."""
     if isinstance(e, ast.Name):
-        return e.name
+        b = (env or {}).get(e.name)
+        return b.text if b is not None and b.text else e.name
     if isinstance(e, ast.Number):
         return str(e.value)
     if isinstance(e, ast.Call):
-        return f"{e.func}({', '.join(show(a) for a in e.args)})"
+        return f"{e.func}({', '.join(show(a, env) for a in e.args)})"
     if isinstance(e, ast.Neighbour):
-        return f"{e.side} of {show(e.player)}"
+        return f"{e.side} of {show(e.player, env)}"
     if isinstance(e, ast.EndCard):
-        return f"{e.end} {show(e.count) + ' ' if e.count is not None else ''}of {show(e.zone)}"
+        return f"{e.end} {show(e.count, env) + ' ' if e.count is not None else ''}of {show(e.zone, env)}"
     if isinstance(e, ast.Players):
-        return "players" + (f" from {show(e.start)}" if e.start is not None else "")
+        return "players" + (f" from {show(e.start, env)}" if e.start is not None else "")
     if isinstance(e, ast.Seats):
         return "seats"
     return "…"
@@ -187,8 +190,7 @@ class InfoFlow:
             env = {s.score.var: Binding(NOTHING, ("score",))}
             v = self._ev(s.score.value, env, frozenset())
             if v.all:
-                self._report(s.score.value.span, "the score is shown to every seat, but it is computed from "
-                             + _describe(_first(v.all)))
+                self._report(s.score.value.span, "the score is shown to every seat, but it is computed from {}", v.all)
 
     def _block(self, block: ast.BlockDecl) -> None:
         vals, pc = self.phase_in.get(block.name, ((), EMPTY)) if block.kind == "phase" else ((), EMPTY)
@@ -202,8 +204,9 @@ class InfoFlow:
         self._settle(self.frames.pop(), None)
 
     # -- reporting
-    def _report(self, span, message: str) -> None:
-        self.found.setdefault(span, message)
+    def _report(self, span, message: str, sources: frozenset) -> None:
+        src = _first(sources)
+        self.found.setdefault(span, (message.format(_describe(src)), src))
 
     def _sink(self, span, explicit: frozenset, message: str, implicit: Optional[str] = None,
               speaker=None) -> None:
@@ -213,7 +216,7 @@ class InfoFlow:
         if speaker is not None:
             explicit = frozenset(s for s in explicit if s.owner != speaker)
         if explicit:
-            self._report(span, message.format(_describe(_first(explicit))))
+            self._report(span, message, explicit)
             return
         pc = frozenset(s for s in self.pc if speaker is None or s.owner != speaker)
         if pc and implicit is not None:
@@ -229,7 +232,7 @@ class InfoFlow:
         """What only the chooser sees (labels, filters): his own cards are no secret to him."""
         hidden = frozenset(s for s in sources if s.owner != chooser)
         if hidden:
-            self._report(span, message.format(_describe(_first(hidden))))
+            self._report(span, message, hidden)
 
     def _settle(self, frame: Frame, outer: Optional[Frame]) -> None:
         """A branch ends: what it revealed or its owner said clears the condition's sources; the rest
@@ -250,7 +253,7 @@ class InfoFlow:
             if rest and outer is not None:
                 outer.pending.append((span, message, rest))
             elif rest:
-                self._report(span, message.format(_describe(_first(rest))))
+                self._report(span, message, rest)
 
     def _call_pc(self, phase: str, pc: frozenset) -> None:
         vals, old = self.phase_in.get(phase, ((), EMPTY))
@@ -579,7 +582,7 @@ class InfoFlow:
             if over is not None and ("zone", family, over) in facts:
                 return NOTHING
         private = visibility == "private" and self.types.get(id(owner_expr)) == "player"
-        return Val(frozenset({Source(family, owner if private else None, show(e), private)}))
+        return Val(frozenset({Source(family, owner if private else None, show(e, env), private)}))
 
     def _ev(self, e, env: dict, facts: frozenset) -> Val:
         """The taint of an expression where `env` binds the local names and `facts` says what is shown."""
@@ -620,6 +623,8 @@ class InfoFlow:
         if isinstance(e, ast.EndCard):
             z, n = self._ev(e.zone, env, facts), self._ev(e.count, env, facts)
             if self.types.get(id(e.zone)) in CARDISH:
+                if self._canon(e, env) in facts:  # `reveal top of talon`, and nothing moved since
+                    return Val(EMPTY, z.shape | n.all)
                 return Val(z.ident | n.all, z.shape | n.all)
             return _scalar(z, n)
         if isinstance(e, ast.Players):
@@ -640,7 +645,7 @@ class InfoFlow:
             inner = {}
             for p, a, x in zip(d.params, args, e.args):
                 over = env[x.name].over if isinstance(x, ast.Name) and x.name in env else None
-                inner[p.name] = Binding(a, self._canon(x, env), over)
+                inner[p.name] = Binding(a, self._canon(x, env), over, show(x, env))
             return self._ev(d.body, inner, facts)
         if e.func == "count" and args and self.types.get(id(e.args[0])) in CARDISH:
             return Val(args[0].shape)
@@ -653,6 +658,9 @@ class InfoFlow:
         if e.op in ("is", "is not", "==", "!=") and isinstance(e.right, ast.NoneLit):
             return Val(left.shape)
         if e.op in ("+", "except") and self.types.get(id(e)) in CARDISH:
+            if e.op == "except" and right.ident <= left.ident:
+                # leaving out cards taken from the same place: how many remain does not depend on them
+                return Val(left.ident, left.shape | right.shape)
             return Val(left.ident | right.ident, left.shape | right.all)
         return _scalar(left, right)
 
