@@ -10,6 +10,7 @@ from . import ast
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
+from .grammar import reserved_words
 from .infoflow import check_infoflow
 from .poker_vocabulary import CATEGORIES
 
@@ -37,16 +38,6 @@ BUILTINS = {
     "any": (((CARDS, ZONE, PLAYERS, LIST),), BOOL),
     "select": None,
 }
-# Words that the grammar reads as keywords where a name could also stand (at the start of a
-# statement or of an expression); everything else is a keyword only in its own place.
-RESERVED = {
-    "pass", "set", "let", "add", "subtract", "move", "deal", "shuffle", "swap", "reveal", "hide",
-    "announce", "eliminate", "end", "if", "for", "repeat", "while", "not", "left", "right", "next",
-    "top", "bottom", "players", "seats", "all", "any", "count", "select", "sum", "min", "max",
-    "highest", "lowest", "true", "false", "none",
-}
-
-
 @attrs.define
 class Symbol:
     """A declared name: what it is (`kind`), its type, and its declaration."""
@@ -158,7 +149,7 @@ class Checker:
 
     # -- declarations
     def _declare(self, name: str, symbol: Symbol, span: Span) -> None:
-        if name in RESERVED:
+        if name in reserved_words():
             self.error("E017", f"`{name}` is a reserved word and cannot name a declaration", span)
             return
         old = self.sym.table.get(name)
@@ -399,7 +390,7 @@ class Checker:
                           help="remove the `let`, or use the name")
 
     def bind(self, name: str, t: str, span: Span) -> None:
-        if name in RESERVED:
+        if name in reserved_words():
             self.error("E017", f"`{name}` is a reserved word", span)
         self.scopes[-1][name] = Symbol("local", t, None, span)
 

@@ -7,6 +7,8 @@ from typing import Iterable, Optional
 
 import attrs
 
+from .snippet import render_diagnostic  # the one text renderer, shared with `cardlang check`
+
 
 @attrs.define(frozen=True, slots=True)
 class Span:
@@ -79,8 +81,6 @@ def _source_line(span: Span, sources: dict) -> Optional[str]:
 def render_text(d: Diagnostic, sources: dict) -> str:
     """`file:line:col: error[CODE]: message`, then the rustc-style block of `cardlang.report` (the
     source line as written, carets under the span, `help:`); `sources` caches the files' lines."""
-    from .report import render_diagnostic  # the one text renderer, shared with `cardlang check`
-
     _source_line(d.span, sources)
     lines = None if d.code == "E005" else sources.get(d.span.file)  # an unreadable file is not shown
     return render_diagnostic(d, lines)

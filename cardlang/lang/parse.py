@@ -3,64 +3,22 @@
 from __future__ import annotations
 
 import functools
-import os
 import re
-from importlib import resources
 from typing import Optional
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import DedentError, Indenter
+from lark.indenter import DedentError
 
 from . import ast
 from .diagnostics import Diagnostic, Span
+from .grammar import block_openers, expression_continuations, expression_starts, grammar_text, parser
+
+__all__ = ["parse", "parse_expr", "parser", "grammar_text", "unquote"]
 
 MAX_SYNTAX_ERRORS = 50  # recovery stops after this many; the text output shows the first 20
 MAX_DEPTH = 100  # levels of the parse tree: blocks in blocks, operators in operators
 RECOVERY_BUDGET = 4_000_000  # characters that recovery may parse again (more for bigger files)
-
-
-class _Indenter(Indenter):
-    """Turns the white space at the start of lines into _INDENT and _DEDENT tokens."""
-
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 8
-
-
-def grammar_text() -> str:
-    """The grammar, from the installed package or, in a checkout, from `grammar/`."""
-    try:
-        return resources.files("cardlang.grammar").joinpath("cardlang.lark").read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        here = os.path.dirname(os.path.abspath(__file__))
-        with open(os.path.join(here, os.pardir, os.pardir, "grammar", "cardlang.lark"), encoding="utf-8") as f:
-            return f.read()
-
-
-@functools.lru_cache(maxsize=1)
-def parser() -> Lark:
-    """The LALR parser, built once per process (and cached on disk by Lark between processes)."""
-    cache = True
-    try:  # Lark's cache file lives in the temp dir; an unwritable one must not stop parsing
-        import tempfile
-
-        if not os.access(tempfile.gettempdir(), os.W_OK):
-            cache = False
-    except Exception:  # pragma: no cover - exotic platforms
-        cache = False
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        postlex=_Indenter(),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        start=["start", "expr"],
-        cache=cache,
-    )
 
 
 # ------------------------------------------------------------------ transformer
@@ -551,21 +509,15 @@ def _describe_terminal(name: str) -> str:
     return name.lower()
 
 
-# Terminals that start an expression, and those that could only make one longer.
-_EXPR_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "TRUE", "FALSE", "NONE", "PLAYERS", "SEATS",
-               "ALL", "ANY", "COUNT", "SELECT", "SUM", "MIN", "MAX", "HIGHEST", "LOWEST", "LEFT", "RIGHT",
-               "NEXT", "TOP", "BOTTOM", "NOT"}
-_CONTINUE = {"ADD_OP", "MUL_OP", "COMP_OP", "AND", "OR", "IN", "IS", "HAS", "EXCEPT", "IF", "LSQB", "LPAR"}
-
-
 def _expected_words(accepted) -> str:
     """What the parser would have accepted, in words: "`to` or `under`", "an expression"."""
     acc = set(accepted) - {"_DEDENT", "$END"}
     words = []
-    if len(acc & _EXPR_START) >= 3:
+    starts = expression_starts()  # terminals that start an expression, from the grammar
+    if len(acc & starts) >= 3:
         words.append("an expression")
-        acc -= _EXPR_START
-    rest = acc - _CONTINUE
+        acc -= starts
+    rest = acc - expression_continuations()  # those that could only make one longer
     if rest or words:
         acc = rest  # what the construct needs next says more than operators that could go on
     elif acc:
@@ -692,7 +644,12 @@ def _found(tok: Token) -> str:
     return f"`{tok}`"
 
 
-_BLOCK_HEADER = re.compile(r"^(\s*)(for each|repeat until|repeat|while|if|elif|else|phase|setup|round|[^:#\"]*chooses)\b")
+@functools.lru_cache(maxsize=1)
+def _block_header() -> re.Pattern:
+    """A line that opens a block, its leading words as group 2 (`for each`, `… chooses`), from the grammar."""
+    words = [w for w in block_openers() if w != "chooses"]
+    chooser = r'|[^:#"]*chooses' if "chooses" in block_openers() else ""
+    return re.compile(r"^(\s*)(" + "|".join(re.escape(w) for w in words) + chooser + r")\b")
 
 
 def _innermost_block(lines: list, line_no: int) -> Optional[str]:
@@ -706,7 +663,7 @@ def _innermost_block(lines: list, line_no: int) -> Optional[str]:
             continue
         indent = len(text) - len(text.lstrip())
         if indent < here or (indent == here and i == line_no - 2 and text.rstrip().endswith(":")):
-            m = _BLOCK_HEADER.match(text)
+            m = _block_header().match(text)
             if m and text.split("#")[0].rstrip().endswith(":"):
                 word = m.group(2)
                 return "chooses" if word.endswith("chooses") else word
