@@ -118,13 +118,16 @@ class Checker:
 
     # -- reporting
     def error(self, code: str, message: str, span: Span, help: Optional[str] = None) -> None:
+        """Records an error."""
         self.diags.append(Diagnostic(code, "error", message, span, help))
 
     def warn(self, code: str, message: str, span: Span, help: Optional[str] = None) -> None:
+        """Records a warning."""
         self.diags.append(Diagnostic(code, "warning", message, span, help))
 
     # -- entry
     def run(self) -> tuple[Symbols, list[Diagnostic]]:
+        """Checks the whole module: declarations, bodies, the phase graph, unused names, flow and information flow."""
         decls = self.module.decls
         first = Span(self.file, 1, 1, 1, 2)
         self.sym.table["player_count"] = Symbol("const", NUMBER)
@@ -381,6 +384,7 @@ class Checker:
         return p.type
 
     def block(self, stmts) -> None:
+        """Checks a block of statements in a scope of its own; warns of `let` names it never uses."""
         self.scopes.append({})
         for st in stmts:
             self.stmt(st)
@@ -390,11 +394,13 @@ class Checker:
                           help="remove the `let`, or use the name")
 
     def bind(self, name: str, t: str, span: Span) -> None:
+        """Declares a local name of type `t` in the innermost scope."""
         if name in reserved_words():
             self.error("E017", f"`{name}` is a reserved word", span)
         self.scopes[-1][name] = Symbol("local", t, None, span)
 
     def target(self, t: ast.Target) -> str:
+        """Checks what `set`/`add`/`subtract` writes; returns the type it holds."""
         sym = self._find(t.name, called=t.kind == "player")
         if sym is None:
             self.error("E010", f"unknown variable `{t.name}`", t.span, help=self._suggest(t.name))
@@ -420,6 +426,7 @@ class Checker:
         return NUMBER
 
     def stmt(self, st) -> None:
+        """Checks one statement."""
         if isinstance(st, ast.Pass):
             return
         if isinstance(st, ast.Set):
@@ -496,6 +503,7 @@ class Checker:
             raise AssertionError(type(st))
 
     def call_phase(self, st: ast.CallPhase) -> None:
+        """Checks a line that names a phase (or is not a statement at all)."""
         if isinstance(st.expr, ast.Text):  # rule text written as a line of the procedure
             self.text(st.expr)
             self.warn("W003", "this text is not a rule: it has no effect", st.expr.span,
@@ -522,6 +530,7 @@ class Checker:
             self.expect(a, (self._param_type(p),), f"parameter `{p.name}`")
 
     def choose(self, st: ast.Choose) -> None:
+        """Checks a `chooses` and each of its alternatives."""
         self.expect(st.player, (PLAYER,), "who chooses")
         labels = set()
         for alt in st.alternatives:
@@ -549,12 +558,14 @@ class Checker:
             self.scopes.pop()
 
     def text(self, t: ast.Text) -> None:
+        """Checks the `{…}` parts of a text."""
         for part in t.parts:
             if isinstance(part, ast.Expr):
                 self.type_of(part)
 
     # -- expressions
     def expect(self, e: ast.Expr, wanted: tuple, what: str) -> str:
+        """The type of `e`, with an E012 when it is none of `wanted` (then ANY)."""
         t = self.type_of(e)
         if not _fits(t, wanted):
             want = " or ".join(_article(w) for w in wanted)
@@ -581,6 +592,7 @@ class Checker:
         return did_you_mean(name, names)
 
     def type_of(self, e: ast.Expr) -> str:
+        """The type of an expression, remembered for the compiler (reports what is wrong in it)."""
         t = self._type_of(e)
         self.sym.types[id(e)] = t
         return t
@@ -672,6 +684,7 @@ class Checker:
         raise AssertionError(type(e))  # pragma: no cover
 
     def aggregate(self, e: ast.Aggregate) -> str:
+        """The type of an aggregate (`any`, `count`, `select`, `sum`, `highest`, …)."""
         src = self.expect(e.source, (PLAYERS, CARDS, ZONE, LIST), f"what `{e.kind}` goes through")
         self.scopes.append({})
         self.bind(e.var, ELEMENT.get(src, ANY), e.var_span)
@@ -688,6 +701,7 @@ class Checker:
         return result
 
     def binary(self, e: ast.Binary) -> str:
+        """The type of an operator expression."""
         op = e.op
         if op in ("and", "or"):
             self.expect(e.left, (BOOL,), f"`{op}`")
@@ -739,6 +753,7 @@ class Checker:
         self.expect(e, (RANK, SUIT, NONE, PLAYER, CARD), f"the right side of `{op}`")
 
     def call(self, e: ast.Call) -> str:
+        """The type of `f(args)`: a builtin, a per-player zone or variable, an order, a ranking or a definition."""
         name = e.func
         sym = self._find(name, called=True)
         if sym is not None and sym.kind == "local":

@@ -41,6 +41,7 @@ class Diagnostic:
 
     @property
     def is_error(self) -> bool:
+        """Whether it is an error (not a warning)."""
         return self.severity == "error"
 
 

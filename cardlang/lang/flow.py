@@ -165,6 +165,7 @@ class Flow:
 
     # -- entry
     def run(self) -> None:
+        """Runs E040, E041, E042 and W003 over every block."""
         s = self.sym
         blocks = [b for b in (s.setup, s.round, *s.phases.values()) if b is not None]
         for b in blocks:

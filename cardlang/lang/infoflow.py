@@ -168,6 +168,7 @@ class InfoFlow:
 
     # -- entry
     def run(self) -> list:
+        """Every (span, (message, source)) found, in file order, once what phases receive is stable."""
         s = self.sym
         for _ in range(MAX_ROUNDS):
             before = (dict(self.phase_in), dict(self.globals))

@@ -33,10 +33,12 @@ class Report:
 
     @property
     def errors(self) -> int:
+        """How many diagnostics are errors."""
         return sum(1 for d in self.diagnostics if d.is_error)
 
     @property
     def warnings(self) -> int:
+        """How many diagnostics are warnings."""
         return sum(1 for d in self.diagnostics if not d.is_error)
 
     def sorted(self) -> list:
