@@ -21,11 +21,12 @@ The model (docs/diagnostics.md, "What the information-flow check can and cannot 
 - *Clearing*. `reveal x` (to all), a move `face up` or into a public zone make those cards known
   until cards enter that zone again, it is shuffled or hidden; `for each p in players: reveal
   hand(p)` reveals every hand. A seat's own cards are no secret to it: a label or a filter of
-  `p chooses` may use `hand(p)`, and `p says` may tell about `p`'s cards.
+  `p chooses` may use `hand(p)` (or cards shown to `p` with `reveal … to p`), and `p says` may
+  tell about `p`'s cards.
 
 Each phase is analysed once, with what every call passes it (taints of arguments, and the taint of
-the place it is called from), to a fixed point. It can miss a leak (moves are not sinks, `reveal …
-to` clears nothing, variables holding cards lose whose they are) and it may warn where the rules
+the place it is called from), to a fixed point. It can miss a leak (moves are not sinks, variables
+holding cards lose whose they are) and it may warn where the rules
 make the value public in a way it does not follow; it is a warning, never an error.
 """
 
@@ -54,6 +55,7 @@ class Source:
     owner: object
     text: str = attrs.field(eq=False, hash=False)
     private: bool = attrs.field(eq=False, hash=False)
+    seen_by: frozenset = attrs.field(default=EMPTY, eq=False, hash=False)  # keys of players shown it (`reveal … to`)
 
 
 @attrs.frozen
@@ -139,6 +141,21 @@ def show(e, env: Optional[dict] = None) -> str:
 
 def _describe(src: Source) -> str:
     return f"`{src.text}`, which " + ("only its owner sees" if src.private else "no seat sees")
+
+
+def _shown_to(key, facts: frozenset) -> frozenset:
+    return frozenset(f[1] for f in facts if f[0] == "to" and f[2] == key)
+
+
+def _seen(v: Val, viewers: frozenset) -> Val:
+    """`v`, its cards known to `viewers` too."""
+    if not viewers:
+        return v
+    return Val(frozenset(attrs.evolve(s, seen_by=s.seen_by | viewers) for s in v.ident), v.shape)
+
+
+def _about_top(fact) -> bool:
+    return fact[0] == "end" or (fact[0] == "to" and fact[2][0] == "end")
 
 
 def _first(sources) -> Source:
@@ -231,7 +248,7 @@ class InfoFlow:
 
     def _to_chooser(self, span, sources: frozenset, chooser, message: str) -> None:
         """What only the chooser sees (labels, filters): his own cards are no secret to him."""
-        hidden = frozenset(s for s in sources if s.owner != chooser)
+        hidden = frozenset(s for s in sources if s.owner != chooser and chooser not in s.seen_by)
         if hidden:
             self._report(span, message, hidden)
 
@@ -323,9 +340,9 @@ class InfoFlow:
             return facts
         if isinstance(st, ast.Reveal):
             v = self._ev(st.cards, env, facts)
-            if st.to is not None:
+            if st.to is not None:  # the others still do not see them; those shown them may choose among them
                 self._ev(st.to, env, facts)
-                return facts
+                return facts | {("to", self._canon(st.to, env), self._canon(st.cards, env))}
             self.frames[-1].revealed.update(v.ident)
             return facts | {self._canon(st.cards, env)}
         if isinstance(st, ast.Hide):
@@ -400,7 +417,7 @@ class InfoFlow:
     def _moved(self, cards, zone, facing, env: dict, facts: frozenset) -> frozenset:
         family = self._family(zone)
         public = family is not None and self.sym.zones[family][1] == "public"
-        facts = frozenset(f for f in facts if f[0] != "end")  # `top of z` is another card once cards move
+        facts = frozenset(f for f in facts if not _about_top(f))  # `top of z` is another card once cards move
         if facing == "up" or public:
             if cards is not None and self._is_name_or_zone(cards, env):
                 facts = facts | {self._canon(cards, env)}
@@ -415,7 +432,8 @@ class InfoFlow:
         out = set()
         for f in facts:
             is_zone = _mentions(f, family) if family is not None else any(_mentions(f, z) for z in self.sym.zones)
-            if is_zone or (cards and f[0] in ("let", "set", "alt", "each", "agg", "param")):
+            local = f[2] if f[0] == "to" else f
+            if is_zone or (cards and local[0] in ("let", "set", "alt", "each", "agg", "param")):
                 continue
             out.add(f)
         return frozenset(out)
@@ -583,7 +601,8 @@ class InfoFlow:
             if over is not None and ("zone", family, over) in facts:
                 return NOTHING
         private = visibility == "private" and self.types.get(id(owner_expr)) == "player"
-        return Val(frozenset({Source(family, owner if private else None, show(e, env), private)}))
+        viewers = _shown_to(("zone", family, owner), facts)
+        return Val(frozenset({Source(family, owner if private else None, show(e, env), private, viewers)}))
 
     def _ev(self, e, env: dict, facts: frozenset) -> Val:
         """The taint of an expression where `env` binds the local names and `facts` says what is shown."""
@@ -597,7 +616,7 @@ class InfoFlow:
                 b = env[e.name]
                 if b.alias in facts:
                     return Val(EMPTY, b.val.shape)
-                return b.val
+                return _seen(b.val, _shown_to(b.alias, facts))
             if e.name in self.sym.zones:
                 return self._zone(e, e.name, None, env, facts)
             return Val(self.globals.get(e.name, EMPTY))
@@ -624,9 +643,10 @@ class InfoFlow:
         if isinstance(e, ast.EndCard):
             z, n = self._ev(e.zone, env, facts), self._ev(e.count, env, facts)
             if self.types.get(id(e.zone)) in CARDISH:
-                if self._canon(e, env) in facts:  # `reveal top of talon`, and nothing moved since
+                key = self._canon(e, env)
+                if key in facts:  # `reveal top of talon`, and nothing moved since
                     return Val(EMPTY, z.shape | n.all)
-                return Val(z.ident | n.all, z.shape | n.all)
+                return _seen(Val(z.ident | n.all, z.shape | n.all), _shown_to(key, facts))
             return _scalar(z, n)
         if isinstance(e, ast.Players):
             return _scalar(self._ev(e.start, env, facts), self._ev(e.stop, env, facts))
