@@ -91,3 +91,12 @@ def test_the_innermost_block_is_named_from_the_grammar():
     lines = ["round:", "    for each p in players:", "        move x", ""]
     assert parse._innermost_block(lines, 3) == "for each"
     assert parse._innermost_block(["round:", "    dealer chooses:", "        x", ""], 3) == "chooses"
+
+
+def test_first_sets_agree_with_larks_own_analysis():
+    from lark.grammar import NonTerminal
+    from lark.parsers.grammar_analysis import calculate_sets
+
+    first, _, _ = calculate_sets(grammar.parser().rules)
+    for rule in ("stmt", "expr", "start", "alternative", "atom", "block"):
+        assert grammar.first_terminals(rule) == {t.name for t in first[NonTerminal(rule)]}
