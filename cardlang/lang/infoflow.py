@@ -202,8 +202,11 @@ class InfoFlow:
         s = self.sym
         for sym in list(s.vars.values()) + list(s.pvars.values()):
             d = sym.decl
-            self._sink_value(self._ev(d.value, {}, frozenset()), d.value, d.value.span,
+            v = self._ev(d.value, {}, frozenset())
+            self._sink_value(v, d.value, d.value.span,
                              f"`{d.name}` is shown to every seat, but its first value is computed from {{}}")
+            if self.types.get(id(d.value)) in CARDISH and v.ident:
+                self.globals[d.name] = self.globals.get(d.name, EMPTY) | {attrs.evolve(s, owner=None) for s in v.ident}
         if s.score is not None:
             env = {s.score.var: Binding(NOTHING, ("score",))}
             v = self._ev(s.score.value, env, frozenset())
@@ -316,7 +319,7 @@ class InfoFlow:
         self._tick()
         if isinstance(st, (ast.Set, ast.Add)):
             value = st.value if isinstance(st, ast.Set) else st.amount
-            self._assign(st.target, self._ev(value, env, facts), value, env, facts, st.span)
+            self._assign(st, self._ev(value, env, facts), value, env, facts)
             return facts
         if isinstance(st, ast.Let):
             v = self._ev(st.value, env, facts)
@@ -375,18 +378,27 @@ class InfoFlow:
             return self._choose(st, env, facts)
         return facts  # pass
 
-    def _assign(self, t: ast.Target, v: Val, value, env: dict, facts: frozenset, span) -> None:
+    def _assign(self, st, v: Val, value, env: dict, facts: frozenset) -> None:
+        """`set`, `add`, `subtract`: a local takes the taint (and that of the branch it is in); a
+        variable is shown to every seat."""
+        t, span = st.target, st.span
         key = self._ev(t.key, env, facts) if t.key is not None else NOTHING
         if t.name in env and t.kind != "player":  # a local name, or an item of a local list
             b = env[t.name]
-            pc = Val(self.pc)
-            env[t.name] = attrs.evolve(b, val=b.val.join(v).join(key).join(pc) if t.kind == "item" else v.join(pc),
-                                       alias=b.alias if t.kind == "item" else ("set", id(t)))
+            new = v.join(Val(self.pc))
+            if t.kind == "item" or isinstance(st, ast.Add):  # the rest of the old value stays
+                new = new.join(b.val).join(key)
+            elif self.types.get(id(value)) in ("player", "players"):
+                b = attrs.evolve(b, alias=self._canon(value, env))
+            else:
+                b = attrs.evolve(b, alias=("set", id(st)))
+            env[t.name] = attrs.evolve(b, val=new)
             return
         shown = f"`{t.name}({show(t.key)})`" if t.kind == "player" else f"`{t.name}`"
         if key.all:
             which = "which item of" if t.kind == "item" else "whose"
             self._sink(t.span, key.all, f"every seat sees {which} `{t.name}` changes, and that depends on {{}}")
+            return
         shown_value = v.shape if self.types.get(id(value)) in CARDISH else v.all
         self._sink(value.span if shown_value else span, shown_value,
                    f"{shown} is shown to every seat, but this value is computed from {{}}", f"{shown} change")
