@@ -100,3 +100,21 @@ def test_first_sets_agree_with_larks_own_analysis():
     first, _, _ = calculate_sets(grammar.parser().rules)
     for rule in ("stmt", "expr", "start", "alternative", "atom", "block"):
         assert grammar.first_terminals(rule) == {t.name for t in first[NonTerminal(rule)]}
+
+
+def test_every_labelled_mistake_is_still_a_mistake_the_grammar_refuses():
+    """The `help:` examples of broken input restate the syntax by showing what it is not: each must
+    still fail to parse, where its label can be found again."""
+    from lark.exceptions import UnexpectedToken
+
+    table = parse._example_table()
+    for label, snippets in parse._EXAMPLES.items():
+        assert label in table.values(), f"no example of {label!r} fails where the table can find it"
+        for snippet in snippets:
+            assert not parses(snippet), snippet
+            try:
+                grammar.parser().parse(snippet, start="start")
+            except UnexpectedToken as e:
+                assert (e.state.position, e.token.type) in table
+            except UnexpectedInput:
+                pass
