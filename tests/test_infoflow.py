@@ -163,3 +163,19 @@ def test_a_file_with_errors_gets_no_flow_warnings(tmp_path):
                     encoding="utf-8")
     codes = {d.code for d in check_files([str(path)]).diagnostics}
     assert "E010" in codes and "W004" not in codes
+
+
+# variants keep their zones in their base file, which is in the list itself
+ALL_FILES = [p for p in GAMES + FLOWS if "\nextends " not in "\n" + p.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("path", ALL_FILES, ids=[f"{p.parent.name}/{p.stem}" for p in ALL_FILES])
+def test_with_every_zone_public_nothing_is_secret(path, tmp_path):
+    """Only zones hide cards: the same rules with every zone public raise no W004 at all."""
+    import re
+
+    text = path.read_text(encoding="utf-8")
+    opened = re.sub(r"^(zone [^\n]*?)\b(hidden|private)\b", r"\1public", text, flags=re.M)
+    copy = tmp_path / path.name
+    copy.write_text(opened, encoding="utf-8")
+    assert warnings_of(copy) == []
