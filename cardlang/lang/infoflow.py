@@ -179,7 +179,7 @@ class InfoFlow:
         self.visits = 0
         self.phase_in: dict = {}  # phase -> (param Vals, pc sources)
         self.globals: dict = {}  # variable holding cards -> the ident of what was stored in it
-        self.found: dict = {}  # span -> message, first one wins
+        self.found: dict = {}  # span -> (message, source), first one wins
         self.frames: list = []
         self.pc: frozenset = EMPTY
 
@@ -206,7 +206,8 @@ class InfoFlow:
             self._sink_value(v, d.value, d.value.span,
                              f"`{d.name}` is shown to every seat, but its first value is computed from {{}}")
             if self.types.get(id(d.value)) in CARDISH and v.ident:
-                self.globals[d.name] = self.globals.get(d.name, EMPTY) | {attrs.evolve(s, owner=None) for s in v.ident}
+                stored = {attrs.evolve(src, owner=None) for src in v.ident}  # whose it was is lost
+                self.globals[d.name] = self.globals.get(d.name, EMPTY) | stored
         if s.score is not None:
             env = {s.score.var: Binding(NOTHING, ("score",))}
             v = self._ev(s.score.value, env, frozenset())
