@@ -123,7 +123,8 @@ def test_a_branch_on_a_hidden_card_warns_once_the_branch_ends_without_showing_it
                    "    end game\n")
     hidden = check_text(tmp_path, body.replace("{show}", "pass"))
     assert [d.message for d in hidden] == [
-        "every seat sees this text, and whether it happens depends on `hand(p)`, which only its owner sees"]
+        "every seat sees this text, and whether it happens depends on `hand(p)` (tested on line 12), which only its "
+        "owner sees"]
     assert check_text(tmp_path, body.replace("{show}", "reveal hand(p)")) == []
     assert check_text(tmp_path, body.replace("{show}", "p says \"I have one\"")) == []
     # another player's word proves nothing about p's hand, and tells the branch ran too

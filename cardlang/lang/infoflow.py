@@ -99,7 +99,8 @@ class Binding:
 class Frame:
     """A branch or loop body under a condition: warnings that wait for it to end, and what it declassifies."""
 
-    pending: list = attrs.Factory(list)  # (span, message, pc sources) or ("call", phase, pc sources)
+    pending: list = attrs.Factory(list)  # (span, message, pc sources, notes) or ("call", phase, pc sources)
+    tests: dict = attrs.Factory(dict)  # source its condition tests -> where ("tested on line 12")
     revealed: set = attrs.Factory(set)
     speakers: set = attrs.Factory(set)
 
@@ -139,8 +140,9 @@ def show(e, env: Optional[dict] = None) -> str:
     return "…"
 
 
-def _describe(src: Source) -> str:
-    return f"`{src.text}`, which " + ("only its owner sees" if src.private else "no seat sees")
+def _describe(src: Source, note: Optional[str] = None) -> str:
+    where = f" ({note})" if note else ""
+    return f"`{src.text}`{where}, which " + ("only its owner sees" if src.private else "no seat sees")
 
 
 def _shown_to(key, facts: frozenset) -> frozenset:
@@ -220,15 +222,15 @@ class InfoFlow:
         for i, p in enumerate(block.params):
             val = vals[i] if i < len(vals) else NOTHING
             env[p.name] = Binding(val, ("param", block.name, p.name))
-        self.frames = [Frame()]
+        self.frames = [Frame(tests={src: f"tested where `{block.name}` is played" for src in pc})]
         self.pc = pc
         self._stmts(block.body, env, frozenset())
         self._settle(self.frames.pop(), None)
 
     # -- reporting
-    def _report(self, span, message: str, sources: frozenset) -> None:
+    def _report(self, span, message: str, sources: frozenset, notes: Optional[dict] = None) -> None:
         src = _first(sources)
-        self.found.setdefault(span, (message.format(_describe(src)), src))
+        self.found.setdefault(span, (message.format(_describe(src, (notes or {}).get(src))), src))
 
     def _sink(self, span, explicit: frozenset, message: str, implicit: Optional[str] = None,
               speaker=None) -> None:
@@ -243,7 +245,7 @@ class InfoFlow:
         pc = frozenset(s for s in self.pc if speaker is None or s.owner != speaker)
         if pc and implicit is not None:
             self.frames[-1].pending.append((span, f"every seat sees {implicit}, and whether it happens depends on {{}}",
-                                            pc))
+                                            pc, {}))
 
     def _sink_value(self, v: Val, e, span, message: str, implicit: Optional[str] = None, speaker=None) -> None:
         """A value shown to every seat: a card in it is masked for those who do not know it, its number is not."""
@@ -270,12 +272,13 @@ class InfoFlow:
                 else:
                     self._call_pc(item[1], rest)
                 continue
-            span, message, pc = item
+            span, message, pc, notes = item
             rest = clear(pc)
+            notes = {**{src: frame.tests[src] for src in rest if src in frame.tests}, **notes}  # innermost first
             if rest and outer is not None:
-                outer.pending.append((span, message, rest))
+                outer.pending.append((span, message, rest, notes))
             elif rest:
-                self._report(span, message, rest)
+                self._report(span, message, rest, notes)
 
     def _call_pc(self, phase: str, pc: frozenset) -> None:
         vals, old = self.phase_in.get(phase, ((), EMPTY))
@@ -293,12 +296,13 @@ class InfoFlow:
             facts = self._stmt(st, env, facts)
         return facts
 
-    def _scoped(self, stmts, env: dict, facts: frozenset, pc_extra: frozenset) -> tuple:
-        """Runs a nested block in a copy of `env` under a condition; returns (env, facts) after it."""
+    def _scoped(self, stmts, env: dict, facts: frozenset, tests: dict) -> tuple:
+        """Runs a nested block in a copy of `env` under a condition (`tests`: the sources it tests, and
+        where); returns (env, facts) after it."""
         inner = dict(env)
         outer_pc = self.pc
-        self.pc = outer_pc | pc_extra
-        self.frames.append(Frame())
+        self.pc = outer_pc | frozenset(tests)
+        self.frames.append(Frame(tests=dict(tests)))
         try:
             facts = self._stmts(stmts, inner, facts)
         finally:
@@ -463,10 +467,11 @@ class InfoFlow:
             self.frames[-1].pending.append(("call", st.name, self.pc))
 
     def _if(self, st: ast.If, env: dict, facts: frozenset) -> frozenset:
-        tested = EMPTY
+        tested: dict = {}
         envs, ends = [], []
         for cond, body in st.branches:
-            tested = tested | self._ev(cond, env, facts).all
+            for src in self._ev(cond, env, facts).all:
+                tested.setdefault(src, f"tested on line {cond.span.line}")
             e, f = self._scoped(body, env, facts, tested)
             envs.append(e)
             ends.append(f)
@@ -484,13 +489,13 @@ class InfoFlow:
             return ALL
         return ("over", self._canon(e, env))
 
-    def _body_twice(self, body, env: dict, facts: frozenset, pc: frozenset) -> frozenset:
+    def _body_twice(self, body, env: dict, facts: frozenset, pc: frozenset, line: int) -> tuple:
         """A loop body, run again while the names it changes or the facts it starts from change (at most
         three times): what is reported comes from the last run. Returns the facts at its start and end."""
         for attempt in range(3):
             before = {k: b.val for k, b in env.items()}
             mark = (dict(self.found), [list(f.pending) for f in self.frames])
-            inner, end = self._scoped(body, env, facts, pc)
+            inner, end = self._scoped(body, env, facts, {src: f"tested on line {line}" for src in pc})
             self._merge(env, [inner])
             if attempt == 2 or (all(env[k].val == v for k, v in before.items()) and facts <= end):
                 break
@@ -508,7 +513,7 @@ class InfoFlow:
         inner_env[st.var] = Binding(elem, alias, self._over(st.source, env))
         cond = self._ev(st.where, inner_env, facts).all if st.where is not None else EMPTY
         pc = (src.shape if self.types.get(id(st.source)) in CARDISH else src.all) | cond
-        start, end = self._body_twice(st.body, inner_env, facts, pc)
+        start, end = self._body_twice(st.body, inner_env, facts, pc, st.span.line)
         for k in env:
             env[k] = inner_env[k]
         kept = set(start & end)
@@ -522,11 +527,11 @@ class InfoFlow:
     def _loop(self, st, env: dict, facts: frozenset) -> frozenset:
         test = st.count if isinstance(st, ast.Repeat) else st.cond
         pc = self._ev(test, env, facts).all
-        start, end = self._body_twice(st.body, env, facts, pc)
+        start, end = self._body_twice(st.body, env, facts, pc, st.span.line)
         if isinstance(st, ast.While):  # the condition is tested again after each pass
             again = self._ev(test, env, end).all
             if not again <= pc:
-                start, end = self._body_twice(st.body, env, start, pc | again)
+                start, end = self._body_twice(st.body, env, start, pc | again, st.span.line)
         return start & end
 
     def _choose(self, st: ast.Choose, env: dict, facts: frozenset) -> frozenset:
