@@ -127,6 +127,11 @@ def test_diagnostics_on_open_and_change_with_the_did_you_mean_quick_fix(tmp_path
         assert await s.change("base.cards", BASE.replace("dealr", "dealer").replace("talom", "talon"), 3) == []
         broken = await s.change("base.cards", BASE + "    set x =\n", 4)
         assert [d.code for d in broken] == ["E001"]
+        await s.change("base.cards", BASE.replace("players 2..4", "players 2 .. 4"), 5)
+        edits = await s.client.text_document_formatting_async(lsp.DocumentFormattingParams(
+            text_document=lsp.TextDocumentIdentifier(uri=s.uri("base.cards")),
+            options=lsp.FormattingOptions(tab_size=4, insert_spaces=True)))
+        assert [(e.range.start.line, e.range.end.line, e.new_text) for e in edits] == [(0, 27, BASE)]
     run(tmp_path, scenario)
 
 

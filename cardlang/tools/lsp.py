@@ -15,6 +15,7 @@ from ..lang.diagnostics import Span
 from ..lang.report import DOCS_URI
 from . import analysis
 from .analysis import Analysis, RenameError
+from .fmt import FormatError, format_source
 
 _COMPLETION_KINDS = {
     "keyword": lsp.CompletionItemKind.Keyword, "phase": lsp.CompletionItemKind.Function,
@@ -183,6 +184,20 @@ def code_actions(ls: CardsServer, params: lsp.CodeActionParams) -> list:
         out.append(lsp.CodeAction(title=f"replace with `{fix}`", kind=lsp.CodeActionKind.QuickFix,
                                   diagnostics=[d], edit=edit, is_preferred=True))
     return out
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: CardsServer, params: lsp.DocumentFormattingParams) -> Optional[list]:
+    """The whole document in `cardlang fmt`'s layout (nothing when it does not parse)."""
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    try:
+        formatted = format_source(doc.source, doc.path)
+    except FormatError:
+        return None
+    if formatted == doc.source:
+        return []
+    end = lsp.Position(line=len(doc.lines), character=0)
+    return [lsp.TextEdit(range=lsp.Range(lsp.Position(0, 0), end), new_text=formatted)]
 
 
 def main() -> None:
