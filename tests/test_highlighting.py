@@ -94,3 +94,17 @@ def test_the_textmate_harness_reports_what_the_grammar_does_not_know(tmp_path):
     odd.write_text('game "g"\nround:\n    set x = 1 $ 2\n')
     status, (report,) = _tokenize_with_textmate([str(odd)])
     assert status == 1 and report["invalid"] == [[3, 15, "$"]]
+
+
+def test_cardlang_check_colours_the_quoted_source_line_with_the_lexer():
+    from pygments import highlight
+    from pygments.formatters import TerminalFormatter
+
+    from cardlang.lang.diagnostics import Diagnostic, Span
+    from cardlang.lang.report import render_diagnostic
+
+    line = '    announce "{p} wins"  # why'
+    d = Diagnostic("E010", "error", "unknown name `p`", Span("x.cards", 1, 20, 1, 21))
+    coloured = render_diagnostic(d, [line], color=True)
+    assert highlight(line, CardsLexer(), TerminalFormatter()).rstrip("\n") in coloured
+    assert line in render_diagnostic(d, [line], color=False)

@@ -86,6 +86,20 @@ def _source_lines(report: Report, file: str) -> Optional[list]:
     return text
 
 
+def _source(line: str, color: bool) -> str:
+    """A quoted source line, coloured by the `.cards` Pygments lexer when colour is on."""
+    if not color:
+        return line
+    try:
+        from pygments import highlight
+        from pygments.formatters import TerminalFormatter
+
+        from ..tools.lexer import CardsLexer  # it reads only the generated keyword lists: no import circle
+    except ImportError:  # pragma: no cover - Pygments comes with rich
+        return line
+    return highlight(line, CardsLexer(), TerminalFormatter()).rstrip("\n")
+
+
 def render_diagnostic(d: Diagnostic, lines: Optional[list], color: bool = False) -> str:
     """One diagnostic: the `file:line:col: error[CODE]: message` line every editor reads, then the
     rustc-style block: `--> file:line:col`, the source line as written with carets under the whole
@@ -106,7 +120,7 @@ def render_diagnostic(d: Diagnostic, lines: Optional[list], color: bool = False)
         shown, start, end = _window(line, start, end)
         under = "".join("\t" if c == "\t" else " " for c in shown[:start])
         out.append(f"{pad} {bar}")
-        out.append(f"{_paint(number, 'gutter', color)} {bar} {shown}".rstrip())
+        out.append(f"{_paint(number, 'gutter', color)} {bar} {_source(shown, color)}".rstrip())
         out.append(f"{pad} {bar} {under}" + _paint("^" * max(1, end - start), sev, color))
     for note in d.notes:
         out.append(f"{pad} = note: {note}")
