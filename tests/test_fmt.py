@@ -103,6 +103,8 @@ def test_comments_stay_with_the_block_they_were_written_in():
     out = format_source(text)
     assert "        # still in the if\n    # back in the round\n" in out
     assert "    pass\n\n# about the phase\nphase q:\n    pass  # why\n" in out
+    tabs = 'game "g"\nround:\n\tif true:\n\t\tpass\n\t# after the if\n'
+    assert format_source(tabs) == 'game "g"\n\nround:\n    if true:\n        pass\n    # after the if\n'
 
 
 def test_trailing_comments_lined_up_by_their_author_stay_lined_up():
@@ -174,15 +176,18 @@ def scramble(text: str, rng: random.Random) -> str:
     """The same tokens, laid out badly: odd indentation, extra spaces, `\\` and bracket line breaks,
     doubled blank lines. It parses to the same tree."""
     lines, after = fmt._read(text)
-    unit = rng.choice([1, 2, 3, 5, 8])
+    unit = rng.choice([0, 1, 2, 3, 5, 8])  # 0: tabs
+
+    def pad(levels):
+        return "\t" * levels if unit == 0 else " " * (unit * levels)
     out = []
     for line in lines:
         for item in line.before:
-            out.append("" if item is None else " " * (unit * (item[0] // 4)) + item[1])
+            out.append("" if item is None else pad(item[0] // 4) + item[1])
             if item is None and rng.random() < 0.5:
                 out.append(" " * rng.randrange(4))
         depths = fmt._depths(line.toks)
-        parts = [" " * (unit * line.level)]
+        parts = [pad(line.level)]
         for i, tok in enumerate(line.toks):
             if i:
                 space = fmt._space(line.toks[i - 1], tok)
@@ -203,7 +208,7 @@ def scramble(text: str, rng: random.Random) -> str:
         if line.trailing is not None:
             parts.append(" " * (1 + rng.randrange(3)) + line.trailing[1])
         out.append("".join(parts))
-    out += ["" if item is None else " " * (unit * (item[0] // 4)) + item[1] for item in after]
+    out += ["" if item is None else pad(item[0] // 4) + item[1] for item in after]
     return "\n".join(out) + "\n" * rng.randrange(1, 4)
 
 

@@ -15,7 +15,6 @@ from typing import Optional
 
 import attrs
 
-from ..lang.diagnostics import Diagnostic
 from ..lang.parse import parse, parser
 
 WIDTH = 100
@@ -73,13 +72,12 @@ def _read(source: str) -> tuple:
                 lines.append(cur)
                 cur = None
             continue
-        gap = source[prev_end:t.start_pos]
+        gap_start, gap = prev_end, source[prev_end:t.start_pos]
         prev_end = t.end_pos
         if cur is None:
-            cur = _Line(level)
-            before = _between(gap, lines, source, prev_end - len(t) - len(gap))
-            cur.before = before
-            cur.width = t.column - 1
+            line_start = source.rfind("\n", 0, t.start_pos) + 1
+            cur = _Line(level, before=_between(gap, lines, source, gap_start),
+                        width=len(source[line_start:t.start_pos].expandtabs(8)))
         elif "#" in gap:
             cur.inner[len(cur.toks) - 1] = [(k > 0, seg[seg.index("#"):].rstrip())
                                             for k, seg in enumerate(gap.split("\n")) if "#" in seg]
@@ -332,9 +330,3 @@ def format_source(source: str, path: str = "<text>") -> str:
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"
-
-
-def syntax_problems(source: str, path: str) -> list[Diagnostic]:
-    """The errors that stop a file from being formatted (none if it parses)."""
-    module, diagnostics = parse(source, path)
-    return [] if module is not None else diagnostics
