@@ -89,7 +89,7 @@ def analyse(text: str, path: str, read: Optional[Callable[[str], Optional[str]]]
     def parse_base(file: str):
         body = source(file)
         if body is None:
-            return read_source(file)[0], read_source(file)[1]
+            return None, read_source(file)[1]  # why it cannot be read
         return parse(body, file)
 
     def lines(file: str) -> Optional[list]:

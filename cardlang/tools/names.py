@@ -198,12 +198,12 @@ class _Walker:
             self.children(st)
 
     def alternative(self, alt: ast.Alternative) -> None:
-        self.expr(alt.label)
         self.scopes.append({})
         if alt.var is not None:
             self.expr(alt.source)
             self.expr(alt.high)
             self.bind(alt.var, self.find(alt.span, rf"(?:card|number)\s+({re.escape(alt.var)})\b"))
+        self.expr(alt.label)  # `as "bid {n}"` shows the chosen number
         self.expr(alt.where)
         self.stmts(alt.body)
         self.scopes.pop()
@@ -233,11 +233,12 @@ class _Walker:
             self.children(e)
 
     def children(self, node) -> None:
+        """The expressions directly inside a node that binds no name."""
         for f in attrs.fields(type(node)):
             value = getattr(node, f.name)
             for v in value if isinstance(value, tuple) else (value,):
-                if isinstance(v, (ast.Expr, ast.Target)):
-                    self.expr(v) if isinstance(v, ast.Expr) else self.use(_name_span(v.span, v.name), v.name)
+                if isinstance(v, ast.Expr):
+                    self.expr(v)
 
 
 def index(module: ast.Module, sources) -> Index:

@@ -1,0 +1,73 @@
+"""What the language server answers, in process: names resolve as the checker resolves them, so that
+renaming any declared name of a game everywhere the index finds it leaves a file that checks clean."""
+
+import glob
+import os
+import shutil
+
+import pytest
+
+from cardlang.load import check_source
+from cardlang.tools import analysis
+from scenario import ROOT
+
+GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.cards")))
+
+
+def apply(texts: dict, spans: list, new: str) -> dict:
+    """The files' texts with each span replaced by `new` (right to left, so positions hold)."""
+    out = {f: t.split("\n") for f, t in texts.items()}
+    for s in sorted(spans, key=lambda s: (s.file, s.line, -s.column)):
+        row = out[s.file][s.line - 1]
+        out[s.file][s.line - 1] = row[: s.column - 1] + new + row[s.end_column - 1:]
+    return {f: "\n".join(lines) for f, lines in out.items()}
+
+
+@pytest.mark.parametrize("path", GAMES, ids=os.path.basename)
+def test_renaming_any_name_of_a_game_everywhere_leaves_it_clean(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    a = analysis.analyse(text, path)
+    assert a.names is not None and not [d for d in a.diagnostics if d.is_error]
+    kinds = {d.kind for d in a.names.declared}
+    assert {"zone", "local", "var"} <= kinds or {"zone", "local", "pvar"} <= kinds
+    for k, d in enumerate(a.names.declared):
+        spans = analysis.rename(a, d.span.line, d.span.column, f"renamed_{k}")
+        assert spans[0] == d.span
+        renamed = apply({a.path: text}, spans, f"renamed_{k}")[a.path]
+        _, _, _, found = check_source(renamed, path)
+        errors = [x for x in found if x.is_error]
+        assert errors == [], f"renaming {d.kind} `{d.name}` (line {d.span.line}) missed a use: {errors[0]}"
+
+
+def test_a_rename_in_a_variant_changes_its_base_too(tmp_path):
+    for folder in ("games", "examples"):
+        shutil.copytree(os.path.join(ROOT, folder), tmp_path / folder)
+    variant = os.path.normpath(str(tmp_path / "examples" / "ascenseur_blind.cards"))
+    base = os.path.normpath(str(tmp_path / "games" / "ascenseur.cards"))
+    texts = {p: open(p, encoding="utf-8").read() for p in (variant, base)}
+    a = analysis.analyse(texts[variant], variant)
+    line = texts[variant].split("\n").index("    bidding") + 1
+    spans = analysis.rename(a, line, 6, "bids")
+    assert {s.file for s in spans} == {variant, base}
+    assert analysis.definition(a, line, 6).file == base
+    renamed = apply(texts, spans, "bids")
+    for p, t in renamed.items():
+        with open(p, "w", encoding="utf-8") as f:
+            f.write(t)
+    _, _, _, found = check_source(renamed[variant], variant)
+    assert [x for x in found if x.is_error] == []
+    with pytest.raises(analysis.RenameError):
+        analysis.rename(a, line, 6, "deal")  # a keyword
+    with pytest.raises(analysis.RenameError):
+        analysis.rename(a, 1, 1, "x")  # a comment: nothing declared there
+
+
+def test_hover_on_a_name_shows_its_declaration_and_the_comment_above_it():
+    path = os.path.join(ROOT, "games", "coucou.cards")
+    text = open(path, encoding="utf-8").read()
+    a = analysis.analyse(text, path)
+    lines = text.split("\n")
+    use = next(i for i, l in enumerate(lines, 1) if "card(right of p)" in l)
+    shown, _ = analysis.hover(a, use, lines[use - 1].index("card(") + 2)
+    assert "define card(p) = top of hand(p)" in shown and "The card a player holds." in shown
