@@ -71,3 +71,13 @@ def test_hover_on_a_name_shows_its_declaration_and_the_comment_above_it():
     use = next(i for i, l in enumerate(lines, 1) if "card(right of p)" in l)
     shown, _ = analysis.hover(a, use, lines[use - 1].index("card(") + 2)
     assert "define card(p) = top of hand(p)" in shown and "The card a player holds." in shown
+
+
+def test_the_lsp_command_without_pygls_says_how_to_install_it():
+    import subprocess
+    import sys
+
+    code = "import sys; sys.modules['pygls'] = None; from cardlang.cli import main; main(['lsp'])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == "Error: the language server needs pygls (pygls is missing): pip install 'cardlang[lsp]'\n"

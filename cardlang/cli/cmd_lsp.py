@@ -14,6 +14,7 @@ def lsp_command() -> None:
     try:
         from ..tools.lsp import main
     except ImportError as e:
-        raise click.ClickException(f"the language server needs pygls ({e.name} is missing): "
+        missing = (e.name or "pygls").split(".")[0]
+        raise click.ClickException(f"the language server needs pygls ({missing} is missing): "
                                    "pip install 'cardlang[lsp]'") from None
     main()
