@@ -54,14 +54,14 @@ def check_file(path: str):
 def check_source(source: str, path: str, parse_base=parse_file) -> tuple:
     """Parses, merges and checks the text of a file (a file on disk, an editor's buffer), its bases
     read with `parse_base`: (its module, the merged module, symbols, every diagnostic); what could
-    not be built is None."""
+    not be built is None (no symbols when merging found errors)."""
     module, diagnostics = parse(source, path)
     if module is None:
         return None, None, None, diagnostics
     merged, more = resolve(module, parse_base)
     diagnostics = diagnostics + more
     if any(d.is_error for d in more):
-        return module, None, None, diagnostics
+        return module, merged, None, diagnostics
     symbols, found = check(merged)
     return module, merged, symbols, diagnostics + found
 

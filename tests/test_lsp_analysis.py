@@ -81,3 +81,29 @@ def test_the_lsp_command_without_pygls_says_how_to_install_it():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert done.stderr == "Error: the language server needs pygls (pygls is missing): pip install 'cardlang[lsp]'\n"
+
+
+# E005 files are not text (binary, not UTF-8): an editor does not hand them to the server as such
+INVALID = sorted(p for p in glob.glob(os.path.join(ROOT, "tests", "check", "*", "*.cards"))
+                 if not os.path.basename(p).startswith("E005"))
+
+
+def _shape(d):
+    return (d.code, d.severity, d.span.line, d.span.column, d.span.end_line, d.span.end_column, d.message,
+            d.help, d.notes)
+
+
+@pytest.mark.parametrize("path", INVALID, ids=os.path.basename)
+def test_the_server_finds_what_cardlang_check_finds(path):
+    """The same codes, severities, ranges, messages, help and notes as `cardlang check` on every
+    example file of the check tests (its own problems; a base's are shown on the `extends` line)."""
+    from cardlang.cli.cmd_check import check_paths
+
+    report = check_paths([path]).diagnostics
+    mine = [d for d in report if os.path.abspath(d.span.file) == os.path.abspath(path)]
+    with open(path, encoding="utf-8") as f:
+        found = analysis.own_diagnostics(analysis.analyse(f.read(), path))
+    assert len(found) == len(report)
+    assert [_shape(d) for d in found[:len(mine)]] == [_shape(d) for d in mine]
+    for d in found[len(mine):]:  # a base file's problem, on the `extends` line
+        assert d.span.file == os.path.normpath(path) and d.message.startswith("in ")

@@ -11,6 +11,7 @@ from typing import Callable, Optional
 import attrs
 
 from ..lang import ast
+from ..lang.check import check
 from ..lang.diagnostics import Diagnostic, Span
 from ..lang.parse import parse
 from ..load import check_source, read_source
@@ -96,8 +97,19 @@ def analyse(text: str, path: str, read: Optional[Callable[[str], Optional[str]]]
         body = source(file)
         return None if body is None else body.split("\n")
 
-    module, merged, symbols, diagnostics = check_source(text, path, parse_base)
-    names = index(merged, lines) if merged is not None else None
+    try:
+        module, merged, symbols, diagnostics = check_source(text, path, parse_base)
+        own = all(os.path.normpath(d.span.file) == path for d in diagnostics if d.is_error)
+        if symbols is None and merged is not None and merged is not module and own:
+            # as `cardlang check` does: a variant's own mistakes (E027) leave a sound merge to check
+            symbols, found = check(merged)
+            diagnostics = diagnostics + found
+    except RecursionError:
+        module = merged = symbols = None
+        diagnostics = [Diagnostic("E006", "error", "this file nests expressions or blocks too deeply to check",
+                                  Span(path, 1, 1, 1, 2),
+                                  help="split deep expressions with `let` or `define`, or nest fewer blocks")]
+    names = index(merged, lines) if merged is not None and symbols is not None else None
     result = Analysis(path, text, diagnostics, module, merged, symbols, names, lines)
     result.good = result if names is not None or previous is None else previous.good
     return result
