@@ -107,3 +107,17 @@ def test_the_server_finds_what_cardlang_check_finds(path):
     assert [_shape(d) for d in found[:len(mine)]] == [_shape(d) for d in mine]
     for d in found[len(mine):]:  # a base file's problem, on the `extends` line
         assert d.span.file == os.path.normpath(path) and d.message.startswith("in ")
+
+
+def test_completion_offers_the_locals_of_the_block_from_where_they_are_bound():
+    path = os.path.join(ROOT, "games", "coucou.cards")
+    text = open(path, encoding="utf-8").read()
+    lines = text.split("\n")
+    bound = lines.index("    let low = min p in players of value(card(p))") + 1
+    a = analysis.analyse(text, path)
+    after = [c.label for c in analysis.complete(a, bound + 2, 13)]  # in `if low == high:`
+    before = [c.label for c in analysis.complete(a, bound - 1, 13)]
+    assert "low" in after and "high" in after and "talon" in after and "card" in after
+    assert "low" not in before and "talon" in before
+    elsewhere = [c.label for c in analysis.complete(a, 2, 5)]
+    assert "low" not in elsewhere
