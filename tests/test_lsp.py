@@ -177,6 +177,22 @@ def test_definitions_and_references_across_extends(tmp_path):
         assert (where.uri, where.range.start.line, where.range.start.character) == (s.uri("base.cards"), 4, 5)
         shown = await s.client.text_document_hover_async(lsp.HoverParams(**s.at("variant.cards", 5, 27)))
         assert "from" in shown.contents.value and "var dealer: player = none" in shown.contents.value
+        # the base, opened and broken in the editor: the variant's diagnostics follow, on its `extends` line
+        await s.open("base.cards", fixed)
+        s.arrived.clear()
+        s.diagnostics.pop(s.uri("variant.cards"), None)
+        await s.change("base.cards", fixed.replace("zone talon", "zone talons"), 2)
+        for _ in range(100):
+            if s.uri("variant.cards") in s.diagnostics:
+                break
+            await asyncio.sleep(0.05)
+        found = s.diagnostics[s.uri("variant.cards")]
+        assert {d.code for d in found} == {"E010", "W001"}  # W001: the zone `talons` is never used
+        own = [(d.range.start.line, d.range.start.character) for d in found if not d.message.startswith("in ")]
+        assert own == [(4, 14)]  # `top of talon` in the variant itself
+        based = [d for d in found if d.message.startswith("in ")]
+        assert based and all((d.range.start.line, d.range.start.character) == (1, 8) for d in based)
+        assert f"in {tmp_path / 'base.cards'}:14:23: unknown name `talon`" in [d.message.split("\n")[0] for d in based]
     run(tmp_path, scenario)
 
 

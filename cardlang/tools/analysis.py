@@ -68,6 +68,7 @@ class Analysis:
     names: Optional[Index]
     sources: Callable
     good: Optional["Analysis"] = None
+    files: frozenset = frozenset()  # every file it read: itself and its bases
 
     def lines(self, file: Optional[str] = None) -> Optional[list]:
         """A file's lines: this buffer's own, or a base file's."""
@@ -110,7 +111,7 @@ def analyse(text: str, path: str, read: Optional[Callable[[str], Optional[str]]]
                                   Span(path, 1, 1, 1, 2),
                                   help="split deep expressions with `let` or `define`, or nest fewer blocks")]
     names = index(merged, lines) if merged is not None and symbols is not None else None
-    result = Analysis(path, text, diagnostics, module, merged, symbols, names, lines)
+    result = Analysis(path, text, diagnostics, module, merged, symbols, names, lines, files=frozenset(texts))
     result.good = result if names is not None or previous is None else previous.good
     return result
 

@@ -106,7 +106,12 @@ def did_open(ls: CardsServer, params: lsp.DidOpenTextDocumentParams) -> None:
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: CardsServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    ls.publish(params.text_document.uri, params.text_document.version)
+    uri = params.text_document.uri
+    ls.publish(uri, params.text_document.version)
+    changed = os.path.normpath(to_fs_path(uri) or uri)
+    for other, a in list(ls.analyses.items()):  # the open variants of this file see the change too
+        if other != uri and changed in a.files:
+            ls.publish(other, None)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
