@@ -70,12 +70,13 @@ def test_pygments_tokens_say_what_the_words_are():
     assert [v for t, v in tokens if t in Error] == ["$"]  # what the language does not have is an error
 
 
-def _tokenize_with_textmate(paths):
+def _tokenize_with_textmate(paths, scopes=False):
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("node and npm are not installed: the TextMate grammar is tokenized with vscode-textmate under node")
     if not os.path.isdir(os.path.join(VSCODE, "node_modules", "vscode-textmate")):
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=VSCODE, check=True, capture_output=True)
-    result = subprocess.run(["node", os.path.join("test", "tokenize.js"), *paths], cwd=VSCODE,
+    result = subprocess.run(["node", os.path.join("test", "tokenize.js"), *(["--scopes"] if scopes else []), *paths],
+                            cwd=VSCODE,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode in (0, 1), result.stderr
     return result.returncode, [json.loads(line) for line in result.stdout.splitlines()]
@@ -108,3 +109,20 @@ def test_cardlang_check_colours_the_quoted_source_line_with_the_lexer():
     coloured = render_diagnostic(d, [line], color=True)
     assert highlight(line, CardsLexer(), TerminalFormatter()).rstrip("\n") in coloured
     assert line in render_diagnostic(d, [line], color=False)
+
+
+def test_the_textmate_grammar_scopes_say_what_the_words_are(tmp_path):
+    snippet = tmp_path / "snippet.cards"
+    snippet.write_text('phase turn(p):  # why\n    if true and count(hand(p)) > 2:\n        announce "{p} wins {{1}}"\n')
+    _, (report,) = _tokenize_with_textmate([str(snippet)], scopes=True)
+    scopes = {(line, text.strip()): scope for line, text, scope in report["scopes"] if text.strip()}
+    assert scopes[(1, "phase")] == "keyword.control.cards"
+    assert scopes[(1, "turn")] == "entity.name.function.cards"
+    assert scopes[(1, "# why")] == "comment.line.number-sign.cards"
+    assert scopes[(2, "true")] == "constant.language.cards"
+    assert scopes[(2, "and")] == "keyword.operator.word.cards"
+    assert scopes[(2, "count")] == "keyword.control.cards" and scopes[(2, "hand")] == "variable.other.cards"
+    assert scopes[(2, "2")] == "constant.numeric.cards" and scopes[(2, ">")] == "keyword.operator.cards"
+    assert scopes[(3, "p")] == "variable.other.cards"  # inside `{…}` of the text
+    assert scopes[(3, "{{")] == "constant.character.escape.cards"
+    assert report["invalid"] == []

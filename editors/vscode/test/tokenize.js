@@ -1,6 +1,7 @@
 // Tokenizes rule files with the TextMate grammar, as VS Code does (vscode-textmate + vscode-oniguruma),
 // and prints one JSON line per file: {"file", "lines", "tokens", "invalid": [[line, column, text]]}.
 // Exit status 1 when a file has a token scoped `invalid` (text the grammar does not know).
+// With --scopes first, each line also lists its tokens: "scopes": [[line, text, innermost scope]].
 "use strict";
 
 const fs = require("fs");
@@ -31,10 +32,12 @@ async function main(files) {
     let state = vsctm.INITIAL;
     let tokens = 0;
     const invalid = [];
+    const scopes = [];
     lines.forEach((line, i) => {
       const result = grammar.tokenizeLine(line, state);
       for (const t of result.tokens) {
         tokens += 1;
+        if (withScopes) scopes.push([i + 1, line.slice(t.startIndex, t.endIndex), t.scopes[t.scopes.length - 1]]);
         if (t.scopes.some((s) => s.startsWith("invalid"))) {
           invalid.push([i + 1, t.startIndex + 1, line.slice(t.startIndex, t.endIndex)]);
         }
@@ -42,12 +45,14 @@ async function main(files) {
       state = result.ruleStack;
     });
     failed = failed || invalid.length > 0;
-    console.log(JSON.stringify({ file, lines: lines.length, tokens, invalid }));
+    console.log(JSON.stringify(withScopes ? { file, lines: lines.length, tokens, invalid, scopes }
+      : { file, lines: lines.length, tokens, invalid }));
   }
   process.exit(failed ? 1 : 0);
 }
 
-main(process.argv.slice(2)).catch((error) => {
+const withScopes = process.argv[2] === "--scopes";
+main(process.argv.slice(withScopes ? 3 : 2)).catch((error) => {
   console.error(error);
   process.exit(2);
 });
