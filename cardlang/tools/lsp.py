@@ -79,11 +79,13 @@ class CardsServer(LanguageServer):
         return result
 
     def publish(self, uri: str, version: Optional[int]) -> None:
+        """Checks a document and sends its diagnostics."""
         a = self.analyse(uri)
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
             uri=uri, version=version, diagnostics=[to_diagnostic(d) for d in analysis.own_diagnostics(a)]))
 
     def current(self, uri: str) -> Analysis:
+        """The last analysis of a document (made now if there is none)."""
         return self.analyses.get(uri) or self.analyse(uri)
 
 
@@ -101,11 +103,13 @@ def _at(params) -> tuple:
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: CardsServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    """Diagnostics as soon as a file is opened."""
     ls.publish(params.text_document.uri, params.text_document.version)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: CardsServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    """Diagnostics on every change, of the file and of the open variants that extend it."""
     uri = params.text_document.uri
     ls.publish(uri, params.text_document.version)
     changed = os.path.normpath(to_fs_path(uri) or uri)
@@ -116,12 +120,14 @@ def did_change(ls: CardsServer, params: lsp.DidChangeTextDocumentParams) -> None
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: CardsServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    """A closed file is forgotten and its diagnostics cleared."""
     ls.analyses.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 def hover(ls: CardsServer, params: lsp.HoverParams) -> Optional[lsp.Hover]:
+    """What the word under the cursor means."""
     found = analysis.hover(*_at(params))
     if found is None:
         return None
@@ -130,18 +136,21 @@ def hover(ls: CardsServer, params: lsp.HoverParams) -> Optional[lsp.Hover]:
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: CardsServer, params: lsp.DefinitionParams) -> Optional[lsp.Location]:
+    """Where the name under the cursor is declared."""
     span = analysis.definition(*_at(params))
     return _location(span) if span is not None else None
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
 def references(ls: CardsServer, params: lsp.ReferenceParams) -> list:
+    """Every use of the name under the cursor."""
     spans = analysis.references(*_at(params), include_declaration=params.context.include_declaration)
     return [_location(s) for s in spans]
 
 
 @server.feature(lsp.TEXT_DOCUMENT_RENAME)
 def rename(ls: CardsServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit:
+    """The edits that rename a name everywhere (in this file and its bases)."""
     try:
         spans = analysis.rename(*_at(params), params.new_name)
     except RenameError as e:
@@ -155,6 +164,7 @@ def rename(ls: CardsServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit:
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" ", "("]))
 def completion(ls: CardsServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+    """What may be typed at the cursor, what the context asks for first."""
     items = [lsp.CompletionItem(label=c.label, kind=_COMPLETION_KINDS.get(c.kind, lsp.CompletionItemKind.Text),
                                 detail=c.detail, sort_text=f"{c.rank}{k:04d}")
              for k, c in enumerate(analysis.complete(*_at(params)))]
@@ -163,6 +173,7 @@ def completion(ls: CardsServer, params: lsp.CompletionParams) -> lsp.CompletionL
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbols(ls: CardsServer, params: lsp.DocumentSymbolParams) -> list:
+    """The outline: the file's declarations and blocks."""
     a = server.current(params.text_document.uri)
     return [lsp.DocumentSymbol(name=s.name, kind=_SYMBOL_KINDS.get(s.kind, lsp.SymbolKind.Object), detail=s.kind,
                                range=to_range(s.span), selection_range=to_range(s.name_span))
@@ -171,6 +182,7 @@ def document_symbols(ls: CardsServer, params: lsp.DocumentSymbolParams) -> list:
 
 @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
 def folding(ls: CardsServer, params: lsp.FoldingRangeParams) -> list:
+    """The blocks and comment runs that fold."""
     a = server.current(params.text_document.uri)
     kinds = {"comment": lsp.FoldingRangeKind.Comment, "region": lsp.FoldingRangeKind.Region}
     return [lsp.FoldingRange(start_line=first - 1, end_line=last - 1, kind=kinds[kind])
@@ -180,6 +192,7 @@ def folding(ls: CardsServer, params: lsp.FoldingRangeParams) -> list:
 @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
                 lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
 def code_actions(ls: CardsServer, params: lsp.CodeActionParams) -> list:
+    """A quick fix for each did-you-mean diagnostic."""
     out = []
     for d in params.context.diagnostics:
         fix = (d.data or {}).get("replacement") if isinstance(d.data, dict) else None
