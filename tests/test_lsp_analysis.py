@@ -121,3 +121,15 @@ def test_completion_offers_the_locals_of_the_block_from_where_they_are_bound():
     assert "low" not in before and "talon" in before
     elsewhere = [c.label for c in analysis.complete(a, 2, 5)]
     assert "low" not in elsewhere
+
+
+def test_every_keyword_of_the_grammar_has_a_hover_from_the_language_page():
+    from cardlang.tools.keywords import grammar_keywords, keyword_doc, language_doc
+
+    page = language_doc()
+    assert page.startswith("# The cardlang language")
+    for word in grammar_keywords():
+        doc = keyword_doc(word)
+        assert doc.startswith(f"**{word}** ("), f"docs/language.md shows no example of `{word}`"
+        quoted = [part.split("\n")[1] for part in doc.split("```cards")[1:]]
+        assert all(q in page for q in quoted)  # the lines as the page writes them
