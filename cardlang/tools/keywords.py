@@ -63,7 +63,8 @@ def _entries(doc: str) -> list:
         elif line.startswith("|") and "`" in line and not line.startswith("|---"):
             cells = [c.strip() for c in line.strip("|").split(" | ")]
             if len(cells) >= 2:
-                out.append((section, " ".join(re.findall(r"`([^`]*)`", cells[0])), cells[1]))
+                codes = re.findall(r"`([^`]*)`", cells[0].replace("\\|", "|"))  # `\|` is a `|` in a table
+                out.append((section, "\n".join(codes), cells[1]))
         elif line.startswith("- "):
             out.append((section, "", line[2:]))
         elif line.startswith("  ") and out and out[-1][1] == "":  # a list item goes on
