@@ -61,6 +61,8 @@ def test_a_rename_in_a_variant_changes_its_base_too(tmp_path):
         analysis.rename(a, line, 6, "deal")  # a keyword
     with pytest.raises(analysis.RenameError):
         analysis.rename(a, 1, 1, "x")  # a comment: nothing declared there
+    with pytest.raises(analysis.RenameError, match="is already a phase"):
+        analysis.rename(a, line, 6, "turn_trump")  # two phases would have one name
 
 
 def test_hover_on_a_name_shows_its_declaration_and_the_comment_above_it():

@@ -210,6 +210,11 @@ def rename(a: Analysis, line: int, column: int, new_name: str) -> list:
         raise RenameError("there is no declared name here")
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", new_name) or new_name in grammar_keywords():
         raise RenameError(f"`{new_name}` cannot be a name")
+    taken = [x for x in a.good.names.visible(d.span.file, d.span.line) if x.name == new_name and x is not d]
+    if taken:
+        what = _KIND_WORDS.get(taken[0].kind, taken[0].kind)
+        raise RenameError(f"`{new_name}` is already {'an' if what[0] in 'aeiou' else 'a'} {what} "
+                          f"(line {taken[0].span.line})")
     return a.good.names.references(d)
 
 
