@@ -136,3 +136,15 @@ def test_every_keyword_of_the_grammar_has_a_hover_from_the_language_page():
         quoted = [line for part in doc.split("```cards\n")[1:] for line in part.split("\n```")[0].split("\n")]
         assert quoted or "`" in doc
         assert all(q in page.replace("\\|", "|") for q in quoted)  # the lines as the page writes them
+
+
+@pytest.mark.parametrize("line, offered", [
+    ("deck ", {"standard", "piquet", "ranks"}),
+    ("zone z: ", {"per player", "pile", "row", "hidden", "private", "public"}),
+    ("phase f(n: ", {"number", "player", "card"}),
+    ("per player var x: ", {"number", "player"}),
+])
+def test_completion_offers_the_words_a_declaration_takes(line, offered):
+    text = 'game "g"\nplayers 2\ndeck standard\n' + line + "\n"
+    got = [c.label for c in analysis.complete(analysis.analyse(text, "x.cards"), 4, len(line) + 1)]
+    assert offered <= set(got) and "if" not in got

@@ -11,10 +11,11 @@ from typing import Callable, Optional
 import attrs
 
 from ..lang import ast
-from ..lang.check import check
+from ..lang.check import BUILTINS, TYPE_NAMES, ZONE_WORDS, check
 from ..lang.diagnostics import Diagnostic, Span
 from ..lang.parse import parse
 from ..load import check_source, read_source
+from ..runtime.cards import PRESETS
 from .keywords import grammar_keywords, keyword_doc
 from .names import Declared, Index, index
 
@@ -25,10 +26,6 @@ _STATEMENTS = ("pass", "set", "let", "add", "subtract", "move", "deal", "shuffle
                "repeat until", "while")
 _EXPRESSIONS = ("players", "seats", "all cards", "any", "count", "select", "sum", "min", "max", "highest",
                 "lowest", "left of", "right of", "next of", "top of", "bottom of", "not", "none", "true", "false")
-_BUILTINS = ("random", "rank", "suit", "abs", "count", "min", "max", "sum")
-_ZONE_WORDS = ("pile", "row", "hidden", "private", "public", "per player")
-_TYPES = ("player", "card", "cards", "number", "bool", "text", "suit", "rank", "list")
-_DECKS = ("standard", "piquet", "ranks")
 _KIND_WORDS = {"option": "option", "var": "variable", "pvar": "per-player variable", "zone": "zone",
                "pzone": "per-player zone", "order": "order", "ranking": "hand ranking", "define": "definition",
                "phase": "phase", "local": "local name"}
@@ -249,11 +246,11 @@ def complete(a: Analysis, line: int, column: int) -> list:
     words = head.split()
     last = words[-1] if words else ""
     if re.match(r"\s*zone\s+\w+\s*:", head):
-        return [Completion(w, "word", "zone attribute", 0) for w in _ZONE_WORDS]
+        return [Completion(w, "word", "zone attribute", 0) for w in sorted(ZONE_WORDS)]
     if re.match(r"\s*deck\s*$", head):
-        return [Completion(w, "word", "deck", 0) for w in _DECKS]
-    if re.search(r"(\bvar\s+\w+|\(.*\w)\s*:\s*$", head):
-        return [Completion(w, "word", "type", 0) for w in _TYPES]
+        return [Completion(w, "word", "deck", 0) for w in [*PRESETS, "ranks"]]
+    if re.match(r"\s*((per\s+player\s+)?var\s+\w+|(phase|define)\s+\w+\s*\([^)]*\w)\s*:\s*$", head):
+        return [Completion(w, "word", "type", 0) for w in sorted(TYPE_NAMES)]
     table = good.symbols.table if good.symbols is not None else {}
     if last in ("is", "has", "not"):
         out += [Completion(n, s.kind, s.kind, 0) for n, s in table.items() if s.kind in ("rank", "suit")]
@@ -264,7 +261,7 @@ def complete(a: Analysis, line: int, column: int) -> list:
         first = zones_first and d.kind in ("zone", "pzone")
         out.append(Completion(d.name, d.kind, _KIND_WORDS.get(d.kind, d.kind), 0 if first else 1))
     out += [Completion(w, "keyword", "expression", 2) for w in _EXPRESSIONS]
-    out += [Completion(w, "builtin", "builtin", 2) for w in _BUILTINS]
+    out += [Completion(w, "builtin", "builtin", 2) for w in sorted(BUILTINS)]
     if last not in ("is", "has", "not"):
         out += [Completion(n, s.kind, s.kind, 3) for n, s in table.items() if s.kind in ("rank", "suit")]
     return _unique(out)
