@@ -44,15 +44,26 @@ def parse_file(path: str) -> tuple[Optional[ast.Module], list[Diagnostic]]:
 
 def check_file(path: str):
     """Parses, merges and checks a file: (symbols or None, every diagnostic)."""
-    module, diagnostics = parse_file(path)
-    if module is None:
+    source, diagnostics = read_source(path)
+    if source is None:
         return None, diagnostics
-    module, more = resolve(module, parse_file)
+    _, _, symbols, diagnostics = check_source(source, path)
+    return symbols, diagnostics
+
+
+def check_source(source: str, path: str, parse_base=parse_file) -> tuple:
+    """Parses, merges and checks the text of a file (a file on disk, an editor's buffer), its bases
+    read with `parse_base`: (its module, the merged module, symbols, every diagnostic); what could
+    not be built is None (no symbols when merging found errors)."""
+    module, diagnostics = parse(source, path)
+    if module is None:
+        return None, None, None, diagnostics
+    merged, more = resolve(module, parse_base)
     diagnostics = diagnostics + more
     if any(d.is_error for d in more):
-        return None, diagnostics
-    symbols, found = check(module)
-    return symbols, diagnostics + found
+        return module, merged, None, diagnostics
+    symbols, found = check(merged)
+    return module, merged, symbols, diagnostics + found
 
 
 def resolve_options(symbols, players: Optional[int], options: Optional[dict]) -> tuple[int, dict]:

@@ -12,6 +12,8 @@ class _LazyGroup(click.Group):
 
     LAZY = {
         "check": (".cmd_check", "check_command"),
+        "fmt": (".cmd_fmt", "fmt_command"),
+        "lsp": (".cmd_lsp", "lsp_command"),
         "play": (".cmd_play", "play_command"),
         "replay": (".cmd_replay", "replay_command"),
         "simulate": (".cmd_simulate", "simulate_command"),

@@ -45,6 +45,20 @@ def _window(line: str, start: int, end: int) -> tuple[str, int, int]:
     return shown, max(len(prefix), start + offset), min(len(shown) - len(suffix), end + offset)
 
 
+def _source(line: str, color: bool) -> str:
+    """A quoted source line, coloured by the `.cards` Pygments lexer when colour is on."""
+    if not color:
+        return line
+    try:
+        from pygments import highlight
+        from pygments.formatters import TerminalFormatter
+
+        from ..tools.lexer import CardsLexer  # it reads only the generated keyword lists: no import circle
+    except ImportError:  # pragma: no cover - Pygments comes with rich
+        return line
+    return highlight(line, CardsLexer(), TerminalFormatter()).rstrip("\n")
+
+
 def render_diagnostic(d, lines: Optional[list], color: bool = False) -> str:
     """One diagnostic: the `file:line:col: error[CODE]: message` line every editor reads, then the
     rustc-style block: `--> file:line:col`, the source line as written with carets under the whole
@@ -65,7 +79,7 @@ def render_diagnostic(d, lines: Optional[list], color: bool = False) -> str:
         shown, start, end = _window(line, start, end)
         under = "".join("\t" if c == "\t" else " " for c in shown[:start])
         out.append(f"{pad} {bar}")
-        out.append(f"{paint(number, 'gutter', color)} {bar} {shown}".rstrip())
+        out.append(f"{paint(number, 'gutter', color)} {bar} {_source(shown, color)}".rstrip())
         out.append(f"{pad} {bar} {under}" + paint("^" * max(1, end - start), sev, color))
     for note in d.notes:
         out.append(f"{pad} = note: {note}")
