@@ -159,6 +159,10 @@ class Save:
                 if seat >= self.players:
                     raise FieldError(f"{name}[{i}]", f"seat {seat}, but the game has {self.players} seats "
                                                      f"(0 to {self.players - 1})")
+        if self.version >= 2:
+            for name in ("labels", "checksum"):
+                if getattr(self, name) is None:
+                    raise FieldError(name, "missing (null)")
         if self.labels is not None and len(self.labels) != len(self.actions):
             raise FieldError("labels", f"{len(self.labels)} labels for {len(self.actions)} moves")
 

@@ -284,9 +284,11 @@ def _replay(data: Save, game: Game, state: State) -> None:
             raise FieldError(field, f"move {i + 1} cannot be played: {e}") from None
     check_labels()
     if data.version >= 2:
-        if data.finished != state.is_terminal() or (data.finished and data.winners != list(state.winners())):
-            raise FieldError("finished" if data.finished != state.is_terminal() else "winners",
-                             "it does not match the game its moves play: the file was edited")
+        for name, value, played in (("finished", data.finished, state.is_terminal()),
+                                    ("winners", data.winners, list(state.winners()))):
+            if value != played:
+                raise FieldError(name, f"{shown(value)}, but the game its moves play says {shown(played)}: "
+                                       "the file was edited")
 
 
 def _same_label(i: int, saved: str, replayed: str) -> None:
