@@ -13,6 +13,7 @@ import random
 import re
 import shutil
 import tempfile
+import unicodedata
 from datetime import timedelta
 
 import pytest
@@ -23,7 +24,7 @@ from hypothesis import strategies as st
 import cardlang
 from cardlang.cli import main
 from cardlang.cli.table_view import card_labels_in
-from cardlang.play.save_schema import CHECKED, FIELDS, MAX_SAVE_BYTES, checksum
+from cardlang.play.save_schema import FIELDS, MAX_MOVES, MAX_SAVE_BYTES, checksum
 from cardlang.play.savegame import load_saved, save_data, write_save
 from cardlang.play.seen import table_labels, table_seats
 from scenario import path
@@ -95,6 +96,7 @@ def refused(result, save, status=1):
     lines = result.output.strip().splitlines()
     assert len(lines) == 1, result.output
     assert lines[0].startswith("error: ") and str(save) in lines[0], lines[0]
+    assert not any(unicodedata.category(c) in ("Cc", "Cf", "Cs") for c in lines[0]), lines[0]
     assert "Traceback" not in result.output
     return lines[0]
 
@@ -150,8 +152,8 @@ def test_a_save_names_only_rule_files(saves, tmp_path):
     save = copy(saves, "progress", tmp_path)
     edit(save, file="/etc/passwd", file_absolute="/etc/passwd", file_from_save="../../../etc/passwd")
     line = refused(resume(save), save)
-    assert line == (f"error: cannot find the rules file of this game (/etc/passwd); give it: cardlang play "
-                    f"RULES.cards --resume {save}")
+    assert line == (f"error: {save}: cannot find the rules file of this game (/etc/passwd); give it: "
+                    f"cardlang play RULES.cards --resume {save}")
 
 
 @pytest.mark.parametrize("field", [f for f in FIELDS if f not in ("file_absolute", "file_from_save")])
@@ -215,7 +217,7 @@ def test_control_characters_of_a_save_are_never_printed(saves, tmp_path):
 WRONG = st.one_of(
     st.none(), st.booleans(), st.integers(-(1 << 70), 1 << 70), st.integers(-3, 60),
     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12),
-    st.sampled_from(["As", "Zz", "10♥", "5", "", "a card", "0" * 64, "cardlang-save"]),
+    st.sampled_from(["As", "Zz", "10♥", "5", "", "a card", "0" * 64, "cardlang-save", "\ud800", "\x1b[2J"]),
     st.lists(st.integers(-2, 70), max_size=4), st.lists(st.text(max_size=3), max_size=3),
     st.dictionaries(st.text(max_size=6), st.one_of(st.integers(-2, 30), st.booleans(), st.text(max_size=3)),
                     max_size=3),
@@ -557,3 +559,35 @@ def test_load_saved_gives_the_checked_fields(saves):
     assert data.labels == table_labels(state, (0,)) and list(state.history) == data.actions
     _, start, _ = load_saved(str(saves["finished"]), replay=False)
     assert start.history == [] and start.seed == data.seed
+
+
+def test_a_save_of_too_many_moves_is_refused_before_its_moves_are_looked_at(saves, tmp_path):
+    save = copy(saves, "progress", tmp_path)
+    edit(save, actions=[0] * (MAX_MOVES + 1))
+    assert f'field "actions": {MAX_MOVES + 1} items (at most {MAX_MOVES})' in refused(replay(save), save)
+
+
+HOSTILE = {
+    "nested.json": lambda data: "[" * 100_000 + "]" * 100_000,
+    "longest.json": lambda data: json.dumps(dict(data, actions=[0] * MAX_MOVES, labels=["x"] * MAX_MOVES)),
+    "biggest.json": lambda data: json.dumps(dict(data, labels=["♥" * 1000] * (MAX_SAVE_BYTES // 3200)),
+                                            ensure_ascii=False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_hostile_save_is_refused_in_bounded_memory(saves, tmp_path, name):
+    # in a fresh process, so that its peak memory is its own (the limit of issue 14: 300 MB)
+    import subprocess
+    import sys
+
+    save = tmp_path / name
+    save.write_text(HOSTILE[name](json.loads(saves["progress"].read_text())))
+    assert save.stat().st_size <= MAX_SAVE_BYTES
+    code = ("import resource, sys\nfrom cardlang.cli import main\n"
+            "try:\n    main(['replay', sys.argv[1]])\nexcept SystemExit as e:\n    status = e.code\n"
+            "print(status, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    run = subprocess.run([sys.executable, "-c", code, str(save)], capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in run.stderr and run.stderr.startswith(f"error: {save}"), run.stderr
+    status, peak_kb = run.stdout.split()
+    assert status == "1" and int(peak_kb) < 300 * 1024, (status, peak_kb)

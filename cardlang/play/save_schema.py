@@ -23,7 +23,8 @@ from cattrs.gen import make_mapping_structure_fn
 FORMAT = "cardlang-save"
 VERSION = 2  # the format written; 1 is still read (docs/saves.md says what changed)
 READS = (1, 2)
-MAX_SAVE_BYTES = 16 * 1024 * 1024  # a game of a million moves fits; a bigger file is not read
+MAX_SAVE_BYTES = 4 * 1024 * 1024  # 100 times the longest game of games/; a bigger file is not read
+MAX_MOVES = 100_000  # moves in a save: its lists are counted before any of their items is looked at
 MAX_TEXT = 4096  # characters in any text of a save (a path, a label)
 MAX_ACTION = 1 << 32  # action ids are 32-bit (choice index << 16 | value)
 MAX_SEED = 1 << 64
@@ -61,7 +62,7 @@ def shown(value, limit: int = 40) -> str:
 
 def printable(text: str) -> str:
     """`text` with every control or format character written as an escape (no terminal sequence)."""
-    return "".join(c if unicodedata.category(c) not in ("Cc", "Cf") else f"\\u{ord(c):04x}" for c in text)
+    return "".join(c if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co", "Cn") else f"\\u{ord(c):04x}" for c in text)
 
 
 # ---------------------------------------------------------------- values
@@ -110,6 +111,8 @@ def _options(_, attribute, value):
 
 def _stack(_, attribute, value):
     for i, shuffle in enumerate(value or ()):
+        if len(shuffle) > 1000:
+            raise FieldError(f"stack[{i}]", f"{len(shuffle)} cards (at most 1000)")
         for j, card in enumerate(shuffle):
             if isinstance(card, str) and len(card) > 20:
                 raise FieldError(f"stack[{i}][{j}]", f"{shown(card)} is not a card name")
@@ -263,6 +266,11 @@ def structure(data) -> Save:
     for name in required:
         if name not in data and name not in ("file_absolute", "file_from_save"):
             raise FieldError(name, "missing")
+    for name, limit in (("actions", MAX_MOVES), ("labels", MAX_MOVES), ("draws", MAX_MOVES), ("stack", 1000),
+                        ("humans", 1000), ("winners", 1000), ("options", 1000)):
+        value = data.get(name)
+        if isinstance(value, (list, dict)) and len(value) > limit:
+            raise FieldError(name, f"{len(value)} items (at most {limit})")
     if "stack" in data:
         data = dict(data, stack=_stack_shape(data["stack"]))
     try:

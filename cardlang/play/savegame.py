@@ -35,6 +35,9 @@ __all__ = ["FORMAT", "VERSION", "SaveError", "save_data", "write_save", "read_sa
 class SaveError(Exception):
     """A save that cannot be read, resumed or replayed; the message is one line for the person."""
 
+    def __init__(self, message: str):
+        super().__init__(printable(message))  # whatever a save holds, no terminal sequence is printed
+
 
 def save_data(state: State, *, humans: Sequence[int] = (), bot: str = "random", labels: Optional[list] = None,
               save_path: Optional[str] = None) -> dict:
@@ -145,7 +148,7 @@ def rules_path(data: Save, save_path: str, override: Optional[str] = None) -> st
     for c in candidates:  # a save names only rule files: it is no way to make cardlang read another file
         if c and c.endswith(".cards") and os.path.isfile(c):
             return c
-    raise SaveError(f"cannot find the rules file of this game ({printable(data.file)}); "
+    raise SaveError(f"{printable(save_path)}: cannot find the rules file of this game ({printable(data.file)}); "
                     f"give it: cardlang play RULES.cards --resume {printable(save_path)}")
 
 
@@ -184,12 +187,13 @@ def _game(data: Save, path: str, name: str) -> Game:
     digest = source_hash(path, symbols) if symbols is not None and not errors else _file_hash(path)
     if digest != data.hash:
         raise SaveError(
-            f"{path} has changed since this game was saved, so its saved moves may no longer mean the "
+            f'{name}: field "hash": the rules file {path} has changed since this game was saved, so its '
+            f"saved moves may no longer mean the "
             f"same: it cannot be resumed or replayed (saved with rules {data.hash[:12]}, the file is "
             f"now {digest[:12]}); restore the file as it was to continue")
     if symbols is None or errors:
         first = (errors or diagnostics)[0].message if (errors or diagnostics) else "it does not load"
-        raise SaveError(f"the rules file {path} does not load: {first}")
+        raise SaveError(f"{name}: the rules file {path} does not load: {first}")
     low, high = symbols.players
     if not low <= data.players <= high:
         raise SaveError(f'{name}: field "players": {symbols.title} is for {low} to {high} players, '
@@ -206,7 +210,8 @@ def _game(data: Save, path: str, name: str) -> Game:
     except CardlangError as e:  # an option out of its range; the file's own errors were caught above
         raise SaveError(f'{name}: field "options": {e.message}') from None
     if game.source_hash != data.hash:  # the file changed in between
-        raise SaveError(f"{path} has changed since this game was saved: it cannot be resumed or replayed")
+        raise SaveError(f'{name}: field "hash": the rules file {path} has changed since this game was saved: '
+                        "it cannot be resumed or replayed")
     return game
 
 
@@ -244,7 +249,7 @@ def _initial_state(data: Save, game: Game) -> State:
     except RuleError as e:
         if data.draws and "fixed draw" in str(e):
             raise FieldError("draws", f"the game cannot start: {e}") from None
-        raise SaveError(f"the game cannot start: {e}") from None
+        raise FieldError("seed", f"the game cannot start: {e}") from None
 
 
 def _replay(data: Save, game: Game, state: State) -> None:
