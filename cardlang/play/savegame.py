@@ -188,9 +188,8 @@ def _game(data: Save, path: str, name: str) -> Game:
     if digest != data.hash:
         raise SaveError(
             f'{name}: field "hash": the rules file {path} has changed since this game was saved, so its '
-            f"saved moves may no longer mean the "
-            f"same: it cannot be resumed or replayed (saved with rules {data.hash[:12]}, the file is "
-            f"now {digest[:12]}); restore the file as it was to continue")
+            f"saved moves may no longer mean the same: it cannot be resumed or replayed (saved with rules "
+            f"{data.hash[:12]}, the file is now {digest[:12]}); restore the file as it was to continue")
     if symbols is None or errors:
         first = (errors or diagnostics)[0].message if (errors or diagnostics) else "it does not load"
         raise SaveError(f"{name}: the rules file {path} does not load: {first}")

@@ -27,7 +27,7 @@ def common_log(state, seats: Sequence[int]) -> list:
 
 def table_label(state, seats: Sequence[int], line: int) -> str:
     """The label of the move whose choice is log line `line` of `state`, as `seats` read it."""
-    return _label(common_log(state, seats)[line])
+    return _label(state.transcript(tuple(seats), start=line)[0])
 
 
 def table_labels(state, seats: Sequence[int]) -> list:
