@@ -317,7 +317,7 @@ class Session:
 
     def apply(self, action: int) -> None:
         """Plays an action and saves; keeps the moves' labels, as the table saw them, for the save file."""
-        line = len(self.state.log)
+        line = len(self.state.log or ())
         self.state.apply(action)
         if self.labels is not None and self.save_path is not None:
             self.labels.append(table_label(self.state, self.table, line))
