@@ -15,6 +15,7 @@ from click.testing import CliRunner
 import cardlang
 from cardlang.cli import main
 from cardlang.cli.cmd_play import match_answer
+from cardlang.play.savegame import save_data, write_save
 from scenario import path
 
 GAMES = ["games/coucou.cards", "games/ascenseur.cards"]
@@ -302,9 +303,11 @@ def test_a_bots_only_game_saved_and_resumed_ends_like_the_whole_one(tmp_path):
     assert whole.exit_code == 0, whole.output
     _, data = final_state(save)
     assert data["finished"] and data["humans"] == []
-    # cut the save after a third of its moves, as an interruption would leave it
-    cut = dict(data, actions=data["actions"][: len(data["actions"]) // 3], finished=False)
-    save.write_text(json.dumps(cut))
+    # the save as an interruption after a third of its moves would have left it (a save cut by hand
+    # is refused as edited: test_saves.py)
+    g = cardlang.load(data["file_absolute"], players=data["players"], options=data["options"])
+    cut = cardlang.State.from_json(g, dict(data, actions=data["actions"][: len(data["actions"]) // 3]))
+    write_save(str(save), save_data(cut, humans=(), bot=data["bot"], save_path=str(save)))
     resumed = CliRunner().invoke(main, ["play", "--resume", str(save)])
     assert resumed.exit_code == 0, resumed.output
     assert resumed.output == whole.output

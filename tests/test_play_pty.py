@@ -5,6 +5,7 @@ to the end; the game must end exactly as the same game played through without a 
 """
 
 import json
+import re
 import os
 import sys
 
@@ -111,8 +112,11 @@ def test_a_closed_terminal_saves_the_game_to_resume_it(tmp_path):
     child.kill(signal.SIGHUP)
     child.expect(pexpect.EOF)
     child.close()
-    # without --save, the game goes to the file `q` would have offered
-    save = tmp_path / "coucou-4.save.json"
+    # without --save, the game goes to the file `q` would have offered: named by the game and the
+    # time, never by the seed (which deals every hand)
+    saves = list(tmp_path.glob("coucou-*.save.json"))
+    assert len(saves) == 1 and re.fullmatch(r"coucou-\d{8}-\d{6}\.save\.json", saves[0].name), saves
+    save = saves[0]
     with open(save) as f:
         data = json.load(f)
     assert len(data["labels"]) == len(data["actions"]) and not data["finished"]

@@ -24,6 +24,7 @@ from rich.text import Text
 from ..play.bots import BOTS, make_bot
 from .cmd_common import load_game, parse_settings
 from ..play.savegame import SaveError, load_saved, save_data, write_save
+from ..play.seen import common_log, table_label, table_labels, table_seats
 from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
                          scores_table)
 
@@ -120,25 +121,6 @@ def _norm(text: str) -> str:
     return " ".join(ascii_text(text).lower().split())
 
 
-_TOKENS = re.compile(rf"({CARD_RE.pattern}|\ba card\b)")  # a log line split at its cards
-
-
-def common_log(state, seats: Sequence[int]) -> list:
-    """The log as all of `seats` may see it: a card that any of them does not know is `a card`."""
-    views = [state.transcript(s) for s in seats]
-    out = []
-    for lines in zip(*views):
-        if all(line == lines[0] for line in lines):
-            out.append(lines[0])
-            continue
-        pieces = [_TOKENS.split(line) for line in lines]
-        if any(len(p) != len(pieces[0]) for p in pieces):  # cannot line up: hide every card
-            out.append(_TOKENS.sub("a card", lines[0]))
-            continue
-        out.append("".join("a card" if "a card" in tokens else tokens[0] for tokens in zip(*pieces)))
-    return out
-
-
 def common_observation(state, seats: Sequence[int]) -> dict:
     """What all of `seats` may see: the observation of the first, less any card another does not know."""
     views = [state.observation(s) for s in seats]
@@ -180,7 +162,9 @@ class Session:
         self.echo = echo
         self.sleep = sleep
         self.layout = Layout.of(game)
-        self.labels = list(labels) if labels is not None else move_labels(state)
+        # the table whose view a save records (seen.py), and each move's label as it saw it
+        self.table = table_seats(self.humans, game.players)
+        self.labels = list(labels) if labels is not None else None
         # the person in front of the screen: with one person always the same; with several, the
         # last one who played (until the next one takes the seat)
         self.viewer: Optional[int] = self.humans[0] if len(self.humans) == 1 else None
@@ -212,7 +196,7 @@ class Session:
     def hang_up(self, *_):
         """The terminal closed: save (to the default file if none was given) and stop, silently."""
         if self.save_path is None:
-            self.save_path = default_save_name(self.game, self.state.seed)
+            self.save_path = default_save_name(self.game)
         try:
             self.save()
         finally:
@@ -307,7 +291,7 @@ class Session:
         return 130 if self.save_path is None else 0
 
     def offer_save(self) -> None:
-        default = default_save_name(self.game, self.state.seed)
+        default = default_save_name(self.game)
         try:
             answer = self.ask(f"Save the game to resume it later? File name [{default}], or n: ").strip()
         except (Leave, KeyboardInterrupt):
@@ -326,15 +310,17 @@ class Session:
     def save(self) -> None:
         if self.save_path is None:
             return
-        if len(self.labels) != len(self.state.history):  # interrupted between a move and its label
-            self.labels = move_labels(self.state)
+        if self.labels is None or len(self.labels) != len(self.state.history):  # saved from now on
+            self.labels = table_labels(self.state, self.table)
         write_save(self.save_path, save_data(self.state, humans=self.humans, bot=self.bots.name,
                                              labels=self.labels, save_path=self.save_path))
 
     def apply(self, action: int) -> None:
-        """Plays an action and saves; keeps the moves' labels for the save file."""
-        self.labels.append(self.game.program.label(self.state, int(action)))
+        """Plays an action and saves; keeps the moves' labels, as the table saw them, for the save file."""
+        line = len(self.state.log or ())
         self.state.apply(action)
+        if self.labels is not None and self.save_path is not None:
+            self.labels.append(table_label(self.state, self.table, line))
         self.save()
 
     def resume_hint(self) -> str:
@@ -346,7 +332,9 @@ class Session:
         who = ", ".join(f"P{s}" for s in self.humans) or "bots only"
         you = f"you are {who}" if len(self.humans) == 1 else f"people: {who}"
         sep = self.style.sep
-        return f"{self.game.title}{sep}{self.game.players} players{sep}{you}{sep}seed {self.state.seed}"
+        text = f"{self.game.title}{sep}{self.game.players} players{sep}{you}"
+        # the seed deals every hand: it is shown once the game is over, never while a person plays
+        return text + (f"{sep}seed {self.state.seed}" if self.state.is_terminal() else "")
 
     def draw(self, seat: int, status: Optional[str], final: bool = False) -> None:
         obs = self.state.observation(seat)
@@ -451,18 +439,6 @@ def _on_hangup(handler):
     return signal.SIG_DFL if previous is None else previous
 
 
-def move_labels(state) -> list:
-    """The labels of the moves made so far, omniscient (a save holds the whole game anyway)."""
-    game = state.game
-    data = state.to_json()
-    replay = game.new_initial_state(seed=data["seed"], stack=data["stack"], draws=data["draws"], log=False)
-    labels = []
-    for a in state.history:
-        labels.append(game.program.label(replay, a))
-        replay.apply(a)
-    return labels
-
-
 def _value(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -473,9 +449,10 @@ def _quote(path: str) -> str:
     return shlex.quote(path)
 
 
-def default_save_name(game, seed: int) -> str:
+def default_save_name(game) -> str:
+    """`coucou-20261201-092145.save.json`: the game and the time, not the seed (it deals every hand)."""
     stem = re.sub(r"[^a-z0-9]+", "-", game.title.lower()).strip("-") or "game"
-    return f"{stem}-{seed}.save.json"
+    return f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
 
 
 def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
@@ -533,14 +510,16 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
         except SaveError as e:
             _fail(str(e), status=1)
         seed = state.seed
-        humans = list(seats) or list(data.get("humans", [0]))
+        humans = list(dict.fromkeys(seats)) or list(data.humans)
         if hotseat and not seats:
             humans = list(range(game.players))
         hotseat = hotseat or len(humans) > 1
         bots_only = bots_only or not humans
-        bot_name = bot_name or data.get("bot") or "random"
+        bot_name = bot_name or data.bot
         save_path = save_path or resume_path
-        saved_labels = data.get("labels") if len(data.get("labels") or ()) == len(state.history) else None
+        # the labels are the table's: a table with other people (or a version-1 save) has them worked out again
+        same_table = data.version >= 2 and table_seats(humans, game.players) == table_seats(data.humans, game.players)
+        saved_labels = list(data.labels) if same_table else None
         settings_shown = {k: v for k, v in game.options.items() if v != game.symbols.options[k].default}
     else:
         if path is None:
@@ -586,7 +565,8 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
 
 
 def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: float, bot_name: str) -> None:
-    labels = move_labels(state) if save_path else []
+    table = table_seats((), game.players)  # nobody sits: the save records what every seat saw
+    labels = table_labels(state, table) if save_path else []
 
     def save():
         if save_path:
@@ -597,9 +577,10 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
     try:
         while not state.is_terminal():
             action = bots.choose(state)
-            if save_path:
-                labels.append(game.program.label(state, action))
+            line = len(state.log)
             state.apply(action)
+            if save_path:
+                labels.append(table_label(state, table, line))
             save()
             if speed:
                 log = state.transcript()

@@ -186,12 +186,14 @@ class Program:
         return self.chooses[st.pending[0]].alts[a >> 16].kind == "card"
 
     # ------------------------------------------------------------- observers
-    def render_log(self, st, seat: Optional[int]) -> list:
+    def render_log(self, st, seat, start: int = 0) -> list:
+        # `seat`: None (omniscient), a seat, or several seats (a card shows if all of them know it)
+        need = None if seat is None else 1 << seat if isinstance(seat, int) else sum(1 << s for s in set(seat))
         out = []
-        for text, cards, masks in st.log or ():
+        for text, cards, masks in (st.log or ())[start:]:
             def show(m, cards=cards, masks=masks):
                 i = int(m.group(1))
-                if seat is None or masks[i] >> seat & 1:
+                if need is None or masks[i] & need == need:
                     return self.deck.label_of(cards[i])
                 return "a card"
             out.append(_MARK_RE.sub(show, text))
