@@ -21,7 +21,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from ..play.bots import BOTS, make_bot
+from ..play.bots import BOTS, decide, make_bot
 from .cmd_common import load_game, parse_settings
 from ..play.savegame import SaveError, load_saved, save_data, write_save
 from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
@@ -55,7 +55,8 @@ class Bots:
         self.seed = seed
 
     def choose(self, state):
-        return make_bot(self.name, seed=bot_seed(self.seed, len(state.history))).choose(state)
+        """The action the bot plays in `state`, decided from the current player's view."""
+        return decide(make_bot(self.name, seed=bot_seed(self.seed, len(state.history))), state)
 
 
 def terminal_shows_symbols(stream=None) -> bool:

@@ -15,7 +15,7 @@ import attrs
 
 from ..lang import ast
 from . import codegen
-from ..runtime import engine, rng
+from ..runtime import engine, rng, view
 from ..runtime.cards import Deck
 from ..lang.check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT,
                     ZONE, ZONES, Symbols)
@@ -143,13 +143,19 @@ class Program:
 
     def resume(self, st, a: int) -> None:
         """Plays the legal action `a` of the pending choice and runs on to the next decision."""
+        if st.checkpoint is not False:  # (False in the copies bots play out: they keep no past)
+            view.record(st, a)
         slot, body = self.resumes[st.pending[0]][a >> 16]
         if slot is not None:
             st.v[slot] = a & 0xFFFF
         st.history.append(a)
         if st.log is not None:
             info = self.chooses[st.pending[0]]
-            text, cards = self._label(st, info, info.alts[a >> 16], a & 0xFFFF)
+            alt = info.alts[a >> 16]
+            if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
+                text, cards = self._unseen_label(st, info, alt, a), ()
+            else:
+                text, cards = self._label(st, info, alt, a & 0xFFFF)
             st.fresh.append((f"{player_name(st.pending[1])} chooses {text}", cards))
         st.pending = None
         self._run(st, body)
@@ -167,6 +173,8 @@ class Program:
     def label(self, st, a: int) -> str:
         info = self.chooses[st.pending[0]]
         alt = info.alts[a >> 16]
+        if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
+            return self._unseen_label(st, info, alt, a)  # (never cached: it names a place)
         if alt.pure:
             key = (st.pending[0], a)
             text = self.label_cache.get(key)
@@ -181,6 +189,17 @@ class Program:
         if alt.slot is not None:
             st.v[alt.slot] = saved
         return _MARK_RE.sub(lambda m: self.deck.label_of(cards[int(m.group(1))]), text)
+
+    def _unseen_label(self, st, info, alt, a: int) -> str:
+        """The label of a card the chooser does not know: its place stands for the card (`take a card
+        from P1's hand, 3 of 4`); a label that says more of the card is its place alone."""
+        place = view.place_text(self, st, a & 0xFFFF)
+        if alt.label is None or not alt.pure or alt.slot is None:
+            return place
+        saved = st.v[alt.slot]
+        text, _ = self._label(st, info, alt, a & 0xFFFF)
+        st.v[alt.slot] = saved
+        return _MARK_RE.sub(lambda m: place, text)
 
     def is_card_action(self, st, a: int) -> bool:
         return self.chooses[st.pending[0]].alts[a >> 16].kind == "card"

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from .bots import make_bot, parse_bot
+from .bots import decide, make_bot, parse_bot
 from .coverage import coverage_entries, instrument
 from ..runtime.engine import Game
 
@@ -77,7 +77,7 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
             seat = state.current_player
             if aside[seat]:
                 coverage.on = False
-            a = players[seat].choose(state)
+            a = decide(players[seat], state)
             if actions is not None:
                 actions[_action_key(state, a)] += 1
             if aside[seat]:
