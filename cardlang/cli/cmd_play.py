@@ -350,7 +350,7 @@ class Session:
         return f"{self.game.title}{sep}{self.game.players} players{sep}{you}{sep}seed {self.state.seed}"
 
     def draw(self, seat: int, status: Optional[str], final: bool = False) -> None:
-        obs = self.state.observation(seat)
+        obs = self.state.view(seat).observation()  # the screen, like a bot, gets the seat's view
         log = obs["log"]
         start = self.mark.get(seat, 0)
         if final:

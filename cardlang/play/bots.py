@@ -33,9 +33,8 @@ class BotNameError(KeyError, ValueError):
 class RandomBot:
     """Picks uniformly among the legal actions."""
 
-    searches = False  # it plays nothing on copies of the state (rule coverage need not set it aside)
-
     name = "random"
+    determinizes = False  # it needs no view of the round's past (`State.view(seat, past=False)`)
 
     def __init__(self, seed: int = 0, budget=None):
         self.rng = random.Random(seed)
@@ -58,7 +57,7 @@ def _legal(view) -> tuple:
 
 def decide(bot, state) -> int:
     """The action of `state` that `bot` plays: it decides from the current player's view."""
-    view = state.view(state.current_player)
+    view = state.view(state.current_player, past=getattr(bot, "determinizes", True))
     return view.action_in(state, bot.choose(view))
 
 
@@ -152,8 +151,6 @@ class _Budget:
 
 class _SearchBot:
     """What the searching bots share: their seeded rng, their budget and how far a playout looks."""
-
-    searches = True  # it plays on copies of the state: what they run must not count as the game's
 
     DEFAULT_BUDGET = 1
 

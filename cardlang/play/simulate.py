@@ -70,8 +70,9 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
         state = game.new_initial_state(seed=seed, log=False)
     first = state.current_player
     decisions = 0
-    # coverage is set aside while a bot that plays on copies of the state decides (not a random bot)
-    aside = [coverage is not None and getattr(p, "searches", True) for p in players]
+    # coverage is set aside while a bot decides: its view replays the round in copies of the state
+    # (cardlang.runtime.view), and search bots play on such copies; none of that is the game's
+    aside = [coverage is not None] * n
     try:
         while not state.is_terminal():
             seat = state.current_player

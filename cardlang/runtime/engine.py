@@ -175,10 +175,11 @@ class State:
         redeal(s, [c for c in range(len(known)) if not known[c] & bit], rng)
         return s
 
-    def view(self, seat: int) -> "SeatView":
+    def view(self, seat: int, past: bool = True) -> "SeatView":
         """What `seat` knows now, as an object with no path to the cards hidden from it (bots
-        decide from it): see `cardlang.runtime.view.SeatView`."""
-        return SeatView(self, seat)
+        decide from it): see `cardlang.runtime.view.SeatView`. Without `past`, the view leaves out
+        how the others played this round (its `determinize` ignores it), and costs half as much."""
+        return SeatView(self, seat, past)
 
     def zone(self, name: str, seat: Optional[int] = None) -> list:
         """The short names of a zone's cards, bottom first (omniscient: for tests and tools)."""

@@ -23,29 +23,32 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-CANON_SEED = 0x5EA7  # the fixed deal of a view's canonical copies
+CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
 
 
-def redeal(s, unknown: list, rng: random.Random) -> None:
-    """In place: the cards `unknown` (in id order) are shuffled with `rng` and dealt back into the
-    places they occupy, zone by zone, bottom first. What belongs to a place stays with it: who knows
-    the card there, card values held in variables, card ids in pending actions."""
+def redeal(s, unknown: list, rng: Optional[random.Random]) -> None:
+    """In place: the cards `unknown` (in id order) are shuffled with `rng` (kept in id order without
+    one) and dealt back into the places they occupy, zone by zone, bottom first. What belongs to a
+    place stays with it: who knows the card there, card values held in variables, card ids in
+    pending actions."""
     if not unknown:
         return
     dealt = unknown[:]
-    rng.shuffle(dealt)
+    if rng is not None:
+        rng.shuffle(dealt)
     before = s.known[:]
     hidden = set(unknown)
     new_of = list(range(len(before)))  # old card -> the card dealt into its place
-    i = 0
+    nxt = iter(dealt).__next__
     known, loc = s.known, s.loc
     for z, pile in enumerate(s.zones):
+        if hidden.isdisjoint(pile):
+            continue
         for j, c in enumerate(pile):
             if c in hidden:
-                d = dealt[i]
-                i += 1
+                d = nxt()
                 pile[j] = d
                 new_of[c] = d
                 known[d] = before[c]
@@ -124,21 +127,58 @@ def record(st, a: int) -> None:
     st.checkpoint = (cp[0], cp[1], cp[2] + (step,))
 
 
-def _canonical(state, unknown: list, seat: int):
-    """A copy of `state` with `unknown` dealt in the fixed order, no log, history or chance of its own.
+def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
+    """A copy of `state` with `unknown` dealt in the fixed order, no log, history or chance of its own:
+    the unknown cards in the order of their places (`placed`, if known) get the unknown ids in
+    increasing order.
 
     Another player's pending legal actions are dropped: which of his cards he may play tells of
     cards the seat does not know (`_repend` works them out again in a deal of its own).
     """
-    s = state.clone()
-    s.log = None
-    s.history = []
-    s.stacks = s.draws = None
-    s.checkpoint = False
+    s = state.__class__.__new__(state.__class__)  # (what `clone` copies, but none of the game's past)
+    s.game = state.game
+    s.pc = state.pc
+    s.stack = state.stack[:]
+    s.active = state.active[:]
     s.rng = 0
-    redeal(s, unknown, random.Random(CANON_SEED))
-    if s.pending is not None and s.pending[1] != seat:
-        s.pending = (s.pending[0], s.pending[1], ())
+    s.log = None
+    s.fresh = []
+    s.history = []
+    s.terminal = state.terminal
+    s.winner_seats = state.winner_seats
+    s.stacks = s.draws = s.seed = None  # (the seed would deal every hand again)
+    s.round = state.round
+    s.checkpoint = False
+    known, loc, v, pending = state.known, state.loc, state.v[:], state.pending
+    if not unknown:
+        s.zones = [z[:] for z in state.zones]
+        s.known, s.loc = known[:], loc[:]
+    else:
+        if placed is None:
+            hidden = set(unknown)
+            placed = [c for pile in state.zones for c in pile if c in hidden]
+        new_of = dict(zip(placed, unknown))
+        s.zones = [[new_of[c] if c in new_of else c for c in pile] for pile in state.zones]
+        s.known, s.loc = nk, nl = known[:], loc[:]
+        for c, d in zip(placed, unknown):
+            nk[d] = known[c]
+            nl[d] = loc[c]
+        program = state.game.program
+        for slot in program.card_slots:
+            c = v[slot]
+            if c in new_of:
+                v[slot] = new_of[c]
+        for slot in program.cards_slots:
+            if v[slot]:
+                v[slot] = tuple([new_of.get(c, c) for c in v[slot]])
+        if pending is not None and pending[1] == seat:
+            alts = program.chooses[pending[0]].alts
+            pending = (pending[0], seat, tuple([a if alts[a >> 16].kind != "card" else
+                                                (a & ~0xFFFF) | new_of.get(a & 0xFFFF, a & 0xFFFF) for a in pending[2]]))
+    if pending is not None and pending[1] != seat:
+        pending = (pending[0], pending[1], ())
+    s.v = v
+    s.pending = pending
     return s
 
 
@@ -155,30 +195,45 @@ class SeatView:
     """What one seat knows at one moment: its observation, its legal actions with labels it may read,
     its transcript, and `determinize(rng)`, a playable state dealt to fit all that."""
 
-    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past")
+    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked")
 
-    def __init__(self, state, seat: int):
+    def __init__(self, state, seat: int, past: bool = True):
         self.game = state.game
         self.seat = seat
-        known = state.known
         bit = 1 << seat
-        self._unknown = tuple(c for c in range(len(known)) if not known[c] & bit)
-        self._canon = _canonical(state, list(self._unknown), seat)
+        known = state.known
+        placed = [c for pile in state.zones for c in pile if not known[c] & bit]  # (every card has a place)
+        unknown = sorted(placed)
+        self._unknown = tuple(unknown)
+        self._canon = _canonical(state, unknown, seat, placed)
         self._lines = tuple(state.transcript(seat)) if state.log is not None else ()
         self._past = None
         cp = state.checkpoint
-        if cp and cp[0] == state.round and cp[2]:
+        if past and cp and cp[0] == state.round and cp[2]:
             # the round so far: its first decision with the same cards dealt again (they lay in the
             # same places then: what moved, moved by place), and the actions since, by place
-            start = _canonical(cp[1], list(self._unknown), seat)
+            start = _canonical(cp[1], unknown, seat)
             start_lines = tuple(cp[1].transcript(seat)) if cp[1].log is not None else ()
             self._past = (start, cp[2], start_lines)
-            # What the program worked out since from cards the seat does not know (a local such as
-            # "must P0 follow suit?") is worked out again in a fixed deal that fits the round's past.
-            w = self._replayed(random.Random(CANON_SEED), False, CANON_TRIES)
-            if w is not None:
+        self._worked = None  # see `_settled`
+
+    def _settled(self):
+        """The canonical copy with the round replayed in a fixed deal that fits its past (or the
+        plain canonical copy if none does, or there is no past): what the program worked out since
+        the round's first decision from cards the seat does not know (a local such as "must P0
+        follow suit?") is then worked out from canonical cards. Worked out once, when first needed
+        (a random bot, which only reads the legal ids, never needs it)."""
+        if self._worked is None:
+            w = None
+            if self._past is not None:
+                w = self._replayed(random.Random(CANON_SEED), False, CANON_TRIES)
+            if w is None:
+                w = self._canon
+            else:
                 w.rng = 0
-                self._canon = w
+                w.history = []
+            self._worked = w
+        return self._worked
 
     # ------------------------------------------------------------ what the seat sees
     @property
@@ -204,12 +259,21 @@ class SeatView:
     def legal_actions(self) -> list:
         """The seat's legal actions, each labelled as the seat may read it (a card it does not know
         by its place)."""
-        return self._canon.legal_actions() if self.legal_action_ids() else []
+        from .engine import Action
+
+        legal = self.legal_action_ids()
+        if not legal:
+            return []
+        w = self._settled()
+        label = self.game.program.label
+        return [Action(a, label(w, self.action_in(w, a))) for a in legal]
 
     def observation(self) -> dict:
         """`State.observation(seat)`: the cards the seat knows, counts of the others, public values."""
-        obs = self._canon.observation(self.seat)
+        obs = self._settled().observation(self.seat)
         obs["log"] = list(self._lines)
+        if "legal_actions" in obs:
+            obs["legal_actions"] = [a.label for a in self.legal_actions()]
         return obs
 
     def transcript(self) -> list:
@@ -226,14 +290,16 @@ class SeatView:
         return (a & ~0xFFFF) | state.zones[z][i]
 
     def fingerprint(self) -> tuple:
-        """Everything the view holds, as plain data: two views are equal when these are."""
-        c = self._canon
+        """What the view holds, as plain data: two views are equal when these are. (The values in
+        variables are those of the settled copy: see `_settled`.)"""
+        c, w = self._canon, self._settled()
         past = None
         if self._past is not None:
             s = self._past[0]
             past = (s.zones, s.known, s.v, s.pending, s.pc, s.stack, s.round, self._past[1:])
-        return (self.seat, c.zones, c.known, c.loc, c.v, c.pending, c.pc, c.stack, c.active, c.round,
-                c.terminal, c.winner_seats, [(a.id, a.label) for a in self.legal_actions()], self._lines, past)
+        return (self.seat, c.zones, c.known, c.loc, c.pending, c.pc, c.stack, c.active, c.round, c.terminal,
+                c.winner_seats, w.zones, w.known, w.v, w.pending, [(a.id, a.label) for a in self.legal_actions()],
+                self._lines, past)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, SeatView) and self.fingerprint() == other.fingerprint()
@@ -257,8 +323,9 @@ class SeatView:
                 return world, True
         from .engine import RuleError
 
+        base = self._settled()
         for _ in range(TRIES):
-            s = self._canon.determinize(self.seat, rng)
+            s = base.determinize(self.seat, rng)
             try:
                 _repend(s)
                 break
