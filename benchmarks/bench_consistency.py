@@ -46,6 +46,7 @@ def main() -> None:
     seats = {"consistent": 0, "blind": 0}
     times = {"consistent": [0.0, 0], "blind": [0.0, 0]}
     fitted = [0, 0]
+    margins = []  # per game: mean points of the consistent seats minus those of the blind seats
     real_sample = view_module.SeatView.sample
 
     def counting_sample(self, rng, consistent=True, history=False):
@@ -72,6 +73,9 @@ def main() -> None:
             state.apply(a)
         scores = state.scores()
         winners = state.winners()
+        mine = [scores[s] for s in range(n) if sides[s] == "consistent"]
+        theirs = [scores[s] for s in range(n) if sides[s] == "blind"]
+        margins.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
         for s, side in enumerate(sides):
             points[side] += scores[s]
             seats[side] += 1
@@ -83,6 +87,10 @@ def main() -> None:
         print(f"  {side:10s}: {points[side] / k:.2f} points per seat-game, "
               f"{wins[side] / k:.3f} wins per seat-game ({k} seat-games), "
               f"{times[side][0] / max(1, times[side][1]) * 1000:.1f} ms per decision")
+    mean = sum(margins) / len(margins)
+    sd = (sum((m - mean) ** 2 for m in margins) / max(1, len(margins) - 1)) ** 0.5
+    half = 1.96 * sd / len(margins) ** 0.5
+    print(f"  consistent minus blind, points per seat and game: {mean:+.2f} (95% CI {mean - half:+.2f} to {mean + half:+.2f})")
     if fitted[1]:
         print(f"  determinizations that fitted the round's past: {fitted[0]}/{fitted[1]} "
               f"({fitted[0] / fitted[1]:.1%})")

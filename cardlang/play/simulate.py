@@ -265,7 +265,8 @@ def wilson(successes: int, n: int) -> list:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return [max(0.0, centre - half), min(1.0, centre + half)]
+    # (at 0 or n successes the bound is exactly 0 or 1: rounding would leave it a hair inside)
+    return [0.0 if successes == 0 else max(0.0, centre - half), 1.0 if successes == n else min(1.0, centre + half)]
 
 
 def _spread(values) -> dict:

@@ -161,13 +161,16 @@ class State:
         by zone, bottom first), so every place keeps its count. What belongs to a place moves with
         its card: who else knows it, card values held in variables, card ids in pending actions.
         Later shuffles and `random` draws use a fresh seed from `rng`, so the copy does not foresee
-        the real game's chance either. It is for bots: no log, no history, not for saving.
+        the real game's chance either: no log, no history, no seed, not for saving. What the
+        program worked out from the real cards stays as it was (locals, another player's legal
+        actions by place); bots use `SeatView.determinize`, which works those out again.
         """
         s = self.clone()
         s.log = None
         s.history = []
         s.stacks = None
         s.draws = None
+        s.seed = None
         s.checkpoint = False
         s.rng = rng.getrandbits(64)
         bit = 1 << seat

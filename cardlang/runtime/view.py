@@ -1,21 +1,24 @@
 """A seat's information state: what one seat knows, as the object bots, adapters and screens decide from.
 
-`State.view(seat)` builds a `SeatView`. It holds no real hidden card: it is made from a canonical
-copy of the state in which the cards the seat does not know are dealt again in a fixed order
-(`redeal` with a fixed seed), so two states that differ only in cards hidden from the seat give
-equal views, and nothing reachable from a view tells them apart. Its action ids are those of that
-copy: a card the seat knows keeps its id, a card it does not know is named by its place, and
-`action_in(state, a)` gives the same place's action in any state of the same public course (the
-real one, or a determinized copy).
+`State.view(seat)` builds a `SeatView`. It holds no real hidden card, no seed and no action history:
+it is made from a canonical copy of the state in which the cards the seat does not know are dealt
+again in a fixed order (the lowest ids into the first places), so two states that differ only in
+cards hidden from the seat give equal views. Its action ids are those of that copy: a card the seat
+knows keeps its id, a card it does not know is named by its place, and `action_in(state, a)` gives
+the same place's action in any state of the same public course (the real one, or a determinized
+copy). Values the program worked out since the round's first decision from cards the seat does not
+know (a local such as "must P0 follow suit?") are worked out again from canonical cards by
+replaying the round (`SeatView._settled`); locals worked out before that stay as they were, and
+another player's pending legal actions are left out.
 
 `determinize(rng)` deals the unknown cards again so that every action taken since the round's
-first decision stays legal: the world is sampled at that decision (the state's `checkpoint`, kept
-by `record`), the round's actions are replayed in it by place, and a world in which one of them is
-illegal, or that does not end where the seat stands now, is rejected (a player who did not follow
-suit then holds none of it). After `TRIES` rejections, or when the round's course cannot be
-replayed (a shuffle or a random draw since its first decision gives another outcome in the copy),
-the copy is the plain `State.determinize`: the unknown cards dealt into their places, blind to how
-the others played.
+first decision stays legal: the deal is made at that decision (the state's `checkpoint`, kept by
+`record`), the round's actions are replayed in it by place, and a deal in which one of them is
+illegal (a player who did not follow suit is dealt the suit) is repaired by exchanging one of that
+player's unknown cards with another, and replayed again, until it is legal throughout and ends
+where the seat stands now. After `TRIES` replays, or when the round's course cannot be replayed (a
+shuffle or a random draw since its first decision gives another outcome in the copy), the copy is
+the plain one: the unknown cards dealt into their places, blind to how the others played.
 """
 
 from __future__ import annotations
@@ -28,16 +31,14 @@ TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignorin
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
 
 
-def redeal(s, unknown: list, rng: Optional[random.Random]) -> None:
-    """In place: the cards `unknown` (in id order) are shuffled with `rng` (kept in id order without
-    one) and dealt back into the places they occupy, zone by zone, bottom first. What belongs to a
-    place stays with it: who knows the card there, card values held in variables, card ids in
-    pending actions."""
+def redeal(s, unknown: list, rng: random.Random) -> None:
+    """In place: the cards `unknown` (in id order) are shuffled with `rng` and dealt back into the
+    places they occupy, zone by zone, bottom first. What belongs to a place stays with it: who knows
+    the card there, card values held in variables, card ids in pending actions."""
     if not unknown:
         return
     dealt = unknown[:]
-    if rng is not None:
-        rng.shuffle(dealt)
+    rng.shuffle(dealt)
     before = s.known[:]
     hidden = set(unknown)
     new_of = list(range(len(before)))  # old card -> the card dealt into its place
