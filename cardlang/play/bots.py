@@ -153,13 +153,12 @@ class _SearchBot:
     """What the searching bots share: their seeded rng, their budget and how far a playout looks."""
 
     DEFAULT_BUDGET = 1
+    consistent = True  # determinized copies fit how the others played (False: as bots did before views)
 
     def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1):
         self.rng = random.Random(seed)
         self.budget = _Budget(budget, self.DEFAULT_BUDGET)
         self.rounds = rounds
-
-    consistent = True  # determinized copies fit how the others played (False: the bot before views)
 
     def choose(self, view: SeatView) -> int:
         """The action to play: the only legal one, or the result of the bot's search."""
