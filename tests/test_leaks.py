@@ -126,8 +126,12 @@ def test_a_choice_among_cards_the_chooser_does_not_know_is_labelled_by_place_eve
     text = screen(state.view(0).observation(), g, 0, expected)
     assert "1 of 3" in text
     state.apply(state.legal_actions()[1])
-    for seat in (0, 1, 2, None):
-        assert state.transcript(seat)[-1] == "P0 chooses take a card from P1's hand, 2 of 3"
+    # the log line: the place for P2, who does not know the card; the card for P0, who holds it now,
+    # and for P1, who held it
+    assert state.transcript(2)[-1] == "P0 chooses take a card from P1's hand, 2 of 3"
+    taken = g.deck.label_of(g.card(neighbour[1]))
+    for seat in (0, 1, None):
+        assert state.transcript(seat)[-1] == f"P0 chooses take {taken}"
     everything = " ".join(state.transcript(0) + [screen(state.observation(0), g, 0, [])])
     # the card taken is now P0's own: the two left behind never appear on P0's screen or transcript
     left = [n for n in neighbour if n != neighbour[1]]

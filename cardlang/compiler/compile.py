@@ -22,7 +22,8 @@ from ..lang.check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYE
 from ..runtime.engine import STOP, RuleError
 
 CARD_MARK = "\x1f"  # in log texts, CARD_MARK + index stands for a card shown only to those who know it
-_MARK_RE = re.compile(CARD_MARK + r"(\d+)")
+PLACE_MARK = "\x1e"  # after a card mark, PLACE_MARK + text + PLACE_MARK: what the others read instead
+_MARK_RE = re.compile(CARD_MARK + r"(\d+)(?:" + PLACE_MARK + "([^" + PLACE_MARK + "]*)" + PLACE_MARK + ")?")
 
 
 def player_name(seat) -> str:
@@ -153,7 +154,7 @@ class Program:
             info = self.chooses[st.pending[0]]
             alt = info.alts[a >> 16]
             if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
-                text, cards = self._unseen_label(st, info, alt, a), ()
+                text, cards = self._unseen_label(st, info, alt, a, logged=True)
             else:
                 text, cards = self._label(st, info, alt, a & 0xFFFF)
             st.fresh.append((f"{player_name(st.pending[1])} chooses {text}", cards))
@@ -190,15 +191,21 @@ class Program:
             st.v[alt.slot] = saved
         return _MARK_RE.sub(lambda m: self.deck.label_of(cards[int(m.group(1))]), text)
 
-    def _unseen_label(self, st, info, alt, a: int) -> str:
+    def _unseen_label(self, st, info, alt, a: int, logged: bool = False):
         """The label of a card the chooser does not know: its place stands for the card (`take a card
-        from P1's hand, 3 of 4`); a label that says more of the card is its place alone."""
+        from P1's hand, 3 of 4`); a label that says more of the card is its place alone. `logged`:
+        (text, cards) for the log, where the card shows to those who know it once the step is over
+        (it went face up, or to them) and the place to the others."""
         place = view.place_text(self, st, a & 0xFFFF)
-        if alt.label is None or not alt.pure or alt.slot is None:
-            return place
-        saved = st.v[alt.slot]
-        text, _ = self._label(st, info, alt, a & 0xFFFF)
-        st.v[alt.slot] = saved
+        if alt.label is not None and (not alt.pure or alt.slot is None):
+            return (place, ()) if logged else place
+        text = CARD_MARK + "0"
+        if alt.label is not None:
+            saved = st.v[alt.slot]
+            text, _ = self._label(st, info, alt, a & 0xFFFF)
+            st.v[alt.slot] = saved
+        if logged:
+            return _MARK_RE.sub(lambda m: CARD_MARK + "0" + PLACE_MARK + place + PLACE_MARK, text), (a & 0xFFFF,)
         return _MARK_RE.sub(lambda m: place, text)
 
     def is_card_action(self, st, a: int) -> bool:
@@ -212,7 +219,7 @@ class Program:
                 i = int(m.group(1))
                 if seat is None or masks[i] >> seat & 1:
                     return self.deck.label_of(cards[i])
-                return "a card"
+                return m.group(2) or "a card"
             out.append(_MARK_RE.sub(show, text))
         return out
 

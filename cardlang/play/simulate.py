@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
+from ..runtime.view import place_text
 from .bots import decide, make_bot, parse_bot
 from .coverage import coverage_entries, instrument
 from ..runtime.engine import Game
@@ -104,8 +105,11 @@ def _action_key(state, a: int) -> str:
         return key
     label = program.label(state, a)
     if program.is_card_action(state, a):
-        name = state.game.deck.label_of(a & 0xFFFF)
-        label = label.replace(name, "a card") if name in label else label
+        # the card's name, or its place when the chooser does not know it
+        for name in (state.game.deck.label_of(a & 0xFFFF), place_text(program, state, a & 0xFFFF)):
+            if name in label:
+                label = label.replace(name, "a card")
+                break
     if program.chooses[index].alts[a >> 16].pure:
         if len(_KEYS) > 100_000:
             _KEYS.clear()
