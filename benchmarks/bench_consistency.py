@@ -90,7 +90,8 @@ def main() -> None:
     mean = sum(margins) / len(margins)
     sd = (sum((m - mean) ** 2 for m in margins) / max(1, len(margins) - 1)) ** 0.5
     half = 1.96 * sd / len(margins) ** 0.5
-    print(f"  consistent minus blind, points per seat and game: {mean:+.2f} (95% CI {mean - half:+.2f} to {mean + half:+.2f})")
+    print(f"  consistent minus blind, points per seat and game: {mean:+.2f} "
+          f"(95% CI {mean - half:+.2f} to {mean + half:+.2f})")
     if fitted[1]:
         print(f"  determinizations that fitted the round's past: {fitted[0]}/{fitted[1]} "
               f"({fitted[0] / fitted[1]:.1%})")

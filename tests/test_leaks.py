@@ -96,7 +96,8 @@ def test_a_seat_sees_the_same_whatever_the_cards_hidden_from_it(relative, player
         assert twin_labels == labels
         assert (screen(twin.observation(seat), twin.game, seat, twin_labels)
                 == screen(state.observation(seat), state.game, seat, labels))
-        assert screen(seen.observation(), twin.game, seat, labels) == screen(view.observation(), state.game, seat, labels)
+        assert (screen(seen.observation(), twin.game, seat, labels)
+                == screen(view.observation(), state.game, seat, labels))
         if state.current_player == seat:
             for name in BOT_NAMES:
                 assert make_bot(name, seed=5).choose(seen) == make_bot(name, seed=5).choose(view), name

@@ -41,7 +41,7 @@ def redeal(s, unknown: list, rng: random.Random) -> None:
     rng.shuffle(dealt)
     before = s.known[:]
     hidden = set(unknown)
-    new_of = list(range(len(before)))  # old card -> the card dealt into its place
+    new_of = {}  # old card -> the card dealt into its place
     nxt = iter(dealt).__next__
     known, loc = s.known, s.loc
     for z, pile in enumerate(s.zones):
@@ -54,21 +54,27 @@ def redeal(s, unknown: list, rng: random.Random) -> None:
                 new_of[c] = d
                 known[d] = before[c]
                 loc[d] = z
+    _follow(s, new_of)
+
+
+def _follow(s, moved: dict) -> None:
+    """What belongs to a place follows the card now there (`moved`: old card -> new card): card
+    values held in variables, card ids in pending actions."""
     program = s.game.program
     v = s.v
+    get = moved.get
     for slot in program.card_slots:
         c = v[slot]
-        if c is not None:
-            v[slot] = new_of[c]
+        if c in moved:
+            v[slot] = moved[c]
     for slot in program.cards_slots:
-        cs = v[slot]
-        if cs:
-            v[slot] = tuple(new_of[c] for c in cs)
+        if v[slot]:
+            v[slot] = tuple([get(c, c) for c in v[slot]])
     if s.pending is not None:
         index, player, legal = s.pending
         alts = program.chooses[index].alts
-        s.pending = (index, player, tuple(a if alts[a >> 16].kind != "card" else (a & ~0xFFFF) | new_of[a & 0xFFFF]
-                                          for a in legal))
+        s.pending = (index, player, tuple([a if alts[a >> 16].kind != "card"
+                                           else (a & ~0xFFFF) | get(a & 0xFFFF, a & 0xFFFF) for a in legal]))
 
 
 def _exchange(s, a: int, b: int) -> None:
@@ -80,20 +86,7 @@ def _exchange(s, a: int, b: int) -> None:
     s.zones[za][ia], s.zones[zb][ib] = b, a
     s.loc[a], s.loc[b] = zb, za
     s.known[a], s.known[b] = s.known[b], s.known[a]
-    swap = {a: b, b: a}
-    program = s.game.program
-    v = s.v
-    for slot in program.card_slots:
-        if v[slot] in swap:
-            v[slot] = swap[v[slot]]
-    for slot in program.cards_slots:
-        if v[slot]:
-            v[slot] = tuple(swap.get(c, c) for c in v[slot])
-    if s.pending is not None:
-        index, player, legal = s.pending
-        alts = program.chooses[index].alts
-        s.pending = (index, player, tuple(x if alts[x >> 16].kind != "card" else (x & ~0xFFFF) | swap.get(x & 0xFFFF, x & 0xFFFF)
-                                          for x in legal))
+    _follow(s, {a: b, b: a})
 
 
 def place_of(s, card: int) -> tuple:
@@ -164,22 +157,12 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
         for c, d in zip(placed, unknown):
             nk[d] = known[c]
             nl[d] = loc[c]
-        program = state.game.program
-        for slot in program.card_slots:
-            c = v[slot]
-            if c in new_of:
-                v[slot] = new_of[c]
-        for slot in program.cards_slots:
-            if v[slot]:
-                v[slot] = tuple([new_of.get(c, c) for c in v[slot]])
-        if pending is not None and pending[1] == seat:
-            alts = program.chooses[pending[0]].alts
-            pending = (pending[0], seat, tuple([a if alts[a >> 16].kind != "card" else
-                                                (a & ~0xFFFF) | new_of.get(a & 0xFFFF, a & 0xFFFF) for a in pending[2]]))
-    if pending is not None and pending[1] != seat:
-        pending = (pending[0], pending[1], ())
     s.v = v
     s.pending = pending
+    if unknown:
+        _follow(s, new_of)
+    if s.pending is not None and s.pending[1] != seat:
+        s.pending = (s.pending[0], s.pending[1], ())
     return s
 
 
