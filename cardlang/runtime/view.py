@@ -231,6 +231,7 @@ class SeatView:
         return self._canon.round
 
     def is_terminal(self) -> bool:
+        """Whether the game is over."""
         return self._canon.terminal
 
     def legal_action_ids(self) -> tuple:
