@@ -147,6 +147,7 @@ def test_a_bot_decides_the_same_whatever_the_cards_hidden_from_it(relative, play
             if twin.zones == state.zones:
                 continue
             assert twin.legal_action_ids() == state.legal_action_ids()
+            assert twin.view(seat) == state.view(seat)  # what the bot is given
             assert decide(make_bot(bot, seed=9), state) == decide(make_bot(bot, seed=9), twin)
             tried += 1
     assert tried >= 3
