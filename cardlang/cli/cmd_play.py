@@ -21,7 +21,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from ..play.bots import BOTS, make_bot
+from ..play.bots import BOTS, decide, make_bot
 from .cmd_common import load_game, parse_settings
 from ..play.savegame import SaveError, load_saved, save_data, write_save
 from ..play.seen import common_log, table_label, table_labels, table_seats
@@ -56,7 +56,8 @@ class Bots:
         self.seed = seed
 
     def choose(self, state):
-        return make_bot(self.name, seed=bot_seed(self.seed, len(state.history))).choose(state)
+        """The action the bot plays in `state`, decided from the current player's view."""
+        return decide(make_bot(self.name, seed=bot_seed(self.seed, len(state.history))), state)
 
 
 def terminal_shows_symbols(stream=None) -> bool:
@@ -337,7 +338,7 @@ class Session:
         return text + (f"{sep}seed {self.state.seed}" if self.state.is_terminal() else "")
 
     def draw(self, seat: int, status: Optional[str], final: bool = False) -> None:
-        obs = self.state.observation(seat)
+        obs = self.state.view(seat).observation()  # the screen, like a bot, gets the seat's view
         log = obs["log"]
         start = self.mark.get(seat, 0)
         if final:

@@ -15,14 +15,15 @@ import attrs
 
 from ..lang import ast
 from . import codegen
-from ..runtime import engine, rng
+from ..runtime import engine, rng, view
 from ..runtime.cards import Deck
 from ..lang.check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT,
                     ZONE, ZONES, Symbols)
 from ..runtime.engine import STOP, RuleError
 
 CARD_MARK = "\x1f"  # in log texts, CARD_MARK + index stands for a card shown only to those who know it
-_MARK_RE = re.compile(CARD_MARK + r"(\d+)")
+PLACE_MARK = "\x1e"  # after a card mark, PLACE_MARK + text + PLACE_MARK: what the others read instead
+_MARK_RE = re.compile(CARD_MARK + r"(\d+)(?:" + PLACE_MARK + "([^" + PLACE_MARK + "]*)" + PLACE_MARK + ")?")
 
 
 def player_name(seat) -> str:
@@ -143,13 +144,19 @@ class Program:
 
     def resume(self, st, a: int) -> None:
         """Plays the legal action `a` of the pending choice and runs on to the next decision."""
+        if st.checkpoint is not False:  # (False in the copies bots play out: they keep no past)
+            view.record(st, a)
         slot, body = self.resumes[st.pending[0]][a >> 16]
         if slot is not None:
             st.v[slot] = a & 0xFFFF
         st.history.append(a)
         if st.log is not None:
             info = self.chooses[st.pending[0]]
-            text, cards = self._label(st, info, info.alts[a >> 16], a & 0xFFFF)
+            alt = info.alts[a >> 16]
+            if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
+                text, cards = self._unseen_label(st, info, alt, a, logged=True)
+            else:
+                text, cards = self._label(st, info, alt, a & 0xFFFF)
             st.fresh.append((f"{player_name(st.pending[1])} chooses {text}", cards))
         st.pending = None
         self._run(st, body)
@@ -167,6 +174,8 @@ class Program:
     def label(self, st, a: int) -> str:
         info = self.chooses[st.pending[0]]
         alt = info.alts[a >> 16]
+        if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
+            return self._unseen_label(st, info, alt, a)  # (never cached: it names a place)
         if alt.pure:
             key = (st.pending[0], a)
             text = self.label_cache.get(key)
@@ -182,6 +191,23 @@ class Program:
             st.v[alt.slot] = saved
         return _MARK_RE.sub(lambda m: self.deck.label_of(cards[int(m.group(1))]), text)
 
+    def _unseen_label(self, st, info, alt, a: int, logged: bool = False):
+        """The label of a card the chooser does not know: its place stands for the card (`take a card
+        from P1's hand, 3 of 4`); a label that says more of the card is its place alone. `logged`:
+        (text, cards) for the log, where the card shows to those who know it once the step is over
+        (it went face up, or to them) and the place to the others."""
+        place = view.place_text(self, st, a & 0xFFFF)
+        if alt.label is not None and (not alt.pure or alt.slot is None):
+            return (place, ()) if logged else place
+        text = CARD_MARK + "0"
+        if alt.label is not None:
+            saved = st.v[alt.slot]
+            text, _ = self._label(st, info, alt, a & 0xFFFF)
+            st.v[alt.slot] = saved
+        if logged:
+            return _MARK_RE.sub(lambda m: CARD_MARK + "0" + PLACE_MARK + place + PLACE_MARK, text), (a & 0xFFFF,)
+        return _MARK_RE.sub(lambda m: place, text)
+
     def is_card_action(self, st, a: int) -> bool:
         return self.chooses[st.pending[0]].alts[a >> 16].kind == "card"
 
@@ -195,7 +221,7 @@ class Program:
                 i = int(m.group(1))
                 if need is None or masks[i] & need == need:
                     return self.deck.label_of(cards[i])
-                return "a card"
+                return m.group(2) or "a card"
             out.append(_MARK_RE.sub(show, text))
         return out
 

@@ -17,7 +17,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from .bots import make_bot, parse_bot
+from ..runtime.view import place_text
+from .bots import decide, make_bot, parse_bot
 from .coverage import coverage_entries, instrument
 from ..runtime.engine import Game
 
@@ -70,14 +71,15 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
         state = game.new_initial_state(seed=seed, log=False)
     first = state.current_player
     decisions = 0
-    # coverage is set aside while a bot that plays on copies of the state decides (not a random bot)
-    aside = [coverage is not None and getattr(p, "searches", True) for p in players]
+    # coverage is set aside while a bot decides: its view replays the round in copies of the state
+    # (cardlang.runtime.view), and search bots play on such copies; none of that is the game's
+    aside = [coverage is not None] * n
     try:
         while not state.is_terminal():
             seat = state.current_player
             if aside[seat]:
                 coverage.on = False
-            a = players[seat].choose(state)
+            a = decide(players[seat], state)
             if actions is not None:
                 actions[_action_key(state, a)] += 1
             if aside[seat]:
@@ -103,8 +105,11 @@ def _action_key(state, a: int) -> str:
         return key
     label = program.label(state, a)
     if program.is_card_action(state, a):
-        name = state.game.deck.label_of(a & 0xFFFF)
-        label = label.replace(name, "a card") if name in label else label
+        # the card's name, or its place when the chooser does not know it
+        for name in (state.game.deck.label_of(a & 0xFFFF), place_text(program, state, a & 0xFFFF)):
+            if name in label:
+                label = label.replace(name, "a card")
+                break
     if program.chooses[index].alts[a >> 16].pure:
         if len(_KEYS) > 100_000:
             _KEYS.clear()
@@ -264,7 +269,8 @@ def wilson(successes: int, n: int) -> list:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return [max(0.0, centre - half), min(1.0, centre + half)]
+    # (at 0 or n successes the bound is exactly 0 or 1: rounding would leave it a hair inside)
+    return [0.0 if successes == 0 else max(0.0, centre - half), 1.0 if successes == n else min(1.0, centre + half)]
 
 
 def _spread(values) -> dict:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Optional, Sequence, Union
 
+from .view import SeatView, redeal
+
 TERMINAL = -4  # current_player once the game is over (OpenSpiel's value)
 STOP = -1  # what an instruction returns to suspend the run loop
 STEP_BUDGET = 2_000_000  # instructions without a decision before a game is judged to loop
@@ -47,7 +49,8 @@ class State:
 
     __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "active", "rng", "pending",
                  "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round",
-                 "steps")  # steps: loop passes left before a run is judged to loop (set by each run)
+                 "steps",  # steps: loop passes left before a run is judged to loop (set by each run)
+                 "checkpoint")  # the round's first decision, for views (`view.record`); False: none kept
 
     def __init__(self, game: "Game"):
         self.game = game
@@ -147,6 +150,7 @@ class State:
         s.draws = self.draws
         s.seed = self.seed
         s.round = self.round
+        s.checkpoint = self.checkpoint  # (never changed in place: shared safely)
         return s
 
     def determinize(self, seat: int, rng: random.Random) -> "State":
@@ -157,49 +161,28 @@ class State:
         by zone, bottom first), so every place keeps its count. What belongs to a place moves with
         its card: who else knows it, card values held in variables, card ids in pending actions.
         Later shuffles and `random` draws use a fresh seed from `rng`, so the copy does not foresee
-        the real game's chance either. It is for bots: no log, no history, not for saving.
+        the real game's chance either: no log, no history, no seed, not for saving. What the
+        program worked out from the real cards stays as it was (locals, another player's legal
+        actions by place); bots use `SeatView.determinize`, which works those out again.
         """
         s = self.clone()
         s.log = None
         s.history = []
         s.stacks = None
         s.draws = None
+        s.seed = None
+        s.checkpoint = False
         s.rng = rng.getrandbits(64)
         bit = 1 << seat
         known = self.known
-        unknown = [c for c in range(len(known)) if not known[c] & bit]
-        if not unknown:
-            return s
-        dealt = unknown[:]
-        rng.shuffle(dealt)
-        new_of = list(range(len(known)))  # real card -> the card dealt into its place
-        i = 0
-        new_known, new_loc = s.known, s.loc
-        for z, pile in enumerate(s.zones):
-            for j, c in enumerate(pile):
-                if not known[c] & bit:
-                    d = dealt[i]
-                    i += 1
-                    pile[j] = d
-                    new_of[c] = d
-                    new_known[d] = known[c]
-                    new_loc[d] = z
-        program = self.game.program
-        v = s.v
-        for slot in program.card_slots:
-            c = v[slot]
-            if c is not None:
-                v[slot] = new_of[c]
-        for slot in program.cards_slots:
-            cs = v[slot]
-            if cs:
-                v[slot] = tuple(new_of[c] for c in cs)
-        if s.pending is not None:
-            index, player, legal = s.pending
-            alts = program.chooses[index].alts
-            s.pending = (index, player, tuple(a if alts[a >> 16].kind != "card" else (a & ~0xFFFF) | new_of[a & 0xFFFF]
-                                              for a in legal))
+        redeal(s, [c for c in range(len(known)) if not known[c] & bit], rng)
         return s
+
+    def view(self, seat: int, past: bool = True) -> "SeatView":
+        """What `seat` knows now, as an object with no path to the cards hidden from it (bots
+        decide from it): see `cardlang.runtime.view.SeatView`. Without `past`, the view leaves out
+        how the others played this round (its `determinize` ignores it), and costs half as much."""
+        return SeatView(self, seat, past)
 
     def zone(self, name: str, seat: Optional[int] = None) -> list:
         """The short names of a zone's cards, bottom first (omniscient: for tests and tools)."""
@@ -291,6 +274,7 @@ class Game:
         st.stacks = _stacks(self.deck, stack) if stack else None
         st.draws = (0, tuple(draws)) if draws else None
         st.log = [] if log else None
+        st.checkpoint = None
         self.program.init_state(st)
         return st
 
