@@ -16,6 +16,7 @@ CODES = {
     "E004": "unexpected end of file",
     "E005": "unreadable file",
     "E006": "nesting too deep",
+    "E007": "file outside the root",
     "E010": "unknown name",
     "E011": "duplicate name",
     "E012": "type mismatch",
