@@ -10,6 +10,7 @@ from . import ast
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
+from .limits import MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
 # Types of expressions. ZONE is a place holding cards; CARDS a list of cards; ZONES several zones.
@@ -196,6 +197,9 @@ class Checker:
                 if d.low < 1 or d.high < d.low:
                     self.error("E016", f"`players {d.low}..{d.high}` is not a range of player counts", d.span,
                                help="write the smallest count first, e.g. `players 2..5`")
+                elif max(d.low, d.high) > MAX_PLAYERS:
+                    self.error("E029", f"a game has at most {MAX_PLAYERS} players, not {max(d.low, d.high)}", d.span,
+                               help=f"allow at most {MAX_PLAYERS} (`players {min(d.low, MAX_PLAYERS)}..{MAX_PLAYERS}`)")
                 s.players = (d.low, max(d.low, d.high))
             elif isinstance(d, ast.DirectionDecl):
                 if d.direction not in ("left", "right"):

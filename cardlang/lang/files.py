@@ -15,8 +15,8 @@ import tomllib
 from typing import Optional
 
 from .diagnostics import Diagnostic, Span
+from .limits import MAX_FILE_BYTES
 
-MAX_FILE_BYTES = 10 * 1024 * 1024  # a rule file, in bytes; the largest game is under 20 KB
 MAX_SETTINGS_BYTES = 1024 * 1024  # a cardlang.toml or pyproject.toml
 RULE_SUFFIX = ".cards"
 ROOT_ENV = "CARDLANG_ROOT"

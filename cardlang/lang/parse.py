@@ -14,9 +14,9 @@ from lark.indenter import DedentError, Indenter
 
 from . import ast
 from .diagnostics import Diagnostic, Span
+from .limits import MAX_BLOCK_DEPTH, MAX_EXPRESSION_DEPTH
 
 MAX_SYNTAX_ERRORS = 50  # recovery stops after this many; the text output shows the first 20
-MAX_DEPTH = 100  # levels of the parse tree: blocks in blocks, operators in operators
 RECOVERY_BUDGET = 4_000_000  # characters that recovery may parse again (more for bigger files)
 
 
@@ -482,20 +482,57 @@ def _interpolation(text: str, file: str) -> tuple:
     return "ok", _ToAst(file).transform(tree)
 
 
+_BLOCKS = {"block", "inline_block"}
+
+
+def _holds_expressions(name: str) -> bool:
+    """A declaration, a statement or a block of the parse tree: what an expression stands in."""
+    return name in _BLOCKS or name in ("start", "params", "param") or name.endswith(("_decl", "_stmt", "_clause", "_alt"))
+
+
 def _too_deep(tree, file: str) -> Optional[Diagnostic]:
-    """E006 where the parse tree nests deeper than MAX_DEPTH (later stages walk it recursively)."""
-    stack = [(tree, 1)]
+    """E006 where blocks nest deeper than MAX_BLOCK_DEPTH or an expression than MAX_EXPRESSION_DEPTH
+    (the later stages walk both recursively; `limits.py` says what was measured)."""
+    # node, blocks around it (a setup, round or phase body is not counted), expression levels, the
+    # expression's outermost node, the statement it stands in
+    stack = [(tree, 0, 0, None, tree)]
     while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            meta = node.meta
-            line, col = getattr(meta, "line", 1), getattr(meta, "column", 1)
-            end_col = getattr(meta, "end_column", col + 1) if getattr(meta, "end_line", line) == line else col + 1
-            return Diagnostic("E006", "error", f"this is nested more than {MAX_DEPTH} levels deep",
-                              Span(file, line, col, line, max(col + 1, end_col)),
-                              help="name a part with `let` or `define`, or move a block into a phase")
-        stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))  # first first
+        node, blocks, levels, outer, holder = stack.pop()
+        if node.data.endswith("_decl"):
+            blocks = -1
+        if node.data in _BLOCKS:
+            blocks += 1
+            if blocks > MAX_BLOCK_DEPTH:
+                return _deep(holder, file, f"blocks nest more than {MAX_BLOCK_DEPTH} deep here",
+                             "move the inner blocks into a phase, and call it")
+        if _holds_expressions(node.data):
+            levels, outer, holder = 0, None, node
+        elif node.data != "args" and any(isinstance(c, Tree) for c in node.children):  # an operator, not a leaf
+            levels += 1
+            outer = outer or node
+            if levels > MAX_EXPRESSION_DEPTH:
+                return _deep(outer, file, _deep_expression(outer),
+                             "name a part with `let` or `define`, or add up a list with `sum … of`")
+        stack.extend((c, blocks, levels, outer, holder) for c in reversed(node.children) if isinstance(c, Tree))
     return None
+
+
+def _deep_expression(outer) -> str:
+    """The E006 message for an expression: a row of one operator is named as such, with its length."""
+    row, node = 0, outer
+    while isinstance(node, Tree) and node.data == outer.data and node.children and isinstance(node.children[0], Tree):
+        row, node = row + 1, node.children[0]
+    message = f"this expression nests more than {MAX_EXPRESSION_DEPTH} operators deep"
+    if row > MAX_EXPRESSION_DEPTH:
+        message += f": it is a row of {row} operators, and each counts one level"
+    return message
+
+
+def _deep(node, file: str, message: str, help: str) -> Diagnostic:
+    meta = node.meta
+    line, col = getattr(meta, "line", 1), getattr(meta, "column", 1)
+    end_col = getattr(meta, "end_column", col + 1) if getattr(meta, "end_line", line) == line else col + 1
+    return Diagnostic("E006", "error", message, Span(file, line, col, line, max(col + 1, end_col)), help=help)
 
 
 class _InterpolationError(Exception):
