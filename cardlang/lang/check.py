@@ -10,7 +10,7 @@ from . import ast
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
-from .limits import MAX_PLAYERS
+from .limits import MAX_DECK_CARDS, MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
 # Types of expressions. ZONE is a place holding cards; CARDS a list of cards; ZONES several zones.
@@ -303,6 +303,10 @@ class Checker:
             if spec.extra is not None and spec.extra[1] not in ("joker", "jokers"):
                 self.error("E020", f"a deck can add jokers, not `{spec.extra[1]}`", spec.span,
                            help="write `with 2 jokers`")
+            size = len(ranks) * len(suits) + (spec.extra[0] if spec.extra is not None else 0)
+            if size > MAX_DECK_CARDS:
+                self.error("E020", f"this deck has {size} cards; a deck has at most {MAX_DECK_CARDS}", spec.span,
+                           help="a choice of a card keeps its number in 16 bits: use fewer ranks, suits or jokers")
             self.all_ranks.update(ranks)
             self.all_suits.update(suits)
 

@@ -17,6 +17,7 @@ CODES = {
     "E005": "unreadable file",
     "E006": "nesting too deep",
     "E007": "file outside the root",
+    "E008": "number too large",
     "E010": "unknown name",
     "E011": "duplicate name",
     "E012": "type mismatch",

@@ -14,7 +14,7 @@ from lark.indenter import DedentError, Indenter
 
 from . import ast
 from .diagnostics import Diagnostic, Span
-from .limits import MAX_BLOCK_DEPTH, MAX_EXPRESSION_DEPTH
+from .limits import MAX_BLOCK_DEPTH, MAX_EXPRESSION_DEPTH, MAX_NUMBER_DIGITS
 
 MAX_SYNTAX_ERRORS = 50  # recovery stops after this many; the text output shows the first 20
 RECOVERY_BUDGET = 4_000_000  # characters that recovery may parse again (more for bigger files)
@@ -476,7 +476,7 @@ def _interpolation(text: str, file: str) -> tuple:
         tree = parser().parse(text, start="expr")
     except UnexpectedInput:
         return "bad", None
-    deep = _too_deep(tree, file)
+    deep = _beyond_limits(tree, file)
     if deep is not None:
         return "deep", deep
     return "ok", _ToAst(file).transform(tree)
@@ -490,9 +490,10 @@ def _holds_expressions(name: str) -> bool:
     return name in _BLOCKS or name in ("start", "params", "param") or name.endswith(("_decl", "_stmt", "_clause", "_alt"))
 
 
-def _too_deep(tree, file: str) -> Optional[Diagnostic]:
+def _beyond_limits(tree, file: str) -> Optional[Diagnostic]:
     """E006 where blocks nest deeper than MAX_BLOCK_DEPTH or an expression than MAX_EXPRESSION_DEPTH
-    (the later stages walk both recursively; `limits.py` says what was measured)."""
+    (the later stages walk both recursively), E008 for a number of more than MAX_NUMBER_DIGITS digits;
+    before the tree is turned into the AST, which would meet them first. `limits.py` has the figures."""
     # node, blocks around it (a setup, round or phase body is not counted), expression levels, the
     # expression's outermost node, the statement it stands in
     stack = [(tree, 0, 0, None, tree)]
@@ -513,6 +514,13 @@ def _too_deep(tree, file: str) -> Optional[Diagnostic]:
             if levels > MAX_EXPRESSION_DEPTH:
                 return _deep(outer, file, _deep_expression(outer),
                              "name a part with `let` or `define`, or add up a list with `sum … of`")
+        for c in node.children:
+            if isinstance(c, Token) and c.type == "INT" and len(c) > MAX_NUMBER_DIGITS:
+                span = _tok_span(file, c)
+                return Diagnostic("E008", "error", f"this number has {len(c)} digits; numbers have at most "
+                                  f"{MAX_NUMBER_DIGITS}", Span(file, span.line, span.column, span.line,
+                                                               span.column + min(len(c), MAX_NUMBER_DIGITS + 1)),
+                                  help="a game needs no number of a billion billion or more")
         stack.extend((c, blocks, levels, outer, holder) for c in reversed(node.children) if isinstance(c, Tree))
     return None
 
@@ -916,7 +924,7 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
         else:
             if diagnostics:
                 return None, diagnostics
-            deep = _too_deep(tree, file)
+            deep = _beyond_limits(tree, file)
             if deep is not None:
                 return None, [deep]
             builder = _ToAst(file)
