@@ -18,6 +18,7 @@ CODES = {
     "E006": "nesting too deep",
     "E007": "file outside the root",
     "E008": "number too large",
+    "E009": "file too long",
     "E010": "unknown name",
     "E011": "duplicate name",
     "E012": "type mismatch",

@@ -203,18 +203,20 @@ def locate_base(variant: str, name: str, span: Span, roots: tuple) -> tuple[Opti
     if not any(inside(real, r) for _, r in roots):
         return None, Diagnostic("E007", "error", f"`{name}` is a symbolic link to a file outside the root",
                                 span, help=widen, notes=where)
+    not_rules = None if name.endswith(RULE_SUFFIX) else Diagnostic(
+        "E027", "error", f"`{name}` is not a `.cards` file: `extends` names only rule files", span)
     try:
         mode = os.stat(full).st_mode
     except FileNotFoundError:
-        return None, Diagnostic("E027", "error", f"the base file `{name}` does not exist", span,
-                                help=f"paths are relative to this file's folder ({here or '.'})")
+        return None, not_rules or Diagnostic("E027", "error", f"the base file `{name}` does not exist", span,
+                                             help=f"paths are relative to this file's folder ({here or '.'})")
     except OSError as e:
-        return None, Diagnostic("E027", "error", f"the base file `{name}` {os_problem(e, reading=False)}", span)
+        return None, not_rules or Diagnostic("E027", "error", f"the base file `{name}` {os_problem(e, reading=False)}",
+                                             span)
     if not stat.S_ISREG(mode):
         return None, Diagnostic("E027", "error", f"the base `{name}` is {file_kind(mode)}, not a rule file", span)
-    if not name.endswith(RULE_SUFFIX):
-        return None, Diagnostic("E027", "error", f"`{name}` is not a `.cards` file: `extends` names only rule files",
-                                span)
+    if not_rules is not None:
+        return None, not_rules
     if not real.endswith(RULE_SUFFIX):
         return None, Diagnostic("E027", "error", f"`{name}` is a symbolic link to a file that is not a `.cards` "
                                 "file: `extends` names only rule files", span)

@@ -10,6 +10,10 @@ from __future__ import annotations
 # Bytes of a rule file (E005): the largest game is under 20 KB; a read stops after this many + 1.
 MAX_FILE_BYTES = 10 * 1024 * 1024
 
+# Words, numbers and symbols (tokens) of a rule file, E009: parsing takes about 15 µs a token, so a
+# file of 10 MiB of `1+1+…` would take over a minute; the largest game has 906 tokens.
+MAX_TOKENS = 100_000
+
 # Blocks nested in blocks (`if`, `elif`, `else`, `for each`, `repeat`, `while`, a `chooses`
 # alternative), E006. The parser's tree builder and the compiler walk them recursively: measured,
 # 205 nested `if`s pass and 206 do not when the stack is already 150 calls deep.

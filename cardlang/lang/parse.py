@@ -14,7 +14,7 @@ from lark.indenter import DedentError, Indenter
 
 from . import ast
 from .diagnostics import Diagnostic, Span
-from .limits import MAX_BLOCK_DEPTH, MAX_EXPRESSION_DEPTH, MAX_NUMBER_DIGITS
+from .limits import MAX_BLOCK_DEPTH, MAX_EXPRESSION_DEPTH, MAX_NUMBER_DIGITS, MAX_TOKENS
 
 MAX_SYNTAX_ERRORS = 50  # recovery stops after this many; the text output shows the first 20
 RECOVERY_BUDGET = 4_000_000  # characters that recovery may parse again (more for bigger files)
@@ -29,6 +29,19 @@ class _Indenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+
+    def process(self, stream):
+        """The tokens, stopped past MAX_TOKENS: the parse's time is bounded before it starts."""
+        for n, token in enumerate(super().process(stream)):
+            if n >= MAX_TOKENS:
+                raise _TooManyTokens(token)
+            yield token
+
+
+class _TooManyTokens(Exception):
+    def __init__(self, token: Token):
+        super().__init__("too many tokens")
+        self.token = token
 
 
 def grammar_text() -> str:
@@ -474,7 +487,7 @@ def _interpolation(text: str, file: str) -> tuple:
     """("ok", node at line 1), ("deep", diagnostic) or ("bad", None): texts repeat the same `{p}` often."""
     try:
         tree = parser().parse(text, start="expr")
-    except UnexpectedInput:
+    except (UnexpectedInput, _TooManyTokens):
         return "bad", None
     deep = _beyond_limits(tree, file)
     if deep is not None:
@@ -912,6 +925,13 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
         text = "\n".join(lines)
         try:
             tree = parser().parse(text, start="start")
+        except _TooManyTokens as e:
+            line, col = e.token.line or 1, e.token.column or 1
+            limit = f"{MAX_TOKENS:,}".replace(",", " ")
+            return None, [Diagnostic("E009", "error", f"this file has more than {limit} words, numbers and symbols; "
+                                     "a rule file has at most that many",
+                                     Span(file, line, col, line, col + 1),
+                                     help="the largest game has under 1000: split this one with `extends`")]
         except DedentError as e:
             line = _dedent_line(e, text)
             here = lines[line - 1]
