@@ -1,5 +1,5 @@
-"""`cardlang check [--format text|json|github|sarif] [--strict] FILE_OR_DIR...`: every problem of every
-file, compiler style, with exit codes CI can use.
+"""`cardlang check [--format text|json|github|sarif] [--strict] [--root DIR] FILE_OR_DIR...`: every
+problem of every file, compiler style, with exit codes CI can use (what it reads: docs/security.md).
 
 Exit status: 0 when no file has errors (warnings allowed unless `--strict`); 1 when a file has
 errors (or warnings, with `--strict`); 2 on a usage error (a path that does not exist, no `.cards`
@@ -91,7 +91,8 @@ def _walked_problem(path: str, folder: str, root: Optional[str]) -> Optional[Dia
 class _Session(Loader):
     """A loader that checks on after a variant's own mistakes, to report as much as it can."""
 
-    def check_file(self, path: str) -> list:
+    def report_file(self, path: str) -> list:
+        """Every diagnostic of one file (and of the bases it reaches)."""
         from ..lang.check import check
 
         module, diagnostics = self.parse_file(path)
@@ -130,7 +131,7 @@ def check_files(files: list, root: Optional[str] = None, skipped: Iterable[Diagn
     skipped = list(skipped)
     report = Report(files=[display_path(f) for f in files])
     seen: set = set()
-    for d in skipped + [d for path in files for d in session.check_file(path)]:
+    for d in skipped + [d for path in files for d in session.report_file(path)]:
         shown = Diagnostic(d.code, d.severity, d.message,
                            Span(display_path(d.span.file), d.span.line, d.span.column,
                                 d.span.end_line, d.span.end_column), d.help, d.notes)

@@ -500,7 +500,8 @@ _BLOCKS = {"block", "inline_block"}
 
 def _holds_expressions(name: str) -> bool:
     """A declaration, a statement or a block of the parse tree: what an expression stands in."""
-    return name in _BLOCKS or name in ("start", "params", "param") or name.endswith(("_decl", "_stmt", "_clause", "_alt"))
+    return (name in _BLOCKS or name in ("start", "params", "param")
+            or name.endswith(("_decl", "_stmt", "_clause", "_alt")))
 
 
 def _beyond_limits(tree, file: str) -> Optional[Diagnostic]:
