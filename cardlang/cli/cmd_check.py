@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from typing import Callable, Iterable, Optional
+from typing import Iterable, Optional
 
 import click
 
