@@ -109,6 +109,26 @@ def test_extends_outside_the_root_is_refused_and_nothing_of_the_target_is_shown(
     assert "hunter2" not in out and "SECRET_TOKEN" not in out and "root:x:" not in out
 
 
+@pytest.mark.parametrize("command", [("play", "--bots-only"), ("simulate", "-n", "1", "--jobs", "1")])
+@pytest.mark.parametrize("base", ["/etc/passwd", "out_link.cards", ".env", "env_link.cards"])
+def test_play_and_simulate_refuse_the_same_bases_and_show_nothing_of_them(secret_tree, command, base):
+    result = cardlang_cli(*command, variant(secret_tree, base))
+    assert_refused(result, "variant.cards")
+    out = result.stdout + result.stderr
+    assert "hunter2" not in out and "root:x:" not in out
+    assert f'extends "{base}"' in out  # the variant's own line is quoted
+
+
+def test_the_report_keeps_only_the_text_of_rule_files_it_read(secret_tree):
+    write(secret_tree, "base.cards", HEADER + "round:\n    end game\n")
+    paths = [variant(secret_tree, "base.cards"), variant(secret_tree, ".env", "v2.cards"),
+             variant(secret_tree, "out_link.cards", "v3.cards"), variant(secret_tree, "/etc/passwd", "v4.cards")]
+    report = check_files([str(p) for p in paths])
+    assert {Path(f).name for f in report.sources} == {"variant.cards", "base.cards", "v2.cards", "v3.cards", "v4.cards"}
+    assert not any("hunter2" in (text if isinstance(text, str) else "\n".join(text or ()))
+                   for text in report.sources.values())
+
+
 def test_an_absolute_path_is_refused_even_inside_the_root(tmp_path):
     write(tmp_path, "base.cards", HEADER + "round:\n    end game\n")
     path = variant(tmp_path, str(tmp_path / "base.cards"))
