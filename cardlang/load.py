@@ -4,66 +4,115 @@ from __future__ import annotations
 
 import hashlib
 import os
-from typing import Optional
+from typing import Callable, Optional
 
 from .lang import ast
 from .lang.check import check
 from .lang.diagnostics import CardlangError, Diagnostic, Span
+from .lang.files import MAX_FILE_BYTES, read_bytes, read_source, roots_for
 from .lang.parse import parse
 from .lang.variants import resolve
 
-MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024
+class Loader:
+    """Reads and parses each rule file at most once (variants share their bases) and keeps the text of
+    every file it read: the only lines a report may quote. `root` widens where `extends` may reach."""
+
+    def __init__(self, root: Optional[str] = None):
+        self.root = root
+        self.sources: dict = {}  # path -> text, or None when it could not be read
+        self.parsed: dict = {}
+        self._settings: dict = {}  # folder -> the root its settings file gives
+
+    def parse_file(self, path: str) -> tuple[Optional[ast.Module], list[Diagnostic]]:
+        """One file read (bounded, regular files only) and parsed, without merging its bases."""
+        key = os.path.normpath(path)
+        if key not in self.parsed:
+            source, diagnostics = read_source(path)
+            self.sources[path] = source
+            if source is None:
+                self.parsed[key] = (None, diagnostics)
+            else:
+                self.parsed[key] = guarded(path, lambda: parse(source, path))
+        return self.parsed[key]
+
+    def roots(self, module: ast.Module) -> tuple[Optional[tuple], list]:
+        """Where the bases of `module` may lie, and problems with the settings (only for a variant)."""
+        if not any(isinstance(d, ast.ExtendsDecl) for d in module.decls):
+            return None, []
+        return roots_for(module.path, self.root, self._settings)
+
+    def merge(self, module: ast.Module, parse_base=None) -> tuple[ast.Module, list[Diagnostic]]:
+        """The module with its bases merged in (read with `parse_base`, by default `parse_file`), and
+        the diagnostics of reaching and reading them."""
+        roots, problems = self.roots(module)
+        if problems:
+            return module, problems
+        return resolve(module, parse_base or self.parse_file, roots)
+
+    def check_source(self, source: str, path: str, parse_base=None) -> tuple:
+        """`check_source` of this module, with this loader's root and cache."""
+        self.sources[path] = source
+        module, diagnostics = guarded(path, lambda: parse(source, path))
+        if module is None:
+            return None, None, None, list(diagnostics)
+
+        def rest():
+            merged, more = self.merge(module, parse_base)
+            if any(d.is_error for d in more):
+                return (merged, None), more
+            symbols, found = check(merged)
+            return (merged, symbols), more + found
+
+        built, more = guarded(path, rest)
+        merged, symbols = built if built is not None else (None, None)
+        return module, merged, symbols, list(diagnostics) + more
+
+    def check_file(self, path: str):
+        """Parses, merges and checks a file: (symbols or None, every diagnostic)."""
+        module, diagnostics = self.parse_file(path)
+        if module is None:
+            return None, list(diagnostics)
+
+        def rest():
+            merged, more = self.merge(module)
+            if any(d.is_error for d in more):
+                return None, more
+            symbols, found = check(merged)
+            return symbols, more + found
+
+        symbols, more = guarded(path, rest)
+        return symbols, list(diagnostics) + more
 
 
-def read_source(path: str) -> tuple[Optional[str], list[Diagnostic]]:
-    """The text of a file, or a diagnostic saying why it cannot be read as a rule file."""
+def guarded(path: str, run: Callable) -> tuple:
+    """Runs a stage; an input too deep for the checker, or a bug, becomes a diagnostic, never a traceback."""
     here = Span(path, 1, 1, 1, 2)
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        return None, [Diagnostic("E005", "error", f"cannot read the file: {e.strerror or e}", here)]
-    if b"\0" in data:
-        return None, [Diagnostic("E005", "error", "this is a binary file, not a rule file", here)]
-    try:
-        return data.decode("utf-8"), []
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        return None, [Diagnostic("E005", "error", "the file is not valid UTF-8 text", Span(path, line, col, line, col + 1),
-                                 help="save the file as UTF-8")]
+        return run()
+    except RecursionError:
+        return None, [Diagnostic("E006", "error", "this file nests expressions or blocks too deeply to check", here,
+                                 help="split deep expressions with `let` or `define`, or nest fewer blocks")]
+    except Exception as e:  # noqa: BLE001 - the last line of defence of a command that must not crash
+        return None, [Diagnostic("E900", "error", f"the checker failed on this file ({type(e).__name__}: {e})", here,
+                                 help="this is a bug in cardlang: please report it with this file")]
 
 
 def parse_file(path: str) -> tuple[Optional[ast.Module], list[Diagnostic]]:
     """Reads and parses one file (without merging its bases)."""
-    source, diagnostics = read_source(path)
-    if source is None:
-        return None, diagnostics
-    return parse(source, path)
+    return Loader().parse_file(path)
 
 
-def check_file(path: str):
-    """Parses, merges and checks a file: (symbols or None, every diagnostic)."""
-    source, diagnostics = read_source(path)
-    if source is None:
-        return None, diagnostics
-    _, _, symbols, diagnostics = check_source(source, path)
-    return symbols, diagnostics
+def check_file(path: str, root: Optional[str] = None):
+    """Parses, merges and checks a file: (symbols or None, every diagnostic); `root` widens `extends`."""
+    return Loader(root).check_file(path)
 
 
-def check_source(source: str, path: str, parse_base=parse_file) -> tuple:
+def check_source(source: str, path: str, parse_base=None, root: Optional[str] = None) -> tuple:
     """Parses, merges and checks the text of a file (a file on disk, an editor's buffer), its bases
-    read with `parse_base`: (its module, the merged module, symbols, every diagnostic); what could
-    not be built is None (no symbols when merging found errors)."""
-    module, diagnostics = parse(source, path)
-    if module is None:
-        return None, None, None, diagnostics
-    merged, more = resolve(module, parse_base)
-    diagnostics = diagnostics + more
-    if any(d.is_error for d in more):
-        return module, merged, None, diagnostics
-    symbols, found = check(merged)
-    return module, merged, symbols, diagnostics + found
+    read with `parse_base` (default: from disk, bounded) inside the root: (its module, the merged
+    module, symbols, every diagnostic); what could not be built is None (no symbols when merging
+    found errors)."""
+    return Loader(root).check_source(source, path, parse_base)
 
 
 def resolve_options(symbols, players: Optional[int], options: Optional[dict]) -> tuple[int, dict]:
@@ -108,16 +157,20 @@ def _convert(d, raw):
     return value
 
 
-def load(path: str, players: Optional[int] = None, options: Optional[dict] = None) -> "Game":
+def load(path: str, players: Optional[int] = None, options: Optional[dict] = None,
+         root: Optional[str] = None) -> "Game":
     """Loads a `.cards` file as a `Game` for `players` seats (default: the smallest count allowed).
 
-    Raises `CardlangError` with every diagnostic when the file is not valid, or with a one-line
-    message when the player count or an option value is outside what the game allows.
+    `extends` reaches only files inside the root (the file's folder, widened by `root`, by
+    `$CARDLANG_ROOT` or by a cardlang.toml: docs/security.md). Raises `CardlangError` with every
+    diagnostic (and the text of the files read, to quote) when the file is not valid, or with a
+    one-line message when the player count or an option value is outside what the game allows.
     """
-    symbols, diagnostics = check_file(path)
+    loader = Loader(root)
+    symbols, diagnostics = loader.check_file(path)
     errors = [d for d in diagnostics if d.is_error]
     if symbols is None or errors:
-        raise CardlangError(errors or diagnostics)
+        raise CardlangError(errors or diagnostics, sources=loader.sources)
     players, values = resolve_options(symbols, players, options)
     from .compiler.compile import compile_program  # here, so that checking files never loads the engine
     from .runtime.engine import Game
@@ -133,9 +186,9 @@ def source_hash(path: str, symbols) -> str:
     spans = [b.span for b in blocks if b is not None] + [s.span for s in symbols.table.values() if s.span]
     files.update(os.path.normpath(span.file) for span in spans)
     digests = []
-    for name in sorted(files):
-        with open(name, "rb") as f:
-            digests.append(hashlib.sha256(f.read()).hexdigest())
+    for name in sorted(files):  # the rule files the game was loaded from, read again within the same bounds
+        data, _ = read_bytes(name, MAX_FILE_BYTES)
+        digests.append(hashlib.sha256(data or b"").hexdigest())
     if len(digests) == 1:
         return digests[0]
     return hashlib.sha256("\n".join(digests).encode()).hexdigest()

@@ -1392,6 +1392,7 @@ def test_a_variants_hash_changes_when_its_base_file_changes(tmp_path):
     examples.mkdir()
     shutil.copy(repo_path("games/ascenseur.cards"), games / "ascenseur.cards")
     shutil.copy(repo_path("examples/ascenseur_blind.cards"), examples / "ascenseur_blind.cards")
+    (tmp_path / "cardlang.toml").write_text('root = "."\n')  # as the project's pyproject.toml: examples/ reach games/
     plain = cardlang.load(str(games / "ascenseur.cards"), players=3)
     assert plain.source_hash == hashlib.sha256((games / "ascenseur.cards").read_bytes()).hexdigest()
     before = cardlang.load(str(examples / "ascenseur_blind.cards"), players=3).source_hash

@@ -12,6 +12,7 @@ from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .grammar import reserved_words
 from .infoflow import check_infoflow
+from .limits import MAX_DECK_CARDS, MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
 # Types of expressions. ZONE is a place holding cards; CARDS a list of cards; ZONES several zones.
@@ -193,6 +194,9 @@ class Checker:
                 if d.low < 1 or d.high < d.low:
                     self.error("E016", f"`players {d.low}..{d.high}` is not a range of player counts", d.span,
                                help="write the smallest count first, e.g. `players 2..5`")
+                elif max(d.low, d.high) > MAX_PLAYERS:
+                    self.error("E029", f"a game has at most {MAX_PLAYERS} players, not {max(d.low, d.high)}", d.span,
+                               help=f"allow at most {MAX_PLAYERS} (`players {min(d.low, MAX_PLAYERS)}..{MAX_PLAYERS}`)")
                 s.players = (d.low, max(d.low, d.high))
             elif isinstance(d, ast.DirectionDecl):
                 if d.direction not in ("left", "right"):
@@ -296,6 +300,10 @@ class Checker:
             if spec.extra is not None and spec.extra[1] not in ("joker", "jokers"):
                 self.error("E020", f"a deck can add jokers, not `{spec.extra[1]}`", spec.span,
                            help="write `with 2 jokers`")
+            size = len(ranks) * len(suits) + (spec.extra[0] if spec.extra is not None else 0)
+            if size > MAX_DECK_CARDS:
+                self.error("E020", f"this deck has {size} cards; a deck has at most {MAX_DECK_CARDS}", spec.span,
+                           help="a choice of a card keeps its number in 16 bits: use fewer ranks, suits or jokers")
             self.all_ranks.update(ranks)
             self.all_suits.update(suits)
 

@@ -22,6 +22,8 @@ from lark import Lark
 from lark.grammar import NonTerminal, Terminal
 from lark.indenter import Indenter
 
+from .limits import MAX_TOKENS
+
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -34,6 +36,21 @@ class _Indenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+
+    def process(self, stream):
+        """The tokens, stopped past MAX_TOKENS: the parse's time is bounded before it starts."""
+        for n, token in enumerate(super().process(stream)):
+            if n >= MAX_TOKENS:
+                raise TooManyTokens(token)
+            yield token
+
+
+class TooManyTokens(Exception):
+    """A rule file longer than MAX_TOKENS tokens: the parse stops there (E009)."""
+
+    def __init__(self, token):
+        super().__init__("too many tokens")
+        self.token = token
 
 
 def grammar_text() -> str:

@@ -12,12 +12,13 @@ from lark.indenter import DedentError
 
 from . import ast
 from .diagnostics import Diagnostic, Span
+from .grammar import TooManyTokens as _TooManyTokens
 from .grammar import block_openers, expression_continuations, expression_starts, grammar_text, parser
+from .tree_limits import beyond_limits
 
 __all__ = ["parse", "parse_expr", "parser", "grammar_text", "unquote"]
 
 MAX_SYNTAX_ERRORS = 50  # recovery stops after this many; the text output shows the first 20
-MAX_DEPTH = 100  # levels of the parse tree: blocks in blocks, operators in operators
 RECOVERY_BUDGET = 4_000_000  # characters that recovery may parse again (more for bigger files)
 
 
@@ -432,28 +433,12 @@ def _interpolation(text: str, file: str) -> tuple:
     """("ok", node at line 1), ("deep", diagnostic) or ("bad", None): texts repeat the same `{p}` often."""
     try:
         tree = parser().parse(text, start="expr")
-    except UnexpectedInput:
+    except (UnexpectedInput, _TooManyTokens):
         return "bad", None
-    deep = _too_deep(tree, file)
+    deep = beyond_limits(tree, file)
     if deep is not None:
         return "deep", deep
     return "ok", _ToAst(file).transform(tree)
-
-
-def _too_deep(tree, file: str) -> Optional[Diagnostic]:
-    """E006 where the parse tree nests deeper than MAX_DEPTH (later stages walk it recursively)."""
-    stack = [(tree, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            meta = node.meta
-            line, col = getattr(meta, "line", 1), getattr(meta, "column", 1)
-            end_col = getattr(meta, "end_column", col + 1) if getattr(meta, "end_line", line) == line else col + 1
-            return Diagnostic("E006", "error", f"this is nested more than {MAX_DEPTH} levels deep",
-                              Span(file, line, col, line, max(col + 1, end_col)),
-                              help="name a part with `let` or `define`, or move a block into a phase")
-        stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))  # first first
-    return None
 
 
 class _InterpolationError(Exception):
@@ -824,6 +809,13 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
         text = "\n".join(lines)
         try:
             tree = parser().parse(text, start="start")
+        except _TooManyTokens as e:
+            line, col = e.token.line or 1, e.token.column or 1
+            limit = f"{MAX_TOKENS:,}".replace(",", " ")
+            return None, [Diagnostic("E009", "error", f"this file has more than {limit} words, numbers and symbols; "
+                                     "a rule file has at most that many",
+                                     Span(file, line, col, line, col + 1),
+                                     help="the largest game has under 1000: split this one with `extends`")]
         except DedentError as e:
             line = _dedent_line(e, text)
             here = lines[line - 1]
@@ -836,7 +828,7 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
         else:
             if diagnostics:
                 return None, diagnostics
-            deep = _too_deep(tree, file)
+            deep = beyond_limits(tree, file)
             if deep is not None:
                 return None, [deep]
             builder = _ToAst(file)
