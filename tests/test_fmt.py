@@ -69,6 +69,7 @@ def test_formatted_games_play_the_same_seeded_games(relative, tmp_path):
     # still find their bases) are what they were formatted from, as far as the parser can tell
     for folder in ("games", "examples"):
         shutil.copytree(os.path.join(ROOT, folder), tmp_path / folder)
+    (tmp_path / "cardlang.toml").write_text('root = "."\n')  # as the project's pyproject.toml: examples/ reach games/
     for p in glob.glob(str(tmp_path / "*" / "*.cards")):
         with open(p, encoding="utf-8") as f:
             text = f.read()

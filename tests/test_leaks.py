@@ -1,6 +1,7 @@
 """The generic leak test: nothing a seat is shown depends on the cards hidden from it.
 
-Over every file of games/, examples/ and tests/check/valid/ that has hidden zones: at random
+Over every file of games/, examples/, tests/check/valid/ and tests/check/leaky/ (files whose score
+or labels depend on hidden cards, which `check` rightly warns about) that has hidden zones: at random
 mid-game states (seeded), the cards seat k does not know are dealt again in a way that fits the
 round's past play (`SeatView.sample`, which replays the round by place in the new deal, so the
 twin's own log is written again from the round's first decision), and for seat k the view (labels
@@ -21,7 +22,7 @@ from cardlang.load import check_file
 from cardlang.play.bots import decide, make_bot
 from scenario import ROOT, game, path
 
-FILES = sorted(os.path.relpath(p, ROOT) for folder in ("games", "examples", os.path.join("tests", "check", "valid"))
+FILES = sorted(os.path.relpath(p, ROOT) for folder in ("games", "examples", os.path.join("tests", "check", "valid"), os.path.join("tests", "check", "leaky"))
                for p in glob.glob(os.path.join(ROOT, folder, "*.cards")))
 
 
@@ -106,12 +107,12 @@ def test_a_seat_sees_the_same_whatever_the_cards_hidden_from_it(relative, player
 
 
 def test_the_leak_test_covers_files_with_choices_among_hidden_cards_and_hidden_scores():
-    assert "tests/check/valid/hidden_take.cards".replace("/", os.sep) in HIDDEN
+    assert "tests/check/leaky/hidden_take.cards".replace("/", os.sep) in HIDDEN
     assert "examples/follow_suit.cards".replace("/", os.sep) in HIDDEN
 
 
 # --------------------------------------------------------------------- issue 13, finding 1
-TAKE = "tests/check/valid/hidden_take.cards"
+TAKE = "tests/check/leaky/hidden_take.cards"
 
 
 def test_a_choice_among_cards_the_chooser_does_not_know_is_labelled_by_place_everywhere():

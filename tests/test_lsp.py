@@ -15,7 +15,7 @@ BASE = '''game "Two errors"
 players 2..4
 deck standard
 
-zone talon: pile, hidden
+zone talon: pile, public
 zone hand: per player, private
 # Who deals this round.
 var dealer: player = none

@@ -43,6 +43,7 @@ def test_renaming_any_name_of_a_game_everywhere_leaves_it_clean(path):
 def test_a_rename_in_a_variant_changes_its_base_too(tmp_path):
     for folder in ("games", "examples"):
         shutil.copytree(os.path.join(ROOT, folder), tmp_path / folder)
+    (tmp_path / "cardlang.toml").write_text('root = "."\n')  # as the project's pyproject.toml: examples/ reach games/
     variant = os.path.normpath(str(tmp_path / "examples" / "ascenseur_blind.cards"))
     base = os.path.normpath(str(tmp_path / "games" / "ascenseur.cards"))
     texts = {p: open(p, encoding="utf-8").read() for p in (variant, base)}

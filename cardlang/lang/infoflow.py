@@ -12,7 +12,7 @@ The model (docs/diagnostics.md, "What the information-flow check can and cannot 
 - *Sinks*. Texts (`announce`, `says`, labels), variables (every variable is in every seat's
   observation), the score, who chooses, who is eliminated, who wins. A card itself in a text or a
   variable is shown only to the seats that know it, so only its `shape` counts there; in a label
-  the chooser reads the card, so its `ident` counts for him. What the chooser may choose (filters,
+  too a card the chooser does not know is named by its place. What the chooser may choose (filters,
   conditions, ranges) is seen by the chooser only.
 - *Implicit flows*. Inside a branch or a loop whose condition is computed from hidden cards, every
   sink above tells whether the branch ran. A branch that `reveal`s a card of what it tests, or in
@@ -547,8 +547,7 @@ class InfoFlow:
                 inner[alt.var] = Binding(Val(src.ident), ("alt", id(alt)), self._over(alt.source, env))
                 self._to_chooser(alt.source.span, src.shape, chooser,
                                  f"how many options `{name}` has depends on {{}}")
-                if alt.label is None:
-                    self._to_chooser(alt.source.span, src.ident, chooser, f"the options show `{name}` the cards of {{}}")
+                # (the options name each card only to a chooser who knows it, others by place: no sink)
             elif alt.kind == "number":
                 bounds = self._ev(alt.source, env, facts).all | self._ev(alt.high, env, facts).all
                 self._to_chooser(alt.span, bounds, chooser, f"the numbers `{name}` may choose depend on {{}}")
@@ -573,7 +572,7 @@ class InfoFlow:
                 continue
             v = self._ev(part, env, facts)
             if self.types.get(id(part)) in CARDISH:
-                self._to_chooser(part.span, v.ident, chooser, f"this label shows `{name}` a card of {{}}")
+                # a card in a label is shown by name only to those who know it, to the others by place
                 self._sink(part.span, v.shape, "this label shows every seat a value computed from {}")
             else:
                 self._sink(part.span, v.all, "this label shows every seat a value computed from {}")

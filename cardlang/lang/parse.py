@@ -13,6 +13,7 @@ from lark.indenter import DedentError
 from . import ast
 from .diagnostics import Diagnostic, Span
 from .grammar import TooManyTokens as _TooManyTokens
+from .limits import MAX_TOKENS
 from .grammar import block_openers, expression_continuations, expression_starts, grammar_text, parser
 from .tree_limits import beyond_limits
 
