@@ -151,32 +151,37 @@ def table(out: dict) -> None:
     t.add_column("measure")
     for r in out["results"]:
         t.add_column(r["label"])
-    t.add_column("verdict (Holm–Bonferroni, α = 0.05)")
+    t.add_column("significant")
     verdicts: dict = {}
+    said = []
     for c in out["comparisons"]:
         if c["significant"]:
-            verdicts.setdefault(c["measure"], []).append(f"{c['b']} {c['verdict']} than {c['a']} "
-                                                         f"({c['test']}, p={c['p']:.2g})")
+            verdicts.setdefault(c["measure"], []).append(f"{c['b']} {c['verdict']}")
+            said.append(f"{NAMES[c['measure']]}: {c['b']} {c['verdict']} than {c['a']} ({c['test']}, p={c['p']:.2g})")
     for name, label in NAMES.items():
         if not any(name in r["measures"] for r in out["results"]):
             continue
-        verdict = "; ".join(verdicts.get(name, [])) or "no significant difference"
+        verdict = "; ".join(verdicts.get(name, [])) or "–"
         if name == "seat_spread":
             verdict = "tested within each file (p: equal win rates by seat)"
         t.add_row(label, *[_cell(r["measures"].get(name)) for r in out["results"]], verdict)
     for s in range(first["players"] if first else 0):
         t.add_row(f"win rate P{s}", *[_cell(r["seats"][s]) for r in out["results"]], "")
     console.print(t)
+    for line in said:
+        console.print(f"significant: {line}", soft_wrap=True)
+    if out["comparisons"] and not said:
+        console.print("no significant difference after Holm–Bonferroni at α = 0.05")
     for r in out["results"]:
         for e in r["restricted"]:
             console.print(f"{r['label']}: restricted to “{e['label']}”: balance {_cell(e)}, "
-                          f"win rate {e['win_rate']:.1%} against {e['expected']:.1%} expected")
+                          f"win rate {e['win_rate']:.1%} against {e['expected']:.1%} expected", soft_wrap=True)
         rare = [f"{e['label']} (line {e['line']}, chosen {e['hits']} of {e['offered']})" for e in r["rare_options"]]
         if rare:
-            console.print(f"{r['label']}: options almost never taken: " + "; ".join(rare))
+            console.print(f"{r['label']}: options almost never taken: " + "; ".join(rare), soft_wrap=True)
         never = [f"{e['label']} (line {e['line']})" for e in r["never_offered"]]
         if never:
-            console.print(f"{r['label']}: options never offered: " + "; ".join(never))
+            console.print(f"{r['label']}: options never offered: " + "; ".join(never), soft_wrap=True)
     if out["until_significant"]:
         said = {"significant": "stopped: a difference became significant",
                 "cap": "stopped: the cap of games was reached without a significant difference",
@@ -203,8 +208,8 @@ def plot(out: dict, path: str, axis=None) -> None:
     for ax, name in zip(axes.flat, names):
         entries = [r["measures"].get(name) for r in out["results"]]
         vals = [e["value"] if e else float("nan") for e in entries]
-        low = [e["value"] - e["ci95"][0] if e else 0 for e in entries]
-        high = [e["ci95"][1] - e["value"] if e else 0 for e in entries]
+        low = [max(0.0, e["value"] - e["ci95"][0]) if e else 0 for e in entries]
+        high = [max(0.0, e["ci95"][1] - e["value"]) if e else 0 for e in entries]
         if axis:
             ax.errorbar(xs, vals, yerr=[low, high], marker="o", capsize=3)
             ax.set_xlabel(out.get("option", "value"))
