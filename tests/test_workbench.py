@@ -211,9 +211,10 @@ def test_bad_sweep_ranges_give_one_line(args, message):
     assert "Traceback" not in result.stderr
 
 
-def test_compare_needs_two_files_and_good_bots():
-    one = run("compare", path(COIN))
-    assert one.exit_code == 2 and one.stderr.strip().count("\n") == 0
+def test_compare_needs_a_file_and_good_bots():
+    assert run("compare").exit_code == 2
+    one = run("compare", path(COMEBACK), "-n", "5", "--skill", "none", "--json")
+    assert one.exit_code == 0 and json.loads(one.stdout)["comparisons"] == []  # one file: its measures alone
     bad = run("compare", path(COIN), path(COIN), "--bots", "nobody")
     assert bad.exit_code == 2 and len(bad.stderr.strip().splitlines()) == 1
 

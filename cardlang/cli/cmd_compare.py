@@ -20,10 +20,9 @@ def compare_command(paths, games, players, bot_names, skill_bot, restricted, pai
 
     Each measure (length, choice, drama, seat fairness, skill; see docs/simulation.md) is shown with
     its 95% interval, and tested against the first file's: Fisher exact for rates, Mann-Whitney U
-    for per-game values, a z test for skill, corrected together with Holm–Bonferroni.
+    for per-game values, a z test for skill, corrected together with Holm–Bonferroni. A single file
+    gives its measures alone.
     """
-    if len(paths) < 2:
-        raise SystemExit(_one_line("give at least two rule files to compare"))
     loaded = [load_game(p, players, settings) for p in paths]
     if len({g.players for g in loaded}) > 1:
         raise SystemExit(_one_line("the files need the same --players"))
