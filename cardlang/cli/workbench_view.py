@@ -130,10 +130,15 @@ def _cell(entry) -> str:
     ci = entry["ci95"]
     if entry["kind"] == "rate":
         return f"{v:.1%} [{ci[0]:.1%}, {ci[1]:.1%}]"
-    text = f"{v:.3g} [{ci[0]:.3g}, {ci[1]:.3g}]"
+    text = f"{_number(v)} [{_number(ci[0])}, {_number(ci[1])}]"
     if entry["kind"] == "skill" and "variance_reduction" in entry:
-        text += f" (paired: variance −{entry['variance_reduction']:.0%})"
+        text += f" (paired: variance {-entry['variance_reduction']:+.0%})"
     return text
+
+
+def _number(x: float) -> str:
+    """Three significant digits, without an exponent for the sizes games have."""
+    return f"{x:.0f}" if abs(x) >= 100 else f"{x:.3g}"
 
 
 def table(out: dict) -> None:
