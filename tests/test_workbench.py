@@ -200,6 +200,7 @@ def test_compare_json_shape():
     (["--set", "swing=1"], "exactly one --set NAME=LOW..HIGH"),
     (["--set", "swing=0..2", "--step", "0"], "--step"),
     (["--set", "swing=0..999"], "at most 50"),
+    (["--set", "swing=0..99999999999999999999"], "at most 50"),
     (["--set", "nothing=0..2"], "nothing"),
     (["--set", "swing=0..7"], "swing"),
 ])

@@ -7,7 +7,7 @@ import os
 import click
 
 from .cmd_common import load_game
-from .workbench_view import finish, options, parse_bots, run
+from .workbench_view import fail, finish, options, parse_bots, run
 
 
 @click.command("compare")
@@ -15,7 +15,7 @@ from .workbench_view import finish, options, parse_bots, run
 @options
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a game option in every file.")
 def compare_command(paths, games, players, bot_names, skill_bot, restricted, paired, until_significant, max_games,
-                    cap, seed, jobs, as_json, plot_path, settings) -> None:
+                    cap, seed, jobs, cluster, as_json, plot_path, settings) -> None:
     """Measure every rule file on the same seeds and bots, side by side, and say which differences hold.
 
     Each measure (length, choice, drama, seat fairness, skill; see docs/simulation.md) is shown with
@@ -25,19 +25,14 @@ def compare_command(paths, games, players, bot_names, skill_bot, restricted, pai
     """
     loaded = [load_game(p, players, settings) for p in paths]
     if len({g.players for g in loaded}) > 1:
-        raise SystemExit(_one_line("the files need the same --players"))
+        fail("the files need the same --players")
     bots, skill = parse_bots(bot_names, skill_bot, loaded[0].players)
     labels = _labels(paths)
     args = dict(restricted=restricted, paired=paired, until_significant=until_significant, max_games=max_games,
-                cap=cap, jobs=jobs, as_json=as_json, plot_path=plot_path)
+                cap=cap, jobs=jobs, cluster=cluster, as_json=as_json, plot_path=plot_path)
     out = run(loaded, labels, games, seed, bots, skill, args)
     out["command"] = "compare"
     finish(out, args)
-
-
-def _one_line(message: str) -> int:
-    click.echo(f"error: {message}", err=True)
-    return 2
 
 
 def _labels(paths) -> list:

@@ -33,10 +33,10 @@ def parse_range(settings, step: int) -> tuple:
         fail(f"--set {name}={text}: LOW is above HIGH")
     if step < 1:
         fail("--step must be at least 1")
-    values = list(range(low_value, high_value + 1, step))
-    if len(values) > MAX_VALUES:
-        fail(f"--set {name}={text}: {len(values)} values, at most {MAX_VALUES} (use --step)")
-    return name, values, fixed
+    count = (high_value - low_value) // step + 1  # counted before any list is built: HIGH may be huge
+    if count > MAX_VALUES:
+        fail(f"--set {name}={text}: {count} values, at most {MAX_VALUES} (use --step)")
+    return name, list(range(low_value, high_value + 1, step)), fixed
 
 
 @click.command("sweep")
@@ -46,7 +46,7 @@ def parse_range(settings, step: int) -> tuple:
               help="The option to sweep (and any other NAME=VALUE to fix).")
 @click.option("--step", type=int, default=1, show_default=True, help="Step between the option's values.")
 def sweep_command(path, games, players, bot_names, skill_bot, restricted, paired, until_significant, max_games, cap,
-                  seed, jobs, as_json, plot_path, settings, step) -> None:
+                  seed, jobs, cluster, as_json, plot_path, settings, step) -> None:
     """Measure one rule file at every value of an option, on the same seeds and bots.
 
     Each value is tested against the lowest, as `compare` does (Holm–Bonferroni over the whole
@@ -57,7 +57,7 @@ def sweep_command(path, games, players, bot_names, skill_bot, restricted, paired
     bots, skill = parse_bots(bot_names, skill_bot, loaded[0].players)
     labels = [f"{name}={v}" for v in values]
     args = dict(restricted=restricted, paired=paired, until_significant=until_significant, max_games=max_games,
-                cap=cap, jobs=jobs, as_json=as_json, plot_path=plot_path)
+                cap=cap, jobs=jobs, cluster=cluster, as_json=as_json, plot_path=plot_path)
     out = run(loaded, labels, games, seed, bots, skill, args)
     out.update(command="sweep", option=name, values=values)
     for r, v in zip(out["results"], values):

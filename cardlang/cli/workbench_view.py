@@ -38,6 +38,8 @@ def options(command):
         click.option("--cap", type=click.IntRange(min=0), default=0, help="Stop a game after this many decisions (0: never)."),
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game."),
         click.option("--jobs", type=click.IntRange(min=1), default=None, help="Local processes (default: every core)."),
+        click.option("--cluster", metavar="ADDRESS", default=None,
+                     help="Run the games on Ray, as `simulate --cluster` does (needs cardlang[ray])."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables."),
         click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), default=None,
                      help="One figure, a panel per measure (needs cardlang[plot])."),
@@ -76,7 +78,7 @@ def run(games, labels, n, seed, bots, skill, args) -> dict:
             fail("--plot needs matplotlib: pip install 'cardlang[plot]'")
     jobs = args["jobs"] or cpu_count()
     kwargs = dict(restricted=args["restricted"], paired=args["paired"], cap=args["cap"], jobs=jobs,
-                  until_significant=args["until_significant"], max_games=args["max_games"])
+                  until_significant=args["until_significant"], max_games=args["max_games"], cluster=args["cluster"])
     try:
         if args["as_json"] or not sys.stderr.isatty():
             result = run_all(games, n, seed, bots, skill, **kwargs)

@@ -53,7 +53,7 @@ def comparisons(summaries: Sequence[dict], raws: Sequence[dict], alpha: float = 
 def run_all(games_list: Sequence, n: int, seed: int, bots: Sequence[str], skill: Optional[tuple],
             restricted: bool, paired: bool, cap: int, jobs: int,
             progress: Optional[Callable[[int], None]] = None, until_significant: bool = False,
-            max_games: Optional[int] = None) -> dict:
+            max_games: Optional[int] = None, cluster: Optional[str] = None) -> dict:
     """Measures every game on the same seeds; with `until_significant`, adds batches of `n` games
     until a corrected test is significant or `max_games` per game is reached.
 
@@ -73,14 +73,14 @@ def run_all(games_list: Sequence, n: int, seed: int, bots: Sequence[str], skill:
     while True:
         for i, game in enumerate(games_list):
             first = _batch_seed(seed, batch, n, game, skill, paired)
-            raw = collect(game, n, first, bots, skill, labels[i], paired, cap, jobs, tick(done))
+            raw = collect(game, n, first, bots, skill, labels[i], paired, cap, jobs, tick(done), cluster=cluster)
             done += sum(len(v) for v in raw["runs"].values())
             if batch == 0 and restricted and not raw["interrupted"]:
                 # the labels to try come from the first batch's own play
                 labels[i] = tuple(option_labels(raw))
                 if labels[i]:
                     extra = collect(game, n, first, bots, skill, labels[i], paired, cap, jobs, tick(done),
-                                    kinds=("restricted",))
+                                    kinds=("restricted",), cluster=cluster)
                     done += sum(len(v) for v in extra["runs"].values())
                     raw["runs"].update(extra["runs"])
                     raw["interrupted"] = extra["interrupted"]
@@ -110,7 +110,7 @@ def expected_games(games_list: Sequence, n: int, bots, skill) -> int:
 def _runs_per_game(game, bots, skill, labels) -> int:
     runs = 1 + len(labels)
     if skill:
-        runs += game.players + (0 if tuple(bots) in ((skill[1],), (skill[1],) * len(bots)) else 1)
+        runs += game.players + (1 if any(b != skill[1] for b in bots) else 0)
     return runs
 
 

@@ -19,7 +19,7 @@ from .stats import bootstrap_ci, mean_ci, seat_equality, wilson
 
 RECORDER = "cardlang.play.measures:Recorder"
 RARE = 0.01  # an option chosen in fewer than 1% of the decisions that offered it is "almost never taken"
-SAMPLE_LIMIT = 100  # at most this many rounds of scores are kept per game (the rest is summarised)
+SAMPLE_LIMIT = 2000  # rounds of scores kept per game: beyond, only the final scores are (bounded memory)
 
 
 class Recorder:
@@ -75,7 +75,7 @@ def plan(game, games: int, bots: Sequence[str], skill: Optional[tuple], restrict
     runs = [("main", None, tuple(bots), 0, "")]
     if skill:
         strong, weak = skill
-        if tuple(bots) != (weak,) * len(bots) and tuple(bots) != (weak,):
+        if any(b != weak for b in bots):
             runs.append(("baseline", None, (weak,), 0, ""))
         for s in range(n):
             runs.append(("skill", s, tuple(_bots_with(strong, weak, s, n)), 0 if paired else (s + 1) * games, ""))
@@ -86,11 +86,12 @@ def plan(game, games: int, bots: Sequence[str], skill: Optional[tuple], restrict
 
 def collect(game, games: int, seed: int, bots: Sequence[str] = ("random",), skill: Optional[tuple] = None,
             restricted: Sequence[str] = (), paired: bool = False, cap: int = 0, jobs: int = 1,
-            progress: Optional[Callable[[int], None]] = None, kinds: Sequence[str] = ()) -> dict:
+            progress: Optional[Callable[[int], None]] = None, kinds: Sequence[str] = (),
+            cluster: Optional[str] = None) -> dict:
     """Plays one batch of `games` seeds from `seed` for every run of `plan`: the raw records.
 
     `skill` is (strong bot, weak bot); `restricted` lists action labels to try in restricted play.
-    `kinds` plays only those runs of the plan. Ctrl-C keeps the games finished and marks the batch
+    `kinds` plays only those runs of the plan; `jobs` and `cluster` are passed to `simulate`. Ctrl-C keeps the games finished and marks the batch
     `interrupted`.
     """
     raw = {"players": game.players, "games": games, "seed": seed, "paired": paired, "cap": cap,
@@ -103,8 +104,8 @@ def collect(game, games: int, seed: int, bots: Sequence[str] = ("random",), skil
         record = (RECORDER, (cap, label))
         tick = (lambda d, base=done: progress(base + d)) if progress else None
         try:
-            stats = simulate(game, games, seed + offset, run_bots, jobs=jobs, per_game=True, record=record,
-                             progress=tick, coverage=kind == "main")
+            stats = simulate(game, games, seed + offset, run_bots, jobs=jobs, cluster=cluster, per_game=True,
+                             record=record, progress=tick, coverage=kind == "main")
         except KeyboardInterrupt:
             raw["interrupted"] = True
             break
