@@ -199,6 +199,23 @@ def table(out: dict) -> None:
         console.print("tests against the first column: " + ", ".join(tests))
 
 
+def _seat_panel(ax, out: dict) -> None:
+    """Win rate by seat, a group of bars per seat and a bar per column, with 95% intervals."""
+    results = out["results"]
+    players = results[0]["players"]
+    width = 0.8 / len(results)
+    for k, r in enumerate(results):
+        xs = [s + k * width for s in range(players)]
+        vals = [e["value"] for e in r["seats"]]
+        low = [max(0.0, e["value"] - e["ci95"][0]) for e in r["seats"]]
+        high = [max(0.0, e["ci95"][1] - e["value"]) for e in r["seats"]]
+        ax.bar(xs, vals, width, yerr=[low, high], capsize=2, label=r["label"])
+    ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
+    ax.set_xticks([s + 0.4 - width / 2 for s in range(players)], [f"P{s}" for s in range(players)])
+    ax.set_title("win rate by seat", fontsize=9)
+    ax.legend(fontsize=6)
+
+
 def plot(out: dict, path: str, axis=None) -> None:
     """One figure, a panel per measure: a bar per file, or the measure against the swept option."""
     import matplotlib
@@ -209,7 +226,7 @@ def plot(out: dict, path: str, axis=None) -> None:
     names = [n for n in NAMES if any(n in r["measures"] and r["measures"][n].get("n") and "ci95" in r["measures"][n]
                                      for r in out["results"])]
     cols = 4
-    rows = max(1, -(-len(names) // cols))
+    rows = max(1, -(-(len(names) + 1) // cols))
     fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.2 * rows), squeeze=False)
     xs = [r[axis] for r in out["results"]] if axis else list(range(len(out["results"])))
     for ax, name in zip(axes.flat, names):
@@ -224,7 +241,8 @@ def plot(out: dict, path: str, axis=None) -> None:
             ax.bar(xs, vals, yerr=[low, high], capsize=4, color="#4c72b0")
             ax.set_xticks(xs, [r["label"] for r in out["results"]], fontsize=7, rotation=15)
         ax.set_title(NAMES[name], fontsize=9)
-    for ax in list(axes.flat)[len(names):]:
+    _seat_panel(list(axes.flat)[len(names)], out)
+    for ax in list(axes.flat)[len(names) + 1:]:
         ax.axis("off")
     fig.suptitle("95% intervals; " + ", ".join(r["label"] for r in out["results"]), fontsize=9)
     fig.tight_layout()
