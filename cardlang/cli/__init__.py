@@ -14,9 +14,11 @@ class _LazyGroup(click.Group):
         "check": (".cmd_check", "check_command"),
         "fmt": (".cmd_fmt", "fmt_command"),
         "lsp": (".cmd_lsp", "lsp_command"),
+        "compare": (".cmd_compare", "compare_command"),
         "play": (".cmd_play", "play_command"),
         "replay": (".cmd_replay", "replay_command"),
         "simulate": (".cmd_simulate", "simulate_command"),
+        "sweep": (".cmd_sweep", "sweep_command"),
     }
 
     def list_commands(self, ctx):

@@ -33,10 +33,13 @@ class GameSpec:
     players: int
     options: tuple
     source_hash: str = ""
+    # an optional per-game record hook, ("module:factory", args), resolved in the worker (see `play_one`)
+    record: tuple = ()
 
     @staticmethod
-    def of(game: Game) -> "GameSpec":
-        return GameSpec(game.path, game.players, tuple(sorted(game.options.items())), game.source_hash)
+    def of(game: Game, record: tuple = ()) -> "GameSpec":
+        return GameSpec(game.path, game.players, tuple(sorted(game.options.items())), game.source_hash,
+                        tuple(record))
 
 
 _LOADED: dict = {}
@@ -54,14 +57,30 @@ def _load(spec: GameSpec):
     return _LOADED[spec]
 
 
+def _recorder(record: tuple, game: Game, seed: int):
+    """The record hook of one game: `factory(game, seed, *args)` of the named `module:factory`, or None."""
+    if not record:
+        return None
+    import importlib
+
+    where, args = record[0], tuple(record[1]) if len(record) > 1 else ()
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)(game, seed, *args)
+
+
 # ------------------------------------------------------------------------------- one game
-def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions: Optional[Counter] = None) -> dict:
+def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions: Optional[Counter] = None,
+             record: tuple = ()) -> dict:
     """One game from `seed` with the named bot in each seat (`bots` cycles over the seats).
 
     Returns winners, scores, decisions, rounds and the first seat to decide. With `coverage` (from
     `cardlang.coverage.instrument`) the game is played on its counting twin and the real moves are
-    counted; with `actions`, each action's label is counted (cards shown as `a card`).
+    counted; with `actions`, each action's label is counted (cards shown as `a card`). With `record`
+    (see `_recorder`), a hook sees each decision (`decide(state, seat, action)` returns the action to
+    play: a measure may restrict a seat's play), each state after a move (`after(state)`), may stop a
+    game (`stop`: a cap), and its `result(state)` is the game's `record`.
     """
+    rec = _recorder(record, game, seed)
     n = game.players
     players = [make_bot(bots[s % len(bots)], seed=seed * 1009 + s) for s in range(n)]
     if coverage is not None:
@@ -76,21 +95,30 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
     aside = [coverage is not None] * n
     try:
         while not state.is_terminal():
+            if rec is not None and rec.stop:
+                break
             seat = state.current_player
             if aside[seat]:
                 coverage.on = False
             a = decide(players[seat], state)
+            if rec is not None:
+                a = rec.decide(state, seat, a)
             if actions is not None:
                 actions[_action_key(state, a)] += 1
             if aside[seat]:
                 coverage.on = True
             state.apply(a)
             decisions += 1
+            if rec is not None:
+                rec.after(state)
     finally:
         if coverage is not None:
             coverage.on = False
-    return {"seed": seed, "winners": list(state.winners()), "scores": state.scores(), "decisions": decisions,
-            "rounds": state.round, "first": first if first >= 0 else 0}
+    out = {"seed": seed, "winners": list(state.winners()), "scores": state.scores(), "decisions": decisions,
+           "rounds": state.round, "first": first if first >= 0 else 0}
+    if rec is not None:
+        out["record"] = rec.result(state)
+    return out
 
 
 _KEYS: dict = {}  # (program, choice, action) -> key, for labels that depend only on the action
@@ -125,7 +153,7 @@ def run_batch(spec: GameSpec, bots: tuple, first_seed: int, count: int, with_cov
     actions: Counter = Counter()
     results = []
     for seed in range(first_seed, first_seed + count):
-        results.append(play_one(game, seed, bots, coverage, actions))
+        results.append(play_one(game, seed, bots, coverage, actions, spec.record))
     hits, offered = coverage.counts() if coverage is not None else ((), ())
     return {"results": results, "hits": hits, "offered": offered, "actions": dict(actions)}
 
@@ -159,21 +187,23 @@ class _Merged:
 
 def simulate(game: Game, games: int, seed: int = 0, bots: Sequence[str] = ("random",),
              progress: Optional[Callable[[int], None]] = None, jobs: int = 1, cluster: Optional[str] = None,
-             batch_size: Optional[int] = None, coverage: bool = True, per_game: bool = False) -> dict:
+             batch_size: Optional[int] = None, coverage: bool = True, per_game: bool = False,
+             record: tuple = ()) -> dict:
     """Plays `games` games (seeds seed, seed+1, …) and gathers the statistics (see `summarize`).
 
     `jobs` local processes share the work (1: this process); `cluster` runs the batches on Ray
     instead (`local` starts a local Ray instance; otherwise the address of a running cluster).
     `progress(done)` is called as games finish. Ctrl-C stops early: the statistics then cover the
     games finished so far and say `interrupted`. With `per_game`, the result also lists every game
-    (seed, winners, scores, decisions, rounds, first seat to decide) in seed order.
+    (seed, winners, scores, decisions, rounds, first seat to decide, and `record` with a record
+    hook: see `play_one`) in seed order.
     """
     bots = tuple(bots)
     for b in bots:
         parse_bot(b)
     if len(bots) not in (1, game.players):
         raise ValueError(f"give one bot for all seats or one per seat ({game.players}), not {len(bots)}")
-    spec = GameSpec.of(game)
+    spec = GameSpec.of(game, record)
     jobs = max(1, jobs)
     workers = jobs if cluster is None else max(jobs, 2)
     if batch_size is None:  # in this process, one game a batch: Ctrl-C then loses only the game being played
