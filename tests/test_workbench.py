@@ -259,3 +259,13 @@ def test_progress_bar_and_ctrl_c_at_a_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
+
+
+def test_results_on_ray_are_those_of_one_process():
+    if not os.environ.get("CI"):  # CI installs the `ray` extra, so there it must be
+        pytest.importorskip("ray", reason="the cluster path needs the `ray` extra")
+    args = ["sweep", path(COMEBACK), "--set", "swing=0..1", "-n", "12", "--skill", "none", "--json"]
+    one = run(*args, "--jobs", "1")
+    on_ray = run(*args, "--cluster", "local", "--jobs", "2")
+    assert one.exit_code == on_ray.exit_code == 0, on_ray.output
+    assert json.loads(one.stdout) == json.loads(on_ray.stdout.strip().splitlines()[-1])
