@@ -15,7 +15,8 @@ from typing import Callable, Optional
 from . import ast
 from .diagnostics import Diagnostic
 
-_SINGLE = (ast.GameDecl, ast.AboutDecl, ast.PlayersDecl, ast.DirectionDecl, ast.DeckDecl, ast.ScoreDecl)
+_SINGLE = (ast.GameDecl, ast.AboutDecl, ast.PlayersDecl, ast.DirectionDecl, ast.DeckDecl, ast.ScoreDecl,
+           ast.LimitDecl)
 
 
 def _key(d) -> Optional[tuple]:

@@ -15,8 +15,69 @@ STOP = -1  # what an instruction returns to suspend the run loop
 STEP_BUDGET = 2_000_000  # instructions without a decision before a game is judged to loop
 
 
+# Caps on one game, whatever its rules say (a rule file may lower or raise them: `limit …`): a
+# game that would never end stops with a rule error instead, in bounded time and memory.
+MAX_DECISIONS = 100_000  # actions played in one game (the longest game in games/ takes under 2,000)
+MAX_ROUNDS = 10_000  # rounds begun in one game (the longest takes under 120)
+MAX_EVENTS = 200_000  # lines of one game's log; past it the game is judged to run away
+
+
 class RuleError(Exception):
-    """A rule that cannot be carried out as the game stands (dealing from an empty pile, a loop)."""
+    """A rule that cannot be carried out as the game stands (dealing from an empty pile, a loop).
+
+    `message` says what went wrong; `file`, `line` and `col` where in the rules (None when not
+    known); `seed` and `move` how to get there again: the game dealt with `seed`, after `move`
+    actions (0: before the first decision). `str()` is the one line the commands print,
+    `FILE:LINE:COL: rule error: message (seed S, move M)`, with what is known of it.
+    """
+
+    def __init__(self, message: str, span=None, *, file: Optional[str] = None, line: Optional[int] = None,
+                 col: Optional[int] = None, seed: Optional[int] = None, move: Optional[int] = None):
+        super().__init__(message)
+        self.message = message
+        if span is not None:
+            file, line, col = span.file, span.line, span.column
+        self.file, self.line, self.col = file, line, col
+        self.seed, self.move = seed, move
+
+    def located(self, span) -> "RuleError":
+        """This error, placed at `span` (a `Span`) unless it already knows its place."""
+        if self.line is None and span is not None:
+            self.file, self.line, self.col = span.file, span.line, span.column
+        return self
+
+    def in_game(self, seed: Optional[int], move: Optional[int]) -> "RuleError":
+        """This error, with the seed and move number that reproduce it."""
+        self.seed, self.move = seed, move
+        return self
+
+    def __str__(self) -> str:
+        if self.line is not None:
+            where = f"{self.file}:{self.line}:{self.col or 1}: " if self.file else f"line {self.line}: "
+        else:
+            where = f"{self.file}: " if self.file else ""
+        tail = []
+        if self.seed is not None:
+            tail.append(f"seed {self.seed}")
+        if self.move is not None:
+            tail.append(f"move {self.move}")
+        return f"{where}rule error: {self.message}" + (f" ({', '.join(tail)})" if tail else "")
+
+
+class Events(list):
+    """The events of a run not yet in the log, with room for `room` more: a rule that logs without
+    end (an announcement in a loop) stops with a rule error before it fills the memory."""
+
+    __slots__ = ("room",)
+
+    def __init__(self, room: int):
+        super().__init__()
+        self.room = room
+
+    def append(self, event) -> None:
+        if len(self) >= self.room:
+            raise RuleError(f"the game's log passed {MAX_EVENTS:,} events: a rule runs away")
+        list.append(self, event)
 
 
 class IllegalActionError(ValueError):
@@ -139,7 +200,7 @@ class State:
         s.rng = self.rng
         s.pending = self.pending
         s.log = None if self.log is None else self.log[:]
-        s.fresh = []
+        s.fresh = Events(0 if s.log is None else MAX_EVENTS - len(s.log))
         s.history = self.history[:]
         s.terminal = self.terminal
         s.winner_seats = self.winner_seats
