@@ -88,9 +88,9 @@ def test_without_a_save_the_end_tells_how_to_deal_the_same_game_again():
     assert again.output == result.output
 
 
-@pytest.mark.parametrize("game", ALL_GAMES)
+@pytest.mark.parametrize("game", [g for g in ALL_GAMES if "coucou" in g.values[0]])  # a list of cards first
 def test_bad_input_asks_again_with_a_reason(game):
-    answers = ["", "0", "99", "-3", "1.5", "no such move", "€€€", "x" * 500] + ["1"] * 5 + ["q", "n"]
+    answers = ["", "0", "99", "-3", "1.5", "no such move", "€€€", "x" * 500] + ["1"] * 5 + ["quit", "n"]
     result = play(["--players", str(PLAYERS[game]), "--seed", "2"], answers, game)
     assert result.exit_code == 0, result.output
     out = result.output
@@ -103,6 +103,22 @@ def test_bad_input_asks_again_with_a_reason(game):
     assert "Traceback" not in out
     assert out.count("Your turn, P0.") == 6  # the first screen, then one per move made
     assert "Leaving the game." in out
+
+
+def test_bad_input_at_a_bid_asks_again_with_a_reason():
+    # Ascenseur opens with a bid: numbers answer with themselves, so 0 is a bid and 99 is not
+    answers = ["", "99", "-3", "1.5", "no such move", "x" * 500, "2", "quit", "n"]
+    result = play(["--players", "5", "--seed", "2"], answers, "games/ascenseur.cards")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    bids = ", ".join(str(k) for k in range(11))
+    assert f"  choose: bid 0, bid 1," in out and "  1. bid 0" not in out  # no list numbers to confuse
+    assert f"type a number ({bids}), or ? for help" in out
+    assert f"`99` is not a number you may choose: {bids}" in out
+    assert f"`-3` is not a number you may choose: {bids}" in out
+    assert f"`no such move` is not one of your choices: answer a number ({bids}) or a label" in out
+    assert "P0 chooses bid 2" in out  # `2` is bid 2, not the second entry (bid 1)
+    assert "Traceback" not in out
 
 
 def test_answers_by_label_prefix_and_card():
@@ -129,7 +145,7 @@ def test_a_choice_of_numbers_is_answered_with_the_number_itself():
 
 def test_question_mark_shows_the_rules_summary_and_the_game_goes_on():
     about = cardlang.load(path("games/coucou.cards")).symbols.about
-    result = play(["--seed", "1"], ["?", "q", "n"])
+    result = play(["--seed", "1"], ["?", "quit", "n"])
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
     assert " ".join(about.split()) in flat
@@ -139,7 +155,7 @@ def test_question_mark_shows_the_rules_summary_and_the_game_goes_on():
 
 def test_quit_offers_to_save_and_the_offered_file_resumes(tmp_path):
     save = tmp_path / "offered.json"
-    result = play(["--seed", "4"], ["1", "q", str(save)])
+    result = play(["--seed", "4"], ["1", "quit", str(save)])
     assert result.exit_code == 0, result.output
     assert "Save the game to resume it later?" in result.output
     assert f"cardlang play --resume {save}" in result.output
@@ -152,7 +168,7 @@ def test_quit_offers_to_save_and_the_offered_file_resumes(tmp_path):
 
 
 def test_quit_without_saving_writes_nothing(tmp_path):
-    result = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--seed", "4"], input="q\nn\n")
+    result = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--seed", "4"], input="quit\nn\n")
     assert result.exit_code == 0
     assert "The game was not saved." in result.output
     assert not list(tmp_path.iterdir())
@@ -172,7 +188,7 @@ def test_quit_and_resume_ends_exactly_like_the_game_played_through(game, tmp_pat
 
     split = 3
     parts = tmp_path / "parts.json"
-    first = play(args + ["--save", str(parts)], answers[:split] + ["q"], game)
+    first = play(args + ["--save", str(parts)], answers[:split] + ["quit"], game)
     assert first.exit_code == 0, first.output
     assert "The game is saved in" in first.output
     _, data = final_state(parts)
@@ -189,7 +205,7 @@ def test_quit_and_resume_ends_exactly_like_the_game_played_through(game, tmp_pat
 
 def _answers_used(output: str) -> int:
     """How many answers a session read before `q` (each prompt echoes its answer)."""
-    return sum(1 for line in output.splitlines() if line.startswith("P0 > ") and line != "P0 > q")
+    return sum(1 for line in output.splitlines() if line.startswith("P0 > ") and line != "P0 > quit")
 
 
 def test_an_interrupted_game_loses_nothing(tmp_path):
@@ -207,7 +223,7 @@ def test_a_changed_rules_file_refuses_to_resume(tmp_path):
     rules = tmp_path / "game.cards"
     shutil.copy(path("games/coucou.cards"), rules)
     save = tmp_path / "save.json"
-    first = CliRunner().invoke(main, ["play", str(rules), "--seed", "3", "--save", str(save)], input="1\nq\n")
+    first = CliRunner().invoke(main, ["play", str(rules), "--seed", "3", "--save", str(save)], input="1\nquit\n")
     assert first.exit_code == 0, first.output
     with open(rules, "a") as f:
         f.write("\n# a change\n")
@@ -232,7 +248,7 @@ def test_resume_of_a_file_that_is_not_a_save(tmp_path):
 
 def test_resume_keeps_the_seed_and_options_of_the_save(tmp_path):
     save = tmp_path / "s.json"
-    play(["--seed", "3", "--save", str(save)], ["q"])
+    play(["--seed", "3", "--save", str(save)], ["quit"])
     result = CliRunner().invoke(main, ["play", "--resume", str(save), "--seed", "4"])
     assert result.exit_code == 2
     assert result.output.strip() == "error: --seed cannot be changed when resuming: they come from the save"
@@ -258,14 +274,14 @@ def test_no_file_and_no_resume_is_a_one_line_error():
 
 
 def test_ascii_shows_suits_as_letters():
-    result = play(["--seed", "3", "--ascii"], ["q", "n"])
+    result = play(["--seed", "3", "--ascii"], ["quit", "n"])
     assert result.exit_code == 0
     assert all(ord(c) < 128 or c.isalpha() for c in result.output)
     assert "your hand  [9h]" in result.output
 
 
 def test_hotseat_asks_the_next_person_to_take_the_seat_before_showing_a_hand():
-    result = play(["--seed", "11", "--seat", "0", "--seat", "2"], ["", "1", "", "1", "", "1", "q", "n"])
+    result = play(["--seed", "11", "--seat", "0", "--seat", "2"], ["", "1", "", "1", "", "1", "quit", "n"])
     assert result.exit_code == 0, result.output
     out = result.output
     assert "P2's turn. Pass the terminal to P2." in out
@@ -281,7 +297,7 @@ def test_hotseat_asks_the_next_person_to_take_the_seat_before_showing_a_hand():
 
 
 def test_hotseat_with_every_seat_a_person():
-    result = play(["--seed", "1", "--hotseat"], ["", "q", "n"])
+    result = play(["--seed", "1", "--hotseat"], ["", "quit", "n"])
     assert result.exit_code == 0, result.output
     assert "people: P0, P1, P2, P3, P4" in result.output
 

@@ -89,7 +89,7 @@ def test_in_a_terminal_q_offers_to_save(tmp_path):
     child.sendline("?")
     child.expect("players; this game has 5")
     child.expect(PROMPT)
-    child.sendline("q")
+    child.sendline("quit")
     child.expect("File name")
     save = tmp_path / "offered.json"
     child.sendline(str(save))
@@ -117,5 +117,5 @@ def test_a_closed_terminal_saves_the_game_to_resume_it(tmp_path):
         data = json.load(f)
     assert len(data["labels"]) == len(data["actions"]) and not data["finished"]
     assert human_moves(data) == 2
-    resumed = CliRunner().invoke(main, ["play", "--resume", str(save)], input="q\n")
+    resumed = CliRunner().invoke(main, ["play", "--resume", str(save)], input="quit\n")
     assert resumed.exit_code == 0 and f"{len(data['actions'])} moves played" in resumed.output

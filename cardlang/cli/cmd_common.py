@@ -8,7 +8,7 @@ from typing import Optional
 import click
 
 from ..lang.diagnostics import CardlangError, render_text
-from ..runtime.engine import Game
+from ..runtime.engine import Game, RuleError
 from ..load import load
 
 
@@ -35,3 +35,9 @@ def load_game(path: str, players: Optional[int], settings) -> Game:
             raise SystemExit(1)
         click.echo(f"error: {e.message}", err=True)
         raise SystemExit(2)
+
+
+def exit_on_rule_error(error: RuleError, *notes: str):
+    """Ends a command on a rule error: its one line (place, message, seed, move, `notes`), status 1."""
+    click.echo(error.report(*notes), err=True)
+    raise SystemExit(1)

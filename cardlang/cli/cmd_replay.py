@@ -7,7 +7,9 @@ from rich.console import Console
 
 from .cmd_play import terminal_shows_symbols
 from ..play.replay import replay_lines
+from .cmd_common import exit_on_rule_error
 from ..play.savegame import SaveError, load_saved
+from ..runtime.engine import RuleError
 from .table_view import Style, rich_line
 
 
@@ -43,9 +45,16 @@ def replay_command(save_path, seat, omniscient, rules_path, use_ascii, color) ->
     except SaveError as e:
         click.echo(f"error: {e}", err=True)
         raise SystemExit(1)
+    except RuleError as e:  # the saved game stops on a rule error: its transcript up to there, then the error
+        _print(getattr(e, "transcript", ()), style, color)
+        exit_on_rule_error(e)
     except Exception as e:  # an action the rules no longer allow, a rule error while replaying
         click.echo(f"error: {save_path} cannot be replayed: {e}", err=True)
         raise SystemExit(1)
+    _print(lines, style, color)
+
+
+def _print(lines, style: Style, color) -> None:
     kwargs = dict(highlight=False, emoji=False, markup=False)
     if color is False:
         kwargs.update(color_system=None, no_color=True)

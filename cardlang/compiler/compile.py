@@ -135,8 +135,10 @@ class Program:
             while pc >= 0:
                 pc = code[pc](st)
         except RuleError as e:
+            _flush_up_to_error(st)
             raise e.located(codegen.rule_line(code[pc], e) or self.lines[pc]).in_game(st.seed, len(st.history))
         except (IndexError, TypeError, ValueError, ZeroDivisionError) as e:
+            _flush_up_to_error(st)
             at = codegen.rule_line(code[pc], e) or self.lines[pc]
             raise RuleError(str(e), at).in_game(st.seed, len(st.history)) from e
         if st.log is not None and st.fresh:
@@ -1815,6 +1817,12 @@ def _flush(s) -> None:
     for text, cards in s.fresh:
         s.log.append((text, cards, tuple(known[c] for c in cards)))
     s.fresh = engine.Events(engine.MAX_EVENTS - len(s.log))
+
+
+def _flush_up_to_error(s) -> None:
+    """The events of a run a rule error stops go to the log: its transcript shows what led there."""
+    if s.log is not None and s.fresh:
+        _flush(s)
 
 
 def _move(s, moving, dest: int, bottom: bool) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..runtime.engine import RuleError
+
 
 def describe(game, data: dict, sep: str = " · ") -> str:
     """One line naming the game: title, players, seed, options."""
@@ -45,7 +47,11 @@ def replay_lines(game, data: dict, seat: Optional[int] = None, sep: str = " · "
                 held.append(f"{name.replace('_', ' ')} {' '.join(cards) if cards else 'empty'}")
             choices = " | ".join(a.label for a in state.legal_actions())
             lines.append(f"  > P{seat} to choose (move {number}), {'; '.join(held) or 'no cards'}: {choices}")
-        state.apply(int(action))
+        try:
+            state.apply(int(action))
+        except RuleError as e:  # the game a rule stopped: what it showed up to there goes with the error
+            e.transcript = lines + state.transcript(seat)[shown:]
+            raise
     lines += state.transcript(seat)[shown:]
     lines.append("")
     if state.is_terminal():

@@ -17,7 +17,7 @@ import time
 from typing import Optional, Sequence
 
 from ..lang.diagnostics import CardlangError
-from ..runtime.engine import Game, IllegalActionError, RuleError, State
+from ..runtime.engine import Game, IllegalActionError, State
 
 FORMAT = "cardlang-save"
 VERSION = 1
@@ -148,6 +148,6 @@ def load_saved(save_path: str, rules: Optional[str] = None, *, replay: bool = Tr
         for i, a in enumerate(data["actions"], 1):
             try:
                 state.apply(int(a))
-            except (IllegalActionError, RuleError) as e:
+            except IllegalActionError as e:  # (a RuleError is the rules' own: the caller reports it)
                 raise SaveError(f"{save_path} is damaged: move {i} cannot be played ({e})") from None
     return game, state, data

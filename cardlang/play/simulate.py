@@ -19,7 +19,7 @@ from typing import Callable, Optional, Sequence
 
 from .bots import make_bot, parse_bot
 from .coverage import coverage_entries, instrument
-from ..runtime.engine import Game
+from ..runtime.engine import Game, RuleError
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 
@@ -84,6 +84,8 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
                 coverage.on = True
             state.apply(a)
             decisions += 1
+    except RuleError as e:  # also one raised in a bot's search: placed in this game, by its seed
+        raise e.in_game(seed, len(state.history))
     finally:
         if coverage is not None:
             coverage.on = False
@@ -160,7 +162,8 @@ def simulate(game: Game, games: int, seed: int = 0, bots: Sequence[str] = ("rand
     `jobs` local processes share the work (1: this process); `cluster` runs the batches on Ray
     instead (`local` starts a local Ray instance; otherwise the address of a running cluster).
     `progress(done)` is called as games finish. Ctrl-C stops early: the statistics then cover the
-    games finished so far and say `interrupted`. With `per_game`, the result also lists every game
+    games finished so far and say `interrupted`. A rule error in a game stops the run: every
+    worker is stopped and the `RuleError` raised here names the game's seed and move. With `per_game`, the result also lists every game
     (seed, winners, scores, decisions, rounds, first seat to decide) in seed order.
     """
     bots = tuple(bots)
@@ -247,7 +250,13 @@ def _on_ray(address, spec, bots, batches, with_coverage, jobs):
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
-                yield ray.get(ref)
+                try:
+                    batch = ray.get(ref)
+                except ray.exceptions.RayTaskError as e:
+                    if isinstance(getattr(e, "cause", None), RuleError):  # the rules' error, not Ray's
+                        raise e.cause from None
+                    raise
+                yield batch
     finally:
         for ref in locals().get("pending", ()):
             ray.cancel(ref, force=True)

@@ -51,17 +51,22 @@ class RuleError(Exception):
         self.seed, self.move = seed, move
         return self
 
-    def __str__(self) -> str:
+    def report(self, *notes: str) -> str:
+        """The one line for a person: place, message, seed and move, then `notes` (`saved in …`)."""
         if self.line is not None:
             where = f"{self.file}:{self.line}:{self.col or 1}: " if self.file else f"line {self.line}: "
         else:
             where = f"{self.file}: " if self.file else ""
-        tail = []
-        if self.seed is not None:
-            tail.append(f"seed {self.seed}")
+        tail = [f"seed {self.seed}"] if self.seed is not None else []
         if self.move is not None:
             tail.append(f"move {self.move}")
-        return f"{where}rule error: {self.message}" + (f" ({', '.join(tail)})" if tail else "")
+        tail = ", ".join(tail)
+        if notes:
+            tail = "; ".join([tail, *notes] if tail else notes)
+        return f"{where}rule error: {self.message}" + (f" ({tail})" if tail else "")
+
+    def __str__(self) -> str:
+        return self.report()
 
 
 class Events(list):
