@@ -59,7 +59,10 @@ class Bots:
         self.seed = seed
 
     def choose(self, state):
-        return make_bot(self.name, seed=bot_seed(self.seed, len(state.history))).choose(state)
+        try:
+            return make_bot(self.name, seed=bot_seed(self.seed, len(state.history))).choose(state)
+        except RuleError as e:  # met while the bot played the game ahead on copies of it
+            raise e.in_game(state.seed, len(state.history), lookahead=True)
 
 
 def terminal_shows_symbols(stream=None) -> bool:
@@ -657,8 +660,11 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
             seed = _random.randrange(1 << 31)
         try:
             state = game.new_initial_state(seed=seed)
-        except RuleError as e:  # before the first decision: the seed alone reproduces it
-            exit_on_rule_error(e.in_game(seed, 0))
+        except RuleError as e:  # before the first decision: a save of no moves reproduces it
+            where = save_path or default_save_name(game, seed)
+            exit_on_rule_error(e.in_game(seed, 0), _saved(lambda: write_save(where, save_data(
+                e.state, humans=() if bots_only else seats or [0], bot=bot_name or "random", labels=[],
+                save_path=where)), where))
         if hotseat and not seats:
             humans = list(range(game.players))
         else:

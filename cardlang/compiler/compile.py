@@ -146,10 +146,6 @@ class Program:
 
     def resume(self, st, a: int) -> None:
         """Plays the legal action `a` of the pending choice and runs on to the next decision."""
-        if len(st.history) >= self.max_decisions:  # before anything changes: the state stays as it was
-            raise RuleError(f"the game passed {self.max_decisions:,} decisions without ending (the cap of a game; "
-                            "`limit N decisions` changes it)", self.chooses[st.pending[0]].span
-                            ).in_game(st.seed, len(st.history))
         slot, body = self.resumes[st.pending[0]][a >> 16]
         if slot is not None:
             st.v[slot] = a & 0xFFFF
@@ -161,6 +157,10 @@ class Program:
             list.append(st.fresh, (f"{player_name(st.pending[1])} chooses {text}", cards))
         st.pending = None
         self._run(st, body)
+        if len(st.history) >= self.max_decisions and not st.terminal:  # (so a replay of the moves meets it too)
+            raise RuleError(f"the game took {self.max_decisions:,} decisions without ending, the most one game may "
+                            "take (`limit N decisions` sets it)", self.chooses[st.pending[0]].span
+                            ).in_game(st.seed, len(st.history))
 
     # --------------------------------------------------------------- labels
     def _label(self, st, info, alt, value) -> tuple:
@@ -1652,8 +1652,8 @@ def _loops_forever(at, s):
     if s.steps < 0:  # a step: a pass of a loop, a phase called, a round
         raise RuleError(f"the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
                         "a rule loops forever", at)
-    raise RuleError(f"the game passed {s.game.program.max_rounds:,} rounds without ending (the cap of a game; "
-                    "`limit N rounds` changes it)", at)
+    raise RuleError(f"the game played {s.game.program.max_rounds:,} rounds without ending, the most one game may "
+                    "play (`limit N rounds` sets it)", at)
 
 
 def _nodes(node):

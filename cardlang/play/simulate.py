@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import os
 import signal
+import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -77,7 +79,10 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
             seat = state.current_player
             if aside[seat]:
                 coverage.on = False
-            a = players[seat].choose(state)
+            try:
+                a = players[seat].choose(state)
+            except RuleError as e:
+                raise e.in_game(seed, len(state.history), lookahead=True)
             if actions is not None:
                 actions[_action_key(state, a)] += 1
             if aside[seat]:
@@ -131,8 +136,32 @@ def _batches(games: int, seed: int, size: int) -> list:
     return [(seed + i, min(size, games - i)) for i in range(0, games, size)]
 
 
-def _ignore_sigint() -> None:
+def _worker_start(parent: int) -> None:
+    """Runs first in each worker process: Ctrl-C is the parent's to handle, and the worker never
+    outlives its parent, however the parent ended (a SIGKILL leaves it no time to stop anything)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):  # the kernel kills the worker when its parent dies
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no libc to call: the watchdog below still stands
+            pass
+    if os.getppid() != parent:  # the parent died before the worker could ask to die with it
+        os._exit(1)
+    # elsewhere (and as a second guard): a thread that ends the worker once its parent is gone
+    threading.Thread(target=_watch_parent, args=(parent,), name="cardlang-watch-parent", daemon=True).start()
+
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+PARENT_POLL = 0.5  # seconds between two looks of a worker's watchdog at its parent
+
+
+def _watch_parent(parent: int) -> None:
+    """Ends this process as soon as its parent process is gone (it then has another parent)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(1)
 
 
 class _Merged:
@@ -214,7 +243,8 @@ def _on_processes(jobs, spec, bots, batches, with_coverage):
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start,
+                               initargs=(os.getpid(),))
     finished = False
     try:
         pending = {pool.submit(run_batch, spec, bots, s, c, with_coverage) for s, c in batches}

@@ -17,7 +17,7 @@ STEP_BUDGET = 2_000_000  # instructions without a decision before a game is judg
 
 # Caps on one game, whatever its rules say (a rule file may lower or raise them: `limit …`): a
 # game that would never end stops with a rule error instead, in bounded time and memory.
-MAX_DECISIONS = 100_000  # actions played in one game (the longest game in games/ takes under 2,000)
+MAX_DECISIONS = 50_000  # actions played in one game (the longest game in games/ takes under 2,000)
 MAX_ROUNDS = 10_000  # rounds begun in one game (the longest takes under 120)
 MAX_EVENTS = 200_000  # lines of one game's log; past it the game is judged to run away
 
@@ -39,6 +39,12 @@ class RuleError(Exception):
             file, line, col = span.file, span.line, span.column
         self.file, self.line, self.col = file, line, col
         self.seed, self.move = seed, move
+        self.lookahead = False  # raised in a bot's search, on a copy of the game played ahead
+        self.state = None  # the state the error stopped, when a caller may want to save it (never pickled)
+
+    def __reduce__(self):
+        fields = {k: v for k, v in self.__dict__.items() if k != "state"}
+        return (type(self), (self.message,), fields)
 
     def located(self, span) -> "RuleError":
         """This error, placed at `span` (a `Span`) unless it already knows its place."""
@@ -46,9 +52,11 @@ class RuleError(Exception):
             self.file, self.line, self.col = span.file, span.line, span.column
         return self
 
-    def in_game(self, seed: Optional[int], move: Optional[int]) -> "RuleError":
-        """This error, with the seed and move number that reproduce it."""
+    def in_game(self, seed: Optional[int], move: Optional[int], lookahead: bool = False) -> "RuleError":
+        """This error, with the seed and move number that reproduce it (`lookahead`: a bot deciding
+        that move met it while it played the game ahead on copies)."""
         self.seed, self.move = seed, move
+        self.lookahead = self.lookahead or lookahead
         return self
 
     def report(self, *notes: str) -> str:
@@ -60,6 +68,8 @@ class RuleError(Exception):
         tail = [f"seed {self.seed}"] if self.seed is not None else []
         if self.move is not None:
             tail.append(f"move {self.move}")
+        if self.lookahead:
+            tail.append("met by a bot playing ahead")
         tail = ", ".join(tail)
         if notes:
             tail = "; ".join([tail, *notes] if tail else notes)
@@ -353,7 +363,11 @@ class Game:
         st.stacks = _stacks(self.deck, stack) if stack else None
         st.draws = (0, tuple(draws)) if draws else None
         st.log = [] if log else None
-        self.program.init_state(st)
+        try:
+            self.program.init_state(st)
+        except RuleError as e:  # before the first decision: the state as it stands, to save it
+            e.state = st
+            raise
         return st
 
     def card(self, name: str) -> int:
