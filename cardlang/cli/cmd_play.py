@@ -721,18 +721,17 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
             state.apply(action)
             save(now=speed > 0 or state.is_terminal())
             if speed:
-                log = state.transcript()
-                for line in log[shown:]:
+                for line in state.transcript(start=shown):
                     console.print(line, markup=False, highlight=False)
-                shown = len(log)
+                shown = len(state.log)
                 time.sleep(speed)
     except RuleError as e:
-        log = state.transcript()
-        if len(log) - shown > TAIL_SHOWN:
-            console.print(f"… {len(log) - shown - TAIL_SHOWN:,} lines before these (cardlang replay shows them all)",
+        total = len(state.log)  # a line of the transcript per event of the log
+        if total - shown > TAIL_SHOWN:
+            console.print(f"… {total - shown - TAIL_SHOWN:,} lines before these (cardlang replay shows them all)",
                           markup=False, highlight=False)
-            shown = len(log) - TAIL_SHOWN
-        for line in log[shown:]:
+            shown = total - TAIL_SHOWN
+        for line in state.transcript(start=shown):
             console.print(line, markup=False, highlight=False)
         e.in_game(state.seed, len(state.history))
         path = save_path or default_save_name(game, state.seed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from rich.console import Console
 
-from .cmd_play import terminal_shows_symbols
+from .cmd_play import TAIL_SHOWN, terminal_shows_symbols
 from ..play.replay import replay_lines
 from .cmd_common import exit_on_rule_error
 from ..play.savegame import SaveError, load_saved
@@ -45,8 +45,11 @@ def replay_command(save_path, seat, omniscient, rules_path, use_ascii, color) ->
     except SaveError as e:
         click.echo(f"error: {e}", err=True)
         raise SystemExit(1)
-    except RuleError as e:  # the saved game stops on a rule error: its transcript up to there, then the error
-        _print(getattr(e, "transcript", ()), style, color)
+    except RuleError as e:  # the saved game stops on a rule error: the end of its transcript, then the error
+        lines = list(getattr(e, "transcript", ()))
+        if len(lines) > TAIL_SHOWN:  # a game a rule stopped may have run away: its last lines tell why
+            lines = [f"… {len(lines) - TAIL_SHOWN:,} lines before these"] + lines[-TAIL_SHOWN:]
+        _print(lines, style, color)
         exit_on_rule_error(e)
     except Exception as e:  # an action the rules no longer allow, a rule error while replaying
         click.echo(f"error: {save_path} cannot be replayed: {e}", err=True)

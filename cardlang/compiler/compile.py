@@ -194,9 +194,9 @@ class Program:
         return self.chooses[st.pending[0]].alts[a >> 16].kind == "card"
 
     # ------------------------------------------------------------- observers
-    def render_log(self, st, seat: Optional[int]) -> list:
+    def render_log(self, st, seat: Optional[int], start: int = 0) -> list:
         out = []
-        for text, cards, masks in st.log or ():
+        for text, cards, masks in (st.log or ())[start:]:
             def show(m, cards=cards, masks=masks):
                 i = int(m.group(1))
                 if seat is None or masks[i] >> seat & 1:

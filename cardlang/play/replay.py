@@ -36,9 +36,9 @@ def replay_lines(game, data: dict, seat: Optional[int] = None, sep: str = " · "
     lines.append("")
     shown = 0
     for number, action in enumerate(data["actions"], 1):
-        log = state.transcript(seat)
-        lines += log[shown:]
-        shown = len(log)
+        log = state.transcript(seat, start=shown)  # only what is new: a long game replays in linear time
+        lines += log
+        shown += len(log)
         if seat is not None and state.current_player == seat:
             obs = state.observation(seat)
             held = []
@@ -50,9 +50,9 @@ def replay_lines(game, data: dict, seat: Optional[int] = None, sep: str = " · "
         try:
             state.apply(int(action))
         except RuleError as e:  # the game a rule stopped: what it showed up to there goes with the error
-            e.transcript = lines + state.transcript(seat)[shown:]
+            e.transcript = lines + state.transcript(seat, start=shown)
             raise
-    lines += state.transcript(seat)[shown:]
+    lines += state.transcript(seat, start=shown)
     lines.append("")
     if state.is_terminal():
         scores = state.scores()

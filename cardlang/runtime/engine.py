@@ -303,9 +303,10 @@ class State:
         """What `seat` may see: its known cards, counts of the others, public variables, its log."""
         return self.game.program.observe(self, seat)
 
-    def transcript(self, seat: Optional[int] = None) -> list:
-        """The log as lines, from one seat's view (cards it did not know are hidden) or omniscient."""
-        return self.game.program.render_log(self, seat)
+    def transcript(self, seat: Optional[int] = None, start: int = 0) -> list:
+        """The log as lines, from one seat's view (cards it did not know are hidden) or omniscient;
+        from line `start` on (a long game's transcript is read a piece at a time)."""
+        return self.game.program.render_log(self, seat, start)
 
     def to_json(self) -> dict:
         """The save format: game identity, seed, stacked deck and draws, and every action taken."""
