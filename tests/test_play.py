@@ -354,3 +354,159 @@ def test_a_session_where_the_choice_is_a_number(tmp_path):
     assert "`7` is not a number you may choose: 0, 1, 2, 3" in result.output
     state, data = final_state(save)
     assert data["labels"][0] == "2" and state.var("picked", 0) == 2
+
+
+# ------------------------------------------------------------------ leaving, numbers, end of input
+NO_QUEENS = '''game "No queens"
+players 2..2
+deck ranks 1 2 3 suits stars moons
+zone talon: pile, hidden
+zone hand: per player, private
+zone table: pile, public
+
+setup:
+    shuffle talon
+    deal 3 from talon to hand(players)
+
+round:
+    for each p in players:
+        p chooses a card c from hand(p):
+            move c to table
+    if count(hand(top of players)) == 0:
+        end game
+'''
+
+
+def test_q_leaves_only_when_no_card_rank_or_label_could_mean_it():
+    from cardlang.cli.cmd_play import means_quit, quit_word
+
+    assert means_quit("q", ["keep 7♠", "change"], ranks=["2", "3"])
+    assert not means_quit("q", ["keep 7♠", "change"], ranks=["J", "Q", "K"])  # Q is a rank
+    assert not means_quit("Q", ["queen of hearts", "pass"])  # the start of a label
+    assert means_quit("quit", ["keep Q♠"], ranks=["Q"]) and means_quit("exit", ["queen"], ["Q"])
+    assert not means_quit("quit", ["quit the pot", "stay"])
+    assert quit_word(["keep"], ["Q"]) == "quit" and quit_word(["quit the pot"], ["Q"]) == "exit"
+    assert quit_word(["keep"], ["2"]) == "q"
+
+
+def test_typing_q_where_q_is_a_rank_does_not_leave_and_says_how_to(tmp_path):
+    save = tmp_path / "s.json"
+    # Coucou's deck has queens: `q` is not an answer and not a way out; with --save it used to leave at once
+    result = play(["--seed", "4", "--save", str(save)], ["q", "Q", "1", "quit"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.count("to leave the table, type quit") == 2
+    assert "quit to leave" in out and "q quit" not in out  # the hint names the word that leaves
+    assert out.index("Leaving the game.") > out.index("P0 > quit")
+    _, data = final_state(save)
+    assert human_moves(data) == 1  # `1` was still played after the two `q`s
+
+
+def test_q_leaves_a_game_whose_deck_has_no_q(tmp_path):
+    rules = tmp_path / "noq.cards"
+    rules.write_text(NO_QUEENS, encoding="utf-8")
+    result = CliRunner().invoke(main, ["play", str(rules), "--seed", "1"], input="q\nn\n")
+    assert result.exit_code == 0, result.output
+    assert "q quit" in result.output and "Leaving the game." in result.output
+
+
+def test_numbered_labels_are_answered_with_their_number():
+    from cardlang.cli.cmd_play import label_numbers
+
+    bids = ["bid 0", "bid 1", "bid 2", "bid 3"]
+    assert label_numbers(bids) == [0, 1, 2, 3]
+    assert match_answer("2", bids) == (2, "")  # bid 2, not the second entry (bid 1)
+    assert match_answer("0", bids) == (0, "")
+    index, reason = match_answer("4", bids)
+    assert index is None and reason == "`4` is not a number you may choose: 0, 1, 2, 3"
+    assert match_answer("bid 3", bids) == (3, "")  # a label still answers
+    mixed = ["pass", "bet 1", "bet 2", "bet 5"]  # a number beside a word
+    assert label_numbers(mixed) == [None, 1, 2, 5]
+    assert match_answer("1", mixed) == (1, "") and match_answer("5", mixed) == (3, "")
+    assert match_answer("3", mixed)[0] is None  # not the third entry either
+    assert match_answer("pass", mixed) == (0, "")
+    # cards are not numbers: a list of cards keeps its positions
+    cards = ["play 7♠", "play 10♥", "play A♣"]
+    assert label_numbers(cards) is None and match_answer("2", cards) == (1, "")
+    assert label_numbers(["take 1", "take 1 more"]) is None  # the same number twice: positions
+    assert label_numbers(["bid 3"]) is None  # one number alone is no choice of numbers
+
+
+def test_the_end_of_piped_input_saves_nothing_and_says_so(tmp_path):
+    result = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--seed", "4"], input="1\n")
+    assert result.exit_code == 0, result.output
+    assert "The input closed" in result.output and "The game was not saved." in result.output
+    assert not list(tmp_path.iterdir())
+
+
+def test_ctrl_d_at_a_terminal_saves_the_game_as_a_closed_terminal_does(tmp_path, monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from cardlang.cli.cmd_play import Bots, Session
+    from cardlang.cli.table_view import Style
+
+    monkeypatch.chdir(tmp_path)
+    g = cardlang.load(path("games/coucou.cards"), players=5)
+    state = g.new_initial_state(seed=4)
+
+    def closed():
+        raise EOFError
+
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    session = Session(g, state, humans=[0], bots=Bots("random", 4), console=console, style=Style(),
+                      read=closed, terminal=True, discard=lambda: None)
+    assert session.run() == 0
+    out = console.file.getvalue()
+    assert "The game is saved in coucou-4.save.json" in out and "not saved" not in out
+    assert (tmp_path / "coucou-4.save.json").is_file()
+
+
+def test_type_ahead_is_discarded_when_each_turn_begins():
+    from cardlang.cli.cmd_play import Bots, Session
+    from cardlang.cli.table_view import Style
+    import io
+
+    from rich.console import Console
+
+    g = cardlang.load(path("games/coucou.cards"), players=5)
+    events = []
+    answers = iter(["1", "1", "quit", "n"])
+
+    def read():
+        events.append("read")
+        return next(answers)
+
+    session = Session(g, g.new_initial_state(seed=4), humans=[0], bots=Bots("random", 4),
+                      console=Console(file=io.StringIO(), width=100, color_system=None), style=Style(),
+                      read=read, discard=lambda: events.append("discard"))
+    session.run()
+    assert events[:2] == ["discard", "read"] and events.count("discard") == 3  # once a turn, first
+
+
+def test_interrupted_without_save_exits_130_after_offering_to_save(tmp_path, monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from cardlang.cli.cmd_play import Bots, Session
+    from cardlang.cli.table_view import Style
+
+    monkeypatch.chdir(tmp_path)
+    g = cardlang.load(path("games/coucou.cards"), players=5)
+    answers = iter([KeyboardInterrupt, "kept.json"])
+
+    def read():
+        a = next(answers)
+        if a is KeyboardInterrupt:
+            raise KeyboardInterrupt
+        return a
+
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    session = Session(g, g.new_initial_state(seed=4), humans=[0], bots=Bots("random", 4), console=console,
+                      style=Style(), read=read, discard=lambda: None)
+    assert session.run() == 130
+    out = console.file.getvalue()
+    assert "Interrupted." in out and "Save the game to resume it later?" in out
+    assert (tmp_path / "kept.json").is_file() and "The game is saved in kept.json" in out
