@@ -37,7 +37,7 @@ SYMBOLS = "♠♣♥♦▒─╭★◀"
 
 
 class Leave(Exception):
-    """The person leaves the table (`q`, Ctrl-C, or the input closed)."""
+    """The person leaves the table (`quit`, Ctrl-C, or the input closed)."""
 
 
 def bot_seed(seed: int, move: int) -> int:
@@ -499,7 +499,7 @@ class Session:
             self.say(text, "dim")
         self.say("Answer with the number of an action or its label (the start of it is enough, "
                  "or a card such as 10h). Commands: ? this help, log every event you saw, "
-                 "t the table again, q quit (offers to save).", "dim")
+                 f"t the table again, {quit_word((), self.game.deck.ranks)} to leave (offers to save).", "dim")
 
     def show_log(self, seat: int) -> None:
         for line in self.state.transcript(seat):
@@ -623,10 +623,13 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
     """Play a game at the terminal against bots, or with friends at one terminal (--hotseat).
 
     You see only what your seat may see: your own hidden cards, the cards shown to you and the
-    public table. Answer with the number of an action or its label; `?` shows the rules, `q` quits
-    (offering to save). With --save FILE the game is saved after every action; resume it with
-    `cardlang play --resume FILE`, replay it with `cardlang replay FILE`. A terminal that closes
-    without --save leaves the game in NAME-SEED.save.json in the current folder.
+    public table. Answer with the number of an action or its label (a choice of numbers, such as
+    bids, with the number itself); `?` shows the rules, `quit` leaves (offering to save; `q` too
+    when no card, rank or label could be meant by it). With --save FILE the game is saved after
+    every action; resume it with `cardlang play --resume FILE`, replay it with `cardlang replay
+    FILE`. A terminal that closes, or Ctrl-D at it, without --save leaves the game in
+    NAME-SEED.save.json in the current folder. A rule error ends the game with one line naming the
+    rule, the seed and the move, after saving it there (exit status 1).
     """
     import random as _random
 
