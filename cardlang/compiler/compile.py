@@ -567,19 +567,19 @@ class Compiler:
             self._count_step(src, depth + 1, line)
             self._proc_block(src, st.body, depth + 1, line)
 
-    def _count_point(self, src, k: int, depth: int, line: int) -> None:
+    def _count_point(self, src, k: int, depth: int, line) -> None:
         """When counting, the line counting rule point `k` (see `rule_point`)."""
         if self.counting:
             src.line(depth, line, "{hits}[{k}] += 1", hits=self.p.hits, k=k)
 
     @staticmethod
-    def _count_step(src, depth: int, line: int) -> None:
+    def _count_step(src, depth: int, line) -> None:
         """A pass of a `while` or `repeat` spends a step of the run's budget (see `Program._run`)."""
         src.line(depth, line, "s.steps -= 1")
         src.line(depth, line, "if s.steps < 0:")
         src.line(depth + 1, line, "{loops}({line}, s)", loops=_loops_forever, line=line)
 
-    def _proc_block(self, src, stmts, depth: int, line: int) -> None:
+    def _proc_block(self, src, stmts, depth: int, line) -> None:
         if not stmts:
             src.line(depth, line, "pass")
         for x in stmts:
@@ -1752,7 +1752,7 @@ def _thread_jumps(code: list, lines: list, keep: set) -> None:
             lines[j] = lines[t]
 
 
-def _legal_of(a: Alt, base: int, line: int, out: str) -> tuple:
+def _legal_of(a: Alt, base: int, line, out: str) -> tuple:
     """Statements that set `out` to the ids of one alternative's legal actions, in order, as a tuple:
     (template, children, named), as `codegen.Source.lines` takes them.
 
