@@ -302,3 +302,15 @@ def test_no_worker_outlives_a_simulation_killed_while_it_runs(sig, tmp_path):
         log.close()
         for pid in alive_in_group(parent.pid):  # never leave a process behind, even when failing
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_rule_error_while_the_game_loads_is_one_line_too(tmp_path):
+    rules = tmp_path / "deck.cards"
+    rules.write_text('game "D"\nplayers 2..4\ndeck piquet if 10 / (player_count - 2) > 1 else standard\n\n'
+                     'round:\n    top of players chooses:\n        "go":\n            end game\n', encoding="utf-8")
+    for args in (["play", rules, "--bots-only"], ["simulate", rules, "-n", "2", "--jobs", "2"], ["play", rules]):
+        result = cardlang_cli(args, tmp_path)
+        assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+        # before any game: no seed, no move, nothing saved
+        assert result.stderr.strip().splitlines() == [f"{rules}:3:16: rule error: division by zero"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.cards"]

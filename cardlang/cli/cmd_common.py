@@ -35,6 +35,8 @@ def load_game(path: str, players: Optional[int], settings) -> Game:
             raise SystemExit(1)
         click.echo(f"error: {e.message}", err=True)
         raise SystemExit(2)
+    except RuleError as e:  # a rule worked out as the game loads (which deck, at this player count)
+        exit_on_rule_error(e)
 
 
 def exit_on_rule_error(error: RuleError, *notes: str):
