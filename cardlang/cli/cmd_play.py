@@ -268,13 +268,13 @@ class Session:
                         self.human_turn(seat)
                     else:
                         self.bot_turn(seat)
+                self.finish()  # (the scores shown there can break a rule too)
             except Leave as e:
                 return self.leave(str(e))
             except KeyboardInterrupt:
                 return self.leave_interrupted()
             except RuleError as e:
                 return self.stop_on_rule_error(e)
-            self.finish()
             return 0
         finally:
             _on_hangup(previous)
@@ -728,6 +728,7 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
                     console.print(line, markup=False, highlight=False)
                 shown = len(state.log)
                 time.sleep(speed)
+        scores = state.scores()  # (a `score of p:` can break a rule too)
     except RuleError as e:
         total = len(state.log)  # a line of the transcript per event of the log
         if total - shown > TAIL_SHOWN:
@@ -747,9 +748,8 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
             console.print(f"The game is saved in {save_path}; to go on: cardlang play --resume {_quote(save_path)}",
                           markup=False, soft_wrap=True)
         raise SystemExit(130)
-    for line in state.transcript()[shown:]:
+    for line in state.transcript(start=shown):
         console.print(line, markup=False, highlight=False)
-    scores = state.scores()
     console.print("final scores: " + ", ".join(f"P{s}: {v}" for s, v in enumerate(scores)), markup=False)
     winners = ", ".join(f"P{w}" for w in state.winners()) or "nobody"
     console.print(Text(f"winner{'s' if len(state.winners()) > 1 else ''}: {winners}", style="bold"))

@@ -137,7 +137,7 @@ class Program:
         except RuleError as e:
             _flush_up_to_error(st)
             raise e.located(codegen.rule_line(code[pc], e) or self.lines[pc]).in_game(st.seed, len(st.history))
-        except (IndexError, TypeError, ValueError, ZeroDivisionError) as e:
+        except (ArithmeticError, IndexError, TypeError, ValueError) as e:
             _flush_up_to_error(st)
             at = codegen.rule_line(code[pc], e) or self.lines[pc]
             raise RuleError(str(e), at).in_game(st.seed, len(st.history)) from e

@@ -89,12 +89,13 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
                 coverage.on = True
             state.apply(a)
             decisions += 1
+        scores = state.scores()  # (a `score of p:` can break a rule too)
     except RuleError as e:  # also one raised in a bot's search: placed in this game, by its seed
         raise e.in_game(seed, len(state.history))
     finally:
         if coverage is not None:
             coverage.on = False
-    return {"seed": seed, "winners": list(state.winners()), "scores": state.scores(), "decisions": decisions,
+    return {"seed": seed, "winners": list(state.winners()), "scores": scores, "decisions": decisions,
             "rounds": state.round, "first": first if first >= 0 else 0}
 
 

@@ -147,10 +147,13 @@ class State:
             return []
         label = self.game.program.label  # labels that depend only on the action are cached there
         out = []
-        for a in self.pending[2]:
-            action = _new_int(Action, a)  # what Action(a, label) does, without its Python-level call
-            action.label = label(self, a)
-            out.append(action)
+        try:
+            for a in self.pending[2]:
+                action = _new_int(Action, a)  # what Action(a, label) does, without its Python-level call
+                action.label = label(self, a)
+                out.append(action)
+        except RuleError as e:  # a label's text breaks a rule (`as "{10 / x}"`)
+            raise e.in_game(self.seed, len(self.history))
         return out
 
     def apply(self, action: Union[int, str]) -> None:
@@ -199,7 +202,10 @@ class State:
 
     def scores(self) -> list:
         """Each seat's score as the game's `score of p:` declares it (its returns without one)."""
-        return self.game.program.scores(self)
+        try:
+            return self.game.program.scores(self)
+        except RuleError as e:
+            raise e.in_game(self.seed, len(self.history))
 
     def clone(self) -> "State":
         """An independent copy that plays on exactly like this state."""
@@ -301,7 +307,10 @@ class State:
 
     def observation(self, seat: int) -> dict:
         """What `seat` may see: its known cards, counts of the others, public variables, its log."""
-        return self.game.program.observe(self, seat)
+        try:
+            return self.game.program.observe(self, seat)
+        except RuleError as e:  # (a score shown there can break a rule)
+            raise e.in_game(self.seed, len(self.history))
 
     def transcript(self, seat: Optional[int] = None, start: int = 0) -> list:
         """The log as lines, from one seat's view (cards it did not know are hidden) or omniscient;
