@@ -91,6 +91,9 @@ class Program:
         # compiled with `counting`: times each rule point was reached, and (choices) offered
         self.hits: list = []
         self.offered: list = []
+        # the caps on one game (`build` sets the game's own, from its `limit` line)
+        self.max_decisions = engine.MAX_DECISIONS
+        self.max_rounds = engine.MAX_ROUNDS
 
     # ---------------------------------------------------------------- running
     def init_state(self, st) -> None:
