@@ -115,6 +115,10 @@ def check_source(source: str, path: str, parse_base=None, root: Optional[str] = 
     return Loader(root).check_source(source, path, parse_base)
 
 
+OPTION_MAX = 10**9  # the largest whole number `--set` gives an option, whatever its declared range
+OPTION_TEXT_MAX = 1_000  # the longest text it gives one
+
+
 def resolve_options(symbols, players: Optional[int], options: Optional[dict]) -> tuple[int, dict]:
     """The player count and the full option values, each checked against what the game allows."""
     low, high = symbols.players
@@ -145,7 +149,10 @@ def _convert(d, raw):
         try:
             value = int(raw)
         except (TypeError, ValueError):
-            raise CardlangError(message=f"option `{d.name}` is a whole number, not `{raw}`") from None
+            raise CardlangError(message=f"option `{d.name}` is a whole number, not `{_short(raw)}`") from None
+        if not -OPTION_MAX <= value <= OPTION_MAX:  # whatever the file's range: a game counts, it does not compute
+            raise CardlangError(message=f"option `{d.name}` must be from {-OPTION_MAX:,} to {OPTION_MAX:,}, "
+                                        f"not {_short(raw)}")
         if d.low is not None and not d.low <= value <= d.high:
             raise CardlangError(message=f"option `{d.name}` must be from {d.low} to {d.high}, not {value}")
         if d.choices is not None and value not in d.choices:
@@ -153,8 +160,17 @@ def _convert(d, raw):
         return value
     value = str(raw)
     if d.choices is not None and value not in d.choices:
-        raise CardlangError(message=f"option `{d.name}` is one of {', '.join(map(str, d.choices))}, not `{value}`")
+        raise CardlangError(message=f"option `{d.name}` is one of {', '.join(map(str, d.choices))}, not "
+                                    f"`{_short(value)}`")
+    if len(value) > OPTION_TEXT_MAX:
+        raise CardlangError(message=f"option `{d.name}` is at most {OPTION_TEXT_MAX:,} characters, not {len(value):,}")
     return value
+
+
+def _short(raw) -> str:
+    """A value as a one-line message quotes it: its first characters."""
+    text = " ".join(str(raw).split())
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 def load(path: str, players: Optional[int] = None, options: Optional[dict] = None,

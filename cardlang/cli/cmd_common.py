@@ -10,6 +10,7 @@ import click
 
 from ..lang.diagnostics import CardlangError, render_text
 from ..lang.files import ROOT_ENV
+from ..runtime.engine import RuleError
 from ..load import load
 
 if TYPE_CHECKING:  # the engine is loaded by `load`, not by `cardlang check`
@@ -65,3 +66,11 @@ def load_game(path: str, players: Optional[int], settings) -> "Game":
             raise SystemExit(1)
         click.echo(f"error: {e.message}", err=True)
         raise SystemExit(2)
+    except RuleError as e:  # a rule worked out as the game loads (which deck, at this player count)
+        exit_on_rule_error(e)
+
+
+def exit_on_rule_error(error: RuleError, *notes: str):
+    """Ends a command on a rule error: its one line (place, message, seed, move, `notes`), status 1."""
+    click.echo(error.report(*notes), err=True)
+    raise SystemExit(1)

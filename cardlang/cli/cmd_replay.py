@@ -15,10 +15,12 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from .cmd_play import terminal_shows_symbols
+from .cmd_play import TAIL_SHOWN, terminal_shows_symbols
 from ..play.replay import replay_lines
 from ..play.save_schema import printable
+from .cmd_common import exit_on_rule_error
 from ..play.savegame import SaveError, load_saved
+from ..runtime.engine import RuleError
 from .table_view import Style, rich_line
 
 
@@ -49,9 +51,14 @@ def replay_command(save_path, seat, omniscient, spoilers, rules_path, use_ascii,
         game, state, data = load_saved(save_path, rules_path)
     except SaveError as e:
         _fail(str(e), status=1)
+    except RuleError:  # the saved game stopped on a rule error: each view up to there, then the error
+        game, state, data = load_saved(save_path, rules_path, replay=False)
+        stopped = True
+    else:
+        stopped = False
     if seat is not None and not 0 <= seat < game.players:
         _fail(f"--seat must be from 0 to {game.players - 1}, not {seat}")
-    over = state.is_terminal()
+    over = stopped or state.is_terminal()
     if seat is not None:
         seats = [seat]
     elif omniscient or spoilers or not data.humans:
@@ -71,8 +78,19 @@ def replay_command(save_path, seat, omniscient, spoilers, rules_path, use_ascii,
     for n, view in enumerate(seats):
         if len(seats) > 1:
             _heading(console, view, first=n == 0)
-        for line in replay_lines(game, data, view, sep=style.sep):
+        try:
+            lines = replay_lines(game, data, view, sep=style.sep)
+        except RuleError as e:  # the end of this view's transcript (a runaway game's last lines), then the error
+            lines = list(getattr(e, "transcript", ()))
+            if len(lines) > TAIL_SHOWN:
+                lines = [f"… {len(lines) - TAIL_SHOWN:,} lines before these"] + lines[-TAIL_SHOWN:]
+            error = e
+        else:
+            error = None
+        for line in lines:
             console.print(rich_line(line, style), soft_wrap=True)
+        if error is not None and n == len(seats) - 1:
+            exit_on_rule_error(error)
 
 
 def _heading(console: Console, seat: int, first: bool) -> None:

@@ -33,10 +33,10 @@ def player_name(seat) -> str:
 class Choice:
     """A compiled `chooses`: who decides, and each alternative's kind, filter, binding and body."""
 
-    __slots__ = ("player", "alts", "pc", "line")
+    __slots__ = ("player", "alts", "pc", "span")
 
-    def __init__(self, player, alts, pc, line):
-        self.player, self.alts, self.pc, self.line = player, alts, pc, line
+    def __init__(self, player, alts, pc, span):
+        self.player, self.alts, self.pc, self.span = player, alts, pc, span
 
 
 class Alt:
@@ -92,6 +92,9 @@ class Program:
         # compiled with `counting`: times each rule point was reached, and (choices) offered
         self.hits: list = []
         self.offered: list = []
+        # the caps on one game (`build` sets the game's own, from its `limit` line)
+        self.max_decisions = engine.MAX_DECISIONS
+        self.max_rounds = engine.MAX_ROUNDS
 
     # ---------------------------------------------------------------- running
     def init_state(self, st) -> None:
@@ -106,7 +109,7 @@ class Program:
         st.known = [0] * ncards
         st.active = [True] * n
         st.pending = None
-        st.fresh = []
+        st.fresh = engine.Events(0) if st.log is None else engine.Events(engine.MAX_EVENTS)
         st.history = []
         st.terminal = False
         st.winner_seats = ()
@@ -135,10 +138,13 @@ class Program:
         try:
             while pc >= 0:
                 pc = code[pc](st)
-        except RuleError:
-            raise
-        except (IndexError, TypeError, ValueError, ZeroDivisionError) as e:
-            raise RuleError(f"line {codegen.rule_line(code[pc], e) or self.lines[pc]}: {e}") from e
+        except RuleError as e:
+            _flush_up_to_error(st)
+            raise e.located(codegen.rule_line(code[pc], e) or self.lines[pc]).in_game(st.seed, len(st.history))
+        except (ArithmeticError, IndexError, TypeError, ValueError) as e:
+            _flush_up_to_error(st)
+            at = codegen.rule_line(code[pc], e) or self.lines[pc]
+            raise RuleError(str(e), at).in_game(st.seed, len(st.history)) from e
         if st.log is not None and st.fresh:
             _flush(st)
 
@@ -157,9 +163,14 @@ class Program:
                 text, cards = self._unseen_label(st, info, alt, a, logged=True)
             else:
                 text, cards = self._label(st, info, alt, a & 0xFFFF)
-            st.fresh.append((f"{player_name(st.pending[1])} chooses {text}", cards))
+            # (a list's own append: one line a decision, which `max_decisions` bounds)
+            list.append(st.fresh, (f"{player_name(st.pending[1])} chooses {text}", cards))
         st.pending = None
         self._run(st, body)
+        if len(st.history) >= self.max_decisions and not st.terminal:  # (so a replay of the moves meets it too)
+            raise RuleError(f"the game took {self.max_decisions:,} decisions without ending, the most one game may "
+                            "take (`limit N decisions` sets it)", self.chooses[st.pending[0]].span
+                            ).in_game(st.seed, len(st.history))
 
     # --------------------------------------------------------------- labels
     def _label(self, st, info, alt, value) -> tuple:
@@ -388,7 +399,10 @@ class Compiler:
             self.block(s.setup.body)
         self.round_pc = len(p.code)
         p.round_pc = self.round_pc
-        self.emit(lambda nxt: self._next_round(nxt, s.round.span.line), s.round.span)
+        # the caps on one game (`limit …`, else the engine's defaults, read now so tests can lower them)
+        p.max_decisions = s.limits.get("decisions", engine.MAX_DECISIONS)
+        p.max_rounds = s.limits.get("rounds", engine.MAX_ROUNDS)
+        self.emit(lambda nxt: self._next_round(nxt, p.max_rounds, s.round.span), s.round.span)
         self.block(s.round.body)
         self.emit(lambda nxt: _jump(self.round_pc), s.round.span)
         for name, d in s.phases.items():
@@ -430,12 +444,12 @@ class Compiler:
         return p
 
     @staticmethod
-    def _next_round(nxt, line=0):
+    def _next_round(nxt, most: int, line=None):
         return codegen.function("    s.round += 1\n"
                                 "    s.steps -= 1\n"
-                                "    if s.steps < 0:\n"
-                                "        {loops}({line})\n"
-                                "    return {nxt}\n", loops=_loops_forever, line=line, nxt=nxt)
+                                "    if s.steps < 0 or s.round > {most}:\n"
+                                "        {loops}({line}, s)\n"
+                                "    return {nxt}\n", loops=_loops_forever, line=line, nxt=nxt, most=most)
 
     def _ranking(self, d: ast.RankingDecl):
         from ..runtime.poker import Ranking  # the evaluator's tables are built only for games that rank hands
@@ -454,7 +468,7 @@ class Compiler:
         """Appends the op `make(next_pc)` and returns its pc."""
         pc = len(self.p.code)
         self.p.code.append(None)
-        self.p.lines.append(span.line if span else 0)
+        self.p.lines.append(span)
         self.p.code[pc] = make(pc + 1)
         return pc
 
@@ -470,7 +484,7 @@ class Compiler:
     def placeholder(self, span) -> int:
         pc = len(self.p.code)
         self.p.code.append(None)
-        self.p.lines.append(span.line)
+        self.p.lines.append(span)
         return pc
 
     def block(self, stmts) -> None:
@@ -536,7 +550,7 @@ class Compiler:
     def _proc(self, src, st, depth: int) -> None:
         """Python source for a straight statement, into `src` at `depth`."""
         kind = type(st).__name__
-        line = st.span.line if st.span else 0
+        line = st.span
         if kind == "Pass":
             src.line(depth, line, "pass")
             return
@@ -554,9 +568,9 @@ class Compiler:
         if kind == "If":
             points = self.branch_points[id(st)]
             for i, ((cond, body), test) in enumerate(zip(st.branches, parts)):
-                src.line(depth, cond.span.line, ("if " if i == 0 else "elif ") + "{0}:", test)
-                self._count_point(src, points[i], depth + 1, cond.span.line)
-                self._proc_block(src, body, depth + 1, cond.span.line)
+                src.line(depth, cond.span, ("if " if i == 0 else "elif ") + "{0}:", test)
+                self._count_point(src, points[i], depth + 1, cond.span)
+                self._proc_block(src, body, depth + 1, cond.span)
             if st.orelse:
                 src.line(depth, line, "else:")
                 self._count_point(src, points[-1], depth + 1, line)
@@ -584,19 +598,19 @@ class Compiler:
             self._count_step(src, depth + 1, line)
             self._proc_block(src, st.body, depth + 1, line)
 
-    def _count_point(self, src, k: int, depth: int, line: int) -> None:
+    def _count_point(self, src, k: int, depth: int, line) -> None:
         """When counting, the line counting rule point `k` (see `rule_point`)."""
         if self.counting:
             src.line(depth, line, "{hits}[{k}] += 1", hits=self.p.hits, k=k)
 
     @staticmethod
-    def _count_step(src, depth: int, line: int) -> None:
+    def _count_step(src, depth: int, line) -> None:
         """A pass of a `while` or `repeat` spends a step of the run's budget (see `Program._run`)."""
         src.line(depth, line, "s.steps -= 1")
         src.line(depth, line, "if s.steps < 0:")
-        src.line(depth + 1, line, "{loops}({line})", loops=_loops_forever, line=line)
+        src.line(depth + 1, line, "{loops}({line}, s)", loops=_loops_forever, line=line)
 
-    def _proc_block(self, src, stmts, depth: int, line: int) -> None:
+    def _proc_block(self, src, stmts, depth: int, line) -> None:
         if not stmts:
             src.line(depth, line, "pass")
         for x in stmts:
@@ -681,7 +695,7 @@ class Compiler:
             items = list(s.v[slot])
             i = index(s)
             if not 1 <= i <= len(items):
-                raise RuleError(f"line {t.span.line}: item {i} of a list of {len(items)} (items count from 1)")
+                raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", t.span)
             items[i - 1] = value
             s.v[slot] = tuple(items)
         return set_item
@@ -693,7 +707,7 @@ class Compiler:
         def get_item(s):
             items, i = s.v[slot], index(s)
             if not 1 <= i <= len(items):  # a negative index must not read from the end
-                raise RuleError(f"line {t.span.line}: item {i} of a list of {len(items)} (items count from 1)")
+                raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", t.span)
             return items[i - 1]
         return get_item
 
@@ -803,11 +817,11 @@ class Compiler:
         many = self.types.get(id(st.dest)) == ZONES
         names = self.p.zone_names
         face = st.facing
-        line = st.span.line
+        at = st.span
 
         def refuse(s, n, src, targets):
-            raise RuleError(f"line {line}: cannot deal {n} card(s) to {len(targets)} place(s): "
-                            f"`{names[src]}` holds {len(s.zones[src])}")
+            raise RuleError(f"cannot deal {n} card(s) to {len(targets)} place(s): "
+                            f"`{names[src]}` holds {len(s.zones[src])}", at)
 
         def logged(s, n, src, targets):
             if n and targets:
@@ -882,7 +896,7 @@ class Compiler:
         else:
             make = self.simple_op("    a, b = {0}, {1}\n"
                                   "    if a is None or b is None:\n"
-                                  "        raise {error}({message})\n"
+                                  "        raise {error}({message}, {at})\n"
                                   "    zones, loc, known = s.zones, s.loc, s.known\n"
                                   "    za, zb = loc[a], loc[b]\n"
                                   "    ia, ib = zones[za].index(a), zones[zb].index(b)\n"
@@ -890,7 +904,7 @@ class Compiler:
                                   "    loc[a], loc[b] = zb, za\n"
                                   "    known[a] |= {vis}[zb]\n"
                                   "    known[b] |= {vis}[za]\n", left, right, vis=vis, error=RuleError,
-                                  message=f"line {st.span.line}: `swap` needs two cards, and one of them is none")
+                                  message="`swap` needs two cards, and one of them is none", at=st.span)
         self.emit(make, st.span)
 
     def s_Reveal(self, st: ast.Reveal):
@@ -1081,10 +1095,10 @@ class Compiler:
                                              "        v[{slot}] -= 1\n"
                                              "        s.steps -= 1\n"
                                              "        if s.steps < 0:\n"
-                                             "            {loops}({line})\n"
+                                             "            {loops}({line}, s)\n"
                                              "        return {body}\n"
                                              "    return {end}\n", slot=slot, body=head + 1, end=end,
-                                             loops=_loops_forever, line=st.span.line)
+                                             loops=_loops_forever, line=st.span)
 
     def s_While(self, st: ast.While):
         cond = self.expr(st.cond)
@@ -1097,10 +1111,10 @@ class Compiler:
         self.p.code[head] = codegen.function("    if " + ("not " if st.negate else "") + "{0}:\n"
                                              "        s.steps -= 1\n"
                                              "        if s.steps < 0:\n"
-                                             "            {loops}({line})\n"
+                                             "            {loops}({line}, s)\n"
                                              "        return {body}\n"
                                              "    return {end}\n", cond, end=end, body=body,
-                                             loops=_loops_forever, line=st.span.line)
+                                             loops=_loops_forever, line=st.span)
 
     def _split_filter(self, where, var):
         """A card filter `a or b or … ` whose first terms do not name the card, split there.
@@ -1172,11 +1186,11 @@ class Compiler:
         for e in exits:
             self.p.code[e] = _jump(end)
         index = len(self.p.chooses)  # (after the choices nested in the alternatives)
-        self.p.chooses.append(Choice(player, alts, pc, st.span.line))
+        self.p.chooses.append(Choice(player, alts, pc, st.span))
         for ai, k in enumerate(points):
             kind, span, at, _ = self.p.rule_points[k]
             self.p.rule_points[k] = (kind, span, at, (index, ai))
-        line = st.span.line
+        line = st.span
         names = [f"legal{ai}" for ai in range(len(alts))] if len(alts) > 1 else ["legal"]
         legal_of = [_legal_of(a, ai << 16, line, names[ai]) for ai, a in enumerate(alts)]
         if all(a.kind == "option" and a.where is None for a in alts):  # always the same: one constant
@@ -1184,8 +1198,8 @@ class Compiler:
 
         def fail(s, p, legal):
             if not legal:
-                raise RuleError(f"line {line}: {player_name(p)} must choose but has no legal choice")
-            raise RuleError(f"line {line}: nobody to choose")
+                raise RuleError(f"{player_name(p)} must choose but has no legal choice", line)
+            raise RuleError("nobody to choose", line)
         offer = ""  # when counting: each alternative offered (a constant tuple offers them all)
         if self.counting:
             offer = "".join(f"    {{offered}}[{k}] += 1\n" if len(names) == 1 else
@@ -1265,13 +1279,13 @@ class Compiler:
     def x_Index(self, e: ast.Index):
         base = self.seq(e.base)
         index = self.expr(e.index)
-        line = e.span.line
+        line = e.span
 
         def f(s):
             items = base(s)
             i = index(s)
             if not 1 <= i <= len(items):
-                raise RuleError(f"line {line}: item {i} of a list of {len(items)} (items count from 1)")
+                raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", line)
             return items[i - 1]
         return f
 
@@ -1317,14 +1331,14 @@ class Compiler:
                                     "else ()", seq, item, q=codegen.TEMP, o=codegen.TEMP)
             return lambda s: tuple(x for x in seq(s) if x != item(s))
         a, b = self.expr(e.left), self.expr(e.right)
-        line = e.span.line
+        line = e.span
         if op in ("+", "-", "*"):
             return codegen.expr("{0} " + op + " {1}", a, b)
         if op in ("/", "%"):
             def div(s):
                 d = b(s)
                 if d == 0:
-                    raise RuleError(f"line {line}: division by zero")
+                    raise RuleError("division by zero", line)
                 return a(s) // d if op == "/" else a(s) % d
             return div
         if op in ("==", "!=", "<", ">", "<=", ">="):
@@ -1394,12 +1408,12 @@ class Compiler:
 
     def _card_count(self, e: ast.EndCard) -> Callable:
         """The n of `top n of …`, which must not be negative (a slice would count from the other end)."""
-        count, line = self.expr(e.count), e.span.line
+        count, line = self.expr(e.count), e.span
 
         def n(s):
             k = count(s)
             if k < 0:
-                raise RuleError(f"line {line}: `{e.end} {k} of …`: a number of cards cannot be negative")
+                raise RuleError(f"`{e.end} {k} of …`: a number of cards cannot be negative", line)
             return k
         return n
 
@@ -1457,9 +1471,9 @@ class Compiler:
         if kind in ("min", "max"):
             return codegen.function("    values = []\n" + loop + "            values.append({2})\n"
                                     "    if not values:\n"
-                                    "        raise {error}({message})\n"
+                                    "        raise {error}({message}, {at})\n"
                                     "    return " + kind + "(values)\n", source, where, body, views=(0,), slot=slot,
-                                    error=RuleError, message=f"line {e.span.line}: `{kind}` over nothing")
+                                    error=RuleError, message=f"`{kind}` over nothing", at=e.span)
         better = ">" if kind == "highest" else "<"
         return codegen.function("    chosen = score = None\n" + loop + "            value = {2}\n"
                                 "            if chosen is None or value " + better + " score:\n"
@@ -1492,12 +1506,12 @@ class Compiler:
             ranking, codes = self.rankings[name]
             cards = self.cards(args[0])
             evaluate = ranking.evaluate_value if hasattr(ranking, "evaluate_value") else ranking.evaluate
-            line = e.span.line
+            line = e.span
 
             def value(s):
                 hand = cards(s)
                 if not 5 <= len(hand) <= 10:
-                    raise RuleError(f"line {line}: a poker hand needs 5 to 10 cards, not {len(hand)}")
+                    raise RuleError(f"a poker hand needs 5 to 10 cards, not {len(hand)}", line)
                 return int(evaluate([codes[c] for c in hand]))
             return value
         if sym.kind == "define":
@@ -1534,7 +1548,7 @@ class Compiler:
 
     def _builtin(self, e: ast.Call):
         name, args = e.func, e.args
-        line = e.span.line
+        line = e.span
         if name == "count":
             seq = self.seq(args[0])
             return codegen.expr("len({0})", seq, views=(0,))
@@ -1547,10 +1561,10 @@ class Compiler:
                     i, values = s.draws
                     s.draws = (i + 1, values)
                     if values[i] not in items:
-                        raise RuleError(f"line {line}: the fixed draw {values[i]!r} is not among {items}")
+                        raise RuleError(f"the fixed draw {values[i]!r} is not among {items}", line)
                     return values[i]
                 if not items:
-                    raise RuleError(f"line {line}: `random` of nothing")
+                    raise RuleError("`random` of nothing", line)
                 i, s.rng = rng.randbelow(len(items), s.rng)
                 return items[i]
             return draw
@@ -1664,9 +1678,13 @@ def _describe(ranking, value) -> str:
     return str(value)
 
 
-def _loops_forever(line: int):
-    raise RuleError(f"line {line}: the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
-                    "a rule loops forever")  # a step: a pass of a loop, a phase called, a round
+def _loops_forever(at, s):
+    """Stops a run that would go on forever: its step budget is spent, or the game's rounds are."""
+    if s.steps < 0:  # a step: a pass of a loop, a phase called, a round
+        raise RuleError(f"the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
+                        "a rule loops forever", at)
+    raise RuleError(f"the game played {s.game.program.max_rounds:,} rounds without ending, the most one game may "
+                    "play (`limit N rounds` sets it)", at)
 
 
 def _nodes(node):
@@ -1765,7 +1783,7 @@ def _thread_jumps(code: list, lines: list, keep: set) -> None:
             lines[j] = lines[t]
 
 
-def _legal_of(a: Alt, base: int, line: int, out: str) -> tuple:
+def _legal_of(a: Alt, base: int, line, out: str) -> tuple:
     """Statements that set `out` to the ids of one alternative's legal actions, in order, as a tuple:
     (template, children, named), as `codegen.Source.lines` takes them.
 
@@ -1812,8 +1830,8 @@ def _legal_of(a: Alt, base: int, line: int, out: str) -> tuple:
         return "    q = {0}\n" + lines, (source, test), {"views": (0,)}
     bounds = ("    lo, hi = {0}, {%d}\n"
               "    if lo < 0 or hi > 0xFFFF:\n"
-              "        raise {error}({message} + f'{{lo}}..{{hi}}')\n")
-    named = {"error": RuleError, "message": f"line {line}: numbers to choose must lie in 0..65535, not "}
+              "        raise {error}({message} + f'{{lo}}..{{hi}}', {at})\n")
+    named = {"error": RuleError, "message": "numbers to choose must lie in 0..65535, not ", "at": line}
     if where is None:
         return bounds % 1 + f"    {out} = tuple(range({base} + lo, {base} + hi + 1))\n", (source, high), named
     lines, test = kept("range(lo, hi + 1)", where)
@@ -1829,7 +1847,13 @@ def _flush(s) -> None:
     known = s.known
     for text, cards in s.fresh:
         s.log.append((text, cards, tuple(known[c] for c in cards)))
-    s.fresh = []
+    s.fresh = engine.Events(engine.MAX_EVENTS - len(s.log))
+
+
+def _flush_up_to_error(s) -> None:
+    """The events of a run a rule error stops go to the log: its transcript shows what led there."""
+    if s.log is not None and s.fresh:
+        _flush(s)
 
 
 def _move(s, moving, dest: int, bottom: bool) -> None:

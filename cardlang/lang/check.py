@@ -39,6 +39,10 @@ BUILTINS = {
     "any": (((CARDS, ZONE, PLAYERS, LIST),), BOOL),
     "select": None,
 }
+LIMITS = ("decisions", "rounds")  # what a `limit` line caps (the engine has a default for each)
+MAX_LIMIT = 1_000_000  # the most a `limit` may allow: a game's memory stays bounded
+
+
 @attrs.define
 class Symbol:
     """A declared name: what it is (`kind`), its type, and its declaration."""
@@ -71,6 +75,7 @@ class Symbols:
     setup: Optional[ast.BlockDecl] = None
     round: Optional[ast.BlockDecl] = None
     score: Optional[ast.ScoreDecl] = None
+    limits: dict = attrs.Factory(dict)  # "decisions" / "rounds" -> the cap a `limit` line sets
     types: dict = attrs.Factory(dict)  # id(expression node) -> its type, for the compiler
 
 
@@ -178,7 +183,7 @@ class Checker:
         seen_single: dict = {}
         for d in decls:
             single = type(d) in (ast.GameDecl, ast.PlayersDecl, ast.DirectionDecl, ast.DeckDecl,
-                                 ast.AboutDecl, ast.ScoreDecl) or (isinstance(d, ast.BlockDecl) and d.kind != "phase")
+                                 ast.AboutDecl, ast.ScoreDecl, ast.LimitDecl) or (isinstance(d, ast.BlockDecl) and d.kind != "phase")
             if single:
                 key = self._decl_kind(d) or type(d).__name__
                 if key in seen_single:
@@ -204,6 +209,8 @@ class Checker:
                                help="play moves `left` (clockwise) or `right` (counterclockwise)")
                 else:
                     s.direction = d.direction
+            elif isinstance(d, ast.LimitDecl):
+                self._limit(d)
             elif isinstance(d, ast.OptionDecl):
                 self._option(d)
             elif isinstance(d, ast.DeckDecl):
@@ -261,6 +268,19 @@ class Checker:
         for name in self.all_suits:
             if name not in s.table:
                 s.table[name] = Symbol("suit", SUIT)
+
+    def _limit(self, d: ast.LimitDecl) -> None:
+        for count, what, span in d.items:
+            if what not in LIMITS:
+                self.error("E030", f"a `limit` caps `decisions` or `rounds`, not `{what}`", span,
+                           help=did_you_mean(what, LIMITS) or "write e.g. `limit 5000 decisions, 200 rounds`")
+            elif what in self.sym.limits:
+                self.error("E030", f"`{what}` is limited twice", span)
+            elif not 1 <= count <= MAX_LIMIT:
+                self.error("E030", f"a game may be limited to 1 to {MAX_LIMIT:,} {what}, not {count:,}", span,
+                           help="a game that needs more is better split into games")
+            else:
+                self.sym.limits[what] = count
 
     def _option(self, d: ast.OptionDecl) -> None:
         value = d.default

@@ -71,6 +71,12 @@ class _ToAst(Transformer):
         low = int(c[0])
         return ast.PlayersDecl(self.S(meta), low, int(c[1]) if c[1] is not None else low)
 
+    def limit_decl(self, meta, c):
+        return ast.LimitDecl(self.S(meta), tuple(c))
+
+    def limit_item(self, meta, c):
+        return (int(c[0]), str(c[1]), self.S(meta))
+
     def direction_decl(self, meta, c):
         return ast.DirectionDecl(self.S(meta), str(c[0]), self.T(c[0]))
 

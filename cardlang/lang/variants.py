@@ -16,7 +16,8 @@ from . import ast
 from .diagnostics import Diagnostic
 from .files import locate_base, roots_for
 
-_SINGLE = (ast.GameDecl, ast.AboutDecl, ast.PlayersDecl, ast.DirectionDecl, ast.DeckDecl, ast.ScoreDecl)
+_SINGLE = (ast.GameDecl, ast.AboutDecl, ast.PlayersDecl, ast.DirectionDecl, ast.DeckDecl, ast.ScoreDecl,
+           ast.LimitDecl)
 
 
 def _key(d) -> Optional[tuple]:

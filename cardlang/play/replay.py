@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..runtime.engine import RuleError
+
 
 def describe(game, data, sep: str = " · ", seed: bool = True) -> str:
     """One line naming the game: title, players, seed (unless `seed` is false), options."""
@@ -36,9 +38,9 @@ def replay_lines(game, data, seat: Optional[int] = None, sep: str = " · ") -> l
     lines.append("")
     shown = 0
     for number, action in enumerate(data.actions, 1):
-        log = state.transcript(seat)
-        lines += log[shown:]
-        shown = len(log)
+        log = state.transcript(seat, start=shown)  # only what is new: a long game replays in linear time
+        lines += log
+        shown += len(log)
         if seat is not None and state.current_player == seat:
             obs = state.observation(seat)
             held = []
@@ -47,8 +49,12 @@ def replay_lines(game, data, seat: Optional[int] = None, sep: str = " · ") -> l
                 held.append(f"{name.replace('_', ' ')} {' '.join(cards) if cards else 'empty'}")
             choices = " | ".join(a.label for a in state.legal_actions())
             lines.append(f"  > P{seat} to choose (move {number}), {'; '.join(held) or 'no cards'}: {choices}")
-        state.apply(int(action))
-    lines += state.transcript(seat)[shown:]
+        try:
+            state.apply(int(action))
+        except RuleError as e:  # the game a rule stopped: what it showed up to there goes with the error
+            e.transcript = lines + state.transcript(seat, start=shown)
+            raise
+    lines += state.transcript(seat, start=shown)
     lines[0] = describe(game, data, sep, seed=seat is None or state.is_terminal())
     lines.append("")
     if state.is_terminal():

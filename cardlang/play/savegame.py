@@ -164,17 +164,22 @@ def load_saved(save_path: str, rules: Optional[str] = None, *, replay: bool = Tr
     name = printable(save_path)
     path = rules_path(data, save_path, rules)
     game = _game(data, path, name)
+    stopped = None  # a rule error the saved game met (a game a rule stopped is saved as it stood)
     try:
         _check_game_fields(data, game)
         state = _initial_state(data, game)
         _replay(data, game, state)
     except FieldError as e:
         raise SaveError(f"{name}: {e}") from None
+    except RuleError as e:
+        stopped = e
     if data.checksum is not None and data.checksum != checksum(unstructure(data)):
         raise SaveError(f'{name}: field "checksum": it does not match the file\'s contents: the file was '
                         f"edited or damaged since cardlang wrote it, so it cannot be resumed or replayed")
     if not replay:
-        state = _initial_state(data, game)
+        return game, _initial_state(data, game), data  # (a replay of its moves meets the error again)
+    if stopped is not None:
+        raise stopped
     return game, state, data
 
 
@@ -284,8 +289,9 @@ def _replay(data: Save, game: Game, state: State) -> None:
         except RuleError as e:
             lines.pop()
             check_labels()
-            field = "draws" if data.draws and "fixed draw" in str(e) else f"actions[{i}]"
-            raise FieldError(field, f"move {i + 1} cannot be played: {e}") from None
+            if data.draws and "fixed draw" in str(e):
+                raise FieldError("draws", f"move {i + 1} cannot be played: {e}") from None
+            raise  # the rules' own error at this move, as the game met it: the caller reports it
     check_labels()
     if data.version >= 2:
         for name, value, played in (("finished", data.finished, state.is_terminal()),

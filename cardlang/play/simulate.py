@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import os
 import signal
+import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -20,7 +22,7 @@ from typing import Callable, Optional, Sequence
 from ..runtime.view import place_text
 from .bots import decide, make_bot, parse_bot
 from .coverage import coverage_entries, instrument
-from ..runtime.engine import Game
+from ..runtime.engine import Game, RuleError
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 
@@ -100,7 +102,10 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
             seat = state.current_player
             if aside[seat]:
                 coverage.on = False
-            a = decide(players[seat], state)
+            try:
+                a = decide(players[seat], state)
+            except RuleError as e:
+                raise e.in_game(seed, len(state.history), lookahead=True)
             if rec is not None:
                 a = rec.decide(state, seat, a)
             if actions is not None:
@@ -111,13 +116,17 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
             decisions += 1
             if rec is not None:
                 rec.after(state)
+        scores = state.scores()  # (a `score of p:` can break a rule too)
+        record = rec.result(state) if rec is not None else None
+    except RuleError as e:  # also one raised in a bot's search: placed in this game, by its seed
+        raise e.in_game(seed, len(state.history))
     finally:
         if coverage is not None:
             coverage.on = False
-    out = {"seed": seed, "winners": list(state.winners()), "scores": state.scores(), "decisions": decisions,
+    out = {"seed": seed, "winners": list(state.winners()), "scores": scores, "decisions": decisions,
            "rounds": state.round, "first": first if first >= 0 else 0}
     if rec is not None:
-        out["record"] = rec.result(state)
+        out["record"] = record
     return out
 
 
@@ -162,8 +171,32 @@ def _batches(games: int, seed: int, size: int) -> list:
     return [(seed + i, min(size, games - i)) for i in range(0, games, size)]
 
 
-def _ignore_sigint() -> None:
+def _worker_start(parent: int) -> None:
+    """Runs first in each worker process: Ctrl-C is the parent's to handle, and the worker never
+    outlives its parent, however the parent ended (a SIGKILL leaves it no time to stop anything)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):  # the kernel kills the worker when its parent dies
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no libc to call: the watchdog below still stands
+            pass
+    if os.getppid() != parent:  # the parent died before the worker could ask to die with it
+        os._exit(1)
+    # elsewhere (and as a second guard): a thread that ends the worker once its parent is gone
+    threading.Thread(target=_watch_parent, args=(parent,), name="cardlang-watch-parent", daemon=True).start()
+
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+PARENT_POLL = 0.5  # seconds between two looks of a worker's watchdog at its parent
+
+
+def _watch_parent(parent: int) -> None:
+    """Ends this process as soon as its parent process is gone (it then has another parent)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(1)
 
 
 class _Merged:
@@ -194,9 +227,10 @@ def simulate(game: Game, games: int, seed: int = 0, bots: Sequence[str] = ("rand
     `jobs` local processes share the work (1: this process); `cluster` runs the batches on Ray
     instead (`local` starts a local Ray instance; otherwise the address of a running cluster).
     `progress(done)` is called as games finish. Ctrl-C stops early: the statistics then cover the
-    games finished so far and say `interrupted`. With `per_game`, the result also lists every game
-    (seed, winners, scores, decisions, rounds, first seat to decide, and `record` with a record
-    hook: see `play_one`) in seed order.
+    games finished so far and say `interrupted`. A rule error in a game stops the run: every
+    worker is stopped and the `RuleError` raised here names the game's seed and move. With
+    `per_game`, the result also lists every game (seed, winners, scores, decisions, rounds, first
+    seat to decide, and `record` with a record hook: see `play_one`) in seed order.
     """
     bots = tuple(bots)
     for b in bots:
@@ -246,7 +280,8 @@ def _on_processes(jobs, spec, bots, batches, with_coverage):
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start,
+                               initargs=(os.getpid(),))
     finished = False
     try:
         pending = {pool.submit(run_batch, spec, bots, s, c, with_coverage) for s, c in batches}
@@ -282,7 +317,13 @@ def _on_ray(address, spec, bots, batches, with_coverage, jobs):
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
-                yield ray.get(ref)
+                try:
+                    batch = ray.get(ref)
+                except ray.exceptions.RayTaskError as e:
+                    if isinstance(getattr(e, "cause", None), RuleError):  # the rules' error, not Ray's
+                        raise e.cause from None
+                    raise
+                yield batch
     finally:
         for ref in locals().get("pending", ()):
             ray.cancel(ref, force=True)

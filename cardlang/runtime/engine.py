@@ -17,8 +17,84 @@ STOP = -1  # what an instruction returns to suspend the run loop
 STEP_BUDGET = 2_000_000  # instructions without a decision before a game is judged to loop
 
 
+# Caps on one game, whatever its rules say (a rule file may lower or raise them: `limit …`): a
+# game that would never end stops with a rule error instead, in bounded time and memory.
+MAX_DECISIONS = 50_000  # actions played in one game (the longest game in games/ takes under 2,000)
+MAX_ROUNDS = 10_000  # rounds begun in one game (the longest takes under 120)
+MAX_EVENTS = 200_000  # lines of one game's log; past it the game is judged to run away
+
+
 class RuleError(Exception):
-    """A rule that cannot be carried out as the game stands (dealing from an empty pile, a loop)."""
+    """A rule that cannot be carried out as the game stands (dealing from an empty pile, a loop).
+
+    `message` says what went wrong; `file`, `line` and `col` where in the rules (None when not
+    known); `seed` and `move` how to get there again: the game dealt with `seed`, after `move`
+    actions (0: before the first decision). `str()` is the one line the commands print,
+    `FILE:LINE:COL: rule error: message (seed S, move M)`, with what is known of it.
+    """
+
+    def __init__(self, message: str, span=None, *, file: Optional[str] = None, line: Optional[int] = None,
+                 col: Optional[int] = None, seed: Optional[int] = None, move: Optional[int] = None):
+        super().__init__(message)
+        self.message = message
+        if span is not None:
+            file, line, col = span.file, span.line, span.column
+        self.file, self.line, self.col = file, line, col
+        self.seed, self.move = seed, move
+        self.lookahead = False  # raised in a bot's search, on a copy of the game played ahead
+        self.state = None  # the state the error stopped, when a caller may want to save it (never pickled)
+
+    def __reduce__(self):
+        fields = {k: v for k, v in self.__dict__.items() if k != "state"}
+        return (type(self), (self.message,), fields)
+
+    def located(self, span) -> "RuleError":
+        """This error, placed at `span` (a `Span`) unless it already knows its place."""
+        if self.line is None and span is not None:
+            self.file, self.line, self.col = span.file, span.line, span.column
+        return self
+
+    def in_game(self, seed: Optional[int], move: Optional[int], lookahead: bool = False) -> "RuleError":
+        """This error, with the seed and move number that reproduce it (`lookahead`: a bot deciding
+        that move met it while it played the game ahead on copies)."""
+        self.seed, self.move = seed, move
+        self.lookahead = self.lookahead or lookahead
+        return self
+
+    def report(self, *notes: str) -> str:
+        """The one line for a person: place, message, seed and move, then `notes` (`saved in …`)."""
+        if self.line is not None:
+            where = f"{self.file}:{self.line}:{self.col or 1}: " if self.file else f"line {self.line}: "
+        else:
+            where = f"{self.file}: " if self.file else ""
+        tail = [f"seed {self.seed}"] if self.seed is not None else []
+        if self.move is not None:
+            tail.append(f"move {self.move}")
+        if self.lookahead:
+            tail.append("met by a bot playing ahead")
+        tail = ", ".join(tail)
+        if notes:
+            tail = "; ".join([tail, *notes] if tail else notes)
+        return f"{where}rule error: {self.message}" + (f" ({tail})" if tail else "")
+
+    def __str__(self) -> str:
+        return self.report()
+
+
+class Events(list):
+    """The events of a run not yet in the log, with room for `room` more: a rule that logs without
+    end (an announcement in a loop) stops with a rule error before it fills the memory."""
+
+    __slots__ = ("room",)
+
+    def __init__(self, room: int):
+        super().__init__()
+        self.room = room
+
+    def append(self, event) -> None:
+        if len(self) >= self.room:
+            raise RuleError(f"the game's log passed {MAX_EVENTS:,} events: a rule runs away")
+        list.append(self, event)
 
 
 class IllegalActionError(ValueError):
@@ -74,10 +150,13 @@ class State:
             return []
         label = self.game.program.label  # labels that depend only on the action are cached there
         out = []
-        for a in self.pending[2]:
-            action = _new_int(Action, a)  # what Action(a, label) does, without its Python-level call
-            action.label = label(self, a)
-            out.append(action)
+        try:
+            for a in self.pending[2]:
+                action = _new_int(Action, a)  # what Action(a, label) does, without its Python-level call
+                action.label = label(self, a)
+                out.append(action)
+        except RuleError as e:  # a label's text breaks a rule (`as "{10 / x}"`)
+            raise e.in_game(self.seed, len(self.history))
         return out
 
     def apply(self, action: Union[int, str]) -> None:
@@ -126,7 +205,10 @@ class State:
 
     def scores(self) -> list:
         """Each seat's score as the game's `score of p:` declares it (its returns without one)."""
-        return self.game.program.scores(self)
+        try:
+            return self.game.program.scores(self)
+        except RuleError as e:
+            raise e.in_game(self.seed, len(self.history))
 
     def clone(self) -> "State":
         """An independent copy that plays on exactly like this state."""
@@ -142,7 +224,7 @@ class State:
         s.rng = self.rng
         s.pending = self.pending
         s.log = None if self.log is None else self.log[:]
-        s.fresh = []
+        s.fresh = Events(0 if s.log is None else MAX_EVENTS - len(s.log))
         s.history = self.history[:]
         s.terminal = self.terminal
         s.winner_seats = self.winner_seats
@@ -208,7 +290,10 @@ class State:
 
     def observation(self, seat: int) -> dict:
         """What `seat` may see: its known cards, counts of the others, public variables, its log."""
-        return self.game.program.observe(self, seat)
+        try:
+            return self.game.program.observe(self, seat)
+        except RuleError as e:  # (a score shown there can break a rule)
+            raise e.in_game(self.seed, len(self.history))
 
     def transcript(self, seat: Union[None, int, Sequence[int]] = None, start: int = 0) -> list:
         """The log as lines, from one seat's view (cards it did not know are hidden) or omniscient.
@@ -275,7 +360,11 @@ class Game:
         st.draws = (0, tuple(draws)) if draws else None
         st.log = [] if log else None
         st.checkpoint = None
-        self.program.init_state(st)
+        try:
+            self.program.init_state(st)
+        except RuleError as e:  # before the first decision: the state as it stands, to save it
+            e.state = st
+            raise
         return st
 
     def card(self, name: str) -> int:
