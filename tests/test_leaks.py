@@ -15,6 +15,8 @@ import os
 import random
 
 import pytest
+
+from cardlang.runtime.view import ChoiceCount
 from rich.console import Console
 
 from cardlang.cli.table_view import Layout, Style, actions_list, render_table
@@ -99,6 +101,7 @@ def test_a_seat_sees_the_same_whatever_the_cards_hidden_from_it(relative, player
                 == screen(state.observation(seat), state.game, seat, labels))
         assert (screen(seen.observation(), twin.game, seat, labels)
                 == screen(view.observation(), state.game, seat, labels))
+        assert ChoiceCount(twin, seat).legal_action_ids() == ChoiceCount(state, seat).legal_action_ids()
         if state.current_player == seat:
             for name in BOT_NAMES:
                 assert make_bot(name, seed=5).choose(seen) == make_bot(name, seed=5).choose(view), name

@@ -147,11 +147,12 @@ def test_in_a_terminal_ctrl_d_saves_the_game_and_says_where(tmp_path):
     child.expect(PROMPT)
     child.sendeof()
     child.expect("The input closed")
-    child.expect("The game is saved in coucou-4.save.json")
+    child.expect(r"The game is saved in (coucou-\d{8}-\d{6}\.save\.json)")  # the date and time, not the seed
+    name = child.match.group(1)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and "not saved" not in child.before
-    with open(tmp_path / "coucou-4.save.json") as f:
+    with open(tmp_path / name) as f:
         assert human_moves(json.load(f)) == 1
 
 

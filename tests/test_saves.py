@@ -81,7 +81,7 @@ def edit(save, **fields):
 
 
 def resume(save):
-    return CliRunner().invoke(main, ["play", "--resume", str(save)], input="q\n")
+    return CliRunner().invoke(main, ["play", "--resume", str(save)], input="quit\n")
 
 
 def replay(save, *args):
@@ -127,7 +127,7 @@ def refused(result, save, status=1):
     ({"stack": [["As", "10h", "As"]]}, 'field "stack": As is there twice (shuffle 1, card 3)'),
     ({"stack": [["As"], 5]}, 'field "stack[1]": expected a list, got 5'),
     ({"stack": "As"}, 'field "stack": expected a list, got "As"'),
-    ({"draws": [99]}, 'field "draws": the game cannot start: line 35: the fixed draw 99 is not among'),
+    ({"draws": [99]}, 'field "draws": the game cannot start: the fixed draw 99 is not among'),
     ({"draws": ["x"]}, 'field "draws[0]": expected a whole number, got "x"'),
     ({"draws": [1 << 40]}, 'field "draws[0]": 1099511627776 is out of range'),
     ({"actions": [1, "x"]}, 'field "actions[1]": expected a whole number, got "x"'),
@@ -270,7 +270,7 @@ def _mutation_is_refused(base: dict, field, value, command):
         with open(save, "w", encoding="utf-8") as f:
             json.dump(data, f, ensure_ascii=False)
         args = ["replay", save] if command == "replay" else ["play", "--resume", save]
-        result = CliRunner().invoke(main, args, input="q\n")
+        result = CliRunner().invoke(main, args, input="quit\n")
         refused(result, save)
 
 
@@ -366,7 +366,7 @@ def test_a_changed_rules_file_is_still_refused_by_its_hash(saves, tmp_path):
     rules = tmp_path / "game.cards"
     shutil.copy(path("games/coucou.cards"), rules)
     save = tmp_path / "save.json"
-    result = CliRunner().invoke(main, ["play", str(rules), "--seed", "3", "--save", str(save)], input="1\nq\n")
+    result = CliRunner().invoke(main, ["play", str(rules), "--seed", "3", "--save", str(save)], input="1\nquit\n")
     assert result.exit_code == 0, result.output
     rules.write_text(rules.read_text() + "\n# a change\n")
     for result in (resume(save), replay(save)):
@@ -481,16 +481,16 @@ def test_hotseat_labels_are_what_everyone_at_the_table_saw(saves):
 def test_the_seed_is_not_on_screen_while_a_person_plays_and_is_at_the_end(tmp_path):
     save = tmp_path / "game.json"
     midway = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--save", str(save)],
-                                input="1\n1\n1\nq\n")
+                                input="1\n1\n1\nquit\n")
     assert midway.exit_code == 0, midway.output
     seed = str(json.loads(save.read_text())["seed"])
     assert seed not in midway.output
     hot = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--hotseat", "--save", str(save)],
-                             input="\n1\n\n1\nq\n")
+                             input="\n1\n\n1\nquit\n")
     assert hot.exit_code == 0, hot.output
     assert str(json.loads(save.read_text())["seed"]) not in hot.output
     # the offered file name has no seed either
-    offered = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--seed", "987654321"], input="q\nn\n")
+    offered = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--seed", "987654321"], input="quit\nn\n")
     assert "987654321" not in offered.output and "File name [coucou-" in offered.output
     whole = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--save", str(save)],
                                input="1\n" * 3000)

@@ -10,7 +10,7 @@ import click
 
 from ..lang.diagnostics import CardlangError, render_text
 from ..lang.files import ROOT_ENV
-from ..runtime.engine import RuleError
+from ..runtime.basics import RuleError
 from ..load import load
 
 if TYPE_CHECKING:  # the engine is loaded by `load`, not by `cardlang check`

@@ -37,11 +37,13 @@ def fmt_command(paths, check_only: bool, show_diff: bool) -> None:
     Exit status: 0 formatted (or already formatted), 1 with --check when a file
     would change, 2 usage error or a file that cannot be formatted.
     """
-    files, missing = find_files(paths)
+    files, missing, skipped = find_files(paths)
     status = 0
     for p in missing:
         click.echo(f"error: {p}: no such file or folder", err=True)
         status = 2
+    for d in skipped:  # a link out of the folder, a FIFO: left alone, as `check` leaves them
+        _problem(d.span.file, [d], None)
     changed = []
     for path in files:
         source, problems = read_source(path)

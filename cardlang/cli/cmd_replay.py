@@ -51,8 +51,11 @@ def replay_command(save_path, seat, omniscient, spoilers, rules_path, use_ascii,
         game, state, data = load_saved(save_path, rules_path)
     except SaveError as e:
         _fail(str(e), status=1)
-    except RuleError:  # the saved game stopped on a rule error: each view up to there, then the error
-        game, state, data = load_saved(save_path, rules_path, replay=False)
+    except RuleError as e:  # the saved game stopped on a rule error: each view up to there, then the error
+        try:
+            game, state, data = load_saved(save_path, rules_path, replay=False)
+        except RuleError:  # before its first decision: nothing to show but the error
+            exit_on_rule_error(e)
         stopped = True
     else:
         stopped = False

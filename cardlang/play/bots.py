@@ -20,7 +20,7 @@ import random
 import time
 from typing import Callable, Optional, Sequence
 
-from ..runtime.view import SeatView
+from ..runtime.view import ChoiceCount, SeatView
 
 
 class BotNameError(KeyError, ValueError):
@@ -34,7 +34,7 @@ class RandomBot:
     """Picks uniformly among the legal actions."""
 
     name = "random"
-    determinizes = False  # it needs no view of the round's past (`State.view(seat, past=False)`)
+    blind = True  # it needs only how many legal actions there are (`ChoiceCount`), not a `SeatView`
 
     def __init__(self, seed: int = 0, budget=None):
         self.rng = random.Random(seed)
@@ -47,7 +47,7 @@ class RandomBot:
 
 def _legal(view) -> tuple:
     """The view's legal actions; a TypeError for anything but a view (a bot never gets the state)."""
-    if not isinstance(view, SeatView):
+    if not isinstance(view, (SeatView, ChoiceCount)):
         raise TypeError(f"a bot decides from a seat's view (`state.view(seat)`), not from {type(view).__name__}")
     legal = view.legal_action_ids()
     if not legal:
@@ -57,7 +57,8 @@ def _legal(view) -> tuple:
 
 def decide(bot, state) -> int:
     """The action of `state` that `bot` plays: it decides from the current player's view."""
-    view = state.view(state.current_player, past=getattr(bot, "determinizes", True))
+    seat = state.current_player
+    view = ChoiceCount(state, seat) if getattr(bot, "blind", False) else state.view(seat)
     return view.action_in(state, bot.choose(view))
 
 

@@ -176,8 +176,8 @@ def load_saved(save_path: str, rules: Optional[str] = None, *, replay: bool = Tr
     if data.checksum is not None and data.checksum != checksum(unstructure(data)):
         raise SaveError(f'{name}: field "checksum": it does not match the file\'s contents: the file was '
                         f"edited or damaged since cardlang wrote it, so it cannot be resumed or replayed")
-    if not replay:
-        return game, _initial_state(data, game), data  # (a replay of its moves meets the error again)
+    if not replay:  # (a replay of its moves meets the error again; one before the first decision is raised)
+        return game, _initial_state(data, game), data
     if stopped is not None:
         raise stopped
     return game, state, data
@@ -252,8 +252,8 @@ def _initial_state(data: Save, game: Game) -> State:
         return game.new_initial_state(seed=data.seed, stack=data.stack, draws=data.draws)
     except RuleError as e:
         if data.draws and "fixed draw" in str(e):
-            raise FieldError("draws", f"the game cannot start: {e}") from None
-        raise FieldError("seed", f"the game cannot start: {e}") from None
+            raise FieldError("draws", f"the game cannot start: {e.message}") from None
+        raise  # the rules stop the game before its first decision, as they did when it was saved
 
 
 def _replay(data: Save, game: Game, state: State) -> None:
@@ -290,7 +290,7 @@ def _replay(data: Save, game: Game, state: State) -> None:
             lines.pop()
             check_labels()
             if data.draws and "fixed draw" in str(e):
-                raise FieldError("draws", f"move {i + 1} cannot be played: {e}") from None
+                raise FieldError("draws", f"move {i + 1} cannot be played: {e.message}") from None
             raise  # the rules' own error at this move, as the game met it: the caller reports it
     check_labels()
     if data.version >= 2:

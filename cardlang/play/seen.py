@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..runtime.basics import RuleError
+
 CHOOSES = " chooses "  # a choice's log line: `P1 chooses <label>`
 
 
@@ -35,9 +37,13 @@ def table_labels(state, seats: Sequence[int]) -> list:
     data = state.to_json()
     replay = state.game.new_initial_state(seed=data["seed"], stack=data["stack"], draws=data["draws"])
     lines = []
-    for action in state.history:
+    for i, action in enumerate(state.history):
         lines.append(len(replay.log))
-        replay.apply(action)
+        try:
+            replay.apply(action)
+        except RuleError:  # the move a rule stopped the game at (the last): its choice is logged
+            if i != len(state.history) - 1:
+                raise
     return labels_at(replay, seats, lines)
 
 

@@ -26,6 +26,8 @@ from __future__ import annotations
 import random
 from typing import Optional
 
+from .basics import MAX_EVENTS, Action, Events, RuleError
+
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
@@ -175,6 +177,28 @@ def _repend(s) -> None:
         program.plain[pc](s)
 
 
+class ChoiceCount:
+    """The least a seat may be told when it decides: how many legal actions it has, nothing of
+    what they are. A bot that picks among them blindly (the random bot) needs no more, and this
+    costs nothing to build, where a `SeatView` copies the table. Action `i` is the state's `i`-th
+    legal action, in the order the view's legal actions have too."""
+
+    __slots__ = ("seat", "count")
+
+    def __init__(self, state, seat: int):
+        self.seat = seat
+        pending = state.pending
+        self.count = len(pending[2]) if not state.terminal and pending[1] == seat else 0
+
+    def legal_action_ids(self) -> tuple:
+        """The legal actions as their positions, 0 to count - 1."""
+        return tuple(range(self.count))
+
+    def action_in(self, state, a: int) -> int:
+        """The action of `state` that is this view's action `a` (its position)."""
+        return state.pending[2][a]
+
+
 class SeatView:
     """What one seat knows at one moment: its observation, its legal actions with labels it may read,
     its transcript, and `determinize(rng)`, a playable state dealt to fit all that."""
@@ -244,8 +268,6 @@ class SeatView:
     def legal_actions(self) -> list:
         """The seat's legal actions, each labelled as the seat may read it (a card it does not know
         by its place)."""
-        from .engine import Action
-
         legal = self.legal_action_ids()
         if not legal:
             return []
@@ -306,8 +328,6 @@ class SeatView:
             world = self._replayed(rng, history)
             if world is not None:
                 return world, True
-        from .engine import RuleError
-
         base = self._settled()
         for _ in range(TRIES):
             s = base.determinize(self.seat, rng)
@@ -320,6 +340,7 @@ class SeatView:
             raise RuleError(f"no deal of the cards P{self.seat} does not know leaves P{s.pending[1]} a legal action")
         if history:
             s.log = [(line, (), ()) for line in self._lines]
+            s.fresh = Events(MAX_EVENTS - len(s.log))
             s.checkpoint = None
         return s, self._past is None
 
@@ -331,8 +352,6 @@ class SeatView:
         suit), one of the unknown cards he held then is exchanged with an unknown card elsewhere,
         and the round is replayed again; any other misfit exchanges two unknown cards at random.
         """
-        from .engine import RuleError
-
         start, steps, lines = self._past
         resume = self.game.program.resume
         owner = self.game.program.zone_owner
@@ -346,6 +365,7 @@ class SeatView:
             w = deal.clone()
             if history:
                 w.log = [(line, (), ()) for line in lines]
+                w.fresh = Events(MAX_EVENTS - len(w.log))
                 w.checkpoint = None
             culprit = -1
             try:
