@@ -175,11 +175,7 @@ FIELDS = tuple(a.name for a in attrs.fields(Save))
 
 # ---------------------------------------------------------------- types
 def _strict(kind: type, expected: str):
-    def hook(value, _):
-        if type(value) is kind:
-            return value
-        raise _Wrong(f"expected {expected}, got {shown(value)}")
-    return hook
+    return _one_of((kind,), expected)
 
 
 def _one_of(kinds: tuple, expected: str):
