@@ -556,7 +556,7 @@ def _quote(path: str) -> str:
 
 
 def default_save_name(game) -> str:
-    """`coucou-20261201-092145.save.json`: the game and the time, not the seed (it deals every hand)."""
+    """`TITLE-20261201-092145.save.json`: the game and the time, not the seed (it deals every hand)."""
     stem = re.sub(r"[^a-z0-9]+", "-", game.title.lower()).strip("-") or "game"
     return f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
 
