@@ -97,21 +97,35 @@ def _convert(d, raw):
     return value
 
 
-def load(path: str, players: Optional[int] = None, options: Optional[dict] = None) -> "Game":
+ENGINES = ("compiled", "reference")
+
+
+def load(path: str, players: Optional[int] = None, options: Optional[dict] = None,
+         engine: str = "compiled") -> "Game":
     """Loads a `.cards` file as a `Game` for `players` seats (default: the smallest count allowed).
 
+    `engine` is "compiled" (the fast engine) or "reference" (the plain interpreter over the IR that
+    defines what a game does; slow). Both give the same `Game`/`State` API and the same games.
     Raises `CardlangError` with every diagnostic when the file is not valid, or with a one-line
     message when the player count or an option value is outside what the game allows.
     """
+    if engine not in ENGINES:
+        raise CardlangError(message=f"no engine `{engine}` (engines: {', '.join(ENGINES)})")
     symbols, diagnostics = check_file(path)
     errors = [d for d in diagnostics if d.is_error]
     if symbols is None or errors:
         raise CardlangError(errors or diagnostics)
     players, values = resolve_options(symbols, players, options)
-    from .compiler.compile import compile_program  # here, so that checking files never loads the engine
-    from .runtime.engine import Game
+    from .runtime.engine import Game  # here, so that checking files never loads the engine
 
-    program = compile_program(symbols, players, values)
+    if engine == "reference":
+        from .compiler.reference import reference_program
+
+        program = reference_program(symbols, players, values)
+    else:
+        from .compiler.compile import compile_program
+
+        program = compile_program(symbols, players, values)
     return Game(program, symbols, players, values, os.path.normpath(path), source_hash(path, symbols))
 
 

@@ -22,6 +22,7 @@ from ..runtime.engine import STOP, RuleError
 from ..runtime.log import CARD_MARK, describe, player_name
 from ..runtime.log import flush as _flush
 from ..runtime.program import ProgramBase
+from ..runtime.program import loops_forever as _loops_forever
 from ..runtime.zones import first_in as _first_in
 from ..runtime.zones import move_cards as _move
 from ..runtime.zones import still_in as _still_in
@@ -1459,11 +1460,6 @@ class Compiler:
                     out.append("none" if shown is None else str(shown))
             return "".join(out), tuple(cards)
         return render
-
-
-def _loops_forever(line: int):
-    raise RuleError(f"line {line}: the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
-                    "a rule loops forever")  # a step: a pass of a loop, a phase called, a round
 
 
 def _nodes(node):

@@ -12,7 +12,15 @@ from __future__ import annotations
 from typing import Optional
 
 from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE
+from . import engine
+from .engine import RuleError
 from .log import CARD_MARK, fill_marks, player_name, render_log
+
+
+def loops_forever(line: int):
+    """Raises the error of a run that spent its whole loop budget (`engine.STEP_BUDGET`)."""
+    raise RuleError(f"line {line}: the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
+                    "a rule loops forever")  # a step: a pass of a `while` or `repeat`, a round
 
 
 class ProgramBase:
