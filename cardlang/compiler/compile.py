@@ -19,7 +19,8 @@ from ..runtime.cards import Deck
 from ..lang.check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT,
                     ZONE, ZONES, Symbols)
 from ..runtime.engine import STOP, RuleError
-from ..runtime.log import CARD_MARK, describe, player_name
+from ..runtime.log import describe, mark, player_name
+from ..runtime.log import marks as card_marks
 from ..runtime.log import flush as _flush
 from ..runtime.program import ProgramBase
 from ..runtime.program import loops_forever as _loops_forever
@@ -557,7 +558,7 @@ class Compiler:
                 elif face == "up":
                     known[:] = [all_] * len(deck)
                     if s.log is not None:
-                        marks = ", ".join(CARD_MARK + str(i) for i in range(len(deck)))
+                        marks = card_marks(len(deck))
                         s.fresh.append((f"face up on {zone_names[dest]}: {marks}", deck))
                 return nxt
             return op
@@ -585,7 +586,7 @@ class Compiler:
                 code += ("        s.known[c] = {all}\n"
                          "        if s.log is not None:\n"
                          "            s.fresh.append(({texts}[dest], (c,)))\n")
-            texts = tuple(f"face up on {name}: {CARD_MARK}0" for name in names)
+            texts = tuple(f"face up on {name}: {mark(0)}" for name in names)
             make = self.simple_op(code, what, zone, vis=tuple(self.p.zone_vis), all=self.all, texts=texts)
         else:
             code = ("    pile = s.zones[{0}]\n"
@@ -712,7 +713,7 @@ class Compiler:
                 known[c] |= mask
             if s.log is not None and fresh:
                 owner = owners[s.loc[fresh[0]]]
-                marks = ", ".join(CARD_MARK + str(i) for i in range(len(fresh)))
+                marks = card_marks(len(fresh))
                 who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
                 tail = "" if to is None else " to " + ", ".join(player_name(p) for p in to(s))
                 s.fresh.append((f"{who} {marks}{tail}", tuple(fresh)))
@@ -1440,13 +1441,13 @@ class Compiler:
                     continue
                 value = piece(s)
                 if t_ == CARD and value is not None:
-                    out.append(CARD_MARK + str(len(cards)))
+                    out.append(mark(len(cards)))
                     cards.append(value)
                 elif t_ in (CARDS, ZONE, ZONES):
                     ids = s.zones[value] if t_ == ZONE else [c for z in value for c in s.zones[z]] if t_ == ZONES else value
                     marks = []
                     for c in ids:
-                        marks.append(CARD_MARK + str(len(cards)))
+                        marks.append(mark(len(cards)))
                         cards.append(c)
                     out.append(", ".join(marks))
                 elif t_ == HANDVALUE and hand_ranking is not None:
@@ -1506,7 +1507,7 @@ def _learning(face) -> str:
 def _shown(names) -> Callable:
     """`shown(s, dest, moving)`: logs cards put face up on zone `dest` (named in `names`)."""
     def shown(s, dest, moving):
-        marks = ", ".join(CARD_MARK + str(i) for i in range(len(moving)))
+        marks = card_marks(len(moving))
         s.fresh.append((f"face up on {names[dest]}: {marks}", tuple(moving)))
     return shown
 

@@ -12,7 +12,7 @@ from . import ir
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
 from ..runtime import rng
 from ..runtime.engine import RuleError
-from ..runtime.log import CARD_MARK, describe
+from ..runtime.log import describe, mark
 from ..runtime.zones import first_in
 
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt, "<=": operator.le,
@@ -272,14 +272,14 @@ class Evaluator:
                 continue
             value, type_ = self.eval(st, part.expr), part.type
             if type_ == CARD and value is not None:
-                out.append(CARD_MARK + str(len(cards)))
+                out.append(mark(len(cards)))
                 cards.append(value)
             elif type_ in (CARDS, ZONE, ZONES):
                 ids = (st.zones[value] if type_ == ZONE else [c for z in value for c in st.zones[z]]
                        if type_ == ZONES else value)
                 marks = []
                 for c in ids:
-                    marks.append(CARD_MARK + str(len(cards)))
+                    marks.append(mark(len(cards)))
                     cards.append(c)
                 out.append(", ".join(marks))
             elif type_ == HANDVALUE and t.ranking is not None:

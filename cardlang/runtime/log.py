@@ -5,8 +5,16 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-CARD_MARK = "\x1f"  # in log texts, CARD_MARK + index stands for a card shown only to those who know it
-MARK_RE = re.compile(CARD_MARK + r"(\d+)")
+# In log texts and labels, `mark(i)` stands for the i-th card of the entry, shown only to those who
+# know it. A mark ends with its own character, so that a digit written just after it in a game's
+# text (`"{c}1"`) is not read as part of its index.
+CARD_MARK, MARK_END = "\x1f", "\x1e"
+MARK_RE = re.compile(CARD_MARK + r"(\d+)" + MARK_END)
+
+
+def mark(i: int) -> str:
+    """The mark standing for the i-th card of a log entry or a label."""
+    return f"{CARD_MARK}{i}{MARK_END}"
 
 
 def player_name(seat) -> str:
@@ -16,7 +24,7 @@ def player_name(seat) -> str:
 
 def marks(count: int, start: int = 0) -> str:
     """`count` card marks, numbered from `start`, separated by commas."""
-    return ", ".join(CARD_MARK + str(i) for i in range(start, start + count))
+    return ", ".join(mark(i) for i in range(start, start + count))
 
 
 def flush(s) -> None:

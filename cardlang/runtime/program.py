@@ -14,7 +14,7 @@ from typing import Optional
 from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE
 from . import engine
 from .engine import RuleError
-from .log import CARD_MARK, fill_marks, player_name, render_log
+from .log import fill_marks, mark, player_name, render_log
 
 
 def loops_forever(line: int):
@@ -70,7 +70,7 @@ class ProgramBase:
         if alt.label is not None:
             return alt.label(st)
         if alt.kind == "card":
-            return CARD_MARK + "0", (value,)
+            return mark(0), (value,)
         return str(value), ()
 
     def label(self, st, a: int) -> str:
