@@ -146,11 +146,12 @@ def _define(name: str, body: list, env: dict, rules=None) -> Callable:
     """Defines `def name(s):` with the `body` lines; `rules`: each line's rule line (`rule_line`).
 
     A body that reads the state's slots (`s.v[…]`) more than once reads them through a local `v`
-    (generated source holds no text of a game, see `literal`, so the rewriting only meets code).
+    (generated source holds no text of a game, see `literal`; a line of a template that quotes a
+    text of its own is left as it is: `s.v` and `v` are the same list).
     """
     if sum(len(_SLOTS.findall(x)) for x in body) > 1 or any(x.strip() == "v = s.v" for x in body[1:]):
         # `v` is only ever `s.v`: set once at the top, every later `v = s.v` is a no-op (`pass`)
-        body = ["    v = s.v"] + [_SLOTS.sub("v[", x) for x in body]
+        body = ["    v = s.v"] + [x if "'" in x or '"' in x else _SLOTS.sub("v[", x) for x in body]
         body[1:] = [x[:len(x) - 7] + "pass" if x.endswith("v = s.v") and not x[:-7].strip() else x for x in body[1:]]
         rules = None if rules is None else [rules[0] if rules else 0] + list(rules)
     text = f"def {name}(s):\n" + "\n".join(body) + "\n"
