@@ -2,7 +2,9 @@
 
 Each instruction is a closure `op(state) -> next pc`, built once here; expressions are closures
 `f(state) -> value`. Nothing walks the AST while a game runs. Execution stops only at a decision
-(`chooses`) or at the end of the game; every name lives in a fixed slot of `state.v`.
+(`chooses`) or at the end of the game; every name lives in a fixed slot of `state.v`. The state
+layout (`layout.py`) and the runtime (`runtime/`: zones, log, the program protocol) are those of
+the reference interpreter (`reference.py`), which this engine must match (docs/engine.md).
 """
 
 from __future__ import annotations
@@ -16,8 +18,7 @@ from ..lang import ast
 from . import codegen
 from ..runtime import engine, rng
 from ..runtime.cards import Deck
-from ..lang.check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT,
-                    ZONE, ZONES, Symbols)
+from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE, ZONES, Symbols
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import describe, mark, player_name
 from ..runtime.log import marks as card_marks
