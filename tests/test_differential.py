@@ -209,6 +209,8 @@ round:
                 p says "{said}"
         if count(stock) > 0:
             move top of stock to hand(p)
+        reveal top of stock to {reveal_to}
+        add {item_points} to marks[random([1, 2, 3])]
     repeat {repeats} times:
         add 1 to total
     while total > 40:
@@ -282,6 +284,8 @@ def card_sets(scope: frozenset, depth: int):
         sets += ["hand(p)", "table + hand(p)", "hand(left of p)"]
     if "c" in scope:
         sets += ["hand(p) except c", "table except c"]
+    if "p" in scope:  # what is left out draws chance: it must be worked out once, the same on both engines
+        sets += ["table except random(table + hand(p))", "hand(p) except select z in table where random([true, false])"]
     if depth > 0:
         x = f"y{depth}"
         return st.one_of(st.sampled_from(sets),
@@ -312,7 +316,9 @@ def programs(draw) -> str:
         card_filter=draw(bools(pc, 2)), card_label=draw(texts(pc)), card_points=draw(numbers(pc, 2)),
         number_filter=draw(bools(pk, 1)), number_total=draw(numbers(pk, 2)),
         option_text=draw(_plain()), option_cond=draw(bools(p, 1)), announce=draw(texts(p)),
-        said=draw(texts(p)), repeats=draw(st.integers(0, 3)), winners=draw(winners()))
+        said=draw(texts(p)), repeats=draw(st.integers(0, 3)), winners=draw(winners()),
+        reveal_to=draw(st.sampled_from(["random(players)", "players except random(players)", "p", "dealer"])),
+        item_points=draw(numbers(p, 1)))
 
 
 def _run_generated(tmp_path_factory, source: str, players: int, seed: int) -> None:

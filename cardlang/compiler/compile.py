@@ -458,11 +458,15 @@ class Compiler:
             slot = self.lookup_slot(t.name)
             make = self.simple_op("    s.v[{slot}] += {0}\n", amount, slot=slot)
         else:
-            setter, getter = self.setter(t), self.target_getter(t)
+            slot, index, line = self.lookup_slot(t.name), self.expr(t.key), t.span.line
 
             def make(nxt):
                 def op(s):
-                    setter(s, getter(s) + amount(s))
+                    items, i = list(s.v[slot]), index(s)  # the item's place once, then the amount
+                    if not 1 <= i <= len(items):  # a negative index must not read from the end
+                        raise RuleError(f"line {line}: item {i} of a list of {len(items)} (items count from 1)")
+                    items[i - 1] += amount(s)
+                    s.v[slot] = tuple(items)
                     return nxt
                 return op
         self.emit(make, st.span)
@@ -492,17 +496,6 @@ class Compiler:
             items[i - 1] = value
             s.v[slot] = tuple(items)
         return set_item
-
-    def target_getter(self, t: ast.Target):
-        slot = self.lookup_slot(t.name)
-        index = self.expr(t.key)
-
-        def get_item(s):
-            items, i = s.v[slot], index(s)
-            if not 1 <= i <= len(items):  # a negative index must not read from the end
-                raise RuleError(f"line {t.span.line}: item {i} of a list of {len(items)} (items count from 1)")
-            return items[i - 1]
-        return get_item
 
     def lookup_slot(self, name: str) -> int:
         for scope in reversed(self.scopes):
@@ -707,7 +700,8 @@ class Compiler:
         owners = self.p.zone_owner
 
         def reveal(s, shown):
-            mask = all_ if to is None else sum(1 << p for p in set(to(s)))
+            seats = None if to is None else to(s)  # worked out once (it may draw `random`)
+            mask = all_ if seats is None else sum(1 << p for p in set(seats))
             known = s.known
             fresh = [c for c in shown if known[c] & mask != mask]
             for c in shown:
@@ -716,7 +710,7 @@ class Compiler:
                 owner = owners[s.loc[fresh[0]]]
                 marks = card_marks(len(fresh))
                 who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
-                tail = "" if to is None else " to " + ", ".join(player_name(p) for p in to(s))
+                tail = "" if seats is None else " to " + ", ".join(player_name(p) for p in seats)
                 s.fresh.append((f"{who} {marks}{tail}", tuple(fresh)))
         if to is None:  # shown to all, without a log: only who knows the cards changes
             make = self.simple_op("    shown = {0}\n"
@@ -1117,12 +1111,24 @@ class Compiler:
                                             "        return ()\n"
                                             "    o = set({1})\n"
                                             "    return tuple([x for x in q if x not in o])\n", seq, other)
-                return lambda s: tuple(x for x in seq(s) if x not in set(other(s)))
+                def except_seq(s):  # what is left out is worked out once, if there is an item
+                    q = seq(s)
+                    if not q:
+                        return ()
+                    o = set(other(s))
+                    return tuple([x for x in q if x not in o])
+                return except_seq
             item = self.expr(e.right)
             if codegen.pure(item):  # worked out once, if there is an item (`(o := …),` is a true tuple)
                 return codegen.expr("tuple([x for x in {q} if x != {o}]) if ({q} := {0}) and (({o} := {1}),) "
                                     "else ()", seq, item, q=codegen.TEMP, o=codegen.TEMP)
-            return lambda s: tuple(x for x in seq(s) if x != item(s))
+            def except_item(s):  # the item left out is worked out once, if there is an item
+                q = seq(s)
+                if not q:
+                    return ()
+                o = item(s)
+                return tuple([x for x in q if x != o])
+            return except_item
         a, b = self.expr(e.left), self.expr(e.right)
         line = e.span.line
         if op in ("+", "-", "*"):
