@@ -211,6 +211,15 @@ round:
             move top of stock to hand(p)
         reveal top of stock to {reveal_to}
         add {item_points} to marks[random([1, 2, 3])]
+    bid(random(players), {phase_arg})
+    for each q in players from dealer to right of dealer where count(hand(q)) > 3:
+        hide hand(q)
+    while count(table) > 4:
+        move bottom of table under stock
+    if turns == 2:
+        shuffle stock
+        if count(players) > 2:
+            eliminate random(players except dealer)
     repeat {repeats} times:
         add 1 to total
     while total > 40:
@@ -218,6 +227,15 @@ round:
     add 1 to turns
     if turns > 6 or count(stock) == 0:
         end game winners {winners}
+
+phase bid(q, n: number):
+    let m = n + {phase_points}
+    if m > 3 and count(hand(q)) > 0:
+        swap hand(q) with hand(left of q)
+    elif m < 0 and count(hand(q)) > 0 and count(stock) > 0:
+        swap top of hand(q) with top of stock
+    add m % 3 to points(q)
+    q says "{phase_text}"
 '''
 
 _CHARS = st.sampled_from(["a", "b", " ", "s.v[0]", "s.v[1]", "[", "]", "'", '\\"', "\\\\", "#", "x = 1", "v["])
@@ -318,7 +336,8 @@ def programs(draw) -> str:
         option_text=draw(_plain()), option_cond=draw(bools(p, 1)), announce=draw(texts(p)),
         said=draw(texts(p)), repeats=draw(st.integers(0, 3)), winners=draw(winners()),
         reveal_to=draw(st.sampled_from(["random(players)", "players except random(players)", "p", "dealer"])),
-        item_points=draw(numbers(p, 1)))
+        item_points=draw(numbers(p, 1)), phase_arg=draw(numbers(frozenset(), 1)),
+        phase_points=draw(numbers(frozenset({"q"}), 1)), phase_text=draw(texts(frozenset())))
 
 
 def _run_generated(tmp_path_factory, source: str, players: int, seed: int) -> None:
