@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import cardlang  # noqa: E402
-from cardlang.play.bots import make_bot  # noqa: E402
+from cardlang.play.bots import decide, make_bot  # noqa: E402
 from cardlang.play.coverage import instrument  # noqa: E402
 
 GAMES = [("games/coucou.cards", 6), ("games/ascenseur.cards", 4), ("games/ascenseur.cards", 5),
@@ -64,7 +64,7 @@ def decision_times(game, bot_name, decisions):
             if len(state.legal_action_ids()) > 1:
                 bot = make_bot(bot_name, seed=len(times))
                 start = time.process_time()
-                a = bot.choose(state)
+                a = decide(bot, state)
                 times.append(time.process_time() - start)
             else:
                 a = state.legal_action_ids()[0]

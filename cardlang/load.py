@@ -4,55 +4,119 @@ from __future__ import annotations
 
 import hashlib
 import os
-from typing import Optional
+from typing import Callable, Optional
 
 from .lang import ast
 from .lang.check import check
 from .lang.diagnostics import CardlangError, Diagnostic, Span
+from .lang.files import MAX_FILE_BYTES, read_bytes, read_source, roots_for
 from .lang.parse import parse
 from .lang.variants import resolve
 
-MAX_FILE_BYTES = 10 * 1024 * 1024 + 1024
+class Loader:
+    """Reads and parses each rule file at most once (variants share their bases) and keeps the text of
+    every file it read: the only lines a report may quote. `root` widens where `extends` may reach."""
+
+    def __init__(self, root: Optional[str] = None):
+        self.root = root
+        self.sources: dict = {}  # path -> text, or None when it could not be read
+        self.parsed: dict = {}
+        self._settings: dict = {}  # folder -> the root its settings file gives
+
+    def parse_file(self, path: str) -> tuple[Optional[ast.Module], list[Diagnostic]]:
+        """One file read (bounded, regular files only) and parsed, without merging its bases."""
+        key = os.path.normpath(path)
+        if key not in self.parsed:
+            source, diagnostics = read_source(path)
+            self.sources[path] = source
+            if source is None:
+                self.parsed[key] = (None, diagnostics)
+            else:
+                self.parsed[key] = guarded(path, lambda: parse(source, path))
+        return self.parsed[key]
+
+    def roots(self, module: ast.Module) -> tuple[Optional[tuple], list]:
+        """Where the bases of `module` may lie, and problems with the settings (only for a variant)."""
+        if not any(isinstance(d, ast.ExtendsDecl) for d in module.decls):
+            return None, []
+        return roots_for(module.path, self.root, self._settings)
+
+    def merge(self, module: ast.Module, parse_base=None) -> tuple[ast.Module, list[Diagnostic]]:
+        """The module with its bases merged in (read with `parse_base`, by default `parse_file`), and
+        the diagnostics of reaching and reading them."""
+        roots, problems = self.roots(module)
+        if problems:
+            return module, problems
+        return resolve(module, parse_base or self.parse_file, roots)
+
+    def check_source(self, source: str, path: str, parse_base=None) -> tuple:
+        """`check_source` of this module, with this loader's root and cache."""
+        self.sources[path] = source
+        module, diagnostics = guarded(path, lambda: parse(source, path))
+        if module is None:
+            return None, None, None, list(diagnostics)
+
+        def rest():
+            merged, more = self.merge(module, parse_base)
+            if any(d.is_error for d in more):
+                return (merged, None), more
+            symbols, found = check(merged)
+            return (merged, symbols), more + found
+
+        built, more = guarded(path, rest)
+        merged, symbols = built if built is not None else (None, None)
+        return module, merged, symbols, list(diagnostics) + more
+
+    def check_file(self, path: str):
+        """Parses, merges and checks a file: (symbols or None, every diagnostic)."""
+        module, diagnostics = self.parse_file(path)
+        if module is None:
+            return None, list(diagnostics)
+
+        def rest():
+            merged, more = self.merge(module)
+            if any(d.is_error for d in more):
+                return None, more
+            symbols, found = check(merged)
+            return symbols, more + found
+
+        symbols, more = guarded(path, rest)
+        return symbols, list(diagnostics) + more
 
 
-def read_source(path: str) -> tuple[Optional[str], list[Diagnostic]]:
-    """The text of a file, or a diagnostic saying why it cannot be read as a rule file."""
+def guarded(path: str, run: Callable) -> tuple:
+    """Runs a stage; an input too deep for the checker, or a bug, becomes a diagnostic, never a traceback."""
     here = Span(path, 1, 1, 1, 2)
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        return None, [Diagnostic("E005", "error", f"cannot read the file: {e.strerror or e}", here)]
-    if b"\0" in data:
-        return None, [Diagnostic("E005", "error", "this is a binary file, not a rule file", here)]
-    try:
-        return data.decode("utf-8"), []
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        return None, [Diagnostic("E005", "error", "the file is not valid UTF-8 text", Span(path, line, col, line, col + 1),
-                                 help="save the file as UTF-8")]
+        return run()
+    except RecursionError:
+        return None, [Diagnostic("E006", "error", "this file nests expressions or blocks too deeply to check", here,
+                                 help="split deep expressions with `let` or `define`, or nest fewer blocks")]
+    except Exception as e:  # noqa: BLE001 - the last line of defence of a command that must not crash
+        return None, [Diagnostic("E900", "error", f"the checker failed on this file ({type(e).__name__}: {e})", here,
+                                 help="this is a bug in cardlang: please report it with this file")]
 
 
 def parse_file(path: str) -> tuple[Optional[ast.Module], list[Diagnostic]]:
     """Reads and parses one file (without merging its bases)."""
-    source, diagnostics = read_source(path)
-    if source is None:
-        return None, diagnostics
-    return parse(source, path)
+    return Loader().parse_file(path)
 
 
-def check_file(path: str):
-    """Parses, merges and checks a file: (symbols or None, every diagnostic)."""
-    module, diagnostics = parse_file(path)
-    if module is None:
-        return None, diagnostics
-    module, more = resolve(module, parse_file)
-    diagnostics = diagnostics + more
-    if any(d.is_error for d in more):
-        return None, diagnostics
-    symbols, found = check(module)
-    return symbols, diagnostics + found
+def check_file(path: str, root: Optional[str] = None):
+    """Parses, merges and checks a file: (symbols or None, every diagnostic); `root` widens `extends`."""
+    return Loader(root).check_file(path)
+
+
+def check_source(source: str, path: str, parse_base=None, root: Optional[str] = None) -> tuple:
+    """Parses, merges and checks the text of a file (a file on disk, an editor's buffer), its bases
+    read with `parse_base` (default: from disk, bounded) inside the root: (its module, the merged
+    module, symbols, every diagnostic); what could not be built is None (no symbols when merging
+    found errors)."""
+    return Loader(root).check_source(source, path, parse_base)
+
+
+OPTION_MAX = 10**9  # the largest whole number `--set` gives an option, whatever its declared range
+OPTION_TEXT_MAX = 1_000  # the longest text it gives one
 
 
 def resolve_options(symbols, players: Optional[int], options: Optional[dict]) -> tuple[int, dict]:
@@ -85,7 +149,10 @@ def _convert(d, raw):
         try:
             value = int(raw)
         except (TypeError, ValueError):
-            raise CardlangError(message=f"option `{d.name}` is a whole number, not `{raw}`") from None
+            raise CardlangError(message=f"option `{d.name}` is a whole number, not `{_short(raw)}`") from None
+        if not -OPTION_MAX <= value <= OPTION_MAX:  # whatever the file's range: a game counts, it does not compute
+            raise CardlangError(message=f"option `{d.name}` must be from {-OPTION_MAX:,} to {OPTION_MAX:,}, "
+                                        f"not {_short(raw)}")
         if d.low is not None and not d.low <= value <= d.high:
             raise CardlangError(message=f"option `{d.name}` must be from {d.low} to {d.high}, not {value}")
         if d.choices is not None and value not in d.choices:
@@ -93,28 +160,40 @@ def _convert(d, raw):
         return value
     value = str(raw)
     if d.choices is not None and value not in d.choices:
-        raise CardlangError(message=f"option `{d.name}` is one of {', '.join(map(str, d.choices))}, not `{value}`")
+        raise CardlangError(message=f"option `{d.name}` is one of {', '.join(map(str, d.choices))}, not "
+                                    f"`{_short(value)}`")
+    if len(value) > OPTION_TEXT_MAX:
+        raise CardlangError(message=f"option `{d.name}` is at most {OPTION_TEXT_MAX:,} characters, not {len(value):,}")
     return value
 
 
 ENGINES = ("compiled", "reference")
 
 
+def _short(raw) -> str:
+    """A value as a one-line message quotes it: its first characters."""
+    text = " ".join(str(raw).split())
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
 def load(path: str, players: Optional[int] = None, options: Optional[dict] = None,
-         engine: str = "compiled") -> "Game":
+         root: Optional[str] = None, engine: str = "compiled") -> "Game":
     """Loads a `.cards` file as a `Game` for `players` seats (default: the smallest count allowed).
 
-    `engine` is "compiled" (the fast engine) or "reference" (the plain interpreter over the IR that
-    defines what a game does; slow). Both give the same `Game`/`State` API and the same games.
-    Raises `CardlangError` with every diagnostic when the file is not valid, or with a one-line
-    message when the player count or an option value is outside what the game allows.
+    `extends` reaches only files inside the root (the file's folder, widened by `root`, by
+    `$CARDLANG_ROOT` or by a cardlang.toml: docs/security.md). `engine` is "compiled" (the fast
+    engine) or "reference" (the plain interpreter over the IR that defines what a game does; slow);
+    both give the same `Game`/`State` API and the same games. Raises `CardlangError` with every
+    diagnostic (and the text of the files read, to quote) when the file is not valid, or with a
+    one-line message when the player count or an option value is outside what the game allows.
     """
     if engine not in ENGINES:
         raise CardlangError(message=f"no engine `{engine}` (engines: {', '.join(ENGINES)})")
-    symbols, diagnostics = check_file(path)
+    loader = Loader(root)
+    symbols, diagnostics = loader.check_file(path)
     errors = [d for d in diagnostics if d.is_error]
     if symbols is None or errors:
-        raise CardlangError(errors or diagnostics)
+        raise CardlangError(errors or diagnostics, sources=loader.sources)
     players, values = resolve_options(symbols, players, options)
     from .runtime.engine import Game  # here, so that checking files never loads the engine
 
@@ -136,9 +215,9 @@ def source_hash(path: str, symbols) -> str:
     spans = [b.span for b in blocks if b is not None] + [s.span for s in symbols.table.values() if s.span]
     files.update(os.path.normpath(span.file) for span in spans)
     digests = []
-    for name in sorted(files):
-        with open(name, "rb") as f:
-            digests.append(hashlib.sha256(f.read()).hexdigest())
+    for name in sorted(files):  # the rule files the game was loaded from, read again within the same bounds
+        data, _ = read_bytes(name, MAX_FILE_BYTES)
+        digests.append(hashlib.sha256(data or b"").hexdigest())
     if len(digests) == 1:
         return digests[0]
     return hashlib.sha256("\n".join(digests).encode()).hexdigest()

@@ -6,6 +6,7 @@ card to each player in that order, round after round, then the card that is turn
 """
 
 import random
+import shutil
 
 import pytest
 
@@ -304,7 +305,8 @@ def test_rule_8_ours_an_exact_zero_scores_5_plus_the_hand_size_of_the_deal():
 
 def test_rule_8_ours_the_formula_is_in_the_file_and_a_variant_can_replace_it(tmp_path):
     variant = tmp_path / "flat.cards"
-    variant.write_text(f'game "Flat"\nextends "{path(ASCENSEUR)}"\n'
+    shutil.copy(path(ASCENSEUR), tmp_path / "ascenseur.cards")  # `extends` reaches only the variant's root
+    variant.write_text('game "Flat"\nextends "ascenseur.cards"\n'
                        "define deal_points(p) = 1 if tricks(p) == bid(p) else 0\n")
     import cardlang
 
@@ -355,7 +357,8 @@ def test_rule_10_after_20_deals_the_highest_total_wins(relative):
 def test_rule_10_equal_totals_share_the_win_and_rule_9_ours_a_replayed_deal_scores_nothing(tmp_path):
     # a variant in which every counted deal gives every player one point: all end level on 20
     variant = tmp_path / "level.cards"
-    variant.write_text(f'game "Level"\nextends "{path(ASCENSEUR)}"\ndefine deal_points(p) = 1\n')
+    shutil.copy(path(ASCENSEUR), tmp_path / "ascenseur.cards")  # `extends` reaches only the variant's root
+    variant.write_text('game "Level"\nextends "ascenseur.cards"\ndefine deal_points(p) = 1\n')
     import cardlang
 
     st = cardlang.load(str(variant), players=3).new_initial_state(seed=5)

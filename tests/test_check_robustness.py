@@ -31,6 +31,7 @@ def copy(tmp_path_factory):
     base = tmp_path_factory.mktemp("tree")
     for folder in ("games", "examples"):
         shutil.copytree(ROOT / folder, base / folder)
+    (base / "cardlang.toml").write_text('root = "."\n')  # as the project's pyproject.toml: examples/ reach games/
     return base
 
 

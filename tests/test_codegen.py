@@ -139,7 +139,9 @@ phase check:
     st.apply("go")  # x = 1: the phase runs through, chained from the choice's body
     with pytest.raises(RuleError) as info:
         st.apply("go")
-    assert str(info.value).startswith(f"line {line_of(text, 'set y = 10')}:")
+    line = line_of(text, 'set y = 10')
+    assert info.value.line == line and info.value.file == str(tmp_path / "game.cards")
+    assert str(info.value).startswith(f"{tmp_path / 'game.cards'}:{line}:")
 
 
 def test_a_phase_called_from_two_places_returns_to_each_and_one_called_once_is_jumped_through(tmp_path):
@@ -184,7 +186,8 @@ def test_for_each_passes_spend_no_steps_but_while_passes_do(tmp_path, monkeypatc
     """)
     with pytest.raises(RuleError, match="20 steps") as info:
         g.new_initial_state()
-    assert f"line {line_of(text, 'while x')}:" in str(info.value)
+    assert info.value.line == line_of(text, 'while x')
+    assert str(info.value).startswith(f"{tmp_path / 'game.cards'}:{line_of(text, 'while x')}:")
 
 
 def test_a_game_plays_the_same_when_python_refuses_every_fused_function(monkeypatch):

@@ -1217,7 +1217,8 @@ def test_a_rule_that_loops_forever_stops_with_a_rule_error_after_the_step_budget
     g = cardlang.load(write(tmp_path, text), players=3)
     with pytest.raises(RuleError, match="5,000 steps") as info:
         g.new_initial_state()
-    assert any(f"line {line_of(text, part)}:" in str(info.value) for part in ("while x", "add 1 to x"))
+    assert info.value.line in (line_of(text, "while x"), line_of(text, "add 1 to x"))
+    assert str(info.value).startswith(f"{tmp_path / 'game.cards'}:{info.value.line}:{info.value.col}: rule error: ")
 
 
 def test_a_loop_between_decisions_is_judged_per_run(tmp_path, monkeypatch):
@@ -1297,15 +1298,19 @@ def test_a_text_shows_the_cards_of_several_zones(tmp_path):
 def test_top_a_negative_number_of_cards_is_a_rule_error(tmp_path):
     text = source("move top k of talon to box\nend game", "var k = 0 - 1\n")
     g = cardlang.load(write(tmp_path, text), players=3)
-    with pytest.raises(RuleError, match=f"line {line_of(text, 'move top k')}: .*cannot be negative"):
+    with pytest.raises(RuleError, match="cannot be negative") as info:
         g.new_initial_state()
+    assert info.value.line == line_of(text, "move top k")
+    assert str(info.value).startswith(f"{tmp_path / 'game.cards'}:{info.value.line}:")
 
 
 def test_swapping_a_card_that_is_none_is_a_rule_error_with_its_line(tmp_path):
     text = source("swap top of box with top of talon\nend game")
     g = cardlang.load(write(tmp_path, text), players=3)
-    with pytest.raises(RuleError, match=f"line {line_of(text, 'swap')}: `swap` needs two cards"):
+    with pytest.raises(RuleError, match="`swap` needs two cards") as info:
         g.new_initial_state()
+    assert info.value.line == line_of(text, "swap")
+    assert str(info.value).startswith(f"{tmp_path / 'game.cards'}:{info.value.line}:")
 
 
 def test_a_definition_that_uses_itself_is_a_diagnostic_not_a_crash(tmp_path):
@@ -1392,6 +1397,7 @@ def test_a_variants_hash_changes_when_its_base_file_changes(tmp_path):
     examples.mkdir()
     shutil.copy(repo_path("games/ascenseur.cards"), games / "ascenseur.cards")
     shutil.copy(repo_path("examples/ascenseur_blind.cards"), examples / "ascenseur_blind.cards")
+    (tmp_path / "cardlang.toml").write_text('root = "."\n')  # as the project's pyproject.toml: examples/ reach games/
     plain = cardlang.load(str(games / "ascenseur.cards"), players=3)
     assert plain.source_hash == hashlib.sha256((games / "ascenseur.cards").read_bytes()).hexdigest()
     before = cardlang.load(str(examples / "ascenseur_blind.cards"), players=3).source_hash

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 import cardlang
 from cardlang.cli import main
 from cardlang.cli.cmd_play import match_answer
+from cardlang.play.savegame import save_data, write_save
 from scenario import path
 
 GAMES = ["games/coucou.cards", "games/ascenseur.cards"]
@@ -88,9 +89,9 @@ def test_without_a_save_the_end_tells_how_to_deal_the_same_game_again():
     assert again.output == result.output
 
 
-@pytest.mark.parametrize("game", ALL_GAMES)
+@pytest.mark.parametrize("game", [g for g in ALL_GAMES if "coucou" in g.values[0]])  # a list of cards first
 def test_bad_input_asks_again_with_a_reason(game):
-    answers = ["", "0", "99", "-3", "1.5", "no such move", "€€€", "x" * 500] + ["1"] * 5 + ["q", "n"]
+    answers = ["", "0", "99", "-3", "1.5", "no such move", "€€€", "x" * 500] + ["1"] * 5 + ["quit", "n"]
     result = play(["--players", str(PLAYERS[game]), "--seed", "2"], answers, game)
     assert result.exit_code == 0, result.output
     out = result.output
@@ -103,6 +104,22 @@ def test_bad_input_asks_again_with_a_reason(game):
     assert "Traceback" not in out
     assert out.count("Your turn, P0.") == 6  # the first screen, then one per move made
     assert "Leaving the game." in out
+
+
+def test_bad_input_at_a_bid_asks_again_with_a_reason():
+    # Ascenseur opens with a bid: numbers answer with themselves, so 0 is a bid and 99 is not
+    answers = ["", "99", "-3", "1.5", "no such move", "x" * 500, "2", "quit", "n"]
+    result = play(["--players", "5", "--seed", "2"], answers, "games/ascenseur.cards")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    bids = ", ".join(str(k) for k in range(11))
+    assert f"  choose: bid 0, bid 1," in out and "  1. bid 0" not in out  # no list numbers to confuse
+    assert f"type a number ({bids}), or ? for help" in out
+    assert f"`99` is not a number you may choose: {bids}" in out
+    assert f"`-3` is not a number you may choose: {bids}" in out
+    assert f"`no such move` is not one of your choices: answer a number ({bids}) or a label" in out
+    assert "P0 chooses bid 2" in out  # `2` is bid 2, not the second entry (bid 1)
+    assert "Traceback" not in out
 
 
 def test_answers_by_label_prefix_and_card():
@@ -129,7 +146,7 @@ def test_a_choice_of_numbers_is_answered_with_the_number_itself():
 
 def test_question_mark_shows_the_rules_summary_and_the_game_goes_on():
     about = cardlang.load(path("games/coucou.cards")).symbols.about
-    result = play(["--seed", "1"], ["?", "q", "n"])
+    result = play(["--seed", "1"], ["?", "quit", "n"])
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
     assert " ".join(about.split()) in flat
@@ -139,7 +156,7 @@ def test_question_mark_shows_the_rules_summary_and_the_game_goes_on():
 
 def test_quit_offers_to_save_and_the_offered_file_resumes(tmp_path):
     save = tmp_path / "offered.json"
-    result = play(["--seed", "4"], ["1", "q", str(save)])
+    result = play(["--seed", "4"], ["1", "quit", str(save)])
     assert result.exit_code == 0, result.output
     assert "Save the game to resume it later?" in result.output
     assert f"cardlang play --resume {save}" in result.output
@@ -152,7 +169,7 @@ def test_quit_offers_to_save_and_the_offered_file_resumes(tmp_path):
 
 
 def test_quit_without_saving_writes_nothing(tmp_path):
-    result = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--seed", "4"], input="q\nn\n")
+    result = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--seed", "4"], input="quit\nn\n")
     assert result.exit_code == 0
     assert "The game was not saved." in result.output
     assert not list(tmp_path.iterdir())
@@ -172,7 +189,7 @@ def test_quit_and_resume_ends_exactly_like_the_game_played_through(game, tmp_pat
 
     split = 3
     parts = tmp_path / "parts.json"
-    first = play(args + ["--save", str(parts)], answers[:split] + ["q"], game)
+    first = play(args + ["--save", str(parts)], answers[:split] + ["quit"], game)
     assert first.exit_code == 0, first.output
     assert "The game is saved in" in first.output
     _, data = final_state(parts)
@@ -189,7 +206,7 @@ def test_quit_and_resume_ends_exactly_like_the_game_played_through(game, tmp_pat
 
 def _answers_used(output: str) -> int:
     """How many answers a session read before `q` (each prompt echoes its answer)."""
-    return sum(1 for line in output.splitlines() if line.startswith("P0 > ") and line != "P0 > q")
+    return sum(1 for line in output.splitlines() if line.startswith("P0 > ") and line != "P0 > quit")
 
 
 def test_an_interrupted_game_loses_nothing(tmp_path):
@@ -207,7 +224,7 @@ def test_a_changed_rules_file_refuses_to_resume(tmp_path):
     rules = tmp_path / "game.cards"
     shutil.copy(path("games/coucou.cards"), rules)
     save = tmp_path / "save.json"
-    first = CliRunner().invoke(main, ["play", str(rules), "--seed", "3", "--save", str(save)], input="1\nq\n")
+    first = CliRunner().invoke(main, ["play", str(rules), "--seed", "3", "--save", str(save)], input="1\nquit\n")
     assert first.exit_code == 0, first.output
     with open(rules, "a") as f:
         f.write("\n# a change\n")
@@ -232,7 +249,7 @@ def test_resume_of_a_file_that_is_not_a_save(tmp_path):
 
 def test_resume_keeps_the_seed_and_options_of_the_save(tmp_path):
     save = tmp_path / "s.json"
-    play(["--seed", "3", "--save", str(save)], ["q"])
+    play(["--seed", "3", "--save", str(save)], ["quit"])
     result = CliRunner().invoke(main, ["play", "--resume", str(save), "--seed", "4"])
     assert result.exit_code == 2
     assert result.output.strip() == "error: --seed cannot be changed when resuming: they come from the save"
@@ -258,14 +275,14 @@ def test_no_file_and_no_resume_is_a_one_line_error():
 
 
 def test_ascii_shows_suits_as_letters():
-    result = play(["--seed", "3", "--ascii"], ["q", "n"])
+    result = play(["--seed", "3", "--ascii"], ["quit", "n"])
     assert result.exit_code == 0
     assert all(ord(c) < 128 or c.isalpha() for c in result.output)
     assert "your hand  [9h]" in result.output
 
 
 def test_hotseat_asks_the_next_person_to_take_the_seat_before_showing_a_hand():
-    result = play(["--seed", "11", "--seat", "0", "--seat", "2"], ["", "1", "", "1", "", "1", "q", "n"])
+    result = play(["--seed", "11", "--seat", "0", "--seat", "2"], ["", "1", "", "1", "", "1", "quit", "n"])
     assert result.exit_code == 0, result.output
     out = result.output
     assert "P2's turn. Pass the terminal to P2." in out
@@ -281,7 +298,7 @@ def test_hotseat_asks_the_next_person_to_take_the_seat_before_showing_a_hand():
 
 
 def test_hotseat_with_every_seat_a_person():
-    result = play(["--seed", "1", "--hotseat"], ["", "q", "n"])
+    result = play(["--seed", "1", "--hotseat"], ["", "quit", "n"])
     assert result.exit_code == 0, result.output
     assert "people: P0, P1, P2, P3, P4" in result.output
 
@@ -302,9 +319,11 @@ def test_a_bots_only_game_saved_and_resumed_ends_like_the_whole_one(tmp_path):
     assert whole.exit_code == 0, whole.output
     _, data = final_state(save)
     assert data["finished"] and data["humans"] == []
-    # cut the save after a third of its moves, as an interruption would leave it
-    cut = dict(data, actions=data["actions"][: len(data["actions"]) // 3], finished=False)
-    save.write_text(json.dumps(cut))
+    # the save as an interruption after a third of its moves would have left it (a save cut by hand
+    # is refused as edited: test_saves.py)
+    g = cardlang.load(data["file_absolute"], players=data["players"], options=data["options"])
+    cut = cardlang.State.from_json(g, dict(data, actions=data["actions"][: len(data["actions"]) // 3]))
+    write_save(str(save), save_data(cut, humans=(), bot=data["bot"], save_path=str(save)))
     resumed = CliRunner().invoke(main, ["play", "--resume", str(save)])
     assert resumed.exit_code == 0, resumed.output
     assert resumed.output == whole.output
@@ -338,3 +357,159 @@ def test_a_session_where_the_choice_is_a_number(tmp_path):
     assert "`7` is not a number you may choose: 0, 1, 2, 3" in result.output
     state, data = final_state(save)
     assert data["labels"][0] == "2" and state.var("picked", 0) == 2
+
+
+# ------------------------------------------------------------------ leaving, numbers, end of input
+NO_QUEENS = '''game "No queens"
+players 2..2
+deck ranks 1 2 3 suits stars moons
+zone talon: pile, hidden
+zone hand: per player, private
+zone table: pile, public
+
+setup:
+    shuffle talon
+    deal 3 from talon to hand(players)
+
+round:
+    for each p in players:
+        p chooses a card c from hand(p):
+            move c to table
+    if count(hand(top of players)) == 0:
+        end game
+'''
+
+
+def test_q_leaves_only_when_no_card_rank_or_label_could_mean_it():
+    from cardlang.cli.cmd_play import means_quit, quit_word
+
+    assert means_quit("q", ["keep 7♠", "change"], ranks=["2", "3"])
+    assert not means_quit("q", ["keep 7♠", "change"], ranks=["J", "Q", "K"])  # Q is a rank
+    assert not means_quit("Q", ["queen of hearts", "pass"])  # the start of a label
+    assert means_quit("quit", ["keep Q♠"], ranks=["Q"]) and means_quit("exit", ["queen"], ["Q"])
+    assert not means_quit("quit", ["quit the pot", "stay"])
+    assert quit_word(["keep"], ["Q"]) == "quit" and quit_word(["quit the pot"], ["Q"]) == "exit"
+    assert quit_word(["keep"], ["2"]) == "q"
+
+
+def test_typing_q_where_q_is_a_rank_does_not_leave_and_says_how_to(tmp_path):
+    save = tmp_path / "s.json"
+    # Coucou's deck has queens: `q` is not an answer and not a way out; with --save it used to leave at once
+    result = play(["--seed", "4", "--save", str(save)], ["q", "Q", "1", "quit"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.count("to leave the table, type quit") == 2
+    assert "quit to leave" in out and "q quit" not in out  # the hint names the word that leaves
+    assert out.index("Leaving the game.") > out.index("P0 > quit")
+    _, data = final_state(save)
+    assert human_moves(data) == 1  # `1` was still played after the two `q`s
+
+
+def test_q_leaves_a_game_whose_deck_has_no_q(tmp_path):
+    rules = tmp_path / "noq.cards"
+    rules.write_text(NO_QUEENS, encoding="utf-8")
+    result = CliRunner().invoke(main, ["play", str(rules), "--seed", "1"], input="q\nn\n")
+    assert result.exit_code == 0, result.output
+    assert "q quit" in result.output and "Leaving the game." in result.output
+
+
+def test_numbered_labels_are_answered_with_their_number():
+    from cardlang.cli.cmd_play import label_numbers
+
+    bids = ["bid 0", "bid 1", "bid 2", "bid 3"]
+    assert label_numbers(bids) == [0, 1, 2, 3]
+    assert match_answer("2", bids) == (2, "")  # bid 2, not the second entry (bid 1)
+    assert match_answer("0", bids) == (0, "")
+    index, reason = match_answer("4", bids)
+    assert index is None and reason == "`4` is not a number you may choose: 0, 1, 2, 3"
+    assert match_answer("bid 3", bids) == (3, "")  # a label still answers
+    mixed = ["pass", "bet 1", "bet 2", "bet 5"]  # a number beside a word
+    assert label_numbers(mixed) == [None, 1, 2, 5]
+    assert match_answer("1", mixed) == (1, "") and match_answer("5", mixed) == (3, "")
+    assert match_answer("3", mixed)[0] is None  # not the third entry either
+    assert match_answer("pass", mixed) == (0, "")
+    # cards are not numbers: a list of cards keeps its positions
+    cards = ["play 7♠", "play 10♥", "play A♣"]
+    assert label_numbers(cards) is None and match_answer("2", cards) == (1, "")
+    assert label_numbers(["take 1", "take 1 more"]) is None  # the same number twice: positions
+    assert label_numbers(["bid 3"]) is None  # one number alone is no choice of numbers
+
+
+def test_the_end_of_piped_input_saves_nothing_and_says_so(tmp_path):
+    result = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--seed", "4"], input="1\n")
+    assert result.exit_code == 0, result.output
+    assert "The input closed" in result.output and "The game was not saved." in result.output
+    assert not list(tmp_path.iterdir())
+
+
+def test_ctrl_d_at_a_terminal_saves_the_game_as_a_closed_terminal_does(tmp_path, monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from cardlang.cli.cmd_play import Bots, Session
+    from cardlang.cli.table_view import Style
+
+    monkeypatch.chdir(tmp_path)
+    g = cardlang.load(path("games/coucou.cards"), players=5)
+    state = g.new_initial_state(seed=4)
+
+    def closed():
+        raise EOFError
+
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    session = Session(g, state, humans=[0], bots=Bots("random", 4), console=console, style=Style(),
+                      read=closed, terminal=True, discard=lambda: None)
+    assert session.run() == 0
+    out = console.file.getvalue()
+    saved = list(tmp_path.glob("coucou-*.save.json"))  # named by the date and time, not the seed
+    assert len(saved) == 1 and f"The game is saved in {saved[0].name}" in out and "not saved" not in out
+
+
+def test_type_ahead_is_discarded_when_each_turn_begins():
+    from cardlang.cli.cmd_play import Bots, Session
+    from cardlang.cli.table_view import Style
+    import io
+
+    from rich.console import Console
+
+    g = cardlang.load(path("games/coucou.cards"), players=5)
+    events = []
+    answers = iter(["1", "1", "quit", "n"])
+
+    def read():
+        events.append("read")
+        return next(answers)
+
+    session = Session(g, g.new_initial_state(seed=4), humans=[0], bots=Bots("random", 4),
+                      console=Console(file=io.StringIO(), width=100, color_system=None), style=Style(),
+                      read=read, discard=lambda: events.append("discard"))
+    session.run()
+    assert events[:2] == ["discard", "read"] and events.count("discard") == 3  # once a turn, first
+
+
+def test_interrupted_without_save_exits_130_after_offering_to_save(tmp_path, monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from cardlang.cli.cmd_play import Bots, Session
+    from cardlang.cli.table_view import Style
+
+    monkeypatch.chdir(tmp_path)
+    g = cardlang.load(path("games/coucou.cards"), players=5)
+    answers = iter([KeyboardInterrupt, "kept.json"])
+
+    def read():
+        a = next(answers)
+        if a is KeyboardInterrupt:
+            raise KeyboardInterrupt
+        return a
+
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    session = Session(g, g.new_initial_state(seed=4), humans=[0], bots=Bots("random", 4), console=console,
+                      style=Style(), read=read, discard=lambda: None)
+    assert session.run() == 130
+    out = console.file.getvalue()
+    assert "Interrupted." in out and "Save the game to resume it later?" in out
+    assert (tmp_path / "kept.json").is_file() and "The game is saved in kept.json" in out

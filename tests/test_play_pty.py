@@ -5,8 +5,10 @@ to the end; the game must end exactly as the same game played through without a 
 """
 
 import json
+import re
 import os
 import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -63,7 +65,7 @@ def test_in_a_terminal_ctrl_c_then_resume_ends_like_the_game_played_through(game
     child.expect("cardlang play --resume")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 0
+    assert child.exitstatus == 130  # the shell's status for Ctrl-C, although the game is saved
     with open(save) as f:
         data = json.load(f)
     assert not data["finished"] and data["actions"]
@@ -89,7 +91,7 @@ def test_in_a_terminal_q_offers_to_save(tmp_path):
     child.sendline("?")
     child.expect("players; this game has 5")
     child.expect(PROMPT)
-    child.sendline("q")
+    child.sendline("quit")
     child.expect("File name")
     save = tmp_path / "offered.json"
     child.sendline(str(save))
@@ -111,11 +113,64 @@ def test_a_closed_terminal_saves_the_game_to_resume_it(tmp_path):
     child.kill(signal.SIGHUP)
     child.expect(pexpect.EOF)
     child.close()
-    # without --save, the game goes to the file `q` would have offered
-    save = tmp_path / "coucou-4.save.json"
+    # without --save, the game goes to the file `q` would have offered: named by the game and the
+    # time, never by the seed (which deals every hand)
+    saves = list(tmp_path.glob("coucou-*.save.json"))
+    assert len(saves) == 1 and re.fullmatch(r"coucou-\d{8}-\d{6}\.save\.json", saves[0].name), saves
+    save = saves[0]
     with open(save) as f:
         data = json.load(f)
     assert len(data["labels"]) == len(data["actions"]) and not data["finished"]
     assert human_moves(data) == 2
-    resumed = CliRunner().invoke(main, ["play", "--resume", str(save)], input="q\n")
+    resumed = CliRunner().invoke(main, ["play", "--resume", str(save)], input="quit\n")
     assert resumed.exit_code == 0 and f"{len(data['actions'])} moves played" in resumed.output
+
+
+def test_in_a_terminal_ctrl_c_without_save_offers_to_save_and_exits_130(tmp_path):
+    child = spawn([path("games/coucou.cards"), "--seed", "2", "--speed", "0"], cwd=tmp_path)
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect("Interrupted.")
+    child.expect("File name")
+    child.sendline("offered.json")
+    child.expect("cardlang play --resume")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert (tmp_path / "offered.json").is_file()
+
+
+def test_in_a_terminal_ctrl_d_saves_the_game_and_says_where(tmp_path):
+    child = spawn([path("games/coucou.cards"), "--seed", "4", "--speed", "0"], cwd=tmp_path)
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect("The input closed")
+    child.expect(r"The game is saved in (coucou-\d{8}-\d{6}\.save\.json)")  # the date and time, not the seed
+    name = child.match.group(1)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "not saved" not in child.before
+    with open(tmp_path / name) as f:
+        assert human_moves(json.load(f)) == 1
+
+
+def test_in_a_terminal_what_is_typed_while_the_bots_play_is_not_an_answer(tmp_path):
+    save = tmp_path / "ahead.json"
+    child = spawn([path("games/coucou.cards"), "--seed", "4", "--speed", "0.4", "--save", str(save)])
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(r"P\d is playing")  # the bots' moves, shown one by one
+    child.sendline("2")  # typed ahead, while no question is asked
+    child.expect(PROMPT)
+    time.sleep(1.0)  # had `2` been kept, it would have been played by now
+    with open(save) as f:
+        assert human_moves(json.load(f)) == 1
+    child.sendline("1")
+    child.expect([PROMPT, "The game is over"])
+    with open(save) as f:
+        assert human_moves(json.load(f)) == 2
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()

@@ -145,7 +145,7 @@ def test_each_screen_of_a_session_shows_only_cards_its_seat_knew(relative, seat,
     _, data = final_state(save)
     allowed = allowed_at_decisions(data, seat)
     # each screen starts with the header rule that names the seat
-    screens = re.split(rf"^.* · you are P{seat} · .*$", result.output, flags=re.M)[1:]
+    screens = re.split(rf"^.* · you are P{seat}\b.*$", result.output, flags=re.M)[1:]
     assert len(screens) == len(allowed)
     for text, (labels, _) in zip(screens, allowed):
         assert card_labels_in(text) <= labels, text
@@ -169,7 +169,7 @@ def test_a_hotseat_session_shows_each_person_only_their_cards(tmp_path):
     assert len(blocks) > 4
     for block in blocks:
         seat = int(block[1])
-        screens = re.split(r"^.* · people: P0, P2 · .*$", block.split("The game is over")[0], flags=re.M)[1:]
+        screens = re.split(r"^.* · people: P0, P2\b.*$", block.split("The game is over")[0], flags=re.M)[1:]
         assert screens
         for text in screens:
             labels, _ = next(allowed[seat])

@@ -75,7 +75,7 @@ def test_the_default_view_is_the_seat_the_person_played(tmp_path):
 
 
 def test_the_replay_of_an_unfinished_game_says_where_it_stopped(tmp_path):
-    save = saved_game(tmp_path, answers=["1", "1", "q"])
+    save = saved_game(tmp_path, answers=["1", "1", "quit"])
     state, data = final_state(save)
     result = replay(save)
     assert result.exit_code == 0, result.output
@@ -98,7 +98,7 @@ def test_replay_ascii(tmp_path):
 
 
 def test_replay_errors_are_one_line(tmp_path):
-    save = saved_game(tmp_path, answers=["q"])
+    save = saved_game(tmp_path, answers=["quit"])
     both = replay(save, "--seat", 1, "--all")
     assert both.exit_code == 2 and both.output.strip() == "error: give --seat K or --all, not both"
     far = replay(save, "--seat", 9)
@@ -113,7 +113,7 @@ def test_a_moved_rules_file_is_found_beside_the_save_or_given(tmp_path):
     rules = folder / "game.cards"
     shutil.copy(path("games/coucou.cards"), rules)
     save = folder / "save.json"
-    result = CliRunner().invoke(main, ["play", str(rules), "--seed", "1", "--save", str(save)], input="1\nq\n")
+    result = CliRunner().invoke(main, ["play", str(rules), "--seed", "1", "--save", str(save)], input="1\nquit\n")
     assert result.exit_code == 0, result.output
     moved = tmp_path / "b"
     shutil.move(str(folder), str(moved))
@@ -126,6 +126,6 @@ def test_a_moved_rules_file_is_found_beside_the_save_or_given(tmp_path):
     found = replay(elsewhere, "--rules", moved / "game.cards")
     assert found.exit_code == 0, found.output
     data = json.loads(elsewhere.read_text())
-    resumed = CliRunner().invoke(main, ["play", str(moved / "game.cards"), "--resume", str(elsewhere)], input="q\n")
+    resumed = CliRunner().invoke(main, ["play", str(moved / "game.cards"), "--resume", str(elsewhere)], input="quit\n")
     assert resumed.exit_code == 0, resumed.output
     assert f"{len(data['actions'])} moves played" in resumed.output

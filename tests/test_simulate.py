@@ -249,7 +249,7 @@ def test_nested_choices_count_what_each_offers_and_what_is_taken():
 
 
 def test_a_bots_own_playouts_do_not_count_and_the_twin_runs_the_fast_code():
-    from cardlang.play.bots import make_bot
+    from cardlang.play.bots import decide, make_bot
     from cardlang.play.coverage import instrument
 
     g = game("games/ascenseur.cards", 3)
@@ -267,7 +267,7 @@ def test_a_bots_own_playouts_do_not_count_and_the_twin_runs_the_fast_code():
         return cov, list(st.history)
 
     bot = make_bot("greedy:5", seed=1)
-    searched, history = covered(bot.choose)
+    searched, history = covered(lambda st: decide(bot, st))
     moves = iter(history)
     replayed, _ = covered(lambda st: next(moves))  # the same game, nobody searching
     assert searched.counts() == replayed.counts()

@@ -12,18 +12,29 @@ class _LazyGroup(click.Group):
 
     LAZY = {
         "check": (".cmd_check", "check_command"),
+        "fmt": (".cmd_fmt", "fmt_command"),
+        "lsp": (".cmd_lsp", "lsp_command"),
+        "compare": (".cmd_compare", "compare_command"),
         "play": (".cmd_play", "play_command"),
         "replay": (".cmd_replay", "replay_command"),
         "simulate": (".cmd_simulate", "simulate_command"),
+        "sweep": (".cmd_sweep", "sweep_command"),
     }
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
 
+    LOADS_RULES = ("play", "simulate")  # commands that load a rule file by path: they take `--root DIR`
+
     def get_command(self, ctx, name):
         if name in self.LAZY and name not in self.commands:
             module, attr = self.LAZY[name]
-            self.add_command(getattr(importlib.import_module(module, __package__), attr), name)
+            command = getattr(importlib.import_module(module, __package__), attr)
+            if name in self.LOADS_RULES and not any(p.name == "root" for p in command.params):
+                from .cmd_common import root_option
+
+                command.params.append(root_option())
+            self.add_command(command, name)
         return super().get_command(ctx, name)
 
 

@@ -1,5 +1,5 @@
-"""`cardlang check [--format text|json|github|sarif] [--strict] FILE_OR_DIR...`: every problem of every
-file, compiler style, with exit codes CI can use.
+"""`cardlang check [--format text|json|github|sarif] [--strict] [--root DIR] FILE_OR_DIR...`: every
+problem of every file, compiler style, with exit codes CI can use (what it reads: docs/security.md).
 
 Exit status: 0 when no file has errors (warnings allowed unless `--strict`); 1 when a file has
 errors (or warnings, with `--strict`); 2 on a usage error (a path that does not exist, no `.cards`
@@ -9,13 +9,17 @@ file found) or an input that cannot be read as text (E005).
 from __future__ import annotations
 
 import os
+import stat
 import sys
-from typing import Callable, Iterable, Optional
+from typing import Iterable, Optional
 
 import click
 
 from ..lang.diagnostics import Diagnostic, Span
+from ..lang.files import RULE_SUFFIX, os_problem, file_kind, inside, roots_for
 from ..lang.report import RENDERERS, Report, render_text
+from ..load import Loader, guarded
+from .cmd_common import ROOT_HELP
 
 FORMATS = ("text", "json", "github", "sarif")
 
@@ -31,18 +35,27 @@ def display_path(path: str) -> str:
     return rel
 
 
-def find_files(paths: Iterable[str]) -> tuple[list, list]:
-    """The files to check (a folder means its `*.cards` files, recursively, sorted by path, leaving out
-    folders whose name starts with a dot) and the paths that do not exist."""
-    files, missing = [], []
+def find_files(paths: Iterable[str], root: Optional[str] = None) -> tuple[list, list, list]:
+    """The files to check, the paths that do not exist, and a diagnostic for each file of a folder left out.
+
+    A folder means its `*.cards` files, recursively, sorted by path, leaving out folders whose name
+    starts with a dot. A file of a folder is checked only if it is a regular file, or a symbolic link
+    to one, inside that folder or the root: a pull request can add a link to /dev/zero or to a secret,
+    and no folder walk follows it. A path named on the command line is checked whatever it is."""
+    files, missing, skipped = [], [], []
     for p in paths:
         if os.path.isdir(p):
             found = []
-            for root, dirs, names in os.walk(p):
+            for top, dirs, names in os.walk(p):
                 dirs[:] = [d for d in dirs if not d.startswith(".")]  # .git, .venv, …
-                found += [os.path.join(root, n) for n in names if n.endswith(".cards")]
-            files += sorted(found)
-        elif os.path.exists(p):
+                found += [os.path.join(top, n) for n in names if n.endswith(RULE_SUFFIX)]
+            for f in sorted(found):
+                problem = _walked_problem(f, p, root)
+                if problem is None:
+                    files.append(f)
+                else:
+                    skipped.append(problem)
+        elif os.path.lexists(p):
             files.append(p)
         else:
             missing.append(p)
@@ -53,40 +66,41 @@ def find_files(paths: Iterable[str]) -> tuple[list, list]:
         if key not in seen:
             seen.add(key)
             unique.append(f)
-    return unique, missing
+    return unique, missing, skipped
 
 
-class _Session:
-    """Reads and parses each file at most once per run (variants share their bases)."""
+def _walked_problem(path: str, folder: str, root: Optional[str]) -> Optional[Diagnostic]:
+    """Why a `.cards` file found in a folder is left out, without opening it (None: check it)."""
+    here = Span(path, 1, 1, 1, 2)
+    real = os.path.realpath(path)
+    if os.path.islink(path):
+        roots, _ = roots_for(path, root)
+        allowed = [os.path.realpath(folder)] + [r for _, r in roots]
+        if not any(inside(real, r) for r in allowed):
+            return Diagnostic("E007", "error", "skipped: a symbolic link to a file outside the folder checked", here,
+                              help="name the file itself on the command line to check it")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        return Diagnostic("E005", "error", f"skipped: {os_problem(e)}", here)
+    if not stat.S_ISREG(mode):
+        return Diagnostic("E005", "error", f"skipped: this is {file_kind(mode)}, not a rule file", here)
+    return None
 
-    def __init__(self):
-        self.sources: dict = {}  # path -> text or None
-        self.parsed: dict = {}
 
-    def parse_file(self, path: str):
-        from ..load import read_source
-        from ..lang.parse import parse
+class _Session(Loader):
+    """A loader that checks on after a variant's own mistakes, to report as much as it can."""
 
-        key = os.path.normpath(path)
-        if key not in self.parsed:
-            source, diagnostics = read_source(path)
-            self.sources[path] = source
-            if source is None:
-                self.parsed[key] = (None, diagnostics)
-            else:
-                self.parsed[key] = _guarded(path, lambda: parse(source, path))
-        return self.parsed[key]
-
-    def check_file(self, path: str) -> list:
+    def report_file(self, path: str) -> list:
+        """Every diagnostic of one file (and of the bases it reaches)."""
         from ..lang.check import check
-        from ..lang.variants import resolve
 
         module, diagnostics = self.parse_file(path)
         if module is None:
             return list(diagnostics)
 
         def rest():
-            merged, more = resolve(module, self.parse_file)
+            merged, more = self.merge(module)
             # a variant's own mistakes (an option its base lacks) leave a sound merge: check on;
             # a base that is missing or broken does not
             own = all(os.path.normpath(d.span.file) == os.path.normpath(path) for d in more if d.is_error)
@@ -94,48 +108,37 @@ class _Session:
                 return None, more
             return None, more + check(merged)[1]
 
-        return list(diagnostics) + _guarded(path, rest)[1]
+        return list(diagnostics) + guarded(path, rest)[1]
 
 
-def _guarded(path: str, run: Callable) -> tuple:
-    """Runs a stage; an input too deep for the checker, or a bug, becomes a diagnostic, never a traceback."""
-    here = Span(path, 1, 1, 1, 2)
-    try:
-        return run()
-    except RecursionError:
-        return None, [Diagnostic("E006", "error", "this file nests expressions or blocks too deeply to check", here,
-                                 help="split deep expressions with `let` or `define`, or nest fewer blocks")]
-    except Exception as e:  # noqa: BLE001 - the last line of defence of a command that must not crash
-        return None, [Diagnostic("E900", "error", f"the checker failed on this file ({type(e).__name__}: {e})", here,
-                                 help="this is a bug in cardlang: please report it with this file")]
-
-
-def check_paths(paths: Iterable[str]) -> Report:
+def check_paths(paths: Iterable[str], root: Optional[str] = None) -> Report:
     """Checks files (folders: their `*.cards` files); the report's paths are as they are printed.
 
     Raises `click.UsageError` for a path that does not exist or when no file is found."""
-    files, missing = find_files(paths)
+    files, missing, skipped = find_files(paths, root)
     if missing:
         raise click.UsageError(f"no such file or folder: {', '.join(missing)}")
-    if not files:
+    if not files and not skipped:
         raise click.UsageError("no `.cards` file found in " + ", ".join(paths))
-    return check_files(files)
+    return check_files(files, root, skipped)
 
 
-def check_files(files: list) -> Report:
-    """Checks each file and collects one report (a diagnostic of a shared base file appears once)."""
-    session = _Session()
+def check_files(files: list, root: Optional[str] = None, skipped: Iterable[Diagnostic] = ()) -> Report:
+    """Checks each file and collects one report (a diagnostic of a shared base file appears once).
+
+    Only the files read as rule files are kept in `report.sources`, for the text output to quote."""
+    session = _Session(root)
+    skipped = list(skipped)
     report = Report(files=[display_path(f) for f in files])
     seen: set = set()
-    for path in files:
-        for d in session.check_file(path):
-            shown = Diagnostic(d.code, d.severity, d.message,
-                               Span(display_path(d.span.file), d.span.line, d.span.column,
-                                    d.span.end_line, d.span.end_column), d.help, d.notes)
-            key = (shown.code, shown.span, shown.message)
-            if key not in seen:
-                seen.add(key)
-                report.diagnostics.append(shown)
+    for d in skipped + [d for path in files for d in session.report_file(path)]:
+        shown = Diagnostic(d.code, d.severity, d.message,
+                           Span(display_path(d.span.file), d.span.line, d.span.column,
+                                d.span.end_line, d.span.end_column), d.help, d.notes)
+        key = (shown.code, shown.span, shown.message)
+        if key not in seen:
+            seen.add(key)
+            report.diagnostics.append(shown)
     for path, text in session.sources.items():
         report.sources.setdefault(display_path(path), text)
     return report
@@ -176,7 +179,9 @@ def _version() -> str:
 @click.option("-q", "--quiet", is_flag=True, help="Text: print only problems and the summary, not the ok lines.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="Colour the text output (auto: on a terminal, unless NO_COLOR is set).")
-def check_command(paths, fmt: str, strict: bool, quiet: bool, color: str) -> None:
+@click.option("--root", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
+              help=ROOT_HELP)
+def check_command(paths, fmt: str, strict: bool, quiet: bool, color: str, root: Optional[str]) -> None:
     """Check rule files (or folders of `.cards` files, recursively) and report every problem.
 
     \b
@@ -184,7 +189,7 @@ def check_command(paths, fmt: str, strict: bool, quiet: bool, color: str) -> Non
     2 usage error or unreadable input.
     Every code is explained in docs/diagnostics.md.
     """
-    report = check_paths(paths)
+    report = check_paths(paths, root)
     if fmt == "text":
         use = _use_color(color)
         click.echo(render_text(report, color=use, quiet=quiet), nl=False, color=use)

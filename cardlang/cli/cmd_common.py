@@ -1,15 +1,24 @@
-"""What the commands share: parsing `--set NAME=VALUE`, loading a game with one-line errors."""
+"""What the commands share: parsing `--set NAME=VALUE`, the `--root DIR` option, loading a game with
+one-line errors."""
 
 from __future__ import annotations
 
-import sys
-from typing import Optional
+import os
+from typing import TYPE_CHECKING, Optional
 
 import click
 
 from ..lang.diagnostics import CardlangError, render_text
-from ..runtime.engine import Game
+from ..lang.files import ROOT_ENV
+from ..runtime.basics import RuleError
 from ..load import load
+
+if TYPE_CHECKING:  # the engine is loaded by `load`, not by `cardlang check`
+    from ..runtime.engine import Game
+
+ROOT_HELP = ("Let `extends` reach rule files anywhere under DIR (by default only the file's own folder and "
+             "its subfolders, or the `root` of a cardlang.toml; see docs/security.md).")
+_ROOT_KEY = "cardlang.root"
 
 
 def parse_settings(values) -> dict:
@@ -23,15 +32,45 @@ def parse_settings(values) -> dict:
     return out
 
 
-def load_game(path: str, players: Optional[int], settings) -> Game:
+def _remember_root(ctx: click.Context, param, value: Optional[str]) -> Optional[str]:
+    if value is not None:
+        ctx.meta[_ROOT_KEY] = os.path.abspath(value)
+        # worker processes (simulate) load the file again: they find the root in their environment
+        before = os.environ.get(ROOT_ENV)
+        os.environ[ROOT_ENV] = ctx.meta[_ROOT_KEY]
+        ctx.call_on_close(lambda: os.environ.__setitem__(ROOT_ENV, before) if before is not None
+                          else os.environ.pop(ROOT_ENV, None))
+    return value
+
+
+def root_option() -> click.Option:
+    """`--root DIR` for a command that loads a rule file; `load_game` then uses it."""
+    return click.Option(["--root"], type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
+                        expose_value=False, callback=_remember_root, help=ROOT_HELP)
+
+
+def given_root() -> Optional[str]:
+    """The `--root` of the command running, if any."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.find_root().meta.get(_ROOT_KEY) if ctx is not None else None
+
+
+def load_game(path: str, players: Optional[int], settings) -> "Game":
     """Loads a game for a command; a bad file prints its diagnostics, a bad count or option one line."""
     try:
-        return load(path, players=players, options=parse_settings(settings))
+        return load(path, players=players, options=parse_settings(settings), root=given_root())
     except CardlangError as e:
         if e.diagnostics:
-            sources: dict = {}
             for d in e.diagnostics:
-                click.echo(render_text(d, sources), err=True)
+                click.echo(render_text(d, e.sources), err=True)
             raise SystemExit(1)
         click.echo(f"error: {e.message}", err=True)
         raise SystemExit(2)
+    except RuleError as e:  # a rule worked out as the game loads (which deck, at this player count)
+        exit_on_rule_error(e)
+
+
+def exit_on_rule_error(error: RuleError, *notes: str):
+    """Ends a command on a rule error: its one line (place, message, seed, move, `notes`), status 1."""
+    click.echo(error.report(*notes), err=True)
+    raise SystemExit(1)

@@ -21,19 +21,24 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from ..play.bots import BOTS, make_bot
-from .cmd_common import load_game, parse_settings
+from ..play.bots import BOTS, decide, make_bot
+from .cmd_common import exit_on_rule_error, load_game, parse_settings
 from ..play.savegame import SaveError, load_saved, save_data, write_save
+from ..play.seen import common_log, table_label, table_labels, table_seats
+from ..runtime.engine import RuleError
 from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
                          scores_table)
 
 BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a terminal
 EVENTS_SHOWN = 14  # events since a person's last move shown on the table; `log` shows them all
+TAIL_SHOWN = 200  # lines of a bots-only game's transcript shown when a rule stops it (`replay` has them all)
+SAVE_EVERY = 0.25  # seconds between two saves of a bots-only game (bots replay the same moves anyway)
+QUIT_WORDS = ("q", "quit", "exit")
 SYMBOLS = "♠♣♥♦▒─╭★◀"
 
 
 class Leave(Exception):
-    """The person leaves the table (`q`, Ctrl-C, or the input closed)."""
+    """The person leaves the table (`quit`, Ctrl-C, or the input closed)."""
 
 
 def bot_seed(seed: int, move: int) -> int:
@@ -55,7 +60,11 @@ class Bots:
         self.seed = seed
 
     def choose(self, state):
-        return make_bot(self.name, seed=bot_seed(self.seed, len(state.history))).choose(state)
+        """The action the bot plays in `state`, decided from the current player's view."""
+        try:
+            return decide(make_bot(self.name, seed=bot_seed(self.seed, len(state.history))), state)
+        except RuleError as e:  # met while the bot played the game ahead on copies of it
+            raise e.in_game(state.seed, len(state.history), lookahead=True)
 
 
 def terminal_shows_symbols(stream=None) -> bool:
@@ -78,12 +87,20 @@ def match_answer(answer: str, labels: Sequence[str], card_of=None) -> tuple[Opti
     n = len(labels)
     choices = f"1 to {n}" if n > 1 else "1"
     text = answer.strip()
+    numbers = label_numbers(labels)
+    if numbers is not None:  # `2` is "bid 2", never the second entry
+        named = ", ".join(str(k) for k in numbers if k is not None)
+        choices = f"a number ({named})"
+        if re.fullmatch(r"[+-]?\d+", text):
+            if int(text) in numbers:
+                return numbers.index(int(text)), ""
+            return None, f"`{text}` is not a number you may choose: {named}"
     if numbers_only(labels):  # the choice is a number: the answer is that number, not a place in a list
         if text in labels:
             return labels.index(text), ""
         return None, f"`{text}` is not a number you may choose: {', '.join(labels)}"
     if not text:
-        return None, f"type the number of your choice ({choices}), or ? for help"
+        return None, f"type {choices if numbers is not None else f'the number of your choice ({choices})'}, or ? for help"
     if re.fullmatch(r"[+-]?\d+", text):
         k = int(text)
         if 1 <= k <= n:
@@ -116,27 +133,59 @@ def numbers_only(labels: Sequence[str]) -> bool:
     return bool(labels) and all(re.fullmatch(r"-?\d+", label) for label in labels)
 
 
+_NUMBER_RE = re.compile(r"(?<![\w♣♦♥♠.])[+-]?\d+(?![\w♣♦♥♠.])")
+
+
+def label_numbers(labels: Sequence[str]) -> Optional[list]:
+    """For a choice of numbers (`bid 0`, `bid 1`, … maybe beside `pass`), the number each label names
+    (None for a label without one); None when the labels are not such a choice.
+
+    A label names a number when, its cards left out (`7♠` is a card, not a 7), it holds exactly one
+    whole number; the choice is one of numbers when at least two labels name distinct numbers.
+    """
+    out: list = []
+    for label in labels:
+        found = _NUMBER_RE.findall(CARD_RE.sub(" ", label))
+        if len(found) > 1:
+            return None
+        out.append(int(found[0]) if found else None)
+    named = [k for k in out if k is not None]
+    if len(named) < 2 or len(set(named)) != len(named):
+        return None
+    return out
+
+
+def means_quit(answer: str, labels: Sequence[str], ranks: Sequence[str] = ()) -> bool:
+    """Whether an answer asks to leave: `q`, `quit` or `exit`, unless a label, card or rank could mean it
+    (a rank Q, a label `queen`): then it is an answer, and only an unambiguous word leaves."""
+    word = answer.strip().lower()
+    if word not in QUIT_WORDS:
+        return False
+    if any(_norm(label).startswith(word) for label in labels):
+        return False
+    return word not in {r.lower() for r in ranks}
+
+
+def quit_word(labels: Sequence[str], ranks: Sequence[str] = ()) -> str:
+    """The shortest word that leaves the table at this choice."""
+    return next((w for w in QUIT_WORDS if means_quit(w, labels, ranks)), "quit")
+
+
+def discard_typeahead(stream=None) -> None:
+    """Forgets what was typed before a person's turn began (at a terminal; elsewhere nothing)."""
+    stream = stream or sys.stdin
+    try:
+        if not stream.isatty():
+            return
+        import termios
+
+        termios.tcflush(stream.fileno(), termios.TCIFLUSH)
+    except (ImportError, AttributeError, ValueError, OSError):  # not a POSIX terminal: nothing to discard
+        pass
+
+
 def _norm(text: str) -> str:
     return " ".join(ascii_text(text).lower().split())
-
-
-_TOKENS = re.compile(rf"({CARD_RE.pattern}|\ba card\b)")  # a log line split at its cards
-
-
-def common_log(state, seats: Sequence[int]) -> list:
-    """The log as all of `seats` may see it: a card that any of them does not know is `a card`."""
-    views = [state.transcript(s) for s in seats]
-    out = []
-    for lines in zip(*views):
-        if all(line == lines[0] for line in lines):
-            out.append(lines[0])
-            continue
-        pieces = [_TOKENS.split(line) for line in lines]
-        if any(len(p) != len(pieces[0]) for p in pieces):  # cannot line up: hide every card
-            out.append(_TOKENS.sub("a card", lines[0]))
-            continue
-        out.append("".join("a card" if "a card" in tokens else tokens[0] for tokens in zip(*pieces)))
-    return out
 
 
 def common_observation(state, seats: Sequence[int]) -> dict:
@@ -165,7 +214,7 @@ class Session:
     def __init__(self, game, state, *, humans: Sequence[int], bots: Bots, console: Console, style: Style,
                  speed: float = 0.0, save_path: Optional[str] = None, hotseat: bool = False,
                  replay_hint: str = "", labels: Optional[list] = None, read=input, echo: bool = False,
-                 sleep=time.sleep):
+                 sleep=time.sleep, discard=discard_typeahead, terminal: bool = False):
         self.game = game
         self.state = state
         self.humans = list(humans)
@@ -179,8 +228,12 @@ class Session:
         self.read = read
         self.echo = echo
         self.sleep = sleep
+        self.discard = discard  # forgets type-ahead when a person's turn begins
+        self.terminal = terminal  # the input is a terminal: Ctrl-D there saves, as a closed terminal does
         self.layout = Layout.of(game)
-        self.labels = list(labels) if labels is not None else move_labels(state)
+        # the table whose view a save records (seen.py), and each move's label as it saw it
+        self.table = table_seats(self.humans, game.players)
+        self.labels = list(labels) if labels is not None else None
         # the person in front of the screen: with one person always the same; with several, the
         # last one who played (until the next one takes the seat)
         self.viewer: Optional[int] = self.humans[0] if len(self.humans) == 1 else None
@@ -200,11 +253,13 @@ class Session:
                         self.human_turn(seat)
                     else:
                         self.bot_turn(seat)
+                self.finish()  # (the scores shown there can break a rule too)
             except Leave as e:
                 return self.leave(str(e))
             except KeyboardInterrupt:
                 return self.leave_interrupted()
-            self.finish()
+            except RuleError as e:
+                return self.stop_on_rule_error(e)
             return 0
         finally:
             _on_hangup(previous)
@@ -212,7 +267,7 @@ class Session:
     def hang_up(self, *_):
         """The terminal closed: save (to the default file if none was given) and stop, silently."""
         if self.save_path is None:
-            self.save_path = default_save_name(self.game, self.state.seed)
+            self.save_path = default_save_name(self.game)
         try:
             self.save()
         finally:
@@ -225,6 +280,7 @@ class Session:
             self.sleep(self.speed)
 
     def human_turn(self, seat: int) -> None:
+        self.discard()  # what was typed while the bots played was not an answer to this turn
         if self.viewer != seat and (self.hotseat or self.viewer is None):
             self.hand_over(seat)
         self.viewer = seat
@@ -238,7 +294,7 @@ class Session:
             if command in ("?", "help", "h", "rules"):
                 self.show_rules()
                 continue
-            if command in ("q", "quit", "exit"):
+            if means_quit(command, labels, self.game.deck.ranks):
                 raise Leave("quit")
             if command == "log":
                 self.show_log(seat)
@@ -249,6 +305,8 @@ class Session:
                 continue
             index, reason = match_answer(answer, labels, self.card_of)
             if index is None:
+                if command in QUIT_WORDS:  # `q` here could be a card or a label, so it does not leave
+                    reason += f"; to leave the table, type {quit_word(labels, self.game.deck.ranks)}"
                 self.say(reason, "yellow")
                 continue
             self.mark[seat] = len(self.state.log or ())
@@ -285,12 +343,19 @@ class Session:
         self.say(self.replay_hint, "dim")
 
     def leave(self, why: str) -> int:
-        self.save()  # an interruption may have come between a move and its save
-        if why == "input closed":
+        if why == "input closed":  # Ctrl-D at a terminal saves, as a closed terminal does (`hang_up`)
+            if self.terminal and self.save_path is None:
+                self.save_path = default_save_name(self.game)
+            try:
+                self.save()
+            except OSError as e:
+                self.say(f"could not save to {self.save_path}: {e.strerror or e}", "red")
+                self.save_path = None
             self.say("")
             self.say("The input closed: leaving the game.", "bold")
             self.say(self.resume_hint(), "dim")
             return 0
+        self.save()  # an interruption may have come between a move and its save
         self.say("Leaving the game.", "bold")
         if self.save_path is None:
             self.offer_save()
@@ -304,10 +369,17 @@ class Session:
         if self.save_path is None:
             self.offer_save()
         self.say(self.resume_hint(), "dim")
-        return 130 if self.save_path is None else 0
+        return 130  # the shell's status for Ctrl-C, saved or not
+
+    def stop_on_rule_error(self, e: RuleError) -> int:
+        """A rule cannot be carried out: the game is saved as it stands and the error is one line."""
+        e.in_game(self.state.seed, len(self.state.history))
+        if self.save_path is None:
+            self.save_path = default_save_name(self.game)
+        exit_on_rule_error(e, _saved(self.save, self.save_path))
 
     def offer_save(self) -> None:
-        default = default_save_name(self.game, self.state.seed)
+        default = default_save_name(self.game)
         try:
             answer = self.ask(f"Save the game to resume it later? File name [{default}], or n: ").strip()
         except (Leave, KeyboardInterrupt):
@@ -326,15 +398,17 @@ class Session:
     def save(self) -> None:
         if self.save_path is None:
             return
-        if len(self.labels) != len(self.state.history):  # interrupted between a move and its label
-            self.labels = move_labels(self.state)
+        if self.labels is None or len(self.labels) != len(self.state.history):  # saved from now on
+            self.labels = table_labels(self.state, self.table)
         write_save(self.save_path, save_data(self.state, humans=self.humans, bot=self.bots.name,
                                              labels=self.labels, save_path=self.save_path))
 
     def apply(self, action: int) -> None:
-        """Plays an action and saves; keeps the moves' labels for the save file."""
-        self.labels.append(self.game.program.label(self.state, int(action)))
+        """Plays an action and saves; keeps the moves' labels, as the table saw them, for the save file."""
+        line = len(self.state.log or ())
         self.state.apply(action)
+        if self.labels is not None and self.save_path is not None:
+            self.labels.append(table_label(self.state, self.table, line))
         self.save()
 
     def resume_hint(self) -> str:
@@ -346,10 +420,12 @@ class Session:
         who = ", ".join(f"P{s}" for s in self.humans) or "bots only"
         you = f"you are {who}" if len(self.humans) == 1 else f"people: {who}"
         sep = self.style.sep
-        return f"{self.game.title}{sep}{self.game.players} players{sep}{you}{sep}seed {self.state.seed}"
+        text = f"{self.game.title}{sep}{self.game.players} players{sep}{you}"
+        # the seed deals every hand: it is shown once the game is over, never while a person plays
+        return text + (f"{sep}seed {self.state.seed}" if self.state.is_terminal() else "")
 
     def draw(self, seat: int, status: Optional[str], final: bool = False) -> None:
-        obs = self.state.observation(seat)
+        obs = self.state.view(seat).observation()  # the screen, like a bot, gets the seat's view
         log = obs["log"]
         start = self.mark.get(seat, 0)
         if final:
@@ -380,12 +456,21 @@ class Session:
 
     def show_actions(self, labels: list) -> None:
         sep = self.style.sep
+        word = quit_word(labels, self.game.deck.ranks)
+        leave = "q quit" if word == "q" else f"{word} to leave"
         if numbers_only(labels):
             self.show(Text("  choose a number: " + ", ".join(labels), style="bold"))
-            self.say(f"type the number{sep}? rules and help{sep}log all events{sep}q quit", "dim")
+            self.say(f"type the number{sep}? rules and help{sep}log all events{sep}{leave}", "dim")
+            return
+        numbers = label_numbers(labels)
+        if numbers is not None:  # a number answers with itself, so the list has no numbers of its own
+            self.show(Text("  choose: ", style="bold") + rich_line(", ".join(labels), self.style))
+            example = next(f"{k} for {label}" for k, label in zip(numbers, labels) if k is not None)
+            self.say(f"type the number ({example}) or a label{sep}? rules and help{sep}log all events{sep}{leave}",
+                     "dim")
             return
         self.show(actions_list(labels, self.style))
-        self.say(f"answer with a number or a label{sep}? rules and help{sep}log all events{sep}q quit", "dim")
+        self.say(f"answer with a number or a label{sep}? rules and help{sep}log all events{sep}{leave}", "dim")
 
     def show_rules(self) -> None:
         game = self.game
@@ -403,7 +488,7 @@ class Session:
             self.say(text, "dim")
         self.say("Answer with the number of an action or its label (the start of it is enough, "
                  "or a card such as 10h). Commands: ? this help, log every event you saw, "
-                 "t the table again, q quit (offers to save).", "dim")
+                 f"t the table again, {quit_word((), self.game.deck.ranks)} to leave (offers to save).", "dim")
 
     def show_log(self, seat: int) -> None:
         for line in self.state.transcript(seat):
@@ -451,16 +536,13 @@ def _on_hangup(handler):
     return signal.SIG_DFL if previous is None else previous
 
 
-def move_labels(state) -> list:
-    """The labels of the moves made so far, omniscient (a save holds the whole game anyway)."""
-    game = state.game
-    data = state.to_json()
-    replay = game.new_initial_state(seed=data["seed"], stack=data["stack"], draws=data["draws"], log=False)
-    labels = []
-    for a in state.history:
-        labels.append(game.program.label(replay, a))
-        replay.apply(a)
-    return labels
+def _saved(save, path: str) -> str:
+    """Saves a game a rule stopped (`save()`); the note for its error line: where, or why not."""
+    try:
+        save()
+    except (OSError, RuleError) as e:
+        return f"not saved: {getattr(e, 'strerror', None) or e}"
+    return f"saved in {path}"
 
 
 def _value(value) -> str:
@@ -473,9 +555,10 @@ def _quote(path: str) -> str:
     return shlex.quote(path)
 
 
-def default_save_name(game, seed: int) -> str:
+def default_save_name(game) -> str:
+    """`coucou-20261201-092145.save.json`: the game and the time, not the seed (it deals every hand)."""
     stem = re.sub(r"[^a-z0-9]+", "-", game.title.lower()).strip("-") or "game"
-    return f"{stem}-{seed}.save.json"
+    return f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
 
 
 def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
@@ -515,10 +598,13 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
     """Play a game at the terminal against bots, or with friends at one terminal (--hotseat).
 
     You see only what your seat may see: your own hidden cards, the cards shown to you and the
-    public table. Answer with the number of an action or its label; `?` shows the rules, `q` quits
-    (offering to save). With --save FILE the game is saved after every action; resume it with
-    `cardlang play --resume FILE`, replay it with `cardlang replay FILE`. A terminal that closes
-    without --save leaves the game in NAME-SEED.save.json in the current folder.
+    public table. Answer with the number of an action or its label (a choice of numbers, such as
+    bids, with the number itself); `?` shows the rules, `quit` leaves (offering to save; `q` too
+    when no card, rank or label could be meant by it). With --save FILE the game is saved after
+    every action; resume it with `cardlang play --resume FILE`, replay it with `cardlang replay
+    FILE`. A terminal that closes, or Ctrl-D at it, without --save leaves the game in
+    NAME-SEED.save.json in the current folder. A rule error ends the game with one line naming the
+    rule, the seed and the move, after saving it there (exit status 1).
     """
     import random as _random
 
@@ -532,15 +618,19 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
             game, state, data = load_saved(resume_path, path)
         except SaveError as e:
             _fail(str(e), status=1)
+        except RuleError as e:  # the saved game stops on a rule error: the save reproduces it
+            exit_on_rule_error(e, f"saved in {resume_path}")
         seed = state.seed
-        humans = list(seats) or list(data.get("humans", [0]))
+        humans = list(dict.fromkeys(seats)) or list(data.humans)
         if hotseat and not seats:
             humans = list(range(game.players))
         hotseat = hotseat or len(humans) > 1
         bots_only = bots_only or not humans
-        bot_name = bot_name or data.get("bot") or "random"
+        bot_name = bot_name or data.bot
         save_path = save_path or resume_path
-        saved_labels = data.get("labels") if len(data.get("labels") or ()) == len(state.history) else None
+        # the labels are the table's: a table with other people (or a version-1 save) has them worked out again
+        same_table = data.version >= 2 and table_seats(humans, game.players) == table_seats(data.humans, game.players)
+        saved_labels = list(data.labels) if same_table else None
         settings_shown = {k: v for k, v in game.options.items() if v != game.symbols.options[k].default}
     else:
         if path is None:
@@ -548,7 +638,13 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
         game = load_game(path, players, settings)
         if seed is None:
             seed = _random.randrange(1 << 31)
-        state = game.new_initial_state(seed=seed)
+        try:
+            state = game.new_initial_state(seed=seed)
+        except RuleError as e:  # before the first decision: a save of no moves reproduces it
+            where = save_path or default_save_name(game)
+            exit_on_rule_error(e.in_game(seed, 0), _saved(lambda: write_save(where, save_data(
+                e.state, humans=() if bots_only else seats or [0], bot=bot_name or "random", labels=[],
+                save_path=where)), where))
         if hotseat and not seats:
             humans = list(range(game.players))
         else:
@@ -574,7 +670,7 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
         speed = BOT_PAUSE if console.is_terminal else 0.0
     session = Session(game, state, humans=humans, bots=bots, console=console, style=style, speed=speed,
                       save_path=save_path, hotseat=hotseat, replay_hint=replay_hint, labels=saved_labels,
-                      echo=not _stdin_is_terminal())
+                      echo=not _stdin_is_terminal(), terminal=_stdin_is_terminal())
     if resume_path is not None:
         session.say(f"Resuming {game.title} from {resume_path}: {len(state.history)} moves played.", "bold")
     try:
@@ -586,36 +682,53 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
 
 
 def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: float, bot_name: str) -> None:
-    labels = move_labels(state) if save_path else []
+    table = table_seats((), game.players)  # nobody sits: the save records what every seat saw
+    labels = table_labels(state, table)  # kept without --save too: a rule error saves the game
+    last_save = [0.0]
 
-    def save():
-        if save_path:
+    def save(now=False):
+        # at most every SAVE_EVERY seconds while the bots play (each save writes every move so far),
+        # and at once at the end or a break: a save lost in between is the same bots' same moves
+        if save_path and (now or time.monotonic() - last_save[0] >= SAVE_EVERY):
             write_save(save_path, save_data(state, humans=(), bot=bot_name, labels=labels, save_path=save_path))
+            last_save[0] = time.monotonic()
 
-    save()
+    save(now=True)
     shown = 0
     try:
         while not state.is_terminal():
             action = bots.choose(state)
-            if save_path:
-                labels.append(game.program.label(state, action))
+            line = len(state.log)
             state.apply(action)
-            save()
+            labels.append(table_label(state, table, line))
+            save(now=speed > 0 or state.is_terminal())
             if speed:
-                log = state.transcript()
-                for line in log[shown:]:
+                for line in state.transcript(start=shown):
                     console.print(line, markup=False, highlight=False)
-                shown = len(log)
+                shown = len(state.log)
                 time.sleep(speed)
+        scores = state.scores()  # (a `score of p:` can break a rule too)
+    except RuleError as e:
+        total = len(state.log)  # a line of the transcript per event of the log
+        if total - shown > TAIL_SHOWN:
+            console.print(f"… {total - shown - TAIL_SHOWN:,} lines before these (cardlang replay shows them all)",
+                          markup=False, highlight=False)
+            shown = total - TAIL_SHOWN
+        for line in state.transcript(start=shown):
+            console.print(line, markup=False, highlight=False)
+        e.in_game(state.seed, len(state.history))
+        path = save_path or default_save_name(game)
+        exit_on_rule_error(e, _saved(lambda: write_save(path, save_data(state, humans=(), bot=bot_name, labels=labels,
+                                                                        save_path=path)), path))
     except KeyboardInterrupt:
+        save(now=True)
         console.print("\nInterrupted.", markup=False)
         if save_path:
             console.print(f"The game is saved in {save_path}; to go on: cardlang play --resume {_quote(save_path)}",
                           markup=False, soft_wrap=True)
         raise SystemExit(130)
-    for line in state.transcript()[shown:]:
+    for line in state.transcript(start=shown):
         console.print(line, markup=False, highlight=False)
-    scores = state.scores()
     console.print("final scores: " + ", ".join(f"P{s}: {v}" for s, v in enumerate(scores)), markup=False)
     winners = ", ".join(f"P{w}" for w in state.winners()) or "nobody"
     console.print(Text(f"winner{'s' if len(state.winners()) > 1 else ''}: {winners}", style="bold"))

@@ -8,7 +8,8 @@ import sys
 import click
 
 from ..play.bots import BotNameError, make_bot, parse_bot
-from .cmd_common import load_game
+from .cmd_common import exit_on_rule_error, load_game
+from ..runtime.engine import RuleError
 from ..play.simulate import cpu_count, simulate
 
 
@@ -56,6 +57,8 @@ def simulate_command(path, games, players, bot_names, seed, jobs, cluster, setti
     show_progress = not as_json and sys.stderr.isatty()
     try:
         stats = _run(game, games, seed, bots, jobs, cluster, show_progress)
+    except RuleError as e:  # a game broke a rule: the run stops, naming that game's seed
+        exit_on_rule_error(e)
     except RuntimeError as e:
         click.echo(f"error: {e}", err=True)
         raise SystemExit(2)

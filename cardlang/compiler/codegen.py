@@ -190,7 +190,8 @@ def fresh() -> str:
 class Source:
     """A generated function built line by line, each line a template as in `expr`.
 
-    `rule_lines` holds, for each generated line, the rule line it carries out, so that an error
+    `rule_lines` holds, for each generated line, the rule it carries out (its `Span`: the
+    place a rule error names; "line" for short), so that an error
     raised in the function is reported at the right line of the `.cards` file (`rule_line`).
     """
 
@@ -199,11 +200,11 @@ class Source:
         self.env: dict = {}
         self.rule_lines: list = []
 
-    def line(self, depth: int, rule_line: int, template: str, /, *children: Callable, views=(), **named) -> None:
+    def line(self, depth: int, rule_line, template: str, /, *children: Callable, views=(), **named) -> None:
         self.text.append("    " * (depth + 1) + _fill(template, children, named, self.env, views))
         self.rule_lines.append(rule_line)
 
-    def lines(self, depth: int, rule_line: int, template: str, /, *children: Callable, views=(), **named) -> None:
+    def lines(self, depth: int, rule_line, template: str, /, *children: Callable, views=(), **named) -> None:
         """Several lines at once: a template of statements written at depth 0 (four spaces)."""
         text = _fill(template, children, named, self.env, views)
         for one in text.rstrip("\n").split("\n"):
@@ -244,7 +245,7 @@ _RETURN_PC = re.compile(r"( *)return (\d+)")
 refused: list = []  # why Python refused chained ops, in this process
 
 
-def _body(op, line: int):
+def _body(op, line):
     """(lines, rule lines, env) of an op `chain` may paste, or None."""
     text = getattr(op, "text", None)
     if text is not None:

@@ -16,13 +16,14 @@ import attrs
 
 from ..lang import ast
 from . import codegen
-from ..runtime import engine, rng
+from ..runtime import engine, rng, view
 from ..runtime.cards import Deck
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE, ZONES, Symbols
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import describe, mark, player_name
 from ..runtime.log import marks as card_marks
 from ..runtime.log import flush as _flush
+from ..runtime.log import flush_up_to_error as _flush_up_to_error
 from ..runtime.program import ProgramBase
 from ..runtime.program import loops_forever as _loops_forever
 from ..runtime.zones import first_in as _first_in
@@ -34,10 +35,10 @@ from .layout import build_layout, choose_deck, seat_ring
 class Choice:
     """A compiled `chooses`: who decides, and each alternative's kind, filter, binding and body."""
 
-    __slots__ = ("player", "alts", "pc", "line")
+    __slots__ = ("player", "alts", "pc", "span")
 
-    def __init__(self, player, alts, pc, line):
-        self.player, self.alts, self.pc, self.line = player, alts, pc, line
+    def __init__(self, player, alts, pc, span):
+        self.player, self.alts, self.pc, self.span = player, alts, pc, span
 
 
 class Alt:
@@ -92,6 +93,10 @@ class Program(ProgramBase):
         st.pc = self.entry
         st.stack = []
 
+    def repend(self, st) -> None:
+        """Works out the pending choice's legal actions again (its op only reads the state)."""
+        self.plain[self.chooses[st.pending[0]].pc](st)
+
     def run(self, st) -> None:
         """Runs the state's program from `st.pc` to the next decision or the end."""
         self._run(st, st.pc)
@@ -108,15 +113,20 @@ class Program(ProgramBase):
         try:
             while pc >= 0:
                 pc = code[pc](st)
-        except RuleError:
-            raise
-        except (IndexError, TypeError, ValueError, ZeroDivisionError) as e:
-            raise RuleError(f"line {codegen.rule_line(code[pc], e) or self.lines[pc]}: {e}") from e
+        except RuleError as e:
+            _flush_up_to_error(st)
+            raise e.located(codegen.rule_line(code[pc], e) or self.lines[pc]).in_game(st.seed, len(st.history))
+        except (ArithmeticError, IndexError, TypeError, ValueError) as e:
+            _flush_up_to_error(st)
+            at = codegen.rule_line(code[pc], e) or self.lines[pc]
+            raise RuleError(str(e), at).in_game(st.seed, len(st.history)) from e
         if st.log is not None and st.fresh:
             _flush(st)
 
     def resume(self, st, a: int) -> None:
         """Plays the legal action `a` of the pending choice and runs on to the next decision."""
+        if st.checkpoint is not False:  # (False in the copies bots play out: they keep no past)
+            view.record(st, a)
         slot, body = self.resumes[st.pending[0]][a >> 16]
         if slot is not None:
             st.v[slot] = a & 0xFFFF
@@ -125,6 +135,8 @@ class Program(ProgramBase):
             self._log_choice(st, a)
         st.pending = None
         self._run(st, body)
+        if len(st.history) >= self.max_decisions:
+            self._check_decisions(st, self.chooses[st.pending[0]].span if st.pending else None)
 
 
 class Compiler:
@@ -207,7 +219,10 @@ class Compiler:
             self.block(s.setup.body)
         self.round_pc = len(p.code)
         p.round_pc = self.round_pc
-        self.emit(lambda nxt: self._next_round(nxt, s.round.span.line), s.round.span)
+        # the caps on one game (`limit …`, else the engine's defaults, read now so tests can lower them)
+        p.max_decisions = s.limits.get("decisions", engine.MAX_DECISIONS)
+        p.max_rounds = s.limits.get("rounds", engine.MAX_ROUNDS)
+        self.emit(lambda nxt: self._next_round(nxt, p.max_rounds, s.round.span), s.round.span)
         self.block(s.round.body)
         self.emit(lambda nxt: _jump(self.round_pc), s.round.span)
         for name, d in s.phases.items():
@@ -249,19 +264,19 @@ class Compiler:
         return p
 
     @staticmethod
-    def _next_round(nxt, line=0):
+    def _next_round(nxt, most: int, line=None):
         return codegen.function("    s.round += 1\n"
                                 "    s.steps -= 1\n"
-                                "    if s.steps < 0:\n"
-                                "        {loops}({line})\n"
-                                "    return {nxt}\n", loops=_loops_forever, line=line, nxt=nxt)
+                                "    if s.steps < 0 or s.round > {most}:\n"
+                                "        {loops}({line}, s)\n"
+                                "    return {nxt}\n", loops=_loops_forever, line=line, nxt=nxt, most=most)
 
     # ------------------------------------------------------------ emission
     def emit(self, make: Callable, span) -> int:
         """Appends the op `make(next_pc)` and returns its pc."""
         pc = len(self.p.code)
         self.p.code.append(None)
-        self.p.lines.append(span.line if span else 0)
+        self.p.lines.append(span)
         self.p.code[pc] = make(pc + 1)
         return pc
 
@@ -277,7 +292,7 @@ class Compiler:
     def placeholder(self, span) -> int:
         pc = len(self.p.code)
         self.p.code.append(None)
-        self.p.lines.append(span.line)
+        self.p.lines.append(span)
         return pc
 
     def block(self, stmts) -> None:
@@ -343,7 +358,7 @@ class Compiler:
     def _proc(self, src, st, depth: int) -> None:
         """Python source for a straight statement, into `src` at `depth`."""
         kind = type(st).__name__
-        line = st.span.line if st.span else 0
+        line = st.span
         if kind == "Pass":
             src.line(depth, line, "pass")
             return
@@ -361,9 +376,9 @@ class Compiler:
         if kind == "If":
             points = self.branch_points[id(st)]
             for i, ((cond, body), test) in enumerate(zip(st.branches, parts)):
-                src.line(depth, cond.span.line, ("if " if i == 0 else "elif ") + "{0}:", test)
-                self._count_point(src, points[i], depth + 1, cond.span.line)
-                self._proc_block(src, body, depth + 1, cond.span.line)
+                src.line(depth, cond.span, ("if " if i == 0 else "elif ") + "{0}:", test)
+                self._count_point(src, points[i], depth + 1, cond.span)
+                self._proc_block(src, body, depth + 1, cond.span)
             if st.orelse:
                 src.line(depth, line, "else:")
                 self._count_point(src, points[-1], depth + 1, line)
@@ -391,19 +406,19 @@ class Compiler:
             self._count_step(src, depth + 1, line)
             self._proc_block(src, st.body, depth + 1, line)
 
-    def _count_point(self, src, k: int, depth: int, line: int) -> None:
+    def _count_point(self, src, k: int, depth: int, line) -> None:
         """When counting, the line counting rule point `k` (see `rule_point`)."""
         if self.counting:
             src.line(depth, line, "{hits}[{k}] += 1", hits=self.p.hits, k=k)
 
     @staticmethod
-    def _count_step(src, depth: int, line: int) -> None:
+    def _count_step(src, depth: int, line) -> None:
         """A pass of a `while` or `repeat` spends a step of the run's budget (see `Program._run`)."""
         src.line(depth, line, "s.steps -= 1")
         src.line(depth, line, "if s.steps < 0:")
-        src.line(depth + 1, line, "{loops}({line})", loops=_loops_forever, line=line)
+        src.line(depth + 1, line, "{loops}({line}, s)", loops=_loops_forever, line=line)
 
-    def _proc_block(self, src, stmts, depth: int, line: int) -> None:
+    def _proc_block(self, src, stmts, depth: int, line) -> None:
         if not stmts:
             src.line(depth, line, "pass")
         for x in stmts:
@@ -458,13 +473,13 @@ class Compiler:
             slot = self.lookup_slot(t.name)
             make = self.simple_op("    s.v[{slot}] += {0}\n", amount, slot=slot)
         else:
-            slot, index, line = self.lookup_slot(t.name), self.expr(t.key), t.span.line
+            slot, index, line = self.lookup_slot(t.name), self.expr(t.key), t.span
 
             def make(nxt):
                 def op(s):
                     items, i = list(s.v[slot]), index(s)  # the item's place once, then the amount
                     if not 1 <= i <= len(items):  # a negative index must not read from the end
-                        raise RuleError(f"line {line}: item {i} of a list of {len(items)} (items count from 1)")
+                        raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", line)
                     items[i - 1] += amount(s)
                     s.v[slot] = tuple(items)
                     return nxt
@@ -492,7 +507,7 @@ class Compiler:
             items = list(s.v[slot])
             i = index(s)
             if not 1 <= i <= len(items):
-                raise RuleError(f"line {t.span.line}: item {i} of a list of {len(items)} (items count from 1)")
+                raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", t.span)
             items[i - 1] = value
             s.v[slot] = tuple(items)
         return set_item
@@ -603,11 +618,11 @@ class Compiler:
         many = self.types.get(id(st.dest)) == ZONES
         names = self.p.zone_names
         face = st.facing
-        line = st.span.line
+        at = st.span
 
         def refuse(s, n, src, targets):
-            raise RuleError(f"line {line}: cannot deal {n} card(s) to {len(targets)} place(s): "
-                            f"`{names[src]}` holds {len(s.zones[src])}")
+            raise RuleError(f"cannot deal {n} card(s) to {len(targets)} place(s): "
+                            f"`{names[src]}` holds {len(s.zones[src])}", at)
 
         def logged(s, n, src, targets):
             if n and targets:
@@ -682,7 +697,7 @@ class Compiler:
         else:
             make = self.simple_op("    a, b = {0}, {1}\n"
                                   "    if a is None or b is None:\n"
-                                  "        raise {error}({message})\n"
+                                  "        raise {error}({message}, {at})\n"
                                   "    zones, loc, known = s.zones, s.loc, s.known\n"
                                   "    za, zb = loc[a], loc[b]\n"
                                   "    ia, ib = zones[za].index(a), zones[zb].index(b)\n"
@@ -690,7 +705,7 @@ class Compiler:
                                   "    loc[a], loc[b] = zb, za\n"
                                   "    known[a] |= {vis}[zb]\n"
                                   "    known[b] |= {vis}[za]\n", left, right, vis=vis, error=RuleError,
-                                  message=f"line {st.span.line}: `swap` needs two cards, and one of them is none")
+                                  message="`swap` needs two cards, and one of them is none", at=st.span)
         self.emit(make, st.span)
 
     def s_Reveal(self, st: ast.Reveal):
@@ -882,10 +897,10 @@ class Compiler:
                                              "        v[{slot}] -= 1\n"
                                              "        s.steps -= 1\n"
                                              "        if s.steps < 0:\n"
-                                             "            {loops}({line})\n"
+                                             "            {loops}({line}, s)\n"
                                              "        return {body}\n"
                                              "    return {end}\n", slot=slot, body=head + 1, end=end,
-                                             loops=_loops_forever, line=st.span.line)
+                                             loops=_loops_forever, line=st.span)
 
     def s_While(self, st: ast.While):
         cond = self.expr(st.cond)
@@ -898,10 +913,10 @@ class Compiler:
         self.p.code[head] = codegen.function("    if " + ("not " if st.negate else "") + "{0}:\n"
                                              "        s.steps -= 1\n"
                                              "        if s.steps < 0:\n"
-                                             "            {loops}({line})\n"
+                                             "            {loops}({line}, s)\n"
                                              "        return {body}\n"
                                              "    return {end}\n", cond, end=end, body=body,
-                                             loops=_loops_forever, line=st.span.line)
+                                             loops=_loops_forever, line=st.span)
 
     def _split_filter(self, where, var):
         """A card filter `a or b or … ` whose first terms do not name the card, split there.
@@ -973,11 +988,11 @@ class Compiler:
         for e in exits:
             self.p.code[e] = _jump(end)
         index = len(self.p.chooses)  # (after the choices nested in the alternatives)
-        self.p.chooses.append(Choice(player, alts, pc, st.span.line))
+        self.p.chooses.append(Choice(player, alts, pc, st.span))
         for ai, k in enumerate(points):
             kind, span, at, _ = self.p.rule_points[k]
             self.p.rule_points[k] = (kind, span, at, (index, ai))
-        line = st.span.line
+        line = st.span
         names = [f"legal{ai}" for ai in range(len(alts))] if len(alts) > 1 else ["legal"]
         legal_of = [_legal_of(a, ai << 16, line, names[ai]) for ai, a in enumerate(alts)]
         if all(a.kind == "option" and a.where is None for a in alts):  # always the same: one constant
@@ -985,8 +1000,8 @@ class Compiler:
 
         def fail(s, p, legal):
             if not legal:
-                raise RuleError(f"line {line}: {player_name(p)} must choose but has no legal choice")
-            raise RuleError(f"line {line}: nobody to choose")
+                raise RuleError(f"{player_name(p)} must choose but has no legal choice", line)
+            raise RuleError("nobody to choose", line)
         offer = ""  # when counting: each alternative offered (a constant tuple offers them all)
         if self.counting:
             offer = "".join(f"    {{offered}}[{k}] += 1\n" if len(names) == 1 else
@@ -1066,13 +1081,13 @@ class Compiler:
     def x_Index(self, e: ast.Index):
         base = self.seq(e.base)
         index = self.expr(e.index)
-        line = e.span.line
+        line = e.span
 
         def f(s):
             items = base(s)
             i = index(s)
             if not 1 <= i <= len(items):
-                raise RuleError(f"line {line}: item {i} of a list of {len(items)} (items count from 1)")
+                raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", line)
             return items[i - 1]
         return f
 
@@ -1130,14 +1145,14 @@ class Compiler:
                 return tuple([x for x in q if x != o])
             return except_item
         a, b = self.expr(e.left), self.expr(e.right)
-        line = e.span.line
+        line = e.span
         if op in ("+", "-", "*"):
             return codegen.expr("{0} " + op + " {1}", a, b)
         if op in ("/", "%"):
             def div(s):
                 d = b(s)
                 if d == 0:
-                    raise RuleError(f"line {line}: division by zero")
+                    raise RuleError("division by zero", line)
                 return a(s) // d if op == "/" else a(s) % d
             return div
         if op in ("==", "!=", "<", ">", "<=", ">="):
@@ -1207,12 +1222,12 @@ class Compiler:
 
     def _card_count(self, e: ast.EndCard) -> Callable:
         """The n of `top n of …`, which must not be negative (a slice would count from the other end)."""
-        count, line = self.expr(e.count), e.span.line
+        count, line = self.expr(e.count), e.span
 
         def n(s):
             k = count(s)
             if k < 0:
-                raise RuleError(f"line {line}: `{e.end} {k} of …`: a number of cards cannot be negative")
+                raise RuleError(f"`{e.end} {k} of …`: a number of cards cannot be negative", line)
             return k
         return n
 
@@ -1270,9 +1285,9 @@ class Compiler:
         if kind in ("min", "max"):
             return codegen.function("    values = []\n" + loop + "            values.append({2})\n"
                                     "    if not values:\n"
-                                    "        raise {error}({message})\n"
+                                    "        raise {error}({message}, {at})\n"
                                     "    return " + kind + "(values)\n", source, where, body, views=(0,), slot=slot,
-                                    error=RuleError, message=f"line {e.span.line}: `{kind}` over nothing")
+                                    error=RuleError, message=f"`{kind}` over nothing", at=e.span)
         better = ">" if kind == "highest" else "<"
         return codegen.function("    chosen = score = None\n" + loop + "            value = {2}\n"
                                 "            if chosen is None or value " + better + " score:\n"
@@ -1305,12 +1320,12 @@ class Compiler:
             ranking, codes = self.rankings[name]
             cards = self.cards(args[0])
             evaluate = ranking.evaluate_value if hasattr(ranking, "evaluate_value") else ranking.evaluate
-            line = e.span.line
+            line = e.span
 
             def value(s):
                 hand = cards(s)
                 if not 5 <= len(hand) <= 10:
-                    raise RuleError(f"line {line}: a poker hand needs 5 to 10 cards, not {len(hand)}")
+                    raise RuleError(f"a poker hand needs 5 to 10 cards, not {len(hand)}", line)
                 return int(evaluate([codes[c] for c in hand]))
             return value
         if sym.kind == "define":
@@ -1347,7 +1362,7 @@ class Compiler:
 
     def _builtin(self, e: ast.Call):
         name, args = e.func, e.args
-        line = e.span.line
+        line = e.span
         if name == "count":
             seq = self.seq(args[0])
             return codegen.expr("len({0})", seq, views=(0,))
@@ -1360,10 +1375,10 @@ class Compiler:
                     i, values = s.draws
                     s.draws = (i + 1, values)
                     if values[i] not in items:
-                        raise RuleError(f"line {line}: the fixed draw {values[i]!r} is not among {items}")
+                        raise RuleError(f"the fixed draw {values[i]!r} is not among {items}", line)
                     return values[i]
                 if not items:
-                    raise RuleError(f"line {line}: `random` of nothing")
+                    raise RuleError("`random` of nothing", line)
                 i, s.rng = rng.randbelow(len(items), s.rng)
                 return items[i]
             return draw
@@ -1551,7 +1566,7 @@ def _thread_jumps(code: list, lines: list, keep: set) -> None:
             lines[j] = lines[t]
 
 
-def _legal_of(a: Alt, base: int, line: int, out: str) -> tuple:
+def _legal_of(a: Alt, base: int, line, out: str) -> tuple:
     """Statements that set `out` to the ids of one alternative's legal actions, in order, as a tuple:
     (template, children, named), as `codegen.Source.lines` takes them.
 
@@ -1598,8 +1613,8 @@ def _legal_of(a: Alt, base: int, line: int, out: str) -> tuple:
         return "    q = {0}\n" + lines, (source, test), {"views": (0,)}
     bounds = ("    lo, hi = {0}, {%d}\n"
               "    if lo < 0 or hi > 0xFFFF:\n"
-              "        raise {error}({message} + f'{{lo}}..{{hi}}')\n")
-    named = {"error": RuleError, "message": f"line {line}: numbers to choose must lie in 0..65535, not "}
+              "        raise {error}({message} + f'{{lo}}..{{hi}}', {at})\n")
+    named = {"error": RuleError, "message": "numbers to choose must lie in 0..65535, not ", "at": line}
     if where is None:
         return bounds % 1 + f"    {out} = tuple(range({base} + lo, {base} + hi + 1))\n", (source, high), named
     lines, test = kept("range(lo, hi + 1)", where)

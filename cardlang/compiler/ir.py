@@ -310,10 +310,12 @@ class PlayerVarTarget:
 
 @node
 class ItemTarget:
-    """A place `set`/`add` write: item `index` (from 1) of the list in slot `slot`."""
+    """A place `set`/`add` write: item `index` (from 1) of the list in slot `slot` (`span`: the
+    target's, where an item out of the list is reported)."""
 
     slot: int
     index: Expr
+    span: Span
 
 
 @node

@@ -87,7 +87,7 @@ class Lowerer:
             return ir.SlotTarget(self.lookup(t.name))
         if t.kind == "player":
             return ir.PlayerVarTarget(self.layout.pvar_slots[t.name][0], self.expr(t.key))
-        return ir.ItemTarget(self.lookup(t.name), self.expr(t.key))
+        return ir.ItemTarget(self.lookup(t.name), self.expr(t.key), t.span)
 
     def s_Set(self, st: ast.Set):
         return ir.Assign(st.span, self.target(st.target), self.expr(st.value))

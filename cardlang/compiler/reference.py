@@ -13,9 +13,9 @@ loop), and at the bottom ("round",), which starts the next round whenever it is 
 from __future__ import annotations
 
 from ..lang.check import Symbols
-from ..runtime import engine, rng
+from ..runtime import engine, rng, view
 from ..runtime.engine import STOP, RuleError
-from ..runtime.log import flush, marks, player_name
+from ..runtime.log import flush, flush_up_to_error, marks, player_name
 from ..runtime.program import ProgramBase, loops_forever
 from ..runtime.zones import move_cards
 from . import ir
@@ -23,7 +23,7 @@ from .layout import Layout, build_layout, choose_deck
 from .lower import lower, lower_expression
 from .reference_expr import Evaluator
 
-_RUNTIME_ERRORS = (IndexError, TypeError, ValueError, ZeroDivisionError)  # a rule applied to what it cannot take
+_RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule applied to what it cannot take
 
 
 class _Alt:
@@ -91,16 +91,21 @@ class ReferenceProgram(ProgramBase):
                         break
                 else:
                     getattr(self, "f_" + frame[0])(st, frame)
-            except RuleError:
-                raise
+            except RuleError as e:
+                flush_up_to_error(st)
+                at = node.span if node is not None else self.ir.round_span
+                raise e.located(at).in_game(st.seed, len(st.history))
             except _RUNTIME_ERRORS as e:
-                line = node.span.line if node is not None else self.ir.round_span.line
-                raise RuleError(f"line {line}: {e}") from e
+                flush_up_to_error(st)
+                at = node.span if node is not None else self.ir.round_span
+                raise RuleError(str(e), at).in_game(st.seed, len(st.history)) from e
         if st.log is not None and st.fresh:
             flush(st)
 
     def resume(self, st, a: int) -> None:
         """Plays the legal action `a` of the pending choice and runs on to the next decision."""
+        if st.checkpoint is not False:  # (False in the copies bots play out: they keep no past)
+            view.record(st, a)
         alt = self.ir.choices[st.pending[0]].alternatives[a >> 16]
         if alt.slot is not None:
             st.v[alt.slot] = a & 0xFFFF
@@ -110,22 +115,30 @@ class ReferenceProgram(ProgramBase):
         st.pending = None
         st.stack.append(("body", alt.body, 0))
         self.run(st)
+        if len(st.history) >= self.max_decisions:
+            self._check_decisions(st, self.ir.choices[st.pending[0]].span if st.pending else None)
+
+    def repend(self, st) -> None:
+        """Works out the pending choice's legal actions again (the choice only reads the state)."""
+        self.s_Choose(st, self.ir.choices[st.pending[0]])
 
     def execute(self, st, node: ir.Stmt):
         """Carries out one statement; STOP if the game now waits for a decision or is over."""
         return getattr(self, "s_" + type(node).__name__)(st, node)
 
     @staticmethod
-    def _spend(st, line: int) -> None:
+    def _spend(st, at) -> None:
         """A pass of a loop or a round spends a step of the run's budget."""
         st.steps -= 1
         if st.steps < 0:
-            loops_forever(line)
+            loops_forever(at, st)
 
     # ---------------------------------------------------------------- frames
     def f_round(self, st, frame) -> None:
         st.round += 1
-        self._spend(st, self.ir.round_span.line)
+        self._spend(st, self.ir.round_span)
+        if st.round > self.max_rounds:
+            loops_forever(self.ir.round_span, st)
         st.stack.append(("body", self.ir.round, 0))
 
     def f_for(self, st, frame) -> None:
@@ -144,7 +157,7 @@ class ReferenceProgram(ProgramBase):
         _, loop, left = frame
         if left > 0:
             st.stack[-1] = ("repeat", loop, left - 1)
-            self._spend(st, loop.span.line)
+            self._spend(st, loop.span)
             st.stack.append(("body", loop.body, 0))
         else:
             st.stack.pop()
@@ -153,7 +166,7 @@ class ReferenceProgram(ProgramBase):
         loop = frame[1]
         holds = self.x.eval(st, loop.cond)
         if (not holds) if loop.negate else holds:
-            self._spend(st, loop.span.line)
+            self._spend(st, loop.span)
             st.stack.append(("body", loop.body, 0))
         else:
             st.stack.pop()
@@ -172,7 +185,7 @@ class ReferenceProgram(ProgramBase):
     def _item(self, st, target: ir.ItemTarget, size: int) -> int:
         i = self.x.eval(st, target.index)
         if not 1 <= i <= size:
-            raise RuleError(f"line {target.index.span.line}: item {i} of a list of {size} (items count from 1)")
+            raise RuleError(f"item {i} of a list of {size} (items count from 1)", target.span)
         return i
 
     def s_Assign(self, st, node: ir.Assign):
@@ -216,8 +229,8 @@ class ReferenceProgram(ProgramBase):
         pile = st.zones[src]
         names = self.zone_names
         if n * len(targets) > len(pile):
-            raise RuleError(f"line {node.span.line}: cannot deal {n} card(s) to {len(targets)} place(s): "
-                            f"`{names[src]}` holds {len(pile)}")
+            raise RuleError(f"cannot deal {n} card(s) to {len(targets)} place(s): "
+                            f"`{names[src]}` holds {len(pile)}", node.span)
         for _ in range(n):  # one card at a time, each place in turn, from the top (the end of the list)
             for z in targets:
                 c = pile.pop()
@@ -260,7 +273,7 @@ class ReferenceProgram(ProgramBase):
     def s_SwapCards(self, st, node: ir.SwapCards):
         a, b = self.x.eval(st, node.left), self.x.eval(st, node.right)
         if a is None or b is None:
-            raise RuleError(f"line {node.span.line}: `swap` needs two cards, and one of them is none")
+            raise RuleError("`swap` needs two cards, and one of them is none", node.span)
         zones, loc = st.zones, st.loc
         za, zb = loc[a], loc[b]
         ia, ib = zones[za].index(a), zones[zb].index(b)
@@ -344,16 +357,16 @@ class ReferenceProgram(ProgramBase):
         p = self.x.eval(st, node.player)
         legal = []
         for ai, alt in enumerate(node.alternatives):
-            legal.extend((ai << 16) | value for value in self._values(st, alt, node.span.line))
+            legal.extend((ai << 16) | value for value in self._values(st, alt, node.span))
         if not legal or p is None or not 0 <= p < len(st.active):
             if not legal:
-                raise RuleError(f"line {node.span.line}: {player_name(p)} must choose but has no legal choice")
-            raise RuleError(f"line {node.span.line}: nobody to choose")
+                raise RuleError(f"{player_name(p)} must choose but has no legal choice", node.span)
+            raise RuleError("nobody to choose", node.span)
         st.pending = (node.index, p, tuple(legal))
         st.pc = node.index
         return STOP
 
-    def _values(self, st, alt: ir.Alternative, line: int) -> list:
+    def _values(self, st, alt: ir.Alternative, line) -> list:
         """The values an alternative offers now, in order (an option offers the value 0)."""
         if alt.kind == "option":
             return [0] if alt.where is None or self.x.eval(st, alt.where) else []
@@ -362,7 +375,7 @@ class ReferenceProgram(ProgramBase):
         else:
             lo, hi = self.x.eval(st, alt.source), self.x.eval(st, alt.high)
             if lo < 0 or hi > 0xFFFF:
-                raise RuleError(f"line {line}: numbers to choose must lie in 0..65535, not {lo}..{hi}")
+                raise RuleError(f"numbers to choose must lie in 0..65535, not {lo}..{hi}", line)
             candidates = range(lo, hi + 1)
         if alt.where is None:
             return list(candidates)
@@ -379,4 +392,7 @@ def reference_program(symbols: Symbols, players: int, options: dict) -> Referenc
     constants = Evaluator(None)
     deck = choose_deck(symbols, lambda cond: constants.eval(None, lower_expression(symbols, players, options, cond)))
     layout = build_layout(symbols, players, deck)
-    return ReferenceProgram(layout, lower(symbols, players, options, layout))
+    program = ReferenceProgram(layout, lower(symbols, players, options, layout))
+    program.max_decisions = symbols.limits.get("decisions", engine.MAX_DECISIONS)
+    program.max_rounds = symbols.limits.get("rounds", engine.MAX_ROUNDS)
+    return program

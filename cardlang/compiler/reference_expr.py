@@ -66,7 +66,7 @@ class Evaluator:
         items = self.eval(st, e.seq)
         i = self.eval(st, e.index)
         if not 1 <= i <= len(items):
-            raise RuleError(f"line {e.span.line}: item {i} of a list of {len(items)} (items count from 1)")
+            raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", e.span)
         return items[i - 1]
 
     # ------------------------------------------------------------------- operators
@@ -89,7 +89,7 @@ class Evaluator:
         if e.op in ("/", "%"):
             d = self.eval(st, e.right)  # the divisor first, as the compiled engine does
             if d == 0:
-                raise RuleError(f"line {e.span.line}: division by zero")
+                raise RuleError("division by zero", e.span)
             a = self.eval(st, e.left)
             return a // d if e.op == "/" else a % d
         a, b = self.eval(st, e.left), self.eval(st, e.right)
@@ -164,7 +164,7 @@ class Evaluator:
         k = self.eval(st, e.count)
         if k < 0:
             end = "top" if e.top else "bottom"
-            raise RuleError(f"line {e.span.line}: `{end} {k} of …`: a number of cards cannot be negative")
+            raise RuleError(f"`{end} {k} of …`: a number of cards cannot be negative", e.span)
         if e.players:
             return tuple(q[:k]) if e.top else tuple(q[-k:][::-1]) if k else ()
         return tuple(q[::-1][:k]) if e.top else tuple(q[:k])
@@ -199,7 +199,7 @@ class Evaluator:
             return tuple(values)
         if kind in ("min", "max"):
             if not values:
-                raise RuleError(f"line {e.span.line}: `{kind}` over nothing")
+                raise RuleError(f"`{kind}` over nothing", e.span)
             return min(values) if kind == "min" else max(values)
         return chosen
 
@@ -211,7 +211,7 @@ class Evaluator:
     def e_HandValue(self, st, e: ir.HandValue):
         hand = self.eval(st, e.cards)
         if not 5 <= len(hand) <= 10:
-            raise RuleError(f"line {e.span.line}: a poker hand needs 5 to 10 cards, not {len(hand)}")
+            raise RuleError(f"a poker hand needs 5 to 10 cards, not {len(hand)}", e.span)
         ranking, codes = self.layout.rankings[e.ranking]
         evaluate = ranking.evaluate_value if hasattr(ranking, "evaluate_value") else ranking.evaluate
         return int(evaluate([codes[c] for c in hand]))
@@ -227,7 +227,7 @@ class Evaluator:
         if name == "count":
             return len(args[0])
         if name == "random":
-            return self._random(st, tuple(args[0]), e.span.line)
+            return self._random(st, tuple(args[0]), e.span)
         if name == "suit":
             c = args[0]
             return None if c is None or self.deck.card_suit[c] < 0 else self.deck.card_suit[c]  # a joker has none
@@ -246,16 +246,16 @@ class Evaluator:
         raise AssertionError(name)  # pragma: no cover
 
     @staticmethod
-    def _random(st, items: tuple, line: int):
+    def _random(st, items: tuple, line):
         """One of `items` by the state's chance, or the next fixed draw."""
         if st.draws is not None and st.draws[0] < len(st.draws[1]):
             i, values = st.draws
             st.draws = (i + 1, values)
             if values[i] not in items:
-                raise RuleError(f"line {line}: the fixed draw {values[i]!r} is not among {items}")
+                raise RuleError(f"the fixed draw {values[i]!r} is not among {items}", line)
             return values[i]
         if not items:
-            raise RuleError(f"line {line}: `random` of nothing")
+            raise RuleError("`random` of nothing", line)
         i, st.rng = rng.randbelow(len(items), st.rng)
         return items[i]
 

@@ -381,6 +381,13 @@ class PlayersDecl(Decl):
 
 
 @node
+class LimitDecl(Decl):
+    """`limit 5000 decisions, 200 rounds`: caps on one game, past which it stops with a rule error."""
+
+    items: tuple  # of (count, what, span of the item)
+
+
+@node
 class DirectionDecl(Decl):
     """`direction left|right`: where play and the deal move."""
 

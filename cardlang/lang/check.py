@@ -10,6 +10,9 @@ from . import ast
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
+from .grammar import reserved_words
+from .infoflow import check_infoflow
+from .limits import MAX_DECK_CARDS, MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
 # Types of expressions. ZONE is a place holding cards; CARDS a list of cards; ZONES several zones.
@@ -36,14 +39,8 @@ BUILTINS = {
     "any": (((CARDS, ZONE, PLAYERS, LIST),), BOOL),
     "select": None,
 }
-# Words that the grammar reads as keywords where a name could also stand (at the start of a
-# statement or of an expression); everything else is a keyword only in its own place.
-RESERVED = {
-    "pass", "set", "let", "add", "subtract", "move", "deal", "shuffle", "swap", "reveal", "hide",
-    "announce", "eliminate", "end", "if", "for", "repeat", "while", "not", "left", "right", "next",
-    "top", "bottom", "players", "seats", "all", "any", "count", "select", "sum", "min", "max",
-    "highest", "lowest", "true", "false", "none",
-}
+LIMITS = ("decisions", "rounds")  # what a `limit` line caps (the engine has a default for each)
+MAX_LIMIT = 1_000_000  # the most a `limit` may allow: a game's memory stays bounded
 
 
 @attrs.define
@@ -78,6 +75,7 @@ class Symbols:
     setup: Optional[ast.BlockDecl] = None
     round: Optional[ast.BlockDecl] = None
     score: Optional[ast.ScoreDecl] = None
+    limits: dict = attrs.Factory(dict)  # "decisions" / "rounds" -> the cap a `limit` line sets
     types: dict = attrs.Factory(dict)  # id(expression node) -> its type, for the compiler
 
 
@@ -126,13 +124,16 @@ class Checker:
 
     # -- reporting
     def error(self, code: str, message: str, span: Span, help: Optional[str] = None) -> None:
+        """Records an error."""
         self.diags.append(Diagnostic(code, "error", message, span, help))
 
     def warn(self, code: str, message: str, span: Span, help: Optional[str] = None) -> None:
+        """Records a warning."""
         self.diags.append(Diagnostic(code, "warning", message, span, help))
 
     # -- entry
     def run(self) -> tuple[Symbols, list[Diagnostic]]:
+        """Checks the whole module: declarations, bodies, the phase graph, unused names, flow and information flow."""
         decls = self.module.decls
         first = Span(self.file, 1, 1, 1, 2)
         self.sym.table["player_count"] = Symbol("const", NUMBER)
@@ -145,6 +146,8 @@ class Checker:
         self._check_phase_graph()
         self._check_unused()
         check_flow(self)
+        if not any(d.is_error for d in self.diags):  # taints need the types of a file without errors
+            check_infoflow(self)
         return self.sym, self.diags
 
     @staticmethod
@@ -155,7 +158,7 @@ class Checker:
 
     # -- declarations
     def _declare(self, name: str, symbol: Symbol, span: Span) -> None:
-        if name in RESERVED:
+        if name in reserved_words():
             self.error("E017", f"`{name}` is a reserved word and cannot name a declaration", span)
             return
         old = self.sym.table.get(name)
@@ -180,7 +183,7 @@ class Checker:
         seen_single: dict = {}
         for d in decls:
             single = type(d) in (ast.GameDecl, ast.PlayersDecl, ast.DirectionDecl, ast.DeckDecl,
-                                 ast.AboutDecl, ast.ScoreDecl) or (isinstance(d, ast.BlockDecl) and d.kind != "phase")
+                                 ast.AboutDecl, ast.ScoreDecl, ast.LimitDecl) or (isinstance(d, ast.BlockDecl) and d.kind != "phase")
             if single:
                 key = self._decl_kind(d) or type(d).__name__
                 if key in seen_single:
@@ -196,6 +199,9 @@ class Checker:
                 if d.low < 1 or d.high < d.low:
                     self.error("E016", f"`players {d.low}..{d.high}` is not a range of player counts", d.span,
                                help="write the smallest count first, e.g. `players 2..5`")
+                elif max(d.low, d.high) > MAX_PLAYERS:
+                    self.error("E029", f"a game has at most {MAX_PLAYERS} players, not {max(d.low, d.high)}", d.span,
+                               help=f"allow at most {MAX_PLAYERS} (`players {min(d.low, MAX_PLAYERS)}..{MAX_PLAYERS}`)")
                 s.players = (d.low, max(d.low, d.high))
             elif isinstance(d, ast.DirectionDecl):
                 if d.direction not in ("left", "right"):
@@ -203,6 +209,8 @@ class Checker:
                                help="play moves `left` (clockwise) or `right` (counterclockwise)")
                 else:
                     s.direction = d.direction
+            elif isinstance(d, ast.LimitDecl):
+                self._limit(d)
             elif isinstance(d, ast.OptionDecl):
                 self._option(d)
             elif isinstance(d, ast.DeckDecl):
@@ -261,6 +269,19 @@ class Checker:
             if name not in s.table:
                 s.table[name] = Symbol("suit", SUIT)
 
+    def _limit(self, d: ast.LimitDecl) -> None:
+        for count, what, span in d.items:
+            if what not in LIMITS:
+                self.error("E030", f"a `limit` caps `decisions` or `rounds`, not `{what}`", span,
+                           help=did_you_mean(what, LIMITS) or "write e.g. `limit 5000 decisions, 200 rounds`")
+            elif what in self.sym.limits:
+                self.error("E030", f"`{what}` is limited twice", span)
+            elif not 1 <= count <= MAX_LIMIT:
+                self.error("E030", f"a game may be limited to 1 to {MAX_LIMIT:,} {what}, not {count:,}", span,
+                           help="a game that needs more is better split into games")
+            else:
+                self.sym.limits[what] = count
+
     def _option(self, d: ast.OptionDecl) -> None:
         value = d.default
         t = BOOL if isinstance(value, bool) else NUMBER if isinstance(value, int) else TEXT
@@ -299,6 +320,10 @@ class Checker:
             if spec.extra is not None and spec.extra[1] not in ("joker", "jokers"):
                 self.error("E020", f"a deck can add jokers, not `{spec.extra[1]}`", spec.span,
                            help="write `with 2 jokers`")
+            size = len(ranks) * len(suits) + (spec.extra[0] if spec.extra is not None else 0)
+            if size > MAX_DECK_CARDS:
+                self.error("E020", f"this deck has {size} cards; a deck has at most {MAX_DECK_CARDS}", spec.span,
+                           help="a choice of a card keeps its number in 16 bits: use fewer ranks, suits or jokers")
             self.all_ranks.update(ranks)
             self.all_suits.update(suits)
 
@@ -387,6 +412,7 @@ class Checker:
         return p.type
 
     def block(self, stmts) -> None:
+        """Checks a block of statements in a scope of its own; warns of `let` names it never uses."""
         self.scopes.append({})
         for st in stmts:
             self.stmt(st)
@@ -396,11 +422,13 @@ class Checker:
                           help="remove the `let`, or use the name")
 
     def bind(self, name: str, t: str, span: Span) -> None:
-        if name in RESERVED:
+        """Declares a local name of type `t` in the innermost scope."""
+        if name in reserved_words():
             self.error("E017", f"`{name}` is a reserved word", span)
         self.scopes[-1][name] = Symbol("local", t, None, span)
 
     def target(self, t: ast.Target) -> str:
+        """Checks what `set`/`add`/`subtract` writes; returns the type it holds."""
         sym = self._find(t.name, called=t.kind == "player")
         if sym is None:
             self.error("E010", f"unknown variable `{t.name}`", t.span, help=self._suggest(t.name))
@@ -426,6 +454,7 @@ class Checker:
         return NUMBER
 
     def stmt(self, st) -> None:
+        """Checks one statement."""
         if isinstance(st, ast.Pass):
             return
         if isinstance(st, ast.Set):
@@ -502,6 +531,7 @@ class Checker:
             raise AssertionError(type(st))
 
     def call_phase(self, st: ast.CallPhase) -> None:
+        """Checks a line that names a phase (or is not a statement at all)."""
         if isinstance(st.expr, ast.Text):  # rule text written as a line of the procedure
             self.text(st.expr)
             self.warn("W003", "this text is not a rule: it has no effect", st.expr.span,
@@ -528,6 +558,7 @@ class Checker:
             self.expect(a, (self._param_type(p),), f"parameter `{p.name}`")
 
     def choose(self, st: ast.Choose) -> None:
+        """Checks a `chooses` and each of its alternatives."""
         self.expect(st.player, (PLAYER,), "who chooses")
         labels = set()
         for alt in st.alternatives:
@@ -555,12 +586,14 @@ class Checker:
             self.scopes.pop()
 
     def text(self, t: ast.Text) -> None:
+        """Checks the `{…}` parts of a text."""
         for part in t.parts:
             if isinstance(part, ast.Expr):
                 self.type_of(part)
 
     # -- expressions
     def expect(self, e: ast.Expr, wanted: tuple, what: str) -> str:
+        """The type of `e`, with an E012 when it is none of `wanted` (then ANY)."""
         t = self.type_of(e)
         if not _fits(t, wanted):
             want = " or ".join(_article(w) for w in wanted)
@@ -587,6 +620,7 @@ class Checker:
         return did_you_mean(name, names)
 
     def type_of(self, e: ast.Expr) -> str:
+        """The type of an expression, remembered for the compiler (reports what is wrong in it)."""
         t = self._type_of(e)
         self.sym.types[id(e)] = t
         return t
@@ -678,6 +712,7 @@ class Checker:
         raise AssertionError(type(e))  # pragma: no cover
 
     def aggregate(self, e: ast.Aggregate) -> str:
+        """The type of an aggregate (`any`, `count`, `select`, `sum`, `highest`, …)."""
         src = self.expect(e.source, (PLAYERS, CARDS, ZONE, LIST), f"what `{e.kind}` goes through")
         self.scopes.append({})
         self.bind(e.var, ELEMENT.get(src, ANY), e.var_span)
@@ -694,6 +729,7 @@ class Checker:
         return result
 
     def binary(self, e: ast.Binary) -> str:
+        """The type of an operator expression."""
         op = e.op
         if op in ("and", "or"):
             self.expect(e.left, (BOOL,), f"`{op}`")
@@ -745,6 +781,7 @@ class Checker:
         self.expect(e, (RANK, SUIT, NONE, PLAYER, CARD), f"the right side of `{op}`")
 
     def call(self, e: ast.Call) -> str:
+        """The type of `f(args)`: a builtin, a per-player zone or variable, an order, a ranking or a definition."""
         name = e.func
         sym = self._find(name, called=True)
         if sym is not None and sym.kind == "local":

@@ -16,6 +16,9 @@ CODES = {
     "E004": "unexpected end of file",
     "E005": "unreadable file",
     "E006": "nesting too deep",
+    "E007": "file outside the root",
+    "E008": "number too large",
+    "E009": "file too long",
     "E010": "unknown name",
     "E011": "duplicate name",
     "E012": "type mismatch",
@@ -35,6 +38,8 @@ CODES = {
     "E026": "round that never ends",
     "E027": "bad variant",
     "E028": "not a variable",
+    "E029": "too many players",
+    "E030": "bad limit",
     "E040": "more cards than the deck has",
     "E041": "loop with no way out",
     "E042": "choice that can have no legal option",
@@ -42,6 +47,7 @@ CODES = {
     "W001": "unused declaration",
     "W002": "unreachable phase",
     "W003": "statement with no effect",
+    "W004": "hidden card made public",
 }
 
 

@@ -7,6 +7,8 @@ from typing import Iterable, Optional
 
 import attrs
 
+from .snippet import render_diagnostic  # the one text renderer, shared with `cardlang check`
+
 
 @attrs.define(frozen=True, slots=True)
 class Span:
@@ -39,22 +41,25 @@ class Diagnostic:
 
     @property
     def is_error(self) -> bool:
+        """Whether it is an error (not a warning)."""
         return self.severity == "error"
 
 
 class CardlangError(Exception):
-    """A file, an option or a player count that cardlang cannot accept; carries its diagnostics."""
+    """A file, an option or a player count that cardlang cannot accept; carries its diagnostics, and the
+    text of the rule files that were read (`sources`: the only lines a message may quote)."""
 
-    def __init__(self, diagnostics: Iterable[Diagnostic] = (), message: Optional[str] = None):
+    def __init__(self, diagnostics: Iterable[Diagnostic] = (), message: Optional[str] = None,
+                 sources: Optional[dict] = None):
         self.diagnostics = list(diagnostics)
+        self.sources = dict(sources or {})
         self.message = message or (self.diagnostics[0].message if self.diagnostics else "invalid input")
         super().__init__(self.message)
 
     def __str__(self) -> str:
         if not self.diagnostics:
             return self.message
-        sources: dict = {}
-        return "\n".join(render_text(d, sources) for d in self.diagnostics)
+        return "\n".join(render_text(d, self.sources) for d in self.diagnostics)
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
@@ -63,24 +68,12 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
     return f"did you mean `{close[0]}`?" if close else None
 
 
-def _source_line(span: Span, sources: dict) -> Optional[str]:
-    if span.file not in sources:
-        try:
-            with open(span.file, encoding="utf-8", errors="replace") as f:
-                sources[span.file] = f.read().split("\n")  # lines as the parser counts them
-        except OSError:
-            sources[span.file] = None
-    lines = sources[span.file]
-    if not lines or not 1 <= span.line <= len(lines):
-        return None
-    return lines[span.line - 1]
-
-
 def render_text(d: Diagnostic, sources: dict) -> str:
     """`file:line:col: error[CODE]: message`, then the rustc-style block of `cardlang.report` (the
-    source line as written, carets under the span, `help:`); `sources` caches the files' lines."""
-    from .report import render_diagnostic  # the one text renderer, shared with `cardlang check`
-
-    _source_line(d.span, sources)
-    lines = None if d.code == "E005" else sources.get(d.span.file)  # an unreadable file is not shown
+    source line as written, carets under the span, `help:`). Lines come only from `sources` (path ->
+    text of a rule file that was read): nothing is read here, so no other file is ever quoted."""
+    text = sources.get(d.span.file)
+    if isinstance(text, str):
+        text = sources[d.span.file] = text.split("\n")  # lines as the parser counts them
+    lines = None if d.code == "E005" else text  # an unreadable file is not shown
     return render_diagnostic(d, lines)

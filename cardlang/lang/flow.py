@@ -21,9 +21,9 @@ import attrs
 from . import ast
 from ..runtime.cards import PRESETS
 from .diagnostics import Span
+from .limits import MAX_PLAYERS
 
 MAX_ATOMS = 14  # a choice with more independent conditions than this is not analysed
-MAX_COUNTS = 64  # player counts examined for E040 (the smallest ones, and the largest)
 
 
 def check_flow(checker) -> None:
@@ -165,14 +165,15 @@ class Flow:
 
     # -- entry
     def run(self) -> None:
+        """Runs E040, E041, E042 and W003 over every block."""
         s = self.sym
         blocks = [b for b in (s.setup, s.round, *s.phases.values()) if b is not None]
         for b in blocks:
             self._collect_assigned(b.body)
         low, high = s.players
-        counts = list(range(low, high + 1))
-        if len(counts) > MAX_COUNTS:
-            counts = counts[: MAX_COUNTS // 2] + counts[-MAX_COUNTS // 2:]
+        # every legal count, so that E040 names the smallest that fails (`players` is at most MAX_PLAYERS;
+        # past it, E029 is reported and these checks look at no count)
+        counts = range(low, high + 1) if high <= MAX_PLAYERS else ()
         for n in counts:
             self.deck_sizes[n] = self._deck_size(n)
         for b in blocks:

@@ -3,64 +3,24 @@
 from __future__ import annotations
 
 import functools
-import os
 import re
-from importlib import resources
 from typing import Optional
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import DedentError, Indenter
+from lark.indenter import DedentError
 
 from . import ast
 from .diagnostics import Diagnostic, Span
+from .grammar import TooManyTokens as _TooManyTokens
+from .limits import MAX_TOKENS
+from .grammar import block_openers, expression_continuations, expression_starts, grammar_text, parser
+from .tree_limits import beyond_limits
+
+__all__ = ["parse", "parse_expr", "parser", "grammar_text", "unquote"]
 
 MAX_SYNTAX_ERRORS = 50  # recovery stops after this many; the text output shows the first 20
-MAX_DEPTH = 100  # levels of the parse tree: blocks in blocks, operators in operators
 RECOVERY_BUDGET = 4_000_000  # characters that recovery may parse again (more for bigger files)
-
-
-class _Indenter(Indenter):
-    """Turns the white space at the start of lines into _INDENT and _DEDENT tokens."""
-
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 8
-
-
-def grammar_text() -> str:
-    """The grammar, from the installed package or, in a checkout, from `grammar/`."""
-    try:
-        return resources.files("cardlang.grammar").joinpath("cardlang.lark").read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        here = os.path.dirname(os.path.abspath(__file__))
-        with open(os.path.join(here, os.pardir, os.pardir, "grammar", "cardlang.lark"), encoding="utf-8") as f:
-            return f.read()
-
-
-@functools.lru_cache(maxsize=1)
-def parser() -> Lark:
-    """The LALR parser, built once per process (and cached on disk by Lark between processes)."""
-    cache = True
-    try:  # Lark's cache file lives in the temp dir; an unwritable one must not stop parsing
-        import tempfile
-
-        if not os.access(tempfile.gettempdir(), os.W_OK):
-            cache = False
-    except Exception:  # pragma: no cover - exotic platforms
-        cache = False
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        postlex=_Indenter(),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        start=["start", "expr"],
-        cache=cache,
-    )
 
 
 # ------------------------------------------------------------------ transformer
@@ -110,6 +70,12 @@ class _ToAst(Transformer):
     def players_decl(self, meta, c):
         low = int(c[0])
         return ast.PlayersDecl(self.S(meta), low, int(c[1]) if c[1] is not None else low)
+
+    def limit_decl(self, meta, c):
+        return ast.LimitDecl(self.S(meta), tuple(c))
+
+    def limit_item(self, meta, c):
+        return (int(c[0]), str(c[1]), self.S(meta))
 
     def direction_decl(self, meta, c):
         return ast.DirectionDecl(self.S(meta), str(c[0]), self.T(c[0]))
@@ -474,28 +440,12 @@ def _interpolation(text: str, file: str) -> tuple:
     """("ok", node at line 1), ("deep", diagnostic) or ("bad", None): texts repeat the same `{p}` often."""
     try:
         tree = parser().parse(text, start="expr")
-    except UnexpectedInput:
+    except (UnexpectedInput, _TooManyTokens):
         return "bad", None
-    deep = _too_deep(tree, file)
+    deep = beyond_limits(tree, file)
     if deep is not None:
         return "deep", deep
     return "ok", _ToAst(file).transform(tree)
-
-
-def _too_deep(tree, file: str) -> Optional[Diagnostic]:
-    """E006 where the parse tree nests deeper than MAX_DEPTH (later stages walk it recursively)."""
-    stack = [(tree, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            meta = node.meta
-            line, col = getattr(meta, "line", 1), getattr(meta, "column", 1)
-            end_col = getattr(meta, "end_column", col + 1) if getattr(meta, "end_line", line) == line else col + 1
-            return Diagnostic("E006", "error", f"this is nested more than {MAX_DEPTH} levels deep",
-                              Span(file, line, col, line, max(col + 1, end_col)),
-                              help="name a part with `let` or `define`, or move a block into a phase")
-        stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))  # first first
-    return None
 
 
 class _InterpolationError(Exception):
@@ -551,21 +501,15 @@ def _describe_terminal(name: str) -> str:
     return name.lower()
 
 
-# Terminals that start an expression, and those that could only make one longer.
-_EXPR_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "TRUE", "FALSE", "NONE", "PLAYERS", "SEATS",
-               "ALL", "ANY", "COUNT", "SELECT", "SUM", "MIN", "MAX", "HIGHEST", "LOWEST", "LEFT", "RIGHT",
-               "NEXT", "TOP", "BOTTOM", "NOT"}
-_CONTINUE = {"ADD_OP", "MUL_OP", "COMP_OP", "AND", "OR", "IN", "IS", "HAS", "EXCEPT", "IF", "LSQB", "LPAR"}
-
-
 def _expected_words(accepted) -> str:
     """What the parser would have accepted, in words: "`to` or `under`", "an expression"."""
     acc = set(accepted) - {"_DEDENT", "$END"}
     words = []
-    if len(acc & _EXPR_START) >= 3:
+    starts = expression_starts()  # terminals that start an expression, from the grammar
+    if len(acc & starts) >= 3:
         words.append("an expression")
-        acc -= _EXPR_START
-    rest = acc - _CONTINUE
+        acc -= starts
+    rest = acc - expression_continuations()  # those that could only make one longer
     if rest or words:
         acc = rest  # what the construct needs next says more than operators that could go on
     elif acc:
@@ -692,7 +636,12 @@ def _found(tok: Token) -> str:
     return f"`{tok}`"
 
 
-_BLOCK_HEADER = re.compile(r"^(\s*)(for each|repeat until|repeat|while|if|elif|else|phase|setup|round|[^:#\"]*chooses)\b")
+@functools.lru_cache(maxsize=1)
+def _block_header() -> re.Pattern:
+    """A line that opens a block, its leading words as group 2 (`for each`, `… chooses`), from the grammar."""
+    words = [w for w in block_openers() if w != "chooses"]
+    chooser = r'|[^:#"]*chooses' if "chooses" in block_openers() else ""
+    return re.compile(r"^(\s*)(" + "|".join(re.escape(w) for w in words) + chooser + r")\b")
 
 
 def _innermost_block(lines: list, line_no: int) -> Optional[str]:
@@ -706,7 +655,7 @@ def _innermost_block(lines: list, line_no: int) -> Optional[str]:
             continue
         indent = len(text) - len(text.lstrip())
         if indent < here or (indent == here and i == line_no - 2 and text.rstrip().endswith(":")):
-            m = _BLOCK_HEADER.match(text)
+            m = _block_header().match(text)
             if m and text.split("#")[0].rstrip().endswith(":"):
                 word = m.group(2)
                 return "chooses" if word.endswith("chooses") else word
@@ -867,6 +816,13 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
         text = "\n".join(lines)
         try:
             tree = parser().parse(text, start="start")
+        except _TooManyTokens as e:
+            line, col = e.token.line or 1, e.token.column or 1
+            limit = f"{MAX_TOKENS:,}".replace(",", " ")
+            return None, [Diagnostic("E009", "error", f"this file has more than {limit} words, numbers and symbols; "
+                                     "a rule file has at most that many",
+                                     Span(file, line, col, line, col + 1),
+                                     help="the largest game has under 1000: split this one with `extends`")]
         except DedentError as e:
             line = _dedent_line(e, text)
             here = lines[line - 1]
@@ -879,7 +835,7 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
         else:
             if diagnostics:
                 return None, diagnostics
-            deep = _too_deep(tree, file)
+            deep = beyond_limits(tree, file)
             if deep is not None:
                 return None, [deep]
             builder = _ToAst(file)

@@ -14,9 +14,12 @@ import attrs
 
 from .codes import CODES, title
 from .diagnostics import Diagnostic
+from .snippet import paint, render_diagnostic
+
+__all__ = ["Report", "render_diagnostic", "render_text", "render_json", "render_github", "render_sarif",
+           "RENDERERS", "diagnostic_dict"]
 
 MAX_PER_FILE = 20  # text output: after this many diagnostics of one file, "… and N more"
-MAX_SHOWN_LINE = 160  # a longer source line is shown as a window around the span
 DOCS_URI = "https://github.com/cardlang/cardlang/blob/main/docs/diagnostics.md"
 
 
@@ -30,10 +33,12 @@ class Report:
 
     @property
     def errors(self) -> int:
+        """How many diagnostics are errors."""
         return sum(1 for d in self.diagnostics if d.is_error)
 
     @property
     def warnings(self) -> int:
+        """How many diagnostics are warnings."""
         return sum(1 for d in self.diagnostics if not d.is_error)
 
     def sorted(self) -> list:
@@ -44,39 +49,6 @@ class Report:
 
 
 # ------------------------------------------------------------------------ text
-_STYLES = {
-    "error": ("red", True), "warning": ("yellow", True), "gutter": ("blue", True),
-    "help": ("cyan", True), "ok": ("green", False), "bold": (None, True),
-}
-
-
-def _paint(text: str, style: str, color: bool) -> str:
-    if not color:
-        return text
-    fg, bold = _STYLES[style]
-    codes = (["1"] if bold else []) + ([str(30 + ["black", "red", "green", "yellow", "blue", "magenta",
-                                                     "cyan", "white"].index(fg))] if fg else [])
-    return f"\x1b[{';'.join(codes)}m{text}\x1b[0m"
-
-
-def _printable(line: str) -> str:
-    """The line as written, except control characters (which could drive the terminal)."""
-    return "".join(c if c == "\t" or (c >= " " and c != "\x7f") else "\ufffd" for c in line)
-
-
-def _window(line: str, start: int, end: int) -> tuple[str, int, int]:
-    """A long line cut to a window around [start, end) (0-based); returns the text and new bounds."""
-    if len(line) <= MAX_SHOWN_LINE:
-        return line, start, end
-    lo = max(0, min(start - 40, len(line) - MAX_SHOWN_LINE))
-    hi = min(len(line), lo + MAX_SHOWN_LINE)
-    prefix = "…" if lo > 0 else ""
-    suffix = "…" if hi < len(line) else ""
-    shown = prefix + line[lo:hi] + suffix
-    offset = len(prefix) - lo
-    return shown, max(len(prefix), start + offset), min(len(shown) - len(suffix), end + offset)
-
-
 def _source_lines(report: Report, file: str) -> Optional[list]:
     text = report.sources.get(file)
     if text is None:
@@ -84,35 +56,6 @@ def _source_lines(report: Report, file: str) -> Optional[list]:
     if isinstance(text, str):
         text = report.sources[file] = text.split("\n")
     return text
-
-
-def render_diagnostic(d: Diagnostic, lines: Optional[list], color: bool = False) -> str:
-    """One diagnostic: the `file:line:col: error[CODE]: message` line every editor reads, then the
-    rustc-style block: `--> file:line:col`, the source line as written with carets under the whole
-    span, and `= help:` / `= note:` lines."""
-    s = d.span
-    sev = d.severity if d.severity in ("error", "warning") else "error"
-    head = (f"{s.file}:{s.line}:{s.column}: " + _paint(f"{sev}[{d.code}]", sev, color)
-            + ": " + _paint(d.message, "bold", color))
-    number = str(s.line)
-    pad = " " * len(number)
-    out = [head, f"{pad}{_paint('-->', 'gutter', color)} {s.file}:{s.line}:{s.column}"]
-    bar = _paint("|", "gutter", color)
-    if lines is not None and 1 <= s.line <= len(lines):
-        line = _printable(lines[s.line - 1].rstrip("\r"))
-        start = min(max(0, s.column - 1), len(line))
-        end = s.end_column - 1 if s.end_line == s.line else len(line.rstrip())
-        end = max(start + 1, min(end, max(len(line), start + 1)))
-        shown, start, end = _window(line, start, end)
-        under = "".join("\t" if c == "\t" else " " for c in shown[:start])
-        out.append(f"{pad} {bar}")
-        out.append(f"{_paint(number, 'gutter', color)} {bar} {shown}".rstrip())
-        out.append(f"{pad} {bar} {under}" + _paint("^" * max(1, end - start), sev, color))
-    for note in d.notes:
-        out.append(f"{pad} = note: {note}")
-    if d.help:
-        out.append(f"{pad} = " + _paint("help", "help", color) + f": {d.help}")
-    return "\n".join(out)
 
 
 def render_text(report: Report, color: bool = False, quiet: bool = False, limit: int = MAX_PER_FILE) -> str:
@@ -134,11 +77,11 @@ def render_text(report: Report, color: bool = False, quiet: bool = False, limit:
             found = groups.get(f, [])
             if not any(d.is_error for d in found):
                 w = len(found)
-                out.append(f"{f}: " + _paint("ok", "ok", color) + (f" ({_plural(w, 'warning')})" if w else ""))
+                out.append(f"{f}: " + paint("ok", "ok", color) + (f" ({_plural(w, 'warning')})" if w else ""))
     e, w, n = report.errors, report.warnings, len(report.files)
     if e or w or not quiet:
         summary = f"{_plural(e, 'error')}, {_plural(w, 'warning')} in {_plural(n, 'file')}"
-        out.append(_paint(summary, "error" if e else "warning" if w else "ok", color))
+        out.append(paint(summary, "error" if e else "warning" if w else "ok", color))
     return "\n".join(out).rstrip("\n") + "\n" if out else ""
 
 

@@ -14,8 +14,10 @@ from typing import Callable, Optional
 
 from . import ast
 from .diagnostics import Diagnostic
+from .files import locate_base, roots_for
 
-_SINGLE = (ast.GameDecl, ast.AboutDecl, ast.PlayersDecl, ast.DirectionDecl, ast.DeckDecl, ast.ScoreDecl)
+_SINGLE = (ast.GameDecl, ast.AboutDecl, ast.PlayersDecl, ast.DirectionDecl, ast.DeckDecl, ast.ScoreDecl,
+           ast.LimitDecl)
 
 
 def _key(d) -> Optional[tuple]:
@@ -66,30 +68,34 @@ def _merge(base: list, own: list, diagnostics: list, check_names: bool) -> list:
     return merged
 
 
-def resolve(module: ast.Module, load_module: Callable[[str], tuple], _seen: tuple = ()) -> tuple:
-    """The module with every `extends` merged in, and the diagnostics of the files it names."""
+def resolve(module: ast.Module, load_module: Callable[[str], tuple], roots: Optional[tuple] = None,
+            _seen: tuple = ()) -> tuple:
+    """The module with every `extends` merged in, and the diagnostics of the files it names.
+
+    A base must lie inside `roots` (see `files.roots_for`; by default the module's own folder): the
+    path is checked before the base is opened, and a base outside is never read."""
     extends = [d for d in module.decls if isinstance(d, ast.ExtendsDecl)]
     if not extends:
         return module, []
+    if roots is None:
+        roots, _ = roots_for(module.path, _cache={})
     diagnostics: list = []
-    here = os.path.dirname(module.path)
     merged: Optional[list] = None
     for decl in extends:
         for path, span in decl.paths:
-            full = os.path.normpath(os.path.join(here, path))
+            full, refused = locate_base(module.path, path, span, roots)
+            if refused is not None:
+                diagnostics.append(refused)
+                continue
             if full in _seen or full == os.path.normpath(module.path):
                 diagnostics.append(Diagnostic("E027", "error", f"`{path}` extends itself, through this file", span))
-                continue
-            if not os.path.isfile(full):
-                diagnostics.append(Diagnostic("E027", "error", f"the base file `{path}` does not exist", span,
-                                              help=f"paths are relative to this file's folder ({here or '.'})"))
                 continue
             base, base_diags = load_module(full)
             diagnostics.extend(base_diags)
             if base is None:
                 continue
             own = list(base.decls)
-            base, more = resolve(base, load_module, _seen + (os.path.normpath(module.path),))
+            base, more = resolve(base, load_module, roots, _seen + (os.path.normpath(module.path),))
             diagnostics.extend(more)
             merged = list(base.decls) if merged is None else _merge(merged, own, diagnostics, check_names=False)
     if merged is None:

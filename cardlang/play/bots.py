@@ -1,13 +1,16 @@
-"""Bots: they decide from what their seat may know and from the legal actions, never from hidden cards.
+"""Bots: they decide from a seat's view (`State.view(seat)`, a `SeatView`), never from the state.
 
-Every bot that looks ahead does so on `State.determinize(seat, rng)`: a copy in which the cards the
-seat does not know are dealt again at random among the places it cannot see. That copy depends only
-on what the seat knows, so a bot given two states that differ only in cards hidden from it, with
-the same seed, decides the same (tests/test_bots.py checks it).
+`bot.choose(view)` returns one of the view's legal actions; `decide(bot, state)` takes the current
+player's view, asks the bot and gives the state's action for the answer (the same place). A view
+has no path to the cards hidden from its seat, so a bot cannot read them, and two states that
+differ only in such cards give equal views, hence equal decisions for equal seeds
+(tests/test_leaks.py checks it on every file). Every bot that looks ahead does so on
+`view.determinize(rng)`: copies dealt to fit what the seat knows and how the others played, from
+which it also takes its baseline scores.
 
 A bot is named `NAME` or `NAME:BUDGET`: `greedy:64` plays 64 playouts per decision, `ismcts:200`
 runs 200 iterations, `ismcts:0.5s` searches for half a second (not reproducible: it depends on the
-machine's speed). Iteration budgets make a bot's decisions a function of its seed and the state.
+machine's speed). Iteration budgets make a bot's decisions a function of its seed and the view.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import math
 import random
 import time
 from typing import Callable, Optional, Sequence
+
+from ..runtime.view import ChoiceCount, SeatView
 
 
 class BotNameError(KeyError, ValueError):
@@ -28,29 +33,46 @@ class BotNameError(KeyError, ValueError):
 class RandomBot:
     """Picks uniformly among the legal actions."""
 
-    searches = False  # it plays nothing on copies of the state (rule coverage need not set it aside)
-
     name = "random"
+    blind = True  # it needs only how many legal actions there are (`ChoiceCount`), not a `SeatView`
 
     def __init__(self, seed: int = 0, budget=None):
         self.rng = random.Random(seed)
 
-    def choose(self, state) -> int:
-        legal = state.legal_action_ids()
+    def choose(self, view: SeatView) -> int:
+        """One of the view's legal actions, uniformly."""
+        legal = _legal(view)
         return legal[self.rng.randrange(len(legal))]
 
 
+def _legal(view) -> tuple:
+    """The view's legal actions; a TypeError for anything but a view (a bot never gets the state)."""
+    if not isinstance(view, (SeatView, ChoiceCount)):
+        raise TypeError(f"a bot decides from a seat's view (`state.view(seat)`), not from {type(view).__name__}")
+    legal = view.legal_action_ids()
+    if not legal:
+        raise ValueError(f"P{view.seat} has nothing to decide")
+    return legal
+
+
+def decide(bot, state) -> int:
+    """The action of `state` that `bot` plays: it decides from the current player's view."""
+    seat = state.current_player
+    view = ChoiceCount(state, seat) if getattr(bot, "blind", False) else state.view(seat)
+    return view.action_in(state, bot.choose(view))
+
+
 # ---------------------------------------------------------------------------------- playouts
-def _horizon(state, rounds: Optional[int]) -> Optional[int]:
-    """The round number at which a playout from `state` stops (None: at the end of the game).
+def _horizon(view, rounds: Optional[int]) -> Optional[int]:
+    """The round number at which a playout from the view's copies stops (None: at the end of the game).
 
     A game without a declared score is only judged at its end. Otherwise playouts stop once `rounds`
     rounds have ended, and are judged by how the scores moved: far cheaper than playing a long game
     out at random, and nearer to what the decision changes.
     """
-    if rounds is None or state.game.program.score is None:
+    if rounds is None or view.game.program.score is None:
         return None
-    return state.round + rounds
+    return view.round + rounds
 
 
 def _playout(state, rng: random.Random, stop_round: Optional[int]) -> None:
@@ -79,25 +101,19 @@ def _values(state, before: Sequence) -> list:
     return [(n * g - total) / (n - 1) for g in gains]
 
 
-def _root_actions(real, det) -> list:
-    """Pairs (action in the determinized copy, the same action in the real state), in legal order.
+def _root_actions(view, det) -> list:
+    """Pairs (the view's action, the same action in the determinized copy), in legal order.
 
-    They differ only when a player picks among cards the bot cannot see: the same place is meant,
-    so a card action maps to the real card lying where the copy's card lies.
+    They differ only when a player picks among cards the seat cannot see: the same place is meant.
+    An action the copy does not allow (a game whose legal actions hang on cards hidden from the
+    chooser) is left out.
     """
-    legal, mine = real.legal_action_ids(), det.legal_action_ids()
-    if legal == mine:
-        return [(a, a) for a in legal]
-    alts = real.game.program.chooses[real.pending[0]].alts
+    legal = det.legal_action_ids()
     out = []
-    for a in mine:
-        if alts[a >> 16].kind == "card":
-            c = a & 0xFFFF
-            z = det.loc[c]
-            r = (a & ~0xFFFF) | real.zones[z][det.zones[z].index(c)]
-        else:
-            r = a
-        out.append((a, r))
+    for a in view.legal_action_ids():
+        d = view.action_in(det, a)
+        if d in legal:
+            out.append((a, d))
     return out
 
 
@@ -137,23 +153,27 @@ class _Budget:
 class _SearchBot:
     """What the searching bots share: their seeded rng, their budget and how far a playout looks."""
 
-    searches = True  # it plays on copies of the state: what they run must not count as the game's
-
     DEFAULT_BUDGET = 1
+    consistent = True  # determinized copies fit how the others played (False: as bots did before views)
 
     def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1):
         self.rng = random.Random(seed)
         self.budget = _Budget(budget, self.DEFAULT_BUDGET)
         self.rounds = rounds
 
-    def choose(self, state) -> int:
+    def choose(self, view: SeatView) -> int:
         """The action to play: the only legal one, or the result of the bot's search."""
-        legal = state.legal_action_ids()
+        legal = _legal(view)
         if len(legal) == 1:
             return legal[0]
-        return self._search(state, legal, state.current_player, _horizon(state, self.rounds), state.scores())
+        return self._search(view, legal, view.seat, _horizon(view, self.rounds))
 
-    def _search(self, state, legal: tuple, seat: int, stop: Optional[int], before: list) -> int:
+    def _world(self, view):
+        """A determinized copy and the scores it starts from (the baseline of its values)."""
+        det = view.determinize(self.rng, self.consistent)
+        return det, det.scores()
+
+    def _search(self, view, legal: tuple, seat: int, stop: Optional[int]) -> int:
         raise NotImplementedError
 
 
@@ -168,21 +188,24 @@ class GreedyBot(_SearchBot):
     name = "greedy"
     DEFAULT_BUDGET = 32
 
-    def _search(self, state, legal: tuple, seat: int, stop: Optional[int], before: list) -> int:
+    def _search(self, view, legal: tuple, seat: int, stop: Optional[int]) -> int:
         rng = self.rng
-        resume = state.game.program.resume
+        resume = view.game.program.resume
         deadline = self.budget.deadline()
         totals: dict = {}
         counts: dict = {}
         i = 0
         while i < self.budget.iterations and (deadline is None or time.perf_counter() < deadline or i < len(legal)):
-            det = state.determinize(seat, rng)
-            det_action, real_action = _root_actions(state, det)[i % len(legal)]
+            det, before = self._world(view)
+            moves = _root_actions(view, det)
+            i += 1
+            if not moves:
+                continue
+            action, det_action = moves[(i - 1) % len(moves)]
             resume(det, det_action)
             _playout(det, rng, stop)
-            totals[real_action] = totals.get(real_action, 0.0) + _values(det, before)[seat]
-            counts[real_action] = counts.get(real_action, 0) + 1
-            i += 1
+            totals[action] = totals.get(action, 0.0) + _values(det, before)[seat]
+            counts[action] = counts.get(action, 0) + 1
         return max(legal, key=lambda a: (totals[a] / counts[a]) if a in counts else -math.inf)
 
 
@@ -203,7 +226,7 @@ class _Node:
 class ISMCTSBot(_SearchBot):
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012).
 
-    Each iteration deals the hidden cards anew (`State.determinize`), walks down one tree shared by
+    Each iteration deals the hidden cards anew (`SeatView.determinize`), walks down one tree shared by
     all determinizations using only the actions legal in this one (UCB over availability counts),
     adds a node, plays at random to the end of the round (or of the game, without a score), and
     credits each node with the gain of the seat that chose it. Gains are scaled to [0, 1] by the
@@ -219,9 +242,9 @@ class ISMCTSBot(_SearchBot):
         super().__init__(seed, budget, rounds)
         self.c = exploration
 
-    def _search(self, state, legal: tuple, seat: int, stop: Optional[int], before: list) -> int:
+    def _search(self, view, legal: tuple, seat: int, stop: Optional[int]) -> int:
         rng = self.rng
-        resume = state.game.program.resume
+        resume = view.game.program.resume
         root = _Node(None, None)
         lo, hi = math.inf, -math.inf
         c = self.c
@@ -232,15 +255,17 @@ class ISMCTSBot(_SearchBot):
         it = 0
         while it < iterations and (deadline is None or time.perf_counter() < deadline or it < len(legal)):
             it += 1
-            det = state.determinize(seat, rng)
+            det, before = self._world(view)
             node = root
             path = [root]
             first = True
             span = hi - lo if hi > lo else 0.0
             # selection and expansion
             while not det.terminal and (stop is None or det.round < stop):
-                moves = _root_actions(state, det) if first else None
-                keys = [r for _, r in moves] if first else det.pending[2]
+                moves = _root_actions(view, det) if first else None
+                keys = [r for r, _ in moves] if first else det.pending[2]
+                if not keys:
+                    break
                 who = det.pending[1]
                 children = node.children
                 untried = [k for k in keys if k not in children]
@@ -262,7 +287,7 @@ class ISMCTSBot(_SearchBot):
                             best, child = u, ch
                     key = child.action
                 if first:
-                    key = next(d for d, r in moves if r == key)
+                    key = next(d for r, d in moves if r == key)
                     first = False
                 resume(det, key)
                 path.append(child)

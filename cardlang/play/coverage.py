@@ -76,11 +76,10 @@ def coverage_entries(points, hits, offered) -> list:
 
 @lru_cache(maxsize=64)
 def _source_lines(path: str) -> tuple:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return tuple(f.read().splitlines())
-    except OSError:
-        return ()
+    from ..lang.files import read_source  # bounded, regular files only: the rule files the game was loaded from
+
+    text, _ = read_source(path)
+    return tuple(text.splitlines()) if text is not None else ()
 
 
 def rule_text(kind: str, span) -> tuple:

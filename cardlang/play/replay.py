@@ -9,34 +9,38 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..runtime.engine import RuleError
 
-def describe(game, data: dict, sep: str = " · ") -> str:
-    """One line naming the game: title, players, seed, options."""
+
+def describe(game, data, sep: str = " · ", seed: bool = True) -> str:
+    """One line naming the game: title, players, seed (unless `seed` is false), options."""
     options = ", ".join(f"{k}={_value(v)}" for k, v in game.options.items())
-    text = f"{game.title}{sep}{game.players} players{sep}seed {data['seed']}"
+    text = f"{game.title}{sep}{game.players} players" + (f"{sep}seed {data.seed}" if seed else "")
     return text + (f"{sep}{options}" if options else "")
 
 
-def replay_lines(game, data: dict, seat: Optional[int] = None, sep: str = " · ") -> list:
-    """The whole saved game as lines of text: the log, and for a seat its hand at its decisions.
+def replay_lines(game, data, seat: Optional[int] = None, sep: str = " · ") -> list:
+    """The whole saved game (a checked `save_schema.Save`) as lines of text: the log, and for a seat
+    its hand at its decisions.
 
     `seat=None` is omniscient. The lines end with the final scores and the winners, or with where
-    the game stopped when it was saved before its end.
+    the game stopped when it was saved before its end. The seed deals every hand, so a seat's view
+    of a game still in progress does not show it.
     """
-    state = game.new_initial_state(seed=data["seed"], stack=data.get("stack"), draws=data.get("draws"))
+    state = game.new_initial_state(seed=data.seed, stack=data.stack, draws=data.draws)
     private = [name for name, (per_player, visibility, _) in game.symbols.zones.items()
                if per_player and visibility == "private"]
-    lines = [describe(game, data, sep)]
+    lines = [""]  # the line naming the game, once it is known whether the game is over
     if seat is None:
         lines.append("Every card shown (omniscient).")
     else:
         lines.append(f"Seen by P{seat}: the cards P{seat} did not know are written `a card`.")
     lines.append("")
     shown = 0
-    for number, action in enumerate(data["actions"], 1):
-        log = state.transcript(seat)
-        lines += log[shown:]
-        shown = len(log)
+    for number, action in enumerate(data.actions, 1):
+        log = state.transcript(seat, start=shown)  # only what is new: a long game replays in linear time
+        lines += log
+        shown += len(log)
         if seat is not None and state.current_player == seat:
             obs = state.observation(seat)
             held = []
@@ -45,8 +49,13 @@ def replay_lines(game, data: dict, seat: Optional[int] = None, sep: str = " · "
                 held.append(f"{name.replace('_', ' ')} {' '.join(cards) if cards else 'empty'}")
             choices = " | ".join(a.label for a in state.legal_actions())
             lines.append(f"  > P{seat} to choose (move {number}), {'; '.join(held) or 'no cards'}: {choices}")
-        state.apply(int(action))
-    lines += state.transcript(seat)[shown:]
+        try:
+            state.apply(int(action))
+        except RuleError as e:  # the game a rule stopped: what it showed up to there goes with the error
+            e.transcript = lines + state.transcript(seat, start=shown)
+            raise
+    lines += state.transcript(seat, start=shown)
+    lines[0] = describe(game, data, sep, seed=seat is None or state.is_terminal())
     lines.append("")
     if state.is_terminal():
         scores = state.scores()
@@ -59,7 +68,7 @@ def replay_lines(game, data: dict, seat: Optional[int] = None, sep: str = " · "
         else:
             lines.append(f"Winners: {', '.join(winners)}")
     else:
-        lines.append(f"The game stops here, after {len(data['actions'])} moves; P{state.current_player} is to play.")
+        lines.append(f"The game stops here, after {len(data.actions)} moves; P{state.current_player} is to play.")
     return lines
 
 

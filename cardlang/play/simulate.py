@@ -12,14 +12,17 @@ from __future__ import annotations
 import math
 import os
 import signal
+import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from .bots import make_bot, parse_bot
+from ..runtime.view import place_text
+from .bots import decide, make_bot, parse_bot
 from .coverage import coverage_entries, instrument
-from ..runtime.engine import Game
+from ..runtime.engine import Game, RuleError
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 
@@ -32,10 +35,13 @@ class GameSpec:
     players: int
     options: tuple
     source_hash: str = ""
+    # an optional per-game record hook, ("module:factory", args), resolved in the worker (see `play_one`)
+    record: tuple = ()
 
     @staticmethod
-    def of(game: Game) -> "GameSpec":
-        return GameSpec(game.path, game.players, tuple(sorted(game.options.items())), game.source_hash)
+    def of(game: Game, record: tuple = ()) -> "GameSpec":
+        return GameSpec(game.path, game.players, tuple(sorted(game.options.items())), game.source_hash,
+                        tuple(record))
 
 
 _LOADED: dict = {}
@@ -53,14 +59,30 @@ def _load(spec: GameSpec):
     return _LOADED[spec]
 
 
+def _recorder(record: tuple, game: Game, seed: int):
+    """The record hook of one game: `factory(game, seed, *args)` of the named `module:factory`, or None."""
+    if not record:
+        return None
+    import importlib
+
+    where, args = record[0], tuple(record[1]) if len(record) > 1 else ()
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)(game, seed, *args)
+
+
 # ------------------------------------------------------------------------------- one game
-def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions: Optional[Counter] = None) -> dict:
+def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions: Optional[Counter] = None,
+             record: tuple = ()) -> dict:
     """One game from `seed` with the named bot in each seat (`bots` cycles over the seats).
 
     Returns winners, scores, decisions, rounds and the first seat to decide. With `coverage` (from
     `cardlang.coverage.instrument`) the game is played on its counting twin and the real moves are
-    counted; with `actions`, each action's label is counted (cards shown as `a card`).
+    counted; with `actions`, each action's label is counted (cards shown as `a card`). With `record`
+    (see `_recorder`), a hook sees each decision (`decide(state, seat, action)` returns the action to
+    play: a measure may restrict a seat's play), each state after a move (`after(state)`), may stop a
+    game (`stop`: a cap), and its `result(state)` is the game's `record`.
     """
+    rec = _recorder(record, game, seed)
     n = game.players
     players = [make_bot(bots[s % len(bots)], seed=seed * 1009 + s) for s in range(n)]
     if coverage is not None:
@@ -70,25 +92,42 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
         state = game.new_initial_state(seed=seed, log=False)
     first = state.current_player
     decisions = 0
-    # coverage is set aside while a bot that plays on copies of the state decides (not a random bot)
-    aside = [coverage is not None and getattr(p, "searches", True) for p in players]
+    # coverage is set aside while a bot decides: its view replays the round in copies of the state
+    # (cardlang.runtime.view), and search bots play on such copies; none of that is the game's
+    aside = [coverage is not None] * n
     try:
         while not state.is_terminal():
+            if rec is not None and rec.stop:
+                break
             seat = state.current_player
             if aside[seat]:
                 coverage.on = False
-            a = players[seat].choose(state)
+            try:
+                a = decide(players[seat], state)
+            except RuleError as e:
+                raise e.in_game(seed, len(state.history), lookahead=True)
+            if rec is not None:
+                a = rec.decide(state, seat, a)
             if actions is not None:
                 actions[_action_key(state, a)] += 1
             if aside[seat]:
                 coverage.on = True
             state.apply(a)
             decisions += 1
+            if rec is not None:
+                rec.after(state)
+        scores = state.scores()  # (a `score of p:` can break a rule too)
+        record = rec.result(state) if rec is not None else None
+    except RuleError as e:  # also one raised in a bot's search: placed in this game, by its seed
+        raise e.in_game(seed, len(state.history))
     finally:
         if coverage is not None:
             coverage.on = False
-    return {"seed": seed, "winners": list(state.winners()), "scores": state.scores(), "decisions": decisions,
-            "rounds": state.round, "first": first if first >= 0 else 0}
+    out = {"seed": seed, "winners": list(state.winners()), "scores": scores, "decisions": decisions,
+           "rounds": state.round, "first": first if first >= 0 else 0}
+    if rec is not None:
+        out["record"] = record
+    return out
 
 
 _KEYS: dict = {}  # (program, choice, action) -> key, for labels that depend only on the action
@@ -103,8 +142,11 @@ def _action_key(state, a: int) -> str:
         return key
     label = program.label(state, a)
     if program.is_card_action(state, a):
-        name = state.game.deck.label_of(a & 0xFFFF)
-        label = label.replace(name, "a card") if name in label else label
+        # the card's name, or its place when the chooser does not know it
+        for name in (state.game.deck.label_of(a & 0xFFFF), place_text(program, state, a & 0xFFFF)):
+            if name in label:
+                label = label.replace(name, "a card")
+                break
     if program.chooses[index].alts[a >> 16].pure:
         if len(_KEYS) > 100_000:
             _KEYS.clear()
@@ -120,7 +162,7 @@ def run_batch(spec: GameSpec, bots: tuple, first_seed: int, count: int, with_cov
     actions: Counter = Counter()
     results = []
     for seed in range(first_seed, first_seed + count):
-        results.append(play_one(game, seed, bots, coverage, actions))
+        results.append(play_one(game, seed, bots, coverage, actions, spec.record))
     hits, offered = coverage.counts() if coverage is not None else ((), ())
     return {"results": results, "hits": hits, "offered": offered, "actions": dict(actions)}
 
@@ -129,8 +171,32 @@ def _batches(games: int, seed: int, size: int) -> list:
     return [(seed + i, min(size, games - i)) for i in range(0, games, size)]
 
 
-def _ignore_sigint() -> None:
+def _worker_start(parent: int) -> None:
+    """Runs first in each worker process: Ctrl-C is the parent's to handle, and the worker never
+    outlives its parent, however the parent ended (a SIGKILL leaves it no time to stop anything)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):  # the kernel kills the worker when its parent dies
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no libc to call: the watchdog below still stands
+            pass
+    if os.getppid() != parent:  # the parent died before the worker could ask to die with it
+        os._exit(1)
+    # elsewhere (and as a second guard): a thread that ends the worker once its parent is gone
+    threading.Thread(target=_watch_parent, args=(parent,), name="cardlang-watch-parent", daemon=True).start()
+
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+PARENT_POLL = 0.5  # seconds between two looks of a worker's watchdog at its parent
+
+
+def _watch_parent(parent: int) -> None:
+    """Ends this process as soon as its parent process is gone (it then has another parent)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(1)
 
 
 class _Merged:
@@ -154,21 +220,24 @@ class _Merged:
 
 def simulate(game: Game, games: int, seed: int = 0, bots: Sequence[str] = ("random",),
              progress: Optional[Callable[[int], None]] = None, jobs: int = 1, cluster: Optional[str] = None,
-             batch_size: Optional[int] = None, coverage: bool = True, per_game: bool = False) -> dict:
+             batch_size: Optional[int] = None, coverage: bool = True, per_game: bool = False,
+             record: tuple = ()) -> dict:
     """Plays `games` games (seeds seed, seed+1, …) and gathers the statistics (see `summarize`).
 
     `jobs` local processes share the work (1: this process); `cluster` runs the batches on Ray
     instead (`local` starts a local Ray instance; otherwise the address of a running cluster).
     `progress(done)` is called as games finish. Ctrl-C stops early: the statistics then cover the
-    games finished so far and say `interrupted`. With `per_game`, the result also lists every game
-    (seed, winners, scores, decisions, rounds, first seat to decide) in seed order.
+    games finished so far and say `interrupted`. A rule error in a game stops the run: every
+    worker is stopped and the `RuleError` raised here names the game's seed and move. With
+    `per_game`, the result also lists every game (seed, winners, scores, decisions, rounds, first
+    seat to decide, and `record` with a record hook: see `play_one`) in seed order.
     """
     bots = tuple(bots)
     for b in bots:
         parse_bot(b)
     if len(bots) not in (1, game.players):
         raise ValueError(f"give one bot for all seats or one per seat ({game.players}), not {len(bots)}")
-    spec = GameSpec.of(game)
+    spec = GameSpec.of(game, record)
     jobs = max(1, jobs)
     workers = jobs if cluster is None else max(jobs, 2)
     if batch_size is None:  # in this process, one game a batch: Ctrl-C then loses only the game being played
@@ -211,7 +280,8 @@ def _on_processes(jobs, spec, bots, batches, with_coverage):
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start,
+                               initargs=(os.getpid(),))
     finished = False
     try:
         pending = {pool.submit(run_batch, spec, bots, s, c, with_coverage) for s, c in batches}
@@ -247,7 +317,13 @@ def _on_ray(address, spec, bots, batches, with_coverage, jobs):
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
-                yield ray.get(ref)
+                try:
+                    batch = ray.get(ref)
+                except ray.exceptions.RayTaskError as e:
+                    if isinstance(getattr(e, "cause", None), RuleError):  # the rules' error, not Ray's
+                        raise e.cause from None
+                    raise
+                yield batch
     finally:
         for ref in locals().get("pending", ()):
             ray.cancel(ref, force=True)
@@ -264,7 +340,8 @@ def wilson(successes: int, n: int) -> list:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return [max(0.0, centre - half), min(1.0, centre + half)]
+    # (at 0 or n successes the bound is exactly 0 or 1: rounding would leave it a hair inside)
+    return [0.0 if successes == 0 else max(0.0, centre - half), 1.0 if successes == n else min(1.0, centre + half)]
 
 
 def _spread(values) -> dict:

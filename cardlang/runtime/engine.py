@@ -10,33 +10,17 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Optional, Sequence, Union
 
-TERMINAL = -4  # current_player once the game is over (OpenSpiel's value)
+from .basics import MAX_EVENTS, TERMINAL, Action, Events, IllegalActionError, RuleError  # noqa: F401 (re-exported)
+from .view import SeatView, redeal
+
 STOP = -1  # what an instruction returns to suspend the run loop
 STEP_BUDGET = 2_000_000  # instructions without a decision before a game is judged to loop
 
 
-class RuleError(Exception):
-    """A rule that cannot be carried out as the game stands (dealing from an empty pile, a loop)."""
-
-
-class IllegalActionError(ValueError):
-    """An action that is not among the current player's legal actions; the state is unchanged."""
-
-
-class Action(int):
-    """A legal action: its stable id (an int) and the label players read (`action.label`)."""
-
-    def __new__(cls, id: int, label: str):
-        obj = int.__new__(cls, id)
-        obj.label = label
-        return obj
-
-    @property
-    def id(self) -> int:
-        return int(self)
-
-    def __repr__(self) -> str:
-        return f"Action({int(self)}, {self.label!r})"
+# Caps on one game, whatever its rules say (a rule file may lower or raise them: `limit …`): a
+# game that would never end stops with a rule error instead, in bounded time and memory.
+MAX_DECISIONS = 50_000  # actions played in one game (the longest game in games/ takes under 2,000)
+MAX_ROUNDS = 10_000  # rounds begun in one game (the longest takes under 120)
 
 
 _new_int = int.__new__
@@ -47,7 +31,8 @@ class State:
 
     __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "active", "rng", "pending",
                  "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round",
-                 "steps")  # steps: loop passes left before a run is judged to loop (set by each run)
+                 "steps",  # steps: loop passes left before a run is judged to loop (set by each run)
+                 "checkpoint")  # the round's first decision, for views (`view.record`); False: none kept
 
     def __init__(self, game: "Game"):
         self.game = game
@@ -71,10 +56,13 @@ class State:
             return []
         label = self.game.program.label  # labels that depend only on the action are cached there
         out = []
-        for a in self.pending[2]:
-            action = _new_int(Action, a)  # what Action(a, label) does, without its Python-level call
-            action.label = label(self, a)
-            out.append(action)
+        try:
+            for a in self.pending[2]:
+                action = _new_int(Action, a)  # what Action(a, label) does, without its Python-level call
+                action.label = label(self, a)
+                out.append(action)
+        except RuleError as e:  # a label's text breaks a rule (`as "{10 / x}"`)
+            raise e.in_game(self.seed, len(self.history))
         return out
 
     def apply(self, action: Union[int, str]) -> None:
@@ -123,7 +111,10 @@ class State:
 
     def scores(self) -> list:
         """Each seat's score as the game's `score of p:` declares it (its returns without one)."""
-        return self.game.program.scores(self)
+        try:
+            return self.game.program.scores(self)
+        except RuleError as e:
+            raise e.in_game(self.seed, len(self.history))
 
     def clone(self) -> "State":
         """An independent copy that plays on exactly like this state."""
@@ -139,7 +130,7 @@ class State:
         s.rng = self.rng
         s.pending = self.pending
         s.log = None if self.log is None else self.log[:]
-        s.fresh = []
+        s.fresh = Events(0 if s.log is None else MAX_EVENTS - len(s.log))
         s.history = self.history[:]
         s.terminal = self.terminal
         s.winner_seats = self.winner_seats
@@ -147,6 +138,7 @@ class State:
         s.draws = self.draws
         s.seed = self.seed
         s.round = self.round
+        s.checkpoint = self.checkpoint  # (never changed in place: shared safely)
         return s
 
     def determinize(self, seat: int, rng: random.Random) -> "State":
@@ -157,49 +149,28 @@ class State:
         by zone, bottom first), so every place keeps its count. What belongs to a place moves with
         its card: who else knows it, card values held in variables, card ids in pending actions.
         Later shuffles and `random` draws use a fresh seed from `rng`, so the copy does not foresee
-        the real game's chance either. It is for bots: no log, no history, not for saving.
+        the real game's chance either: no log, no history, no seed, not for saving. What the
+        program worked out from the real cards stays as it was (locals, another player's legal
+        actions by place); bots use `SeatView.determinize`, which works those out again.
         """
         s = self.clone()
         s.log = None
         s.history = []
         s.stacks = None
         s.draws = None
+        s.seed = None
+        s.checkpoint = False
         s.rng = rng.getrandbits(64)
         bit = 1 << seat
         known = self.known
-        unknown = [c for c in range(len(known)) if not known[c] & bit]
-        if not unknown:
-            return s
-        dealt = unknown[:]
-        rng.shuffle(dealt)
-        new_of = list(range(len(known)))  # real card -> the card dealt into its place
-        i = 0
-        new_known, new_loc = s.known, s.loc
-        for z, pile in enumerate(s.zones):
-            for j, c in enumerate(pile):
-                if not known[c] & bit:
-                    d = dealt[i]
-                    i += 1
-                    pile[j] = d
-                    new_of[c] = d
-                    new_known[d] = known[c]
-                    new_loc[d] = z
-        program = self.game.program
-        v = s.v
-        for slot in program.card_slots:
-            c = v[slot]
-            if c is not None:
-                v[slot] = new_of[c]
-        for slot in program.cards_slots:
-            cs = v[slot]
-            if cs:
-                v[slot] = tuple(new_of[c] for c in cs)
-        if s.pending is not None:
-            index, player, legal = s.pending
-            alts = program.chooses[index].alts
-            s.pending = (index, player, tuple(a if alts[a >> 16].kind != "card" else (a & ~0xFFFF) | new_of[a & 0xFFFF]
-                                              for a in legal))
+        redeal(s, [c for c in range(len(known)) if not known[c] & bit], rng)
         return s
+
+    def view(self, seat: int, past: bool = True) -> "SeatView":
+        """What `seat` knows now, as an object with no path to the cards hidden from it (bots
+        decide from it): see `cardlang.runtime.view.SeatView`. Without `past`, the view leaves out
+        how the others played this round (its `determinize` ignores it), and costs half as much."""
+        return SeatView(self, seat, past)
 
     def zone(self, name: str, seat: Optional[int] = None) -> list:
         """The short names of a zone's cards, bottom first (omniscient: for tests and tools)."""
@@ -225,11 +196,18 @@ class State:
 
     def observation(self, seat: int) -> dict:
         """What `seat` may see: its known cards, counts of the others, public variables, its log."""
-        return self.game.program.observe(self, seat)
+        try:
+            return self.game.program.observe(self, seat)
+        except RuleError as e:  # (a score shown there can break a rule)
+            raise e.in_game(self.seed, len(self.history))
 
-    def transcript(self, seat: Optional[int] = None) -> list:
-        """The log as lines, from one seat's view (cards it did not know are hidden) or omniscient."""
-        return self.game.program.render_log(self, seat)
+    def transcript(self, seat: Union[None, int, Sequence[int]] = None, start: int = 0) -> list:
+        """The log as lines, from one seat's view (cards it did not know are hidden) or omniscient.
+
+        Several seats give the view they share: a card shows only where every one of them knew it.
+        `start` skips the lines before it.
+        """
+        return self.game.program.render_log(self, seat, start)
 
     def to_json(self) -> dict:
         """The save format: game identity, seed, stacked deck and draws, and every action taken."""
@@ -287,7 +265,12 @@ class Game:
         st.stacks = _stacks(self.deck, stack) if stack else None
         st.draws = (0, tuple(draws)) if draws else None
         st.log = [] if log else None
-        self.program.init_state(st)
+        st.checkpoint = None
+        try:
+            self.program.init_state(st)
+        except RuleError as e:  # before the first decision: the state as it stands, to save it
+            e.state = st
+            raise
         return st
 
     def card(self, name: str) -> int:

@@ -12,15 +12,18 @@ from __future__ import annotations
 from typing import Optional
 
 from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE
-from . import engine
-from .engine import RuleError
-from .log import fill_marks, mark, player_name, render_log
+from . import engine, view
+from .basics import MAX_EVENTS, Events, RuleError
+from .log import MARK_RE, fill_marks, mark, placed_mark, player_name, render_log
 
 
-def loops_forever(line: int):
-    """Raises the error of a run that spent its whole loop budget (`engine.STEP_BUDGET`)."""
-    raise RuleError(f"line {line}: the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
-                    "a rule loops forever")  # a step: a pass of a `while` or `repeat`, a round
+def loops_forever(at, s):
+    """Stops a run that would go on forever: its step budget is spent, or the game's rounds are."""
+    if s.steps < 0:  # a step: a pass of a loop, a round
+        raise RuleError(f"the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
+                        "a rule loops forever", at)
+    raise RuleError(f"the game played {s.game.program.max_rounds:,} rounds without ending, the most one game may "
+                    "play (`limit N rounds` sets it)", at)
 
 
 class ProgramBase:
@@ -35,6 +38,9 @@ class ProgramBase:
         self.zone_families, self.first_zone = layout.zone_families, layout.first_zone
         self.var_slots, self.pvar_slots = dict(layout.var_slots), dict(layout.pvar_slots)
         self.label_cache = {}  # (choice index, action id) -> label, for alternatives marked pure
+        # the caps on one game (the game's own, from its `limit` line, else the engine's defaults)
+        self.max_decisions = engine.MAX_DECISIONS
+        self.max_rounds = engine.MAX_ROUNDS
 
     # ---------------------------------------------------------------- running
     def init_state(self, st) -> None:
@@ -50,7 +56,7 @@ class ProgramBase:
         st.known = [0] * ncards
         st.active = [True] * n
         st.pending = None
-        st.fresh = []
+        st.fresh = Events(0) if st.log is None else Events(MAX_EVENTS)
         st.history = []
         st.terminal = False
         st.winner_seats = ()
@@ -77,6 +83,8 @@ class ProgramBase:
         """The label players read for the legal action `a` of the pending choice."""
         info = self.chooses[st.pending[0]]
         alt = info.alts[a >> 16]
+        if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
+            return self._unseen_label(st, info, alt, a)  # (never cached: it names a place)
         if alt.pure:
             key = (st.pending[0], a)
             text = self.label_cache.get(key)
@@ -92,20 +100,49 @@ class ProgramBase:
             st.v[alt.slot] = saved
         return fill_marks(self.deck, text, cards)
 
+    def _unseen_label(self, st, info, alt, a: int, logged: bool = False):
+        """The label of a card the chooser does not know: its place stands for the card (`take a card
+        from P1's hand, 3 of 4`); a label that says more of the card is its place alone. `logged`:
+        (text, cards) for the log, where the card shows to those who know it once the step is over
+        (it went face up, or to them) and the place to the others."""
+        place = view.place_text(self, st, a & 0xFFFF)
+        if alt.label is not None and (not alt.pure or alt.slot is None):
+            return (place, ()) if logged else place
+        text = mark(0)
+        if alt.label is not None:
+            saved = st.v[alt.slot]
+            text, _ = self._label(st, info, alt, a & 0xFFFF)
+            st.v[alt.slot] = saved
+        if logged:
+            return MARK_RE.sub(lambda m: placed_mark(0, place), text), (a & 0xFFFF,)
+        return MARK_RE.sub(lambda m: place, text)
+
     def _log_choice(self, st, a: int) -> None:
         """Logs the pending player's choice of `a` (which sets the alternative's variable)."""
         info = self.chooses[st.pending[0]]
-        text, cards = self._label(st, info, info.alts[a >> 16], a & 0xFFFF)
-        st.fresh.append((f"{player_name(st.pending[1])} chooses {text}", cards))
+        alt = info.alts[a >> 16]
+        if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
+            text, cards = self._unseen_label(st, info, alt, a, logged=True)
+        else:
+            text, cards = self._label(st, info, alt, a & 0xFFFF)
+        # (a list's own append: one line a decision, which `max_decisions` bounds)
+        list.append(st.fresh, (f"{player_name(st.pending[1])} chooses {text}", cards))
+
+    def _check_decisions(self, st, span) -> None:
+        """After a decision is played: a game past its most decisions stops (so a replay meets it too)."""
+        if len(st.history) >= self.max_decisions and not st.terminal:
+            raise RuleError(f"the game took {self.max_decisions:,} decisions without ending, the most one game may "
+                            "take (`limit N decisions` sets it)", span).in_game(st.seed, len(st.history))
 
     def is_card_action(self, st, a: int) -> bool:
         """Whether the legal action `a` picks a card."""
         return self.chooses[st.pending[0]].alts[a >> 16].kind == "card"
 
     # ------------------------------------------------------------- observers
-    def render_log(self, st, seat: Optional[int]) -> list:
-        """The log as lines from `seat`'s view, or omniscient."""
-        return render_log(self.deck, st, seat)
+    def render_log(self, st, seat, start: int = 0) -> list:
+        """The log from entry `start` as lines from `seat`'s view, or omniscient (`seat` None); several
+        seats: a card shows if all of them know it."""
+        return render_log(self.deck, st, seat, start)
 
     def value_text(self, value, type_: str, seat: Optional[int], st) -> object:
         """A value as players read it (cards `seat` does not know are `hidden`)."""

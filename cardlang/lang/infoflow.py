@@ -1,0 +1,717 @@
+"""W004, the information-flow check: a value computed from cards some seat cannot see must not reach
+what every seat sees (a text, a variable, a label, the score, who plays or wins) unless the rules
+show those cards first.
+
+The model (docs/diagnostics.md, "What the information-flow check can and cannot see"):
+
+- *Sources*. Reading a `private` zone (`hand(p)`) gives a value only its owner knows; reading a
+  `hidden` zone, one nobody knows; a `public` zone is known to all. A value carries the set of
+  sources it was computed from, split in two: what its cards *are* (`ident`) and how many there
+  are or whether there is one (`shape`). `count(hand(p))` is public (every seat sees how many cards
+  a zone holds); `suit(top of hand(p))` is not.
+- *Sinks*. Texts (`announce`, `says`, labels), variables (every variable is in every seat's
+  observation), the score, who chooses, who is eliminated, who wins. A card itself in a text or a
+  variable is shown only to the seats that know it, so only its `shape` counts there; in a label
+  too a card the chooser does not know is named by its place. What the chooser may choose (filters,
+  conditions, ranges) is seen by the chooser only.
+- *Implicit flows*. Inside a branch or a loop whose condition is computed from hidden cards, every
+  sink above tells whether the branch ran. A branch that `reveal`s a card of what it tests, or in
+  which the owner of the tested cards speaks (`p says …`), makes its condition public: the rules
+  show or tell it there.
+- *Clearing*. `reveal x` (to all), a move `face up` or into a public zone make those cards known
+  until cards enter that zone again, it is shuffled or hidden; `for each p in players: reveal
+  hand(p)` reveals every hand. A seat's own cards are no secret to it: a label or a filter of
+  `p chooses` may use `hand(p)` (or cards shown to `p` with `reveal … to p`), and `p says` may
+  tell about `p`'s cards.
+
+Each phase is analysed once, with what every call passes it (taints of arguments, and the taint of
+the place it is called from), to a fixed point. It can miss a leak (moves are not sinks, variables
+holding cards lose whose they are) and it may warn where the rules
+make the value public in a way it does not follow; it is a warning, never an error.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from . import ast
+
+CARDISH = {"card", "cards", "zone", "zones"}
+EMPTY = frozenset()
+ALL = ("all",)  # a `for each` over every player
+MAX_VISITS = 200_000  # statements and expressions visited; a bigger analysis gives up, silently
+MAX_ROUNDS = 8  # passes over the whole program until what phases receive stops growing
+HELP_HIDDEN = "if the rules show these cards here, `reveal` them first"
+HELP_PRIVATE = HELP_HIDDEN + "; a player telling about his own cards is `p says \"…\"`"
+
+
+@attrs.frozen
+class Source:
+    """A zone whose cards some seat cannot see: its family, its owner's key (None: nobody sees it)."""
+
+    family: str
+    owner: object
+    text: str = attrs.field(eq=False, hash=False)
+    private: bool = attrs.field(eq=False, hash=False)
+    seen_by: frozenset = attrs.field(default=EMPTY, eq=False, hash=False)  # keys of players shown it (`reveal … to`)
+
+
+@attrs.frozen
+class Val:
+    """What a value depends on: `ident` (what its cards are, or the value itself), `shape` (how many)."""
+
+    ident: frozenset = EMPTY
+    shape: frozenset = EMPTY
+
+    @property
+    def all(self) -> frozenset:
+        """Every source the value depends on."""
+        return self.ident | self.shape
+
+    def join(self, other: "Val") -> "Val":
+        """Both values' sources."""
+        return Val(self.ident | other.ident, self.shape | other.shape)
+
+
+NOTHING = Val()
+
+
+def _scalar(*vals) -> Val:
+    out = EMPTY
+    for v in vals:
+        out = out | v.all
+    return Val(out)
+
+
+@attrs.define
+class Binding:
+    """A local name: its value's taint, the key that stands for it, and what a loop variable goes over."""
+
+    val: Val
+    alias: object
+    over: object = None
+    text: str = ""  # how a definition's parameter is written where it is called
+
+
+@attrs.define
+class Frame:
+    """A branch or loop body under a condition: warnings that wait for it to end, and what it declassifies."""
+
+    pending: list = attrs.Factory(list)  # (span, message, pc sources, notes) or ("call", phase, pc sources)
+    tests: dict = attrs.Factory(dict)  # source its condition tests -> where ("tested on line 12")
+    revealed: set = attrs.Factory(set)
+    speakers: set = attrs.Factory(set)
+
+
+class _GiveUp(Exception):
+    pass
+
+
+def check_infoflow(checker) -> None:
+    """Runs the information-flow check over a checked module; reports W004 through the checker."""
+    try:
+        found = InfoFlow(checker).run()
+    except (_GiveUp, RecursionError):
+        return
+    for span, (message, src) in found:
+        checker.warn("W004", message, span, help=HELP_PRIVATE if src.private else HELP_HIDDEN)
+
+
+def show(e, env: Optional[dict] = None) -> str:
+    """An expression written back, compactly, for messages (`hand(right of p)`); a definition's
+    parameters are written as the arguments it was given."""
+    if isinstance(e, ast.Name):
+        b = (env or {}).get(e.name)
+        return b.text if b is not None and b.text else e.name
+    if isinstance(e, ast.Number):
+        return str(e.value)
+    if isinstance(e, ast.Call):
+        return f"{e.func}({', '.join(show(a, env) for a in e.args)})"
+    if isinstance(e, ast.Neighbour):
+        return f"{e.side} of {show(e.player, env)}"
+    if isinstance(e, ast.EndCard):
+        return f"{e.end} {show(e.count, env) + ' ' if e.count is not None else ''}of {show(e.zone, env)}"
+    if isinstance(e, ast.Players):
+        return "players" + (f" from {show(e.start, env)}" if e.start is not None else "")
+    if isinstance(e, ast.Seats):
+        return "seats"
+    return "…"
+
+
+def _describe(src: Source, note: Optional[str] = None) -> str:
+    where = f" ({note})" if note else ""
+    return f"`{src.text}`{where}, which " + ("only its owner sees" if src.private else "no seat sees")
+
+
+def _shown_to(key, facts: frozenset) -> frozenset:
+    return frozenset(f[1] for f in facts if f[0] == "to" and f[2] == key)
+
+
+def _seen(v: Val, viewers: frozenset) -> Val:
+    """`v`, its cards known to `viewers` too."""
+    if not viewers:
+        return v
+    return Val(frozenset(attrs.evolve(s, seen_by=s.seen_by | viewers) for s in v.ident), v.shape)
+
+
+def _about_top(fact) -> bool:
+    return fact[0] == "end" or (fact[0] == "to" and fact[2][0] == "end")
+
+
+def _first(sources) -> Source:
+    return min(sources, key=lambda s: (s.text, s.family))
+
+
+def _mentions(key, family: str) -> bool:
+    if isinstance(key, tuple):
+        if len(key) == 3 and key[0] == "zone" and key[1] == family:
+            return True
+        return any(_mentions(k, family) for k in key)
+    return False
+
+
+class InfoFlow:
+    """The taint analysis: one walk per block and per round of the fixed point, reporting into `found`."""
+
+    def __init__(self, checker):
+        self.sym = checker.sym
+        self.types = checker.sym.types
+        self.visits = 0
+        self.phase_in: dict = {}  # phase -> (param Vals, pc sources)
+        self.globals: dict = {}  # variable holding cards -> the ident of what was stored in it
+        self.found: dict = {}  # span -> (message, source), first one wins
+        self.frames: list = []
+        self.pc: frozenset = EMPTY
+
+    # -- entry
+    def run(self) -> list:
+        """Every (span, (message, source)) found, in file order, once what phases receive is stable."""
+        s = self.sym
+        for _ in range(MAX_ROUNDS):
+            before = (dict(self.phase_in), dict(self.globals))
+            self.found = {}
+            self._declarations()
+            for block in [s.setup, s.round, *s.phases.values()]:
+                if block is not None:
+                    self._block(block)
+            if (self.phase_in, self.globals) == before:
+                break
+        return sorted(self.found.items(), key=lambda kv: (kv[0].file, kv[0].line, kv[0].column))
+
+    def _declarations(self) -> None:
+        s = self.sym
+        for sym in list(s.vars.values()) + list(s.pvars.values()):
+            d = sym.decl
+            v = self._ev(d.value, {}, frozenset())
+            self._sink_value(v, d.value, d.value.span,
+                             f"`{d.name}` is shown to every seat, but its first value is computed from {{}}")
+            if self.types.get(id(d.value)) in CARDISH and v.ident:
+                stored = {attrs.evolve(src, owner=None) for src in v.ident}  # whose it was is lost
+                self.globals[d.name] = self.globals.get(d.name, EMPTY) | stored
+        if s.score is not None:
+            env = {s.score.var: Binding(NOTHING, ("score",))}
+            v = self._ev(s.score.value, env, frozenset())
+            if v.all:
+                self._report(s.score.value.span, "the score is shown to every seat, but it is computed from {}", v.all)
+
+    def _block(self, block: ast.BlockDecl) -> None:
+        vals, pc = self.phase_in.get(block.name, ((), EMPTY)) if block.kind == "phase" else ((), EMPTY)
+        env = {}
+        for i, p in enumerate(block.params):
+            val = vals[i] if i < len(vals) else NOTHING
+            env[p.name] = Binding(val, ("param", block.name, p.name))
+        self.frames = [Frame(tests={src: f"tested where `{block.name}` is played" for src in pc})]
+        self.pc = pc
+        self._stmts(block.body, env, frozenset())
+        self._settle(self.frames.pop(), None)
+
+    # -- reporting
+    def _report(self, span, message: str, sources: frozenset, notes: Optional[dict] = None) -> None:
+        src = _first(sources)
+        self.found.setdefault(span, (message.format(_describe(src, (notes or {}).get(src))), src))
+
+    def _sink(self, span, explicit: frozenset, message: str, implicit: Optional[str] = None,
+              speaker=None) -> None:
+        """A place every seat sees. `explicit` is what the value shown depends on (`message` has a `{}`
+        for its source); with `implicit`, the place also tells whether it is reached, which waits for
+        the enclosing branches to end (they may reveal what they test)."""
+        if speaker is not None:
+            explicit = frozenset(s for s in explicit if s.owner != speaker)
+        if explicit:
+            self._report(span, message, explicit)
+            return
+        pc = frozenset(s for s in self.pc if speaker is None or s.owner != speaker)
+        if pc and implicit is not None:
+            self.frames[-1].pending.append((span, f"every seat sees {implicit}, and whether it happens depends on {{}}",
+                                            pc, {}))
+
+    def _sink_value(self, v: Val, e, span, message: str, implicit: Optional[str] = None, speaker=None) -> None:
+        """A value shown to every seat: a card in it is masked for those who do not know it, its number is not."""
+        shown = v.shape if self.types.get(id(e)) in CARDISH else v.all
+        self._sink(span, shown, message, implicit, speaker)
+
+    def _to_chooser(self, span, sources: frozenset, chooser, message: str) -> None:
+        """What only the chooser sees (labels, filters): his own cards are no secret to him."""
+        hidden = frozenset(s for s in sources if s.owner != chooser and chooser not in s.seen_by)
+        if hidden:
+            self._report(span, message, hidden)
+
+    def _settle(self, frame: Frame, outer: Optional[Frame]) -> None:
+        """A branch ends: what it revealed or its owner said clears the condition's sources; the rest
+        waits for the enclosing branch, or is reported at the top of a block."""
+        def clear(pc):
+            return frozenset(s for s in pc if s not in frame.revealed and s.owner not in frame.speakers)
+
+        for item in frame.pending:
+            if item[0] == "call":
+                rest = clear(item[2])
+                if outer is not None:
+                    outer.pending.append(("call", item[1], rest))
+                else:
+                    self._call_pc(item[1], rest)
+                continue
+            span, message, pc, notes = item
+            rest = clear(pc)
+            notes = {**{src: frame.tests[src] for src in rest if src in frame.tests}, **notes}  # innermost first
+            if rest and outer is not None:
+                outer.pending.append((span, message, rest, notes))
+            elif rest:
+                self._report(span, message, rest, notes)
+
+    def _call_pc(self, phase: str, pc: frozenset) -> None:
+        vals, old = self.phase_in.get(phase, ((), EMPTY))
+        if not pc <= old:
+            self.phase_in[phase] = (vals, old | pc)
+
+    # -- statements
+    def _tick(self) -> None:
+        self.visits += 1
+        if self.visits > MAX_VISITS:
+            raise _GiveUp
+
+    def _stmts(self, stmts, env: dict, facts: frozenset) -> frozenset:
+        for st in stmts:
+            facts = self._stmt(st, env, facts)
+        return facts
+
+    def _scoped(self, stmts, env: dict, facts: frozenset, tests: dict) -> tuple:
+        """Runs a nested block in a copy of `env` under a condition (`tests`: the sources it tests, and
+        where); returns (env, facts) after it."""
+        inner = dict(env)
+        outer_pc = self.pc
+        self.pc = outer_pc | frozenset(tests)
+        self.frames.append(Frame(tests=dict(tests)))
+        try:
+            facts = self._stmts(stmts, inner, facts)
+        finally:
+            frame = self.frames.pop()
+            self.pc = outer_pc
+        self._settle(frame, self.frames[-1])
+        return inner, facts
+
+    def _merge(self, env: dict, branches: list) -> None:
+        for name in list(env):
+            val = env[name].val
+            for b in branches:
+                if name in b:
+                    val = val.join(b[name].val)
+            if val != env[name].val:
+                env[name] = attrs.evolve(env[name], val=val)
+
+    def _stmt(self, st, env: dict, facts: frozenset) -> frozenset:
+        self._tick()
+        if isinstance(st, (ast.Set, ast.Add)):
+            value = st.value if isinstance(st, ast.Set) else st.amount
+            self._assign(st, self._ev(value, env, facts), value, env, facts)
+            return facts
+        if isinstance(st, ast.Let):
+            v = self._ev(st.value, env, facts)
+            alias = (self._canon(st.value, env) if self.types.get(id(st.value)) in ("player", "players")
+                     else ("let", id(st)))
+            env[st.name] = Binding(v, alias, self._over(st.value, env))
+            return facts
+        if isinstance(st, ast.Move):
+            self._ev(st.cards, env, facts)
+            self._ev(st.zone, env, facts)
+            return self._moved(st.cards, st.zone, st.facing, env, facts)
+        if isinstance(st, ast.Deal):
+            for e in (st.count, st.source, st.dest):
+                self._ev(e, env, facts)
+            return self._moved(None, st.dest, st.facing, env, facts)
+        if isinstance(st, ast.Shuffle):
+            return self._kill(facts, self._family(st.zone), cards=True)
+        if isinstance(st, ast.Swap):
+            for e in (st.left, st.right):
+                facts = self._kill(facts, self._family(e), cards=self._family(e) is None)
+            return facts
+        if isinstance(st, ast.Reveal):
+            v = self._ev(st.cards, env, facts)
+            if st.to is not None:  # the others still do not see them; those shown them may choose among them
+                self._ev(st.to, env, facts)
+                return facts | {("to", self._canon(st.to, env), self._canon(st.cards, env))}
+            self.frames[-1].revealed.update(v.ident)
+            return facts | {self._canon(st.cards, env)}
+        if isinstance(st, ast.Hide):
+            self._ev(st.cards, env, facts)
+            return self._kill(facts, self._family(st.cards), cards=True) - {self._canon(st.cards, env)}
+        if isinstance(st, ast.Announce):
+            self._announce(st, env, facts)
+            return facts
+        if isinstance(st, ast.Eliminate):
+            v = self._ev(st.player, env, facts)
+            self._sink(st.span, v.all, "every seat sees who is eliminated, and that depends on {}", "this elimination")
+            return facts
+        if isinstance(st, ast.EndGame):
+            v = self._ev(st.winners, env, facts) if st.winners is not None else NOTHING
+            self._sink(st.span, v.all, "every seat sees who wins, and that depends on {}", "the game end")
+            return facts
+        if isinstance(st, ast.EndRound):
+            self._sink(st.span, EMPTY, "", "the round end")
+            return facts
+        if isinstance(st, ast.CallPhase):
+            self._call(st, env, facts)
+            return facts
+        if isinstance(st, ast.If):
+            return self._if(st, env, facts)
+        if isinstance(st, ast.ForEach):
+            return self._for(st, env, facts)
+        if isinstance(st, (ast.Repeat, ast.While)):
+            return self._loop(st, env, facts)
+        if isinstance(st, ast.Choose):
+            return self._choose(st, env, facts)
+        return facts  # pass
+
+    def _assign(self, st, v: Val, value, env: dict, facts: frozenset) -> None:
+        """`set`, `add`, `subtract`: a local takes the taint (and that of the branch it is in); a
+        variable is shown to every seat."""
+        t, span = st.target, st.span
+        key = self._ev(t.key, env, facts) if t.key is not None else NOTHING
+        if t.name in env and t.kind != "player":  # a local name, or an item of a local list
+            b = env[t.name]
+            new = v.join(Val(self.pc))
+            if t.kind == "item" or isinstance(st, ast.Add):  # the rest of the old value stays
+                new = new.join(b.val).join(key)
+            elif self.types.get(id(value)) in ("player", "players"):
+                b = attrs.evolve(b, alias=self._canon(value, env))
+            else:
+                b = attrs.evolve(b, alias=("set", id(st)))
+            env[t.name] = attrs.evolve(b, val=new)
+            return
+        shown = f"`{t.name}({show(t.key)})`" if t.kind == "player" else f"`{t.name}`"
+        if key.all:
+            which = "which item of" if t.kind == "item" else "whose"
+            self._sink(t.span, key.all, f"every seat sees {which} `{t.name}` changes, and that depends on {{}}")
+            return
+        shown_value = v.shape if self.types.get(id(value)) in CARDISH else v.all
+        self._sink(value.span if shown_value else span, shown_value,
+                   f"{shown} is shown to every seat, but this value is computed from {{}}", f"{shown} change")
+        if self.types.get(id(value)) in CARDISH and t.kind == "name":
+            stored = frozenset(attrs.evolve(s, owner=None) for s in v.ident)
+            old = self.globals.get(t.name, EMPTY)
+            if not stored <= old:
+                self.globals[t.name] = old | stored
+
+    def _announce(self, st: ast.Announce, env: dict, facts: frozenset) -> None:
+        speaker = None
+        if st.speaker is not None:
+            v = self._ev(st.speaker, env, facts)
+            self._sink(st.speaker.span, v.all, "every seat sees who speaks, and that depends on {}")
+            speaker = self._canon(st.speaker, env)
+            self.frames[-1].speakers.add(speaker)
+        for part in st.text.parts:
+            if isinstance(part, ast.Expr):
+                v = self._ev(part, env, facts)
+                shown = v.shape if self.types.get(id(part)) in CARDISH else v.all
+                if speaker is not None:
+                    shown = frozenset(s for s in shown if s.owner != speaker)
+                if shown:
+                    self._sink(part.span, shown, "this text shows every seat a value computed from {}")
+                    return
+        self._sink(st.text.span, EMPTY, "", "this text", speaker)
+
+    def _moved(self, cards, zone, facing, env: dict, facts: frozenset) -> frozenset:
+        family = self._family(zone)
+        public = family is not None and self.sym.zones[family][1] == "public"
+        facts = frozenset(f for f in facts if not _about_top(f))  # `top of z` is another card once cards move
+        if facing == "up" or public:
+            if cards is not None and self._is_name_or_zone(cards, env):
+                facts = facts | {self._canon(cards, env)}
+            return facts
+        return self._kill(facts, family, cards=False)
+
+    def _is_name_or_zone(self, e, env) -> bool:
+        return (isinstance(e, ast.Name) and e.name in env) or self._family(e) is not None
+
+    def _kill(self, facts: frozenset, family: Optional[str], cards: bool) -> frozenset:
+        """Facts that still hold once cards entered `family` (None: some zone), or were shuffled."""
+        out = set()
+        for f in facts:
+            is_zone = _mentions(f, family) if family is not None else any(_mentions(f, z) for z in self.sym.zones)
+            local = f[2] if f[0] == "to" else f
+            if is_zone or (cards and local[0] in ("let", "set", "alt", "each", "agg", "param")):
+                continue
+            out.add(f)
+        return frozenset(out)
+
+    def _call(self, st: ast.CallPhase, env: dict, facts: frozenset) -> None:
+        args = [self._ev(a, env, facts) for a in st.args]
+        if st.name not in self.sym.phases:
+            return
+        vals, pc = self.phase_in.get(st.name, ((), EMPTY))
+        merged = tuple((vals[i] if i < len(vals) else NOTHING).join(a) for i, a in enumerate(args))
+        if merged != vals:
+            self.phase_in[st.name] = (merged, pc)
+        if self.pc:
+            self.frames[-1].pending.append(("call", st.name, self.pc))
+
+    def _if(self, st: ast.If, env: dict, facts: frozenset) -> frozenset:
+        tested: dict = {}
+        envs, ends = [], []
+        for cond, body in st.branches:
+            for src in self._ev(cond, env, facts).all:
+                tested.setdefault(src, f"tested on line {cond.span.line}")
+            e, f = self._scoped(body, env, facts, tested)
+            envs.append(e)
+            ends.append(f)
+        e, f = self._scoped(st.orelse, env, facts, tested)
+        envs.append(e)
+        ends.append(f)
+        self._merge(env, envs)
+        out = ends[0]
+        for f in ends[1:]:
+            out = out & f
+        return out
+
+    def _over(self, e, env) -> object:
+        if isinstance(e, ast.Seats) or (isinstance(e, ast.Players) and e.stop is None):
+            return ALL
+        return ("over", self._canon(e, env))
+
+    def _body_twice(self, body, env: dict, facts: frozenset, pc: frozenset, line: int) -> tuple:
+        """A loop body, run again while the names it changes or the facts it starts from change (at most
+        three times): what is reported comes from the last run. Returns the facts at its start and end."""
+        for attempt in range(3):
+            before = {k: b.val for k, b in env.items()}
+            mark = (dict(self.found), [list(f.pending) for f in self.frames])
+            inner, end = self._scoped(body, env, facts, {src: f"tested on line {line}" for src in pc})
+            self._merge(env, [inner])
+            if attempt == 2 or (all(env[k].val == v for k, v in before.items()) and facts <= end):
+                break
+            facts = facts & end
+            self.found = mark[0]
+            for f, p in zip(self.frames, mark[1]):
+                f.pending[:] = p
+        return facts, end
+
+    def _for(self, st: ast.ForEach, env: dict, facts: frozenset) -> frozenset:
+        src = self._ev(st.source, env, facts)
+        alias = ("each", id(st))
+        elem = Val(src.ident) if self.types.get(id(st.source)) in CARDISH else Val(src.all)
+        inner_env = dict(env)
+        inner_env[st.var] = Binding(elem, alias, self._over(st.source, env))
+        cond = self._ev(st.where, inner_env, facts).all if st.where is not None else EMPTY
+        pc = (src.shape if self.types.get(id(st.source)) in CARDISH else src.all) | cond
+        start, end = self._body_twice(st.body, inner_env, facts, pc, st.span.line)
+        for k in env:
+            env[k] = inner_env[k]
+        kept = set(start & end)
+        if st.where is None:
+            over = self._over(st.source, env)
+            for f in end:
+                if len(f) == 3 and f[0] == "zone" and f[2] == alias:
+                    kept.add(("zone", f[1], over))
+        return frozenset(kept)
+
+    def _loop(self, st, env: dict, facts: frozenset) -> frozenset:
+        test = st.count if isinstance(st, ast.Repeat) else st.cond
+        pc = self._ev(test, env, facts).all
+        start, end = self._body_twice(st.body, env, facts, pc, st.span.line)
+        if isinstance(st, ast.While):  # the condition is tested again after each pass
+            again = self._ev(test, env, end).all
+            if not again <= pc:
+                start, end = self._body_twice(st.body, env, start, pc | again, st.span.line)
+        return start & end
+
+    def _choose(self, st: ast.Choose, env: dict, facts: frozenset) -> frozenset:
+        who = self._ev(st.player, env, facts)
+        self._sink(st.player.span, who.all, "every seat sees who chooses, and that depends on {}", "this choice")
+        chooser = self._canon(st.player, env)
+        name = show(st.player)
+        envs, ends = [], []
+        for alt in st.alternatives:
+            inner = dict(env)
+            if alt.kind == "card":
+                src = self._ev(alt.source, env, facts)
+                inner[alt.var] = Binding(Val(src.ident), ("alt", id(alt)), self._over(alt.source, env))
+                self._to_chooser(alt.source.span, src.shape, chooser,
+                                 f"how many options `{name}` has depends on {{}}")
+                # (the options name each card only to a chooser who knows it, others by place: no sink)
+            elif alt.kind == "number":
+                bounds = self._ev(alt.source, env, facts).all | self._ev(alt.high, env, facts).all
+                self._to_chooser(alt.span, bounds, chooser, f"the numbers `{name}` may choose depend on {{}}")
+                inner[alt.var] = Binding(NOTHING, ("alt", id(alt)))
+            if alt.where is not None:
+                w = self._ev(alt.where, inner, facts).all
+                self._to_chooser(alt.where.span, w, chooser, f"which options `{name}` may choose depends on {{}}")
+            if alt.label is not None:
+                self._label(alt.label, inner, facts, chooser, name)
+            end = self._stmts(alt.body, inner, facts)
+            envs.append(inner)
+            ends.append(end)
+        self._merge(env, envs)
+        out = ends[0] if ends else facts
+        for f in ends[1:]:
+            out = out & f
+        return out
+
+    def _label(self, label: ast.Text, env: dict, facts: frozenset, chooser, name: str) -> None:
+        for part in label.parts:
+            if not isinstance(part, ast.Expr):
+                continue
+            v = self._ev(part, env, facts)
+            if self.types.get(id(part)) in CARDISH:
+                # a card in a label is shown by name only to those who know it, to the others by place
+                self._sink(part.span, v.shape, "this label shows every seat a value computed from {}")
+            else:
+                self._sink(part.span, v.all, "this label shows every seat a value computed from {}")
+
+    # -- expressions
+    def _family(self, e) -> Optional[str]:
+        if isinstance(e, ast.Name) and e.name in self.sym.zones and not self.sym.zones[e.name][0]:
+            return e.name
+        if isinstance(e, ast.Call) and e.func in self.sym.zones and self.sym.zones[e.func][0]:
+            return e.func
+        return None
+
+    def _canon(self, e, env: dict):
+        """A key for what an expression stands for, equal for the same player or zone written alike."""
+        if isinstance(e, ast.Name):
+            if e.name in env:
+                return env[e.name].alias
+            if e.name in self.sym.zones:
+                return ("zone", e.name, None)
+            return ("g", e.name)
+        if isinstance(e, ast.Call):
+            args = tuple(self._canon(a, env) for a in e.args)
+            if e.func in self.sym.zones and len(args) == 1:
+                return ("zone", e.func, args[0])
+            return ("call", e.func, args)
+        if isinstance(e, ast.Neighbour):
+            return (e.side, self._canon(e.player, env))
+        if isinstance(e, ast.EndCard):
+            return ("end", e.end, self._canon(e.zone, env), self._canon(e.count, env) if e.count else None)
+        if isinstance(e, (ast.Seats, ast.Number)) or (isinstance(e, ast.Players) and e.start is None and e.stop is None):
+            return ("lit", getattr(e, "value", type(e).__name__))
+        return ("expr", id(e))
+
+    def _zone(self, e: ast.Expr, family: str, owner_expr, env: dict, facts: frozenset) -> Val:
+        per_player, visibility, _ = self.sym.zones[family]
+        if visibility == "public":
+            return NOTHING
+        owner = self._canon(owner_expr, env) if owner_expr is not None else None
+        if ("zone", family, owner) in facts or ("zone", family, ALL) in facts:
+            return NOTHING
+        if isinstance(owner_expr, ast.Name) and owner_expr.name in env:
+            over = env[owner_expr.name].over
+            if over is not None and ("zone", family, over) in facts:
+                return NOTHING
+        private = visibility == "private" and self.types.get(id(owner_expr)) == "player"
+        viewers = _shown_to(("zone", family, owner), facts)
+        return Val(frozenset({Source(family, owner if private else None, show(e, env), private, viewers)}))
+
+    def _ev(self, e, env: dict, facts: frozenset) -> Val:
+        """The taint of an expression where `env` binds the local names and `facts` says what is shown."""
+        self._tick()
+        if e is None or isinstance(e, (ast.Number, ast.Bool, ast.NoneLit, ast.Seats, ast.AllCards)):
+            return NOTHING
+        if isinstance(e, ast.Text):
+            return _scalar(*(self._ev(p, env, facts) for p in e.parts if isinstance(p, ast.Expr)))
+        if isinstance(e, ast.Name):
+            if e.name in env:
+                b = env[e.name]
+                if b.alias in facts:
+                    return Val(EMPTY, b.val.shape)
+                return _seen(b.val, _shown_to(b.alias, facts))
+            if e.name in self.sym.zones:
+                return self._zone(e, e.name, None, env, facts)
+            return Val(self.globals.get(e.name, EMPTY))
+        if isinstance(e, ast.ListExpr):
+            items = [self._ev(i, env, facts) for i in e.items]
+            if self.types.get(id(e)) in CARDISH:  # a list of cards: its length is written in the rules
+                return Val(frozenset().union(*(i.ident for i in items)), frozenset().union(*(i.shape for i in items)))
+            return _scalar(*items)
+        if isinstance(e, ast.Call):
+            return self._ev_call(e, env, facts)
+        if isinstance(e, ast.Index):
+            base, index = self._ev(e.base, env, facts), self._ev(e.index, env, facts)
+            return Val(base.ident | index.all, base.shape | index.all)
+        if isinstance(e, ast.Unary):
+            return _scalar(self._ev(e.operand, env, facts))
+        if isinstance(e, ast.Binary):
+            return self._ev_binary(e, env, facts)
+        if isinstance(e, ast.Conditional):
+            cond = self._ev(e.cond, env, facts).all
+            v = self._ev(e.then, env, facts).join(self._ev(e.otherwise, env, facts))
+            return Val(v.ident | cond, v.shape | cond)
+        if isinstance(e, ast.Neighbour):
+            return _scalar(self._ev(e.player, env, facts))
+        if isinstance(e, ast.EndCard):
+            z, n = self._ev(e.zone, env, facts), self._ev(e.count, env, facts)
+            if self.types.get(id(e.zone)) in CARDISH:
+                key = self._canon(e, env)
+                if key in facts:  # `reveal top of talon`, and nothing moved since
+                    return Val(EMPTY, z.shape | n.all)
+                return _seen(Val(z.ident | n.all, z.shape | n.all), _shown_to(key, facts))
+            return _scalar(z, n)
+        if isinstance(e, ast.Players):
+            return _scalar(self._ev(e.start, env, facts), self._ev(e.stop, env, facts))
+        if isinstance(e, ast.Aggregate):
+            return self._ev_aggregate(e, env, facts)
+        return NOTHING
+
+    def _ev_call(self, e: ast.Call, env: dict, facts: frozenset) -> Val:
+        args = [self._ev(a, env, facts) for a in e.args]
+        s = self.sym
+        if e.func in s.zones and s.zones[e.func][0] and e.func not in env and len(e.args) == 1:
+            who = args[0].all
+            z = self._zone(e, e.func, e.args[0], env, facts)
+            return Val(z.ident | who, z.shape | who)
+        if e.func in s.defines and len(e.args) == len(s.defines[e.func].params):
+            d = s.defines[e.func]
+            inner = {}
+            for p, a, x in zip(d.params, args, e.args):
+                over = env[x.name].over if isinstance(x, ast.Name) and x.name in env else None
+                inner[p.name] = Binding(a, self._canon(x, env), over, show(x, env))
+            return self._ev(d.body, inner, facts)
+        if e.func == "count" and args and self.types.get(id(e.args[0])) in CARDISH:
+            return Val(args[0].shape)
+        if e.func in ("random",) and args:
+            return args[0]
+        return _scalar(*args)
+
+    def _ev_binary(self, e: ast.Binary, env: dict, facts: frozenset) -> Val:
+        left, right = self._ev(e.left, env, facts), self._ev(e.right, env, facts)
+        if e.op in ("is", "is not", "==", "!=") and isinstance(e.right, ast.NoneLit):
+            return Val(left.shape)
+        if e.op in ("+", "except") and self.types.get(id(e)) in CARDISH:
+            if e.op == "except" and right.ident <= left.ident:
+                # leaving out cards taken from the same place: how many remain does not depend on them
+                return Val(left.ident, left.shape | right.shape)
+            return Val(left.ident | right.ident, left.shape | right.all)
+        return _scalar(left, right)
+
+    def _ev_aggregate(self, e: ast.Aggregate, env: dict, facts: frozenset) -> Val:
+        src = self._ev(e.source, env, facts)
+        cards = self.types.get(id(e.source)) in CARDISH
+        inner = dict(env)
+        inner[e.var] = Binding(Val(src.ident) if cards else Val(src.all), ("agg", id(e)), self._over(e.source, env))
+        where = self._ev(e.where, inner, facts).all if e.where is not None else EMPTY
+        body = self._ev(e.body, inner, facts).all if e.body is not None else EMPTY
+        many = src.shape if cards else src.all
+        if e.kind in ("any", "count", "sum", "min", "max"):
+            return Val(many | where | body)
+        if e.kind == "select":
+            return Val(src.ident | where, src.shape | where) if cards else Val(src.all | where)
+        return Val(src.ident | body | where, src.shape | where) if cards else Val(src.all | body | where)

@@ -1,0 +1,58 @@
+"""What the people at a table saw together: the log and the moves' labels as all of them read them.
+
+The table of a game is its human seats; when bots play alone, every seat (what a spectator of the
+game sees: the public cards only). A card shows in the table's view only if every seat of the
+table knew it when the log recorded it; otherwise it is `a card`. With one person the table's view
+is that person's; at a hot-seat game it is what was visible to everyone at the terminal. The label
+of a move is the line of the log where its player chooses it, as the table read that line, so it
+follows whatever the log shows of a choice (knowledge-respecting labels included).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..runtime.basics import RuleError
+
+CHOOSES = " chooses "  # a choice's log line: `P1 chooses <label>`
+
+
+def table_seats(humans: Sequence[int], players: int) -> tuple:
+    """The seats whose shared view a save records: the people, or every seat when bots play alone."""
+    return tuple(sorted(set(humans))) or tuple(range(players))
+
+
+def common_log(state, seats: Sequence[int]) -> list:
+    """The log as all of `seats` may see it: a card that any of them does not know is `a card`."""
+    return state.transcript(tuple(seats))
+
+
+def table_label(state, seats: Sequence[int], line: int) -> str:
+    """The label of the move whose choice is log line `line` of `state`, as `seats` read it."""
+    return _label(state.transcript(tuple(seats), start=line)[0])
+
+
+def table_labels(state, seats: Sequence[int]) -> list:
+    """The label of every move made in `state`, as the seats `seats` read it (the game is replayed)."""
+    data = state.to_json()
+    replay = state.game.new_initial_state(seed=data["seed"], stack=data["stack"], draws=data["draws"])
+    lines = []
+    for i, action in enumerate(state.history):
+        lines.append(len(replay.log))
+        try:
+            replay.apply(action)
+        except RuleError:  # the move a rule stopped the game at (the last): its choice is logged
+            if i != len(state.history) - 1:
+                raise
+    return labels_at(replay, seats, lines)
+
+
+def labels_at(state, seats: Sequence[int], lines: Sequence[int]) -> list:
+    """The labels of the choices at log lines `lines` of `state`, as `seats` read them."""
+    log = common_log(state, seats)
+    return [_label(log[i]) for i in lines]
+
+
+def _label(line: str) -> str:
+    _, found, label = line.partition(CHOOSES)
+    return label if found else line

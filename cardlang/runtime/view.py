@@ -1,0 +1,414 @@
+"""A seat's information state: what one seat knows, as the object bots, adapters and screens decide from.
+
+`State.view(seat)` builds a `SeatView`. It holds no real hidden card, no seed and no action history:
+it is made from a canonical copy of the state in which the cards the seat does not know are dealt
+again in a fixed order (the lowest ids into the first places), so two states that differ only in
+cards hidden from the seat give equal views. Its action ids are those of that copy: a card the seat
+knows keeps its id, a card it does not know is named by its place, and `action_in(state, a)` gives
+the same place's action in any state of the same public course (the real one, or a determinized
+copy). Values the program worked out since the round's first decision from cards the seat does not
+know (a local such as "must P0 follow suit?") are worked out again from canonical cards by
+replaying the round (`SeatView._settled`); locals worked out before that stay as they were, and
+another player's pending legal actions are left out.
+
+`determinize(rng)` deals the unknown cards again so that every action taken since the round's
+first decision stays legal: the deal is made at that decision (the state's `checkpoint`, kept by
+`record`), the round's actions are replayed in it by place, and a deal in which one of them is
+illegal (a player who did not follow suit is dealt the suit) is repaired by exchanging one of that
+player's unknown cards with another, and replayed again, until it is legal throughout and ends
+where the seat stands now. After `TRIES` replays, or when the round's course cannot be replayed (a
+shuffle or a random draw since its first decision gives another outcome in the copy), the copy is
+the plain one: the unknown cards dealt into their places, blind to how the others played.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+from .basics import MAX_EVENTS, Action, Events, RuleError
+
+CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
+TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
+CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
+
+
+def redeal(s, unknown: list, rng: random.Random) -> None:
+    """In place: the cards `unknown` (in id order) are shuffled with `rng` and dealt back into the
+    places they occupy, zone by zone, bottom first. What belongs to a place stays with it: who knows
+    the card there, card values held in variables, card ids in pending actions."""
+    if not unknown:
+        return
+    dealt = unknown[:]
+    rng.shuffle(dealt)
+    before = s.known[:]
+    hidden = set(unknown)
+    new_of = {}  # old card -> the card dealt into its place
+    nxt = iter(dealt).__next__
+    known, loc = s.known, s.loc
+    for z, pile in enumerate(s.zones):
+        if hidden.isdisjoint(pile):
+            continue
+        for j, c in enumerate(pile):
+            if c in hidden:
+                d = nxt()
+                pile[j] = d
+                new_of[c] = d
+                known[d] = before[c]
+                loc[d] = z
+    _follow(s, new_of)
+
+
+def _follow(s, moved: dict) -> None:
+    """What belongs to a place follows the card now there (`moved`: old card -> new card): card
+    values held in variables, card ids in pending actions."""
+    program = s.game.program
+    v = s.v
+    get = moved.get
+    for slot in program.card_slots:
+        c = v[slot]
+        if c in moved:
+            v[slot] = moved[c]
+    for slot in program.cards_slots:
+        if v[slot]:
+            v[slot] = tuple([get(c, c) for c in v[slot]])
+    if s.pending is not None:
+        index, player, legal = s.pending
+        alts = program.chooses[index].alts
+        s.pending = (index, player, tuple([a if alts[a >> 16].kind != "card"
+                                           else (a & ~0xFFFF) | get(a & 0xFFFF, a & 0xFFFF) for a in legal]))
+
+
+def _exchange(s, a: int, b: int) -> None:
+    """In place: cards `a` and `b` trade places; what belongs to each place stays there."""
+    if a == b:
+        return
+    za, zb = s.loc[a], s.loc[b]
+    ia, ib = s.zones[za].index(a), s.zones[zb].index(b)
+    s.zones[za][ia], s.zones[zb][ib] = b, a
+    s.loc[a], s.loc[b] = zb, za
+    s.known[a], s.known[b] = s.known[b], s.known[a]
+    _follow(s, {a: b, b: a})
+
+
+def place_of(s, card: int) -> tuple:
+    """(zone index, position bottom first) of a card: what names it to a seat that does not know it."""
+    z = s.loc[card]
+    return z, s.zones[z].index(card)
+
+
+def place_text(program, s, card: int) -> str:
+    """`a card from P1's hand, 3 of 4`: a card by its place, as a seat that does not know it reads it."""
+    z, i = place_of(s, card)
+    name = program.zone_names[z].split("(")[0].replace("_", " ")
+    owner = program.zone_owner[z]
+    where = f"P{owner}'s {name}" if owner >= 0 else f"the {name}"
+    return f"a card from {where}, {i + 1} of {len(s.zones[z])}"
+
+
+def record(st, a: int) -> None:
+    """Called before each action is played: keeps the round's first decision (a copy of the state)
+    and each action since, a card by its place, in `st.checkpoint` (never changed in place)."""
+    cp = st.checkpoint
+    if cp is None or cp[0] != st.round:
+        snap = st.clone()
+        snap.checkpoint = False
+        cp = (st.round, snap, ())
+    index = st.pending[0]
+    if st.game.program.chooses[index].alts[a >> 16].kind == "card":
+        z, i = place_of(st, a & 0xFFFF)
+        step = (a & ~0xFFFF, z, i)
+    else:
+        step = a
+    st.checkpoint = (cp[0], cp[1], cp[2] + (step,))
+
+
+def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
+    """A copy of `state` with `unknown` dealt in the fixed order, no log, history or chance of its own:
+    the unknown cards in the order of their places (`placed`, if known) get the unknown ids in
+    increasing order.
+
+    Another player's pending legal actions are dropped: which of his cards he may play tells of
+    cards the seat does not know (`_repend` works them out again in a deal of its own).
+    """
+    s = state.__class__.__new__(state.__class__)  # (what `clone` copies, but none of the game's past)
+    s.game = state.game
+    s.pc = state.pc
+    s.stack = state.stack[:]
+    s.active = state.active[:]
+    s.rng = 0
+    s.log = None
+    s.fresh = []
+    s.history = []
+    s.terminal = state.terminal
+    s.winner_seats = state.winner_seats
+    s.stacks = s.draws = s.seed = None  # (the seed would deal every hand again)
+    s.round = state.round
+    s.checkpoint = False
+    known, loc, v, pending = state.known, state.loc, state.v[:], state.pending
+    if not unknown:
+        s.zones = [z[:] for z in state.zones]
+        s.known, s.loc = known[:], loc[:]
+    else:
+        if placed is None:
+            hidden = set(unknown)
+            placed = [c for pile in state.zones for c in pile if c in hidden]
+        new_of = dict(zip(placed, unknown))
+        s.zones = [[new_of[c] if c in new_of else c for c in pile] for pile in state.zones]
+        s.known, s.loc = nk, nl = known[:], loc[:]
+        for c, d in zip(placed, unknown):
+            nk[d] = known[c]
+            nl[d] = loc[c]
+    s.v = v
+    s.pending = pending
+    if unknown:
+        _follow(s, new_of)
+    if s.pending is not None and s.pending[1] != seat:
+        s.pending = (s.pending[0], s.pending[1], ())
+    return s
+
+
+def _repend(s) -> None:
+    """Works out the pending legal actions again in the deal `s` holds (the choice runs again: it
+    only reads the state), not by place from another deal; a RuleError if the deal leaves none."""
+    if s.pending is not None:
+        s.game.program.repend(s)
+
+
+class ChoiceCount:
+    """The least a seat may be told when it decides: how many legal actions it has, nothing of
+    what they are. A bot that picks among them blindly (the random bot) needs no more, and this
+    costs nothing to build, where a `SeatView` copies the table. Action `i` is the state's `i`-th
+    legal action, in the order the view's legal actions have too."""
+
+    __slots__ = ("seat", "count")
+
+    def __init__(self, state, seat: int):
+        self.seat = seat
+        pending = state.pending
+        self.count = len(pending[2]) if not state.terminal and pending[1] == seat else 0
+
+    def legal_action_ids(self) -> tuple:
+        """The legal actions as their positions, 0 to count - 1."""
+        return tuple(range(self.count))
+
+    def action_in(self, state, a: int) -> int:
+        """The action of `state` that is this view's action `a` (its position)."""
+        return state.pending[2][a]
+
+
+class SeatView:
+    """What one seat knows at one moment: its observation, its legal actions with labels it may read,
+    its transcript, and `determinize(rng)`, a playable state dealt to fit all that."""
+
+    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked")
+
+    def __init__(self, state, seat: int, past: bool = True):
+        self.game = state.game
+        self.seat = seat
+        bit = 1 << seat
+        known = state.known
+        placed = [c for pile in state.zones for c in pile if not known[c] & bit]  # (every card has a place)
+        unknown = sorted(placed)
+        self._unknown = tuple(unknown)
+        self._canon = _canonical(state, unknown, seat, placed)
+        self._lines = tuple(state.transcript(seat)) if state.log is not None else ()
+        self._past = None
+        cp = state.checkpoint
+        if past and cp and cp[0] == state.round and cp[2]:
+            # the round so far: its first decision with the same cards dealt again (they lay in the
+            # same places then: what moved, moved by place), and the actions since, by place
+            start = _canonical(cp[1], unknown, seat)
+            start_lines = tuple(cp[1].transcript(seat)) if cp[1].log is not None else ()
+            self._past = (start, cp[2], start_lines)
+        self._worked = None  # see `_settled`
+
+    def _settled(self):
+        """The canonical copy with the round replayed in a fixed deal that fits its past (or the
+        plain canonical copy if none does, or there is no past): what the program worked out since
+        the round's first decision from cards the seat does not know (a local such as "must P0
+        follow suit?") is then worked out from canonical cards. Worked out once, when first needed
+        (a random bot, which only reads the legal ids, never needs it)."""
+        if self._worked is None:
+            w = None
+            if self._past is not None:
+                w = self._replayed(random.Random(CANON_SEED), False, CANON_TRIES)
+            if w is None:
+                w = self._canon
+            else:
+                w.rng = 0
+                w.history = []
+            self._worked = w
+        return self._worked
+
+    # ------------------------------------------------------------ what the seat sees
+    @property
+    def current_player(self) -> int:
+        """The seat that must decide now, or TERMINAL."""
+        return self._canon.current_player
+
+    @property
+    def round(self) -> int:
+        """The number of rounds started so far."""
+        return self._canon.round
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self._canon.terminal
+
+    def legal_action_ids(self) -> tuple:
+        """The current player's legal action ids, in this view's terms (see `action_in`); empty
+        unless the seat is the one to decide."""
+        if self._canon.terminal or self._canon.pending[1] != self.seat:
+            return ()
+        return self._canon.pending[2]
+
+    def legal_actions(self) -> list:
+        """The seat's legal actions, each labelled as the seat may read it (a card it does not know
+        by its place)."""
+        legal = self.legal_action_ids()
+        if not legal:
+            return []
+        w = self._settled()
+        label = self.game.program.label
+        return [Action(a, label(w, self.action_in(w, a))) for a in legal]
+
+    def observation(self) -> dict:
+        """`State.observation(seat)`: the cards the seat knows, counts of the others, public values."""
+        obs = self._settled().observation(self.seat)
+        obs["log"] = list(self._lines)
+        if "legal_actions" in obs:
+            obs["legal_actions"] = [a.label for a in self.legal_actions()]
+        return obs
+
+    def transcript(self) -> list:
+        """The log as this seat reads it."""
+        return list(self._lines)
+
+    def action_in(self, state, a: int) -> int:
+        """The action of `state` that is this view's action `a`: the same, or for a card the card
+        lying in `state` at the place where the view's card lies."""
+        canon = self._canon
+        if canon.game.program.chooses[canon.pending[0]].alts[a >> 16].kind != "card":
+            return a
+        z, i = place_of(canon, a & 0xFFFF)
+        return (a & ~0xFFFF) | state.zones[z][i]
+
+    def fingerprint(self) -> tuple:
+        """What the view holds, as plain data: two views are equal when these are. (The values in
+        variables are those of the settled copy: see `_settled`.)"""
+        c, w = self._canon, self._settled()
+        past = None
+        if self._past is not None:
+            s = self._past[0]
+            past = (s.zones, s.known, s.v, s.pending, s.pc, s.stack, s.round, self._past[1:])
+        return (self.seat, c.zones, c.known, c.loc, c.pending, c.pc, c.stack, c.active, c.round, c.terminal,
+                c.winner_seats, w.zones, w.known, w.v, w.pending, [(a.id, a.label) for a in self.legal_actions()],
+                self._lines, past)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, SeatView) and self.fingerprint() == other.fingerprint()
+
+    def __repr__(self) -> str:
+        return f"<SeatView of P{self.seat} in {self.game.title}, round {self.round}>"
+
+    # ------------------------------------------------------------- determinization
+    def determinize(self, rng: random.Random, consistent: bool = True):
+        """A playable state dealt to fit what the seat knows and, with `consistent`, how the others
+        played this round (see the module's note); it depends only on this view and on `rng`."""
+        return self.sample(rng, consistent)[0]
+
+    def sample(self, rng: random.Random, consistent: bool = True, history: bool = False) -> tuple:
+        """(a determinized state, whether it fits the round's past actions). With `history`, the
+        state keeps a log (this seat's transcript up to the round's first decision, then its own)
+        and a checkpoint, so that a view of it can be taken again (the leak tests do)."""
+        if consistent and self._past is not None:
+            world = self._replayed(rng, history)
+            if world is not None:
+                return world, True
+        base = self._settled()
+        for _ in range(TRIES):
+            s = base.determinize(self.seat, rng)
+            try:
+                _repend(s)
+                break
+            except RuleError:
+                continue
+        else:
+            raise RuleError(f"no deal of the cards P{self.seat} does not know leaves P{s.pending[1]} a legal action")
+        if history:
+            s.log = [(line, (), ()) for line in self._lines]
+            s.fresh = Events(MAX_EVENTS - len(s.log))
+            s.checkpoint = None
+        return s, self._past is None
+
+    def _replayed(self, rng: random.Random, history: bool, tries: int = TRIES) -> Optional[object]:
+        """A world that fits the round's past, or None after `tries` replays.
+
+        The round's first decision is dealt with `rng` and its actions replayed by place. When the
+        action of a player is illegal there (he did not follow suit, yet this deal gives him the
+        suit), one of the unknown cards he held then is exchanged with an unknown card elsewhere,
+        and the round is replayed again; any other misfit exchanges two unknown cards at random.
+        """
+        start, steps, lines = self._past
+        resume = self.game.program.resume
+        owner = self.game.program.zone_owner
+        unknown = list(self._unknown)
+        deal = start.clone()
+        deal.rng = rng.getrandbits(64)
+        redeal(deal, unknown, rng)
+        hidden = set(unknown)
+        places = [(z, i) for z, pile in enumerate(deal.zones) for i, c in enumerate(pile) if c in hidden]
+        for _ in range(tries):
+            w = deal.clone()
+            if history:
+                w.log = [(line, (), ()) for line in lines]
+                w.fresh = Events(MAX_EVENTS - len(w.log))
+                w.checkpoint = None
+            culprit = -1
+            try:
+                _repend(w)
+                for step in steps:
+                    if w.terminal:
+                        break
+                    a = step if type(step) is int else step[0] | w.zones[step[1]][step[2]]
+                    if a not in w.pending[2]:
+                        culprit = w.pending[1]
+                        break
+                    resume(w, a)
+                else:
+                    if self._fits(w):
+                        return w
+            except RuleError:
+                pass
+            if len(places) < 2:
+                return None
+            his = [pl for pl in places if owner[pl[0]] == culprit]
+            rest = [pl for pl in places if owner[pl[0]] != culprit]
+            if his and rest:
+                x, y = his[int(rng.random() * len(his))], rest[int(rng.random() * len(rest))]
+            else:
+                x, y = rng.sample(places, 2)
+            _exchange(deal, deal.zones[x[0]][x[1]], deal.zones[y[0]][y[1]])
+        return None
+
+    def _fits(self, w) -> bool:
+        """Whether a replayed world stands where the seat stands: the same point of the program, the
+        same places, and each card the seat knows in its place, known by the same seats."""
+        c, bit = self._canon, 1 << self.seat
+        if (w.terminal, w.pc, w.round, w.active, w.stack) != (c.terminal, c.pc, c.round, c.active, c.stack):
+            return False
+        if not w.terminal and (w.pending[:2] != c.pending[:2]
+                               or w.pending[1] == self.seat and len(w.pending[2]) != len(c.pending[2])):
+            return False
+        wk, ck = w.known, c.known
+        for wz, cz in zip(w.zones, c.zones):
+            if len(wz) != len(cz):
+                return False
+            for a, b in zip(wz, cz):
+                if wk[a] != ck[b] or (ck[b] & bit and a != b):
+                    return False
+        wo, co = w.observation(self.seat), c.observation(self.seat)
+        wo.pop("log")
+        co.pop("log")
+        return wo == co
