@@ -17,7 +17,10 @@ work on a shared machine disturbs them less; each figure is the best of `--repea
 interpreter and the reference alternate run by run. Compare ratios from one run.
 
     python benchmarks/bench_engine.py [--seconds 2] [--games N] [--repeat 3] [--only coucou ...]
-                                      [--json] [--profile GAME]
+                                      [--engine compiled|reference] [--json] [--profile GAME]
+
+`--engine reference` measures the reference interpreter (`cardlang.load(..., engine="reference")`)
+in place of the compiled engine, against the same hand-written programs.
 """
 
 from __future__ import annotations
@@ -117,25 +120,25 @@ def import_seconds(repeat: int = 5) -> float:
                                     cwd=ROOT, check=True).stdout) for _ in range(repeat))
 
 
-def first_load_seconds(path: str, players: int, repeat: int = 3) -> float:
+def first_load_seconds(path: str, players: int, repeat: int = 3, engine: str = "compiled") -> float:
     code = ("import sys, time, cardlang; t = time.perf_counter(); "
-            f"cardlang.load({path!r}, players={players}); print(time.perf_counter() - t)")
+            f"cardlang.load({path!r}, players={players}, engine={engine!r}); print(time.perf_counter() - t)")
     return min(float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                     cwd=ROOT, check=True).stdout) for _ in range(repeat))
 
 
-def warm_load_seconds(path: str, players: int, repeat: int = 5) -> float:
-    cardlang.load(path, players=players)
+def warm_load_seconds(path: str, players: int, repeat: int = 5, engine: str = "compiled") -> float:
+    cardlang.load(path, players=players, engine=engine)
     best = float("inf")
     for _ in range(repeat):
         t0 = time.perf_counter()
-        cardlang.load(path, players=players)
+        cardlang.load(path, players=players, engine=engine)
         best = min(best, time.perf_counter() - t0)
     return best
 
 
 def bench_game(stem: str, path: str, players: int, args) -> dict:
-    game = cardlang.load(path, players=players)
+    game = cardlang.load(path, players=players, engine=args.engine)
     interp = interpreted_player(game)
     ref = REFERENCES.get(stem)
     refp = reference_player(ref, players) if ref else None
@@ -160,8 +163,9 @@ def bench_game(stem: str, path: str, players: int, args) -> dict:
         "legal_actions_us": per_call(st.legal_actions) * 1e6,
         "legal_action_ids_us": per_call(st.legal_action_ids) * 1e6,
         "mid_game_legal": len(st.legal_action_ids()),
-        "first_load_ms": first_load_seconds(path, players) * 1e3,
-        "warm_load_ms": warm_load_seconds(path, players) * 1e3,
+        "first_load_ms": first_load_seconds(path, players, engine=args.engine) * 1e3,
+        "warm_load_ms": warm_load_seconds(path, players, engine=args.engine) * 1e3,
+        "engine": args.engine,
     }
     return row
 
@@ -186,6 +190,8 @@ def table(rows: list, import_s: float, missing: list) -> str:
            for line in lines]
     out.insert(1, "  ".join("-" * w for w in widths))
     out.append("")
+    if rows:
+        out.append(f"engine: {rows[0]['engine']}")
     out.append(f"import cardlang: {import_s * 1e3:.0f} ms (fresh process, best of 5)")
     for r in rows:
         if r["ref_games_per_s"]:
@@ -214,6 +220,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=None, help="a fixed number of games per measurement instead")
     ap.add_argument("--repeat", type=int, default=3, help="measurements per figure, the best is kept (default 3)")
     ap.add_argument("--only", nargs="*", default=None, help="file stems of games/ to measure")
+    ap.add_argument("--engine", choices=("compiled", "reference"), default="compiled",
+                    help="the engine measured (default: compiled)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
     ap.add_argument("--profile", metavar="GAME", help="cProfile the playouts of one game instead")
     args = ap.parse_args(argv)

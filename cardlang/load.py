@@ -167,6 +167,9 @@ def _convert(d, raw):
     return value
 
 
+ENGINES = ("compiled", "reference")
+
+
 def _short(raw) -> str:
     """A value as a one-line message quotes it: its first characters."""
     text = " ".join(str(raw).split())
@@ -174,24 +177,34 @@ def _short(raw) -> str:
 
 
 def load(path: str, players: Optional[int] = None, options: Optional[dict] = None,
-         root: Optional[str] = None) -> "Game":
+         root: Optional[str] = None, engine: str = "compiled") -> "Game":
     """Loads a `.cards` file as a `Game` for `players` seats (default: the smallest count allowed).
 
     `extends` reaches only files inside the root (the file's folder, widened by `root`, by
-    `$CARDLANG_ROOT` or by a cardlang.toml: docs/security.md). Raises `CardlangError` with every
+    `$CARDLANG_ROOT` or by a cardlang.toml: docs/security.md). `engine` is "compiled" (the fast
+    engine) or "reference" (the plain interpreter over the IR that defines what a game does; slow);
+    both give the same `Game`/`State` API and the same games. Raises `CardlangError` with every
     diagnostic (and the text of the files read, to quote) when the file is not valid, or with a
     one-line message when the player count or an option value is outside what the game allows.
     """
+    if engine not in ENGINES:
+        raise CardlangError(message=f"no engine `{engine}` (engines: {', '.join(ENGINES)})")
     loader = Loader(root)
     symbols, diagnostics = loader.check_file(path)
     errors = [d for d in diagnostics if d.is_error]
     if symbols is None or errors:
         raise CardlangError(errors or diagnostics, sources=loader.sources)
     players, values = resolve_options(symbols, players, options)
-    from .compiler.compile import compile_program  # here, so that checking files never loads the engine
-    from .runtime.engine import Game
+    from .runtime.engine import Game  # here, so that checking files never loads the engine
 
-    program = compile_program(symbols, players, values)
+    if engine == "reference":
+        from .compiler.reference import reference_program
+
+        program = reference_program(symbols, players, values)
+    else:
+        from .compiler.compile import compile_program
+
+        program = compile_program(symbols, players, values)
     return Game(program, symbols, players, values, os.path.normpath(path), source_hash(path, symbols))
 
 

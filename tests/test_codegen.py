@@ -232,3 +232,15 @@ def test_every_op_a_game_enters_is_chained_and_python_accepts_every_chain(name, 
     assert codegen.refused == []
     entered = [op for op in g.program.fused if getattr(op, "__name__", "") != "first_entry"]
     assert any(getattr(op, "rule_lines", None) is not None for op in entered)
+
+
+def test_a_text_value_is_never_written_into_generated_source():
+    """Issue 12: a game's text that looks like generated source (`"s.v[0]"`) is bound by name, so
+    the passes that read or rewrite source (`reading`, `_define`, `chain`) cannot change it."""
+    env: dict = {}
+    name = codegen.literal("s.v[0]", env)
+    assert name.isidentifier() and env[name] == "s.v[0]"
+    f = codegen.expr("{0} == {text}", codegen.expr("s.v[0]"), text="s.v[0]")
+    assert "s.v[0]'" not in f.src and f(Box()) is False
+    pasted = codegen.reading(f, 0, "x")
+    assert pasted.src.startswith("(x) == ") and pasted.env[pasted.src.split(" == ")[1]] == "s.v[0]"

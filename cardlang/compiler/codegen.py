@@ -49,7 +49,8 @@ def reading(f: Callable, slot: int, name: str):
     """`f` for pasting into a loop that keeps the value of slot `slot` in its local `name` too.
 
     The loop still writes the slot (closures that are called, not pasted, read it there); pasted
-    source reads the local instead, which is cheaper.
+    source reads the local instead, which is cheaper. The source holds no text value (`literal`),
+    so only reads of that slot can match.
     """
     src = getattr(f, "src", None)
     if src is None:
@@ -80,7 +81,14 @@ def view(f: Callable, env: dict) -> str:
 
 
 def literal(value, env: dict) -> str:
-    if value is None or type(value) in (bool, int, str):
+    """Source standing for `value`: ints, bools and None as themselves, anything else (a text too)
+    by a name bound in `env`.
+
+    No text value ever appears in generated source, so a pass that reads or rewrites the source
+    (`reading`, `_define`, `chain`) only ever meets code, never a string a game wrote: a game's
+    text such as `"s.v[0]"` stays a name for that text, not something that looks like a slot.
+    """
+    if value is None or type(value) in (bool, int):
         return repr(value)
     k = _name("_k")
     env[k] = value
@@ -138,7 +146,8 @@ def _define(name: str, body: list, env: dict, rules=None) -> Callable:
     """Defines `def name(s):` with the `body` lines; `rules`: each line's rule line (`rule_line`).
 
     A body that reads the state's slots (`s.v[…]`) more than once reads them through a local `v`
-    (lines holding a quoted text are left as they are: `s.v` and `v` are the same list).
+    (generated source holds no text of a game, see `literal`; a line of a template that quotes a
+    text of its own is left as it is: `s.v` and `v` are the same list).
     """
     if sum(len(_SLOTS.findall(x)) for x in body) > 1 or any(x.strip() == "v = s.v" for x in body[1:]):
         # `v` is only ever `s.v`: set once at the top, every later `v = s.v` is a no-op (`pass`)

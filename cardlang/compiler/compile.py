@@ -2,13 +2,14 @@
 
 Each instruction is a closure `op(state) -> next pc`, built once here; expressions are closures
 `f(state) -> value`. Nothing walks the AST while a game runs. Execution stops only at a decision
-(`chooses`) or at the end of the game; every name lives in a fixed slot of `state.v`.
+(`chooses`) or at the end of the game; every name lives in a fixed slot of `state.v`. The state
+layout (`layout.py`) and the runtime (`runtime/`: zones, log, the program protocol) are those of
+the reference interpreter (`reference.py`), which this engine must match (docs/engine.md).
 """
 
 from __future__ import annotations
 
 import collections
-import re
 from typing import Callable, Optional
 
 import attrs
@@ -17,17 +18,18 @@ from ..lang import ast
 from . import codegen
 from ..runtime import engine, rng, view
 from ..runtime.cards import Deck
-from ..lang.check import (ANY, BOOL, CARD, CARDS, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT,
-                    ZONE, ZONES, Symbols)
+from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE, ZONES, Symbols
 from ..runtime.engine import STOP, RuleError
-
-CARD_MARK = "\x1f"  # in log texts, CARD_MARK + index stands for a card shown only to those who know it
-PLACE_MARK = "\x1e"  # after a card mark, PLACE_MARK + text + PLACE_MARK: what the others read instead
-_MARK_RE = re.compile(CARD_MARK + r"(\d+)(?:" + PLACE_MARK + "([^" + PLACE_MARK + "]*)" + PLACE_MARK + ")?")
-
-
-def player_name(seat) -> str:
-    return "nobody" if seat is None else f"P{seat}"
+from ..runtime.log import describe, mark, player_name
+from ..runtime.log import marks as card_marks
+from ..runtime.log import flush as _flush
+from ..runtime.log import flush_up_to_error as _flush_up_to_error
+from ..runtime.program import ProgramBase
+from ..runtime.program import loops_forever as _loops_forever
+from ..runtime.zones import first_in as _first_in
+from ..runtime.zones import move_cards as _move
+from ..runtime.zones import still_in as _still_in
+from .layout import build_layout, choose_deck, seat_ring
 
 
 class Choice:
@@ -53,14 +55,7 @@ class Alt:
 
 def select_deck(symbols: Symbols, players: int, options: dict) -> Deck:
     """The deck the game uses at this player count and these options."""
-    env = _ConstEnv(symbols, players, options)
-    for cond, spec in symbols.deck.choices:
-        if cond is None or env.eval(cond):
-            jokers = spec.extra[0] if spec.extra else 0
-            if spec.name is not None:
-                return Deck.preset(spec.name, jokers)
-            return Deck.build("custom", spec.ranks, spec.suits, jokers)
-    raise RuleError("no deck applies")  # unreachable: the last choice has no condition
+    return choose_deck(symbols, _ConstEnv(symbols, players, options).eval)
 
 
 class _ConstEnv:
@@ -74,7 +69,7 @@ class _ConstEnv:
         return c.expr(e)(None)
 
 
-class Program:
+class Program(ProgramBase):
     """A compiled game: instructions, slots, zones and choices, plus what observers and logs need."""
 
     def __init__(self):
@@ -92,35 +87,15 @@ class Program:
         # compiled with `counting`: times each rule point was reached, and (choices) offered
         self.hits: list = []
         self.offered: list = []
-        # the caps on one game (`build` sets the game's own, from its `limit` line)
-        self.max_decisions = engine.MAX_DECISIONS
-        self.max_rounds = engine.MAX_ROUNDS
 
     # ---------------------------------------------------------------- running
-    def init_state(self, st) -> None:
-        n = self.n
+    def _start(self, st) -> None:
         st.pc = self.entry
         st.stack = []
-        st.v = [None] * self.nslots
-        st.zones = [[] for _ in self.zone_names]
-        ncards = self.deck.size
-        st.zones[self.first_zone] = list(range(ncards))
-        st.loc = [self.first_zone] * ncards
-        st.known = [0] * ncards
-        st.active = [True] * n
-        st.pending = None
-        st.fresh = engine.Events(0) if st.log is None else engine.Events(engine.MAX_EVENTS)
-        st.history = []
-        st.terminal = False
-        st.winner_seats = ()
-        st.round = 0
-        for slot, per_player, init in self.var_inits:
-            if per_player:
-                for seat in range(n):
-                    st.v[slot + seat] = init(st)
-            else:
-                st.v[slot] = init(st)
-        self.run(st)
+
+    def repend(self, st) -> None:
+        """Works out the pending choice's legal actions again (its op only reads the state)."""
+        self.plain[self.chooses[st.pending[0]].pc](st)
 
     def run(self, st) -> None:
         """Runs the state's program from `st.pc` to the next decision or the end."""
@@ -157,141 +132,11 @@ class Program:
             st.v[slot] = a & 0xFFFF
         st.history.append(a)
         if st.log is not None:
-            info = self.chooses[st.pending[0]]
-            alt = info.alts[a >> 16]
-            if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
-                text, cards = self._unseen_label(st, info, alt, a, logged=True)
-            else:
-                text, cards = self._label(st, info, alt, a & 0xFFFF)
-            # (a list's own append: one line a decision, which `max_decisions` bounds)
-            list.append(st.fresh, (f"{player_name(st.pending[1])} chooses {text}", cards))
+            self._log_choice(st, a)
         st.pending = None
         self._run(st, body)
-        if len(st.history) >= self.max_decisions and not st.terminal:  # (so a replay of the moves meets it too)
-            raise RuleError(f"the game took {self.max_decisions:,} decisions without ending, the most one game may "
-                            "take (`limit N decisions` sets it)", self.chooses[st.pending[0]].span
-                            ).in_game(st.seed, len(st.history))
-
-    # --------------------------------------------------------------- labels
-    def _label(self, st, info, alt, value) -> tuple:
-        if alt.slot is not None:
-            st.v[alt.slot] = value
-        if alt.label is not None:
-            return alt.label(st)
-        if alt.kind == "card":
-            return CARD_MARK + "0", (value,)
-        return str(value), ()
-
-    def label(self, st, a: int) -> str:
-        info = self.chooses[st.pending[0]]
-        alt = info.alts[a >> 16]
-        if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
-            return self._unseen_label(st, info, alt, a)  # (never cached: it names a place)
-        if alt.pure:
-            key = (st.pending[0], a)
-            text = self.label_cache.get(key)
-            if text is None:
-                text = self.label_cache[key] = self._render_label(st, info, alt, a)
-            return text
-        return self._render_label(st, info, alt, a)
-
-    def _render_label(self, st, info, alt, a: int) -> str:
-        saved = st.v[alt.slot] if alt.slot is not None else None
-        text, cards = self._label(st, info, alt, a & 0xFFFF)
-        if alt.slot is not None:
-            st.v[alt.slot] = saved
-        return _MARK_RE.sub(lambda m: self.deck.label_of(cards[int(m.group(1))]), text)
-
-    def _unseen_label(self, st, info, alt, a: int, logged: bool = False):
-        """The label of a card the chooser does not know: its place stands for the card (`take a card
-        from P1's hand, 3 of 4`); a label that says more of the card is its place alone. `logged`:
-        (text, cards) for the log, where the card shows to those who know it once the step is over
-        (it went face up, or to them) and the place to the others."""
-        place = view.place_text(self, st, a & 0xFFFF)
-        if alt.label is not None and (not alt.pure or alt.slot is None):
-            return (place, ()) if logged else place
-        text = CARD_MARK + "0"
-        if alt.label is not None:
-            saved = st.v[alt.slot]
-            text, _ = self._label(st, info, alt, a & 0xFFFF)
-            st.v[alt.slot] = saved
-        if logged:
-            return _MARK_RE.sub(lambda m: CARD_MARK + "0" + PLACE_MARK + place + PLACE_MARK, text), (a & 0xFFFF,)
-        return _MARK_RE.sub(lambda m: place, text)
-
-    def is_card_action(self, st, a: int) -> bool:
-        return self.chooses[st.pending[0]].alts[a >> 16].kind == "card"
-
-    # ------------------------------------------------------------- observers
-    def render_log(self, st, seat, start: int = 0) -> list:
-        # `seat`: None (omniscient), a seat, or several seats (a card shows if all of them know it)
-        need = None if seat is None else 1 << seat if isinstance(seat, int) else sum(1 << s for s in set(seat))
-        out = []
-        for text, cards, masks in (st.log or ())[start:]:
-            def show(m, cards=cards, masks=masks):
-                i = int(m.group(1))
-                if need is None or masks[i] & need == need:
-                    return self.deck.label_of(cards[i])
-                return m.group(2) or "a card"
-            out.append(_MARK_RE.sub(show, text))
-        return out
-
-    def value_text(self, value, type_: str, seat: Optional[int], st) -> object:
-        if value is None:
-            return None
-        if type_ == PLAYER:
-            return player_name(value)
-        if type_ == PLAYERS:
-            return [player_name(p) for p in value]
-        if type_ == CARD:
-            return self.deck.label_of(value) if seat is None or st.known[value] >> seat & 1 else "hidden"
-        if type_ == CARDS:
-            return [self.deck.label_of(c) if seat is None or st.known[c] >> seat & 1 else "hidden" for c in value]
-        if type_ == SUIT:
-            return self.deck.suits[value] if 0 <= value < len(self.deck.suits) else None
-        if type_ == RANK:
-            return self.deck.ranks[value] if 0 <= value < len(self.deck.ranks) else None
-        if type_ == ZONE:
-            return self.zone_names[value]
-        if type_ == LIST:
-            return list(value)
-        return value
-
-    def observe(self, st, seat: int) -> dict:
-        deck = self.deck
-        zones: dict = {}
-        for name, (base, per_player) in self.zone_families.items():
-            def cards(z):
-                return [deck.label_of(c) if st.known[c] >> seat & 1 else None for c in st.zones[z]]
-            zones[name] = [cards(base + s) for s in range(self.n)] if per_player else cards(base)
-        variables = {name: self.value_text(st.v[slot], t, seat, st) for name, (slot, t) in self.var_slots.items()}
-        player_vars = {name: [self.value_text(st.v[slot + s], t, seat, st) for s in range(self.n)]
-                       for name, (slot, t) in self.pvar_slots.items()}
-        obs = {
-            "game": self.title,
-            "seat": seat,
-            "players": self.n,
-            "current_player": st.current_player,
-            "active": list(st.active),
-            "variables": variables,
-            "player_variables": player_vars,
-            "zones": zones,
-            "log": self.render_log(st, seat),
-            "winners": [player_name(w) for w in st.winners()],
-        }
-        if not st.terminal and st.pending[1] == seat:
-            obs["legal_actions"] = [a.label for a in st.legal_actions()]
-        return obs
-
-    def scores(self, st) -> list:
-        if self.score is None:
-            return st.returns()
-        slot, f = self.score
-        out = []
-        for seat in range(self.n):
-            st.v[slot] = seat
-            out.append(f(st))
-        return out
+        if len(st.history) >= self.max_decisions:
+            self._check_decisions(st, self.chooses[st.pending[0]].span if st.pending else None)
 
 
 class Compiler:
@@ -321,10 +166,7 @@ class Compiler:
         self.assigned: set = set()  # names that some `set`/`add` writes
         self.card_slots: list = []  # slots holding a card id (or none)
         self.cards_slots: list = []  # slots holding a tuple of card ids
-        # ring[s]: every seat in the direction of play, starting at s
-        step = 1 if symbols.direction == "left" else -1
-        self.ring = tuple(tuple((s + step * i) % players for i in range(players)) for s in range(players))
-        self.step = step
+        self.step, self.ring = seat_ring(players, symbols.direction)
 
     def slot(self, count: int = 1, type_: Optional[str] = None) -> int:
         """Reserves `count` slots of `state.v`; card-valued ones are recorded for determinization."""
@@ -348,38 +190,16 @@ class Compiler:
     # ------------------------------------------------------------------- build
     def build(self) -> Program:
         s, p, deck = self.sym, self.p, self.deck
-        p.n, p.deck, p.title = self.n, deck, s.title
-        # zones: a shared zone is one instance, a per-player zone one per seat
-        p.zone_names, p.zone_owner, p.zone_vis, p.zone_kind = [], [], [], []
-        p.zone_families = {}
-        for name, (per_player, visibility, kind) in s.zones.items():
-            base = len(p.zone_names)
-            p.zone_families[name] = (base, per_player)
-            for seat in range(self.n if per_player else 1):
-                p.zone_names.append(f"{name}(P{seat})" if per_player else name)
-                p.zone_owner.append(seat if per_player else -1)
-                mask = {"public": self.all, "private": 1 << seat if per_player else 0, "hidden": 0}[visibility]
-                p.zone_vis.append(mask)
-                p.zone_kind.append(kind)
-        shared = [b for name, (b, pp) in p.zone_families.items() if not pp]
-        p.first_zone = shared[0] if shared else 0
-        if not p.zone_names:
-            p.zone_names, p.zone_owner, p.zone_vis, p.zone_kind = ["deck"], [-1], [0], ["pile"]
-        # orders: card id -> 1-based position of its rank (0 for ranks the order leaves out)
-        self.orders = {}
-        for name, d in s.orders.items():
-            pos = {r: i + 1 for i, (r, _) in enumerate(d.ranks)}
-            self.orders[name] = tuple(pos.get(deck.rank_name(c), 0) for c in range(deck.size))
-        self.rankings = {name: self._ranking(d) for name, d in s.rankings.items()}
-        # variables
-        p.var_slots, p.pvar_slots, p.var_inits = {}, {}, []
-        for name, sym in s.vars.items():
-            slot = self.slot(1, sym.type)
-            p.var_slots[name] = (slot, sym.type)
+        layout = build_layout(s, self.n, deck)
+        p._init_layout(layout)
+        self.orders, self.rankings = layout.orders, layout.rankings
+        # the declared variables first, where the layout puts them
+        self.nslots = layout.nslots
+        self.card_slots.extend(layout.card_slots)
+        self.cards_slots.extend(layout.cards_slots)
+        for name, (slot, _) in p.var_slots.items():
             self.scopes[0][name] = ("slot", slot)
-        for name, sym in s.pvars.items():
-            slot = self.slot(self.n, sym.type)
-            p.pvar_slots[name] = (slot, sym.type)
+        p.var_inits = []
         for name, sym in s.vars.items():
             p.var_inits.append((p.var_slots[name][0], False, self.expr(sym.decl.value)))
         for name, sym in s.pvars.items():
@@ -450,18 +270,6 @@ class Compiler:
                                 "    if s.steps < 0 or s.round > {most}:\n"
                                 "        {loops}({line}, s)\n"
                                 "    return {nxt}\n", loops=_loops_forever, line=line, nxt=nxt, most=most)
-
-    def _ranking(self, d: ast.RankingDecl):
-        from ..runtime.poker import Ranking  # the evaluator's tables are built only for games that rank hands
-
-        order = [r for r, _ in self.sym.orders[d.order].ranks]
-        ranking = Ranking.from_categories([c for c, _ in d.categories], ace_low_straight=d.ace_low)
-        # code = position of the rank in the ranking's order (0 = lowest) * 4 + suit
-        pos = {r: i for i, r in enumerate(order)}
-        offset = 13 - len(order)  # a shorter order sits at the top of poker's 13 ranks
-        codes = tuple((pos.get(self.deck.rank_name(c), 0) + offset) * 4 + max(0, self.deck.card_suit[c]) % 4
-                      for c in range(self.deck.size))
-        return ranking, codes
 
     # ------------------------------------------------------------ emission
     def emit(self, make: Callable, span) -> int:
@@ -665,11 +473,15 @@ class Compiler:
             slot = self.lookup_slot(t.name)
             make = self.simple_op("    s.v[{slot}] += {0}\n", amount, slot=slot)
         else:
-            setter, getter = self.setter(t), self.target_getter(t)
+            slot, index, line = self.lookup_slot(t.name), self.expr(t.key), t.span
 
             def make(nxt):
                 def op(s):
-                    setter(s, getter(s) + amount(s))
+                    items, i = list(s.v[slot]), index(s)  # the item's place once, then the amount
+                    if not 1 <= i <= len(items):  # a negative index must not read from the end
+                        raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", line)
+                    items[i - 1] += amount(s)
+                    s.v[slot] = tuple(items)
                     return nxt
                 return op
         self.emit(make, st.span)
@@ -699,17 +511,6 @@ class Compiler:
             items[i - 1] = value
             s.v[slot] = tuple(items)
         return set_item
-
-    def target_getter(self, t: ast.Target):
-        slot = self.lookup_slot(t.name)
-        index = self.expr(t.key)
-
-        def get_item(s):
-            items, i = s.v[slot], index(s)
-            if not 1 <= i <= len(items):  # a negative index must not read from the end
-                raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", t.span)
-            return items[i - 1]
-        return get_item
 
     def lookup_slot(self, name: str) -> int:
         for scope in reversed(self.scopes):
@@ -766,7 +567,7 @@ class Compiler:
                 elif face == "up":
                     known[:] = [all_] * len(deck)
                     if s.log is not None:
-                        marks = ", ".join(CARD_MARK + str(i) for i in range(len(deck)))
+                        marks = card_marks(len(deck))
                         s.fresh.append((f"face up on {zone_names[dest]}: {marks}", deck))
                 return nxt
             return op
@@ -794,7 +595,7 @@ class Compiler:
                 code += ("        s.known[c] = {all}\n"
                          "        if s.log is not None:\n"
                          "            s.fresh.append(({texts}[dest], (c,)))\n")
-            texts = tuple(f"face up on {name}: {CARD_MARK}0" for name in names)
+            texts = tuple(f"face up on {name}: {mark(0)}" for name in names)
             make = self.simple_op(code, what, zone, vis=tuple(self.p.zone_vis), all=self.all, texts=texts)
         else:
             code = ("    pile = s.zones[{0}]\n"
@@ -914,16 +715,17 @@ class Compiler:
         owners = self.p.zone_owner
 
         def reveal(s, shown):
-            mask = all_ if to is None else sum(1 << p for p in set(to(s)))
+            seats = None if to is None else to(s)  # worked out once (it may draw `random`)
+            mask = all_ if seats is None else sum(1 << p for p in set(seats))
             known = s.known
             fresh = [c for c in shown if known[c] & mask != mask]
             for c in shown:
                 known[c] |= mask
             if s.log is not None and fresh:
                 owner = owners[s.loc[fresh[0]]]
-                marks = ", ".join(CARD_MARK + str(i) for i in range(len(fresh)))
+                marks = card_marks(len(fresh))
                 who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
-                tail = "" if to is None else " to " + ", ".join(player_name(p) for p in to(s))
+                tail = "" if seats is None else " to " + ", ".join(player_name(p) for p in seats)
                 s.fresh.append((f"{who} {marks}{tail}", tuple(fresh)))
         if to is None:  # shown to all, without a log: only who knows the cards changes
             make = self.simple_op("    shown = {0}\n"
@@ -1324,12 +1126,24 @@ class Compiler:
                                             "        return ()\n"
                                             "    o = set({1})\n"
                                             "    return tuple([x for x in q if x not in o])\n", seq, other)
-                return lambda s: tuple(x for x in seq(s) if x not in set(other(s)))
+                def except_seq(s):  # what is left out is worked out once, if there is an item
+                    q = seq(s)
+                    if not q:
+                        return ()
+                    o = set(other(s))
+                    return tuple([x for x in q if x not in o])
+                return except_seq
             item = self.expr(e.right)
             if codegen.pure(item):  # worked out once, if there is an item (`(o := …),` is a true tuple)
                 return codegen.expr("tuple([x for x in {q} if x != {o}]) if ({q} := {0}) and (({o} := {1}),) "
                                     "else ()", seq, item, q=codegen.TEMP, o=codegen.TEMP)
-            return lambda s: tuple(x for x in seq(s) if x != item(s))
+            def except_item(s):  # the item left out is worked out once, if there is an item
+                q = seq(s)
+                if not q:
+                    return ()
+                o = item(s)
+                return tuple([x for x in q if x != o])
+            return except_item
         a, b = self.expr(e.left), self.expr(e.right)
         line = e.span
         if op in ("+", "-", "*"):
@@ -1649,17 +1463,17 @@ class Compiler:
                     continue
                 value = piece(s)
                 if t_ == CARD and value is not None:
-                    out.append(CARD_MARK + str(len(cards)))
+                    out.append(mark(len(cards)))
                     cards.append(value)
                 elif t_ in (CARDS, ZONE, ZONES):
                     ids = s.zones[value] if t_ == ZONE else [c for z in value for c in s.zones[z]] if t_ == ZONES else value
                     marks = []
                     for c in ids:
-                        marks.append(CARD_MARK + str(len(cards)))
+                        marks.append(mark(len(cards)))
                         cards.append(c)
                     out.append(", ".join(marks))
                 elif t_ == HANDVALUE and hand_ranking is not None:
-                    out.append(_describe(hand_ranking, value))
+                    out.append(describe(hand_ranking, value))
                 elif t_ == BOOL:
                     out.append("true" if value else "false")  # as the language writes them
                 else:
@@ -1669,22 +1483,6 @@ class Compiler:
                     out.append("none" if shown is None else str(shown))
             return "".join(out), tuple(cards)
         return render
-
-
-def _describe(ranking, value) -> str:
-    for attr in ("describe", "category_of"):
-        if hasattr(ranking, attr):
-            return str(getattr(ranking, attr)(value)).replace("_", " ")
-    return str(value)
-
-
-def _loops_forever(at, s):
-    """Stops a run that would go on forever: its step budget is spent, or the game's rounds are."""
-    if s.steps < 0:  # a step: a pass of a loop, a phase called, a round
-        raise RuleError(f"the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
-                        "a rule loops forever", at)
-    raise RuleError(f"the game played {s.game.program.max_rounds:,} rounds without ending, the most one game may "
-                    "play (`limit N rounds` sets it)", at)
 
 
 def _nodes(node):
@@ -1731,24 +1529,9 @@ def _learning(face) -> str:
 def _shown(names) -> Callable:
     """`shown(s, dest, moving)`: logs cards put face up on zone `dest` (named in `names`)."""
     def shown(s, dest, moving):
-        marks = ", ".join(CARD_MARK + str(i) for i in range(len(moving)))
+        marks = card_marks(len(moving))
         s.fresh.append((f"face up on {names[dest]}: {marks}", tuple(moving)))
     return shown
-
-
-def _first_in(s, around: tuple) -> int:
-    """The first seat of `around` still in the game (`around` ends with the seat it goes around)."""
-    a = s.active
-    for q in around:
-        if a[q]:
-            return q
-    return around[-1]
-
-
-def _still_in(s, seats: tuple) -> tuple:
-    """The seats that are not out of the game, in the order given."""
-    a = s.active
-    return tuple([q for q in seats if a[q]])
 
 
 def _jump(target: int) -> Callable:
@@ -1836,43 +1619,6 @@ def _legal_of(a: Alt, base: int, line, out: str) -> tuple:
         return bounds % 1 + f"    {out} = tuple(range({base} + lo, {base} + hi + 1))\n", (source, high), named
     lines, test = kept("range(lo, hi + 1)", where)
     return bounds % 2 + lines, (source, test, high), named
-
-
-def _flush(s) -> None:
-    """Moves this step's events to the log, each card with the seats that know it by now.
-
-    Called at the end of a step and before anything that makes players forget cards (a shuffle, a
-    hide), so that a card played face up and then shuffled away in the same step stays shown.
-    """
-    known = s.known
-    for text, cards in s.fresh:
-        s.log.append((text, cards, tuple(known[c] for c in cards)))
-    s.fresh = engine.Events(engine.MAX_EVENTS - len(s.log))
-
-
-def _flush_up_to_error(s) -> None:
-    """The events of a run a rule error stops go to the log: its transcript shows what led there."""
-    if s.log is not None and s.fresh:
-        _flush(s)
-
-
-def _move(s, moving, dest: int, bottom: bool) -> None:
-    """Takes cards out of wherever they are and puts them on top of (or under) zone `dest`."""
-    zones, loc = s.zones, s.loc
-    if len(moving) <= 4:  # a few cards: each taken out of its pile
-        for c in moving:
-            zones[loc[c]].remove(c)
-    else:  # more: each pile they leave is filtered once
-        gone = set(moving)
-        for src in {loc[c] for c in moving}:
-            zones[src][:] = [c for c in zones[src] if c not in gone]
-    target = zones[dest]
-    if bottom:
-        target[:0] = list(moving)[::-1]
-    else:
-        target.extend(moving)
-    for c in moving:
-        loc[c] = dest
 
 
 def compile_program(symbols: Symbols, players: int, options: dict, counting: bool = False) -> Program:

@@ -172,9 +172,7 @@ def _repend(s) -> None:
     """Works out the pending legal actions again in the deal `s` holds (the choice runs again: it
     only reads the state), not by place from another deal; a RuleError if the deal leaves none."""
     if s.pending is not None:
-        program = s.game.program
-        pc = program.chooses[s.pending[0]].pc
-        program.plain[pc](s)
+        s.game.program.repend(s)
 
 
 class ChoiceCount:

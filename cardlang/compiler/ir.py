@@ -1,0 +1,520 @@
+"""The typed intermediate representation of a checked game: what the reference interpreter runs.
+
+Lowering (`compiler.lower`) resolves every name: a variable or a local is a slot of `state.v`, a
+zone a zone id, an option or a rank a constant, a phase a link to its `Phase`. Conversions that
+the checker's types imply (the cards of a zone, a card as a list of one) are explicit nodes. No
+node holds Python source. Every node has the `Span` of the rule it comes from.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from ..lang.diagnostics import Span
+
+node = attrs.define(frozen=True, slots=True, eq=False)
+
+
+# ---------------------------------------------------------------- expressions
+@node
+class Expr:
+    """Base of every expression: evaluating one reads the state and changes nothing but its chance
+    (`random`) and the slots of its own locals."""
+
+    span: Span
+
+
+@node
+class Const(Expr):
+    """A value known when the game is loaded: a number, a bool, none, a text, an option's value, a
+    zone id, a rank or suit index, a tuple of seats or cards."""
+
+    value: object
+
+
+@node
+class Slot(Expr):
+    """The value in slot `slot` of `state.v`: a variable, a local, a parameter, a loop variable."""
+
+    slot: int
+
+
+@node
+class PlayerVar(Expr):
+    """`var(p)`: the slot `base + p` of a per-player variable."""
+
+    base: int
+    player: Expr
+
+
+@node
+class PlayerZone(Expr):
+    """`zone(p)`: the zone id `base + p`; with `many`, a tuple of ids for a tuple of players."""
+
+    base: int
+    player: Expr
+    many: bool
+
+
+@node
+class ZoneCards(Expr):
+    """The cards of a zone, bottom first, as a tuple."""
+
+    zone: Expr
+
+
+@node
+class Maybe(Expr):
+    """A card or a player as a tuple: empty for none, else of one."""
+
+    value: Expr
+
+
+@node
+class Tuple(Expr):
+    """`[a, b, c]`: a tuple of values."""
+
+    items: tuple
+
+
+@node
+class Index(Expr):
+    """`seq[i]`: the i-th item, counting from 1 (an error outside 1..len)."""
+
+    seq: Expr
+    index: Expr
+
+
+@node
+class Negate(Expr):
+    """`-x`."""
+
+    operand: Expr
+
+
+@node
+class Not(Expr):
+    """`not x`."""
+
+    operand: Expr
+
+
+@node
+class And(Expr):
+    """`a and b`: b only when a holds."""
+
+    left: Expr
+    right: Expr
+
+
+@node
+class Or(Expr):
+    """`a or b`: b only when a does not hold."""
+
+    left: Expr
+    right: Expr
+
+
+@node
+class Conditional(Expr):
+    """`then if cond else otherwise`: the condition first, then one side."""
+
+    cond: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@node
+class Arith(Expr):
+    """`a + b`, `a - b`, `a * b` on numbers; `/` (whole division, rounding down) and `%` work out b
+    first and refuse a zero."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@node
+class Compare(Expr):
+    """`==`, `!=`, `<`, `>`, `<=`, `>=`."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@node
+class Concat(Expr):
+    """`a + b` on sequences: the items of a, then those of b."""
+
+    left: Expr
+    right: Expr
+
+
+@node
+class In(Expr):
+    """`item in seq`."""
+
+    item: Expr
+    seq: Expr
+
+
+@node
+class Except(Expr):
+    """`seq except other`: the items of seq not in `other` (a sequence if `many`, else one value),
+    which is worked out only if seq has an item."""
+
+    seq: Expr
+    other: Expr
+    many: bool
+
+
+@node
+class Is(Expr):
+    """`x is pattern` (`negate`: `is not`): with `table` ("rank" or "suit"), the card's rank or suit
+    equals the pattern (a none card never does); without, the values are equal."""
+
+    value: Expr
+    pattern: Expr
+    table: Optional[str]
+    negate: bool
+
+
+@node
+class Has(Expr):
+    """`cards has pattern`: some card has that rank or suit (`table`), or is that card (no table);
+    the pattern is worked out first."""
+
+    cards: Expr
+    pattern: Expr
+    table: Optional[str]
+
+
+@node
+class Neighbour(Expr):
+    """The first seat still in play after `player`, going `step` seats at a time (the player itself
+    if nobody else is)."""
+
+    step: int
+    player: Expr
+
+
+@node
+class EndCards(Expr):
+    """`top/bottom [n] of seq`: one item (none if empty) or, with `count`, a tuple of up to n.
+    For cards the top is the end of the tuple; for players, the first."""
+
+    top: bool
+    seq: Expr
+    count: Optional[Expr]
+    players: bool
+
+
+@node
+class Players(Expr):
+    """`players [from a [to b]]`: the seats still in play, in the direction of play from `start`
+    (seat 0 by default), up to `stop` (worked out first) if given."""
+
+    start: Optional[Expr]
+    stop: Optional[Expr]
+
+
+@node
+class Aggregate(Expr):
+    """`any/count/select/sum/min/max/highest/lowest x in seq …`: for each item, held in `slot`,
+    `where` (true if absent) and `body` are worked out in turn."""
+
+    kind: str
+    slot: int
+    seq: Expr
+    body: Optional[Expr]
+    where: Optional[Expr]
+
+
+@node
+class OrderOf(Expr):
+    """`order(card)`: the 1-based position of the card's rank in a named order (0 for none)."""
+
+    order: str
+    card: Expr
+
+
+@node
+class HandValue(Expr):
+    """`ranking(cards)`: the value of 5 to 10 cards under a named poker ranking."""
+
+    ranking: str
+    cards: Expr
+
+
+@node
+class DefineCall(Expr):
+    """A `define` used: each argument worked out in turn into its parameter's slot, then `body`."""
+
+    name: str
+    slots: tuple
+    args: tuple
+    body: Expr
+
+
+@node
+class Builtin(Expr):
+    """`count(seq)`, `random(seq)`, `suit(c)`, `rank(c)`, `abs(x)`, `min(a, b)`, `max(a, b)`,
+    `sum(list)`, `any(seq)`."""
+
+    name: str
+    args: tuple
+
+
+@node
+class TextPart:
+    """A `{expr}` inside a text, with the checker's type of the expression (how it is shown)."""
+
+    expr: Expr
+    type: str
+
+
+@node
+class Text(Expr):
+    """A text shown to players: strings and `TextPart`s in turn; a hand value is described with
+    `ranking` (the last ranking named in the text, or the game's only one)."""
+
+    parts: tuple
+    ranking: Optional[str]
+
+
+# ----------------------------------------------------------------- statements
+@node
+class Stmt:
+    """Base of every statement."""
+
+    span: Span
+
+
+@node
+class SlotTarget:
+    """A place `set`/`add` write: slot `slot` of `state.v`."""
+
+    slot: int
+
+
+@node
+class PlayerVarTarget:
+    """A place `set`/`add` write: the slot `base + player` of a per-player variable."""
+
+    base: int
+    player: Expr
+
+
+@node
+class ItemTarget:
+    """A place `set`/`add` write: item `index` (from 1) of the list in slot `slot` (`span`: the
+    target's, where an item out of the list is reported)."""
+
+    slot: int
+    index: Expr
+    span: Span
+
+
+@node
+class Assign(Stmt):
+    """`set target = value` or `let name = value`: the value first, then where it goes."""
+
+    target: object
+    value: Expr
+
+
+@node
+class Increase(Stmt):
+    """`add amount to target` (`subtract` adds the amount negated): where first, then the amount."""
+
+    target: object
+    amount: Expr
+
+
+@node
+class Move(Stmt):
+    """`move cards to/under zone [face up/down]`: the cards (a tuple) first, then the zone."""
+
+    cards: Expr
+    zone: Expr
+    bottom: bool
+    face: Optional[str]
+
+
+@node
+class Deal(Stmt):
+    """`deal count from source to zones`: count rounds of one card from the top to each zone."""
+
+    count: Expr
+    source: Expr
+    dest: Expr  # a tuple of zone ids
+    face: Optional[str]
+
+
+@node
+class Shuffle(Stmt):
+    """`shuffle zone`: the state's chance orders it; only who sees the zone knows its cards."""
+
+    zone: Expr
+
+
+@node
+class SwapZones(Stmt):
+    """`swap zone with zone`: the two zones exchange their cards."""
+
+    left: Expr
+    right: Expr
+
+
+@node
+class SwapCards(Stmt):
+    """`swap card with card`: the two cards exchange their places."""
+
+    left: Expr
+    right: Expr
+
+
+@node
+class Reveal(Stmt):
+    """`reveal cards [to players]`: the cards become known to all, or to those players."""
+
+    cards: Expr
+    to: Optional[Expr]
+
+
+@node
+class Hide(Stmt):
+    """`hide cards`: only those who see each card's zone still know it."""
+
+    cards: Expr
+
+
+@node
+class Announce(Stmt):
+    """`announce "text"` / `p says "text"`: a line in the log (worked out only when there is a log)."""
+
+    text: Text
+    speaker: Optional[Expr]
+
+
+@node
+class Eliminate(Stmt):
+    """`eliminate p`: the seat leaves play."""
+
+    player: Expr
+
+
+@node
+class EndGame(Stmt):
+    """`end game [winners …]`: the game is over."""
+
+    winners: Optional[Expr]
+
+
+@node
+class EndRound(Stmt):
+    """`end round`: the rest of the round is skipped; the next one starts."""
+
+
+@attrs.define(eq=False)
+class Phase:
+    """A named phase: its parameters' slots and its statements (set once lowered, as phases may
+    name each other in any order)."""
+
+    span: Span
+    name: str
+    slots: tuple
+    body: tuple = ()
+
+
+@node
+class CallPhase(Stmt):
+    """A phase played: its arguments worked out in turn, then set into its parameters, then its body."""
+
+    phase: Phase
+    args: tuple
+
+
+@node
+class If(Stmt):
+    """`if/elif/else`: the first branch (cond, body) whose condition holds, else `orelse`."""
+
+    branches: tuple
+    orelse: tuple
+
+
+@node
+class ForEach(Stmt):
+    """`for each x in seq [where c]`: seq is worked out once (into `seq_slot`); each item goes into
+    `slot`, and the body runs for those where `where` holds."""
+
+    slot: int
+    seq_slot: int  # where the items are kept while the loop runs (a decision may come in between)
+    seq: Expr
+    where: Optional[Expr]
+    body: tuple
+
+
+@node
+class Repeat(Stmt):
+    """`repeat n times`: n worked out once; each pass spends a step of the loop budget."""
+
+    count: Expr
+    body: tuple
+
+
+@node
+class While(Stmt):
+    """`while c` (or `repeat until c` with `negate`): the condition before each pass; each pass
+    spends a step of the loop budget."""
+
+    cond: Expr
+    body: tuple
+    negate: bool
+
+
+@node
+class Alternative:
+    """One thing a player may choose: an option (`label`, if `where`), a card of `source` or a
+    number from `source` to `high`, held in `slot`, where `where` holds; then `body`."""
+
+    span: Span
+    kind: str  # "option", "card", "number"
+    slot: Optional[int]
+    source: Optional[Expr]
+    high: Optional[Expr]
+    where: Optional[Expr]
+    label: Optional[Text]
+    pure: bool  # the label depends only on the value chosen
+    body: tuple
+
+
+@node
+class Choose(Stmt):
+    """`p chooses: …`: the game stops until `player` picks a legal action of one alternative.
+    `index` numbers the choices of the game; action ids are `alternative << 16 | value`."""
+
+    index: int
+    player: Expr
+    alternatives: tuple
+
+
+# -------------------------------------------------------------------- program
+@attrs.define(eq=False)
+class Program:
+    """A whole game lowered for a player count and options: setup, the round (played again and
+    again), phases, every choice by index, variables' initial values, the score."""
+
+    setup: tuple
+    round: tuple
+    round_span: Span
+    phases: dict
+    choices: list
+    var_inits: list  # (slot, per player, Expr)
+    score: Optional[tuple]  # (slot of the player, Expr)
+    nslots: int
+    card_slots: tuple  # every slot that may hold a card (or none), declared or local
+    cards_slots: tuple  # every slot that may hold a tuple of cards

@@ -1,0 +1,108 @@
+"""Where everything of a game lives in a `State`, for one player count and options.
+
+Both engines (the compiled one and the reference interpreter) run over this one layout, so that
+their states are comparable field by field: zone ids, the seats each zone shows its cards to, the
+slots of the declared variables in `state.v`, the rank orders and hand rankings as card tables.
+Slots after `nslots` belong to each engine's own locals (loop variables, `let`, parameters).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ..lang import ast
+from ..lang.check import CARD, CARDS, Symbols
+from ..runtime.cards import Deck
+
+
+@attrs.define(frozen=True, eq=False)
+class Layout:
+    """The state layout of a game for a player count and options (see the module's docstring)."""
+
+    players: int
+    deck: Deck
+    title: str
+    step: int  # +1: play moves left (clockwise); -1: right
+    all: int  # the mask of every seat
+    ring: tuple  # ring[s]: every seat in the direction of play, starting at s
+    zone_names: tuple  # zone id -> its name, `hand(P2)` for a per-player zone
+    zone_owner: tuple  # zone id -> the seat owning it, or -1
+    zone_vis: tuple  # zone id -> mask of the seats that see the cards in it
+    zone_kind: tuple  # zone id -> "pile" or "row"
+    zone_families: dict  # zone name -> (first zone id, per player)
+    first_zone: int  # where the deck lies when the game starts
+    orders: dict  # order name -> card id -> 1-based position of its rank (0: not in the order)
+    rankings: dict  # ranking name -> (Ranking, card id -> the evaluator's card code)
+    var_slots: dict  # variable -> (slot, type)
+    pvar_slots: dict  # per-player variable -> (first slot, type); seat s at first slot + s
+    nslots: int  # slots the declared variables take, from 0
+    card_slots: tuple  # declared slots holding a card (or none)
+    cards_slots: tuple  # declared slots holding a tuple of cards
+
+
+def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
+    """The layout of a checked game for `players` seats and the deck its options select."""
+    all_ = (1 << players) - 1
+    step, ring = seat_ring(players, symbols.direction)
+    # zones: a shared zone is one instance, a per-player zone one per seat
+    names, owner, vis, kind, families = [], [], [], [], {}
+    for name, (per_player, visibility, zone_kind) in symbols.zones.items():
+        families[name] = (len(names), per_player)
+        for seat in range(players if per_player else 1):
+            names.append(f"{name}(P{seat})" if per_player else name)
+            owner.append(seat if per_player else -1)
+            vis.append({"public": all_, "private": 1 << seat if per_player else 0, "hidden": 0}[visibility])
+            kind.append(zone_kind)
+    shared = [b for b, pp in families.values() if not pp]
+    first_zone = shared[0] if shared else 0
+    if not names:
+        names, owner, vis, kind = ["deck"], [-1], [0], ["pile"]
+    # orders: card id -> 1-based position of its rank (0 for ranks the order leaves out)
+    orders = {}
+    for name, d in symbols.orders.items():
+        pos = {r: i + 1 for i, (r, _) in enumerate(d.ranks)}
+        orders[name] = tuple(pos.get(deck.rank_name(c), 0) for c in range(deck.size))
+    rankings = {name: _ranking(symbols, deck, d) for name, d in symbols.rankings.items()}
+    # variables first, then per-player variables, from slot 0
+    slot, var_slots, pvar_slots, card_slots, cards_slots = 0, {}, {}, [], []
+    for table, out, width in ((symbols.vars, var_slots, 1), (symbols.pvars, pvar_slots, players)):
+        for name, sym in table.items():
+            out[name] = (slot, sym.type)
+            if sym.type in (CARD, CARDS):
+                (card_slots if sym.type == CARD else cards_slots).extend(range(slot, slot + width))
+            slot += width
+    return Layout(players, deck, symbols.title, step, all_, ring, tuple(names), tuple(owner), tuple(vis),
+                  tuple(kind), families, first_zone, orders, rankings, var_slots, pvar_slots, slot,
+                  tuple(card_slots), tuple(cards_slots))
+
+
+def seat_ring(players: int, direction: str) -> tuple:
+    """(step, ring): +1 or -1 as play moves left or right, and ring[s], every seat from s in that way."""
+    step = 1 if direction == "left" else -1
+    return step, tuple(tuple((s + step * i) % players for i in range(players)) for s in range(players))
+
+
+def _ranking(symbols: Symbols, deck: Deck, d: ast.RankingDecl):
+    from ..runtime.poker import Ranking  # the evaluator's tables are built only for games that rank hands
+
+    order = [r for r, _ in symbols.orders[d.order].ranks]
+    ranking = Ranking.from_categories([c for c, _ in d.categories], ace_low_straight=d.ace_low)
+    # code = position of the rank in the ranking's order (0 = lowest) * 4 + suit
+    pos = {r: i for i, r in enumerate(order)}
+    offset = 13 - len(order)  # a shorter order sits at the top of poker's 13 ranks
+    codes = tuple((pos.get(deck.rank_name(c), 0) + offset) * 4 + max(0, deck.card_suit[c]) % 4
+                  for c in range(deck.size))
+    return ranking, codes
+
+
+def choose_deck(symbols: Symbols, truth) -> Deck:
+    """The deck of the first `deck … if cond` choice whose condition `truth(cond)` holds."""
+    for cond, spec in symbols.deck.choices:
+        if cond is None or truth(cond):
+            jokers = spec.extra[0] if spec.extra else 0
+            if spec.name is not None:
+                return Deck.preset(spec.name, jokers)
+            return Deck.build("custom", spec.ranks, spec.suits, jokers)
+    raise AssertionError("no deck applies")  # unreachable: the last choice has no condition
+
+

@@ -1,0 +1,396 @@
+"""Stage 3, lower: the checked AST and its symbols become the IR (`compiler.ir`) for one player
+count and one set of options, over the state layout both engines share (`compiler.layout`)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..lang import ast
+from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE, ZONES, Symbols
+from . import ir
+from .layout import Layout
+
+_SEQUENCE_TYPES = (CARDS, ZONE, CARD, PLAYERS, LIST)
+
+
+class Lowerer:
+    """Lowers one game: names resolve to slots, zone ids and constants; phases are linked."""
+
+    def __init__(self, symbols: Symbols, players: int, options: dict, layout: Optional[Layout]):
+        self.sym = symbols
+        self.types = symbols.types
+        self.n = players
+        self.options = options
+        self.layout = layout
+        self.deck = layout.deck if layout is not None else None
+        self.nslots = layout.nslots if layout is not None else 0
+        self.card_slots = list(layout.card_slots) if layout is not None else []
+        self.cards_slots = list(layout.cards_slots) if layout is not None else []
+        globals_ = {name: slot for name, (slot, _) in layout.var_slots.items()} if layout is not None else {}
+        self.scopes: list = [globals_]
+        self.phases: dict = {}
+        self.choices: list = []
+
+    def slot(self, type_: Optional[str] = None) -> int:
+        """A new slot of `state.v` for a local; card-valued ones are recorded for determinization."""
+        s = self.nslots
+        self.nslots += 1
+        if type_ == CARD:
+            self.card_slots.append(s)
+        elif type_ == CARDS:
+            self.cards_slots.append(s)
+        return s
+
+    def type(self, e) -> Optional[str]:
+        return self.types.get(id(e))
+
+    # ------------------------------------------------------------------ program
+    def program(self) -> ir.Program:
+        """The whole game."""
+        s, layout = self.sym, self.layout
+        var_inits = [(layout.var_slots[name][0], False, self.expr(sym.decl.value)) for name, sym in s.vars.items()]
+        var_inits += [(layout.pvar_slots[name][0], True, self.expr(sym.decl.value)) for name, sym in s.pvars.items()]
+        score = None
+        if s.score is not None:
+            slot = self.slot()
+            self.scopes.append({s.score.var: slot})
+            score = (slot, self.expr(s.score.value))
+            self.scopes.pop()
+        for name, d in s.phases.items():
+            self.phases[name] = ir.Phase(d.span, name, tuple(self.slot(prm.type) for prm in d.params))
+        setup = self.block(s.setup.body) if s.setup is not None else ()
+        round_ = self.block(s.round.body)
+        for name, d in s.phases.items():
+            phase = self.phases[name]
+            self.scopes.append(dict(zip((prm.name for prm in d.params), phase.slots)))
+            phase.body = self.block(d.body)
+            self.scopes.pop()
+        return ir.Program(setup, round_, s.round.span, self.phases, self.choices, var_inits, score, self.nslots,
+                          tuple(self.card_slots), tuple(self.cards_slots))
+
+    # --------------------------------------------------------------- statements
+    def block(self, stmts) -> tuple:
+        self.scopes.append({})
+        out = []
+        for st in stmts:
+            lowered = getattr(self, "s_" + type(st).__name__)(st)
+            if lowered is not None:
+                out.append(lowered)
+        self.scopes.pop()
+        return tuple(out)
+
+    def s_Pass(self, st):
+        return None
+
+    def target(self, t: ast.Target):
+        if t.kind == "name":
+            return ir.SlotTarget(self.lookup(t.name))
+        if t.kind == "player":
+            return ir.PlayerVarTarget(self.layout.pvar_slots[t.name][0], self.expr(t.key))
+        return ir.ItemTarget(self.lookup(t.name), self.expr(t.key), t.span)
+
+    def s_Set(self, st: ast.Set):
+        return ir.Assign(st.span, self.target(st.target), self.expr(st.value))
+
+    def s_Let(self, st: ast.Let):
+        value = self.expr(st.value)
+        slot = self.slot(self.type(st.value))
+        self.scopes[-1][st.name] = slot
+        return ir.Assign(st.span, ir.SlotTarget(slot), value)
+
+    def s_Add(self, st: ast.Add):
+        amount = self.expr(st.amount)
+        if st.op == "-":
+            amount = ir.Negate(st.amount.span, amount)
+        return ir.Increase(st.span, self.target(st.target), amount)
+
+    def s_Move(self, st: ast.Move):
+        if isinstance(st.cards, ast.AllCards):
+            cards = ir.Const(st.cards.span, tuple(range(self.deck.size)))
+        else:
+            cards = self.cards(st.cards)
+        return ir.Move(st.span, cards, self.expr(st.zone), st.place == "under", st.facing)
+
+    def s_Deal(self, st: ast.Deal):
+        dest = self.expr(st.dest)
+        if self.type(st.dest) != ZONES:
+            dest = ir.Tuple(st.dest.span, (dest,))
+        return ir.Deal(st.span, self.expr(st.count), self.expr(st.source), dest, st.facing)
+
+    def s_Shuffle(self, st: ast.Shuffle):
+        return ir.Shuffle(st.span, self.expr(st.zone))
+
+    def s_Swap(self, st: ast.Swap):
+        kind = ir.SwapZones if self.type(st.left) == ZONE else ir.SwapCards
+        return kind(st.span, self.expr(st.left), self.expr(st.right))
+
+    def s_Reveal(self, st: ast.Reveal):
+        to = self.seq(st.to) if st.to is not None else None
+        return ir.Reveal(st.span, self.cards(st.cards), to)
+
+    def s_Hide(self, st: ast.Hide):
+        return ir.Hide(st.span, self.cards(st.cards))
+
+    def s_Announce(self, st: ast.Announce):
+        speaker = self.expr(st.speaker) if st.speaker is not None else None
+        return ir.Announce(st.span, self.text(st.text), speaker)
+
+    def s_Eliminate(self, st: ast.Eliminate):
+        return ir.Eliminate(st.span, self.expr(st.player))
+
+    def s_EndGame(self, st: ast.EndGame):
+        return ir.EndGame(st.span, self.seq(st.winners) if st.winners is not None else None)
+
+    def s_EndRound(self, st: ast.EndRound):
+        return ir.EndRound(st.span)
+
+    def s_CallPhase(self, st: ast.CallPhase):
+        if isinstance(st.expr, ast.Text):  # a line of rule text: the checker warns (W003); it does nothing
+            return None
+        return ir.CallPhase(st.span, self.phases[st.name], tuple(self.expr(a) for a in st.args))
+
+    def s_If(self, st: ast.If):
+        branches = tuple((self.expr(cond), self.block(body)) for cond, body in st.branches)
+        return ir.If(st.span, branches, self.block(st.orelse))
+
+    def s_ForEach(self, st: ast.ForEach):
+        seq = self.seq(st.source)
+        item = CARD if self.type(st.source) in (ZONE, CARD, CARDS) else None
+        seq_slot = self.slot(CARDS if item == CARD else None)
+        slot = self.slot(item)
+        self.scopes.append({st.var: slot})
+        where = self.expr(st.where) if st.where is not None else None
+        body = self.block(st.body)
+        self.scopes.pop()
+        return ir.ForEach(st.span, slot, seq_slot, seq, where, body)
+
+    def s_Repeat(self, st: ast.Repeat):
+        return ir.Repeat(st.span, self.expr(st.count), self.block(st.body))
+
+    def s_While(self, st: ast.While):
+        return ir.While(st.span, self.expr(st.cond), self.block(st.body), st.negate)
+
+    def s_Choose(self, st: ast.Choose):
+        player = self.expr(st.player)
+        alts = []
+        for alt in st.alternatives:
+            slot = self.slot(CARD if alt.kind == "card" else None) if alt.var is not None else None
+            self.scopes.append({alt.var: slot} if alt.var else {})
+            source = None
+            if alt.kind == "card":
+                source = self.cards(alt.source)
+            elif alt.kind == "number":
+                source = self.expr(alt.source)
+            high = self.expr(alt.high) if alt.high is not None else None
+            where = self.expr(alt.where) if alt.where is not None else None
+            label = self.text(alt.label) if alt.label is not None else None
+            pure = alt.label is None or all(isinstance(part, str) or (isinstance(part, ast.Name) and part.name == alt.var)
+                                            for part in alt.label.parts)
+            body = self.block(alt.body)
+            self.scopes.pop()
+            alts.append(ir.Alternative(alt.span, alt.kind, slot, source, high, where, label, pure, body))
+        # numbered after the choices nested in its alternatives, as the compiled engine numbers them
+        choice = ir.Choose(st.span, len(self.choices), player, tuple(alts))
+        self.choices.append(choice)
+        return choice
+
+    # -------------------------------------------------------------- expressions
+    def expr(self, e) -> ir.Expr:
+        return getattr(self, "x_" + type(e).__name__)(e)
+
+    def lookup(self, name: str) -> Optional[int]:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def x_Number(self, e):
+        return ir.Const(e.span, e.value)
+
+    def x_Bool(self, e):
+        return ir.Const(e.span, e.value)
+
+    def x_NoneLit(self, e):
+        return ir.Const(e.span, None)
+
+    def x_Text(self, e):
+        return self.text(e)
+
+    def x_Name(self, e: ast.Name):
+        slot = self.lookup(e.name)
+        if slot is not None:
+            return ir.Slot(e.span, slot)
+        sym = self.sym.table[e.name]
+        if sym.kind == "option":
+            return ir.Const(e.span, self.options[e.name])
+        if sym.kind == "const":
+            return ir.Const(e.span, self.n)
+        if sym.kind == "zone":
+            return ir.Const(e.span, self.layout.zone_families[e.name][0])
+        if sym.kind in ("rank", "suit"):
+            return ir.Const(e.span, self._index(sym.kind, e.name))
+        raise AssertionError(e.name)  # pragma: no cover - the checker resolved every name
+
+    def _index(self, kind: str, name: str) -> int:
+        """A rank's or suit's index in the deck (-2, which no card has, if the deck lacks it)."""
+        names = () if self.deck is None else self.deck.ranks if kind == "rank" else self.deck.suits
+        return names.index(name) if name in names else -2
+
+    def x_ListExpr(self, e):
+        return ir.Tuple(e.span, tuple(self.expr(i) for i in e.items))
+
+    def x_Index(self, e: ast.Index):
+        return ir.Index(e.span, self.seq(e.base), self.expr(e.index))
+
+    def x_Unary(self, e: ast.Unary):
+        return (ir.Negate if e.op == "-" else ir.Not)(e.span, self.expr(e.operand))
+
+    def x_Conditional(self, e: ast.Conditional):
+        return ir.Conditional(e.span, self.expr(e.cond), self.expr(e.then), self.expr(e.otherwise))
+
+    def x_Binary(self, e: ast.Binary):
+        op, span = e.op, e.span
+        lt, rt = self.type(e.left), self.type(e.right)
+        if op in ("and", "or"):
+            return (ir.And if op == "and" else ir.Or)(span, self.expr(e.left), self.expr(e.right))
+        if op == "+" and lt in _SEQUENCE_TYPES:
+            cards = lt in (ZONE, CARD, CARDS)
+            left = self.cards(e.left) if cards else self.expr(e.left)
+            right = self.cards(e.right) if cards else self.seq(e.right)
+            return ir.Concat(span, left, right)
+        if op in ("is", "is not", "has"):
+            return self._pattern(e)
+        if op == "in":
+            return ir.In(span, self.expr(e.left), self.seq(e.right))
+        if op == "except":
+            many = rt in (CARDS, PLAYERS, LIST, ZONE, "empty")
+            return ir.Except(span, self.seq(e.left), self.seq(e.right) if many else self.expr(e.right), many)
+        if op in ("+", "-", "*", "/", "%"):
+            return ir.Arith(span, op, self.expr(e.left), self.expr(e.right))
+        return ir.Compare(span, op, self.expr(e.left), self.expr(e.right))
+
+    def _pattern(self, e: ast.Binary):
+        """`card is K`, `card is hearts`, `x is none`, `zone has K`, `zone has trump`."""
+        pattern = e.right
+        pt = self.type(pattern)
+        if isinstance(pattern, ast.Number):
+            test, table = ir.Const(pattern.span, self._index("rank", str(pattern.value))), "rank"
+        else:
+            test, table = self.expr(pattern), "rank" if pt == RANK else "suit" if pt == SUIT else None
+        if e.op == "has":
+            return ir.Has(e.span, self.cards(e.left), test, table)
+        if isinstance(pattern, ast.NoneLit) or self.type(e.left) in (RANK, SUIT):
+            table = None  # a rank or a suit is compared as it is
+        return ir.Is(e.span, self.expr(e.left), test, table, e.op == "is not")
+
+    def x_Neighbour(self, e: ast.Neighbour):
+        step = {"left": 1, "right": -1, "next": self.layout.step}[e.side]
+        return ir.Neighbour(e.span, step, self.expr(e.player))
+
+    def x_EndCard(self, e: ast.EndCard):
+        players = self.type(e.zone) == PLAYERS
+        seq = self.seq(e.zone) if players else self.cards(e.zone)
+        count = self.expr(e.count) if e.count is not None else None
+        return ir.EndCards(e.span, e.end == "top", seq, count, players)
+
+    def x_Players(self, e: ast.Players):
+        start = self.expr(e.start) if e.start is not None else None
+        stop = self.expr(e.stop) if e.stop is not None else None
+        return ir.Players(e.span, start, stop)
+
+    def x_Seats(self, e):
+        return ir.Const(e.span, tuple(range(self.n)))
+
+    def x_AllCards(self, e):
+        return ir.Const(e.span, tuple(range(self.deck.size)))
+
+    def x_Aggregate(self, e: ast.Aggregate):
+        seq = self.seq(e.source)
+        slot = self.slot(CARD if self.type(e.source) in (ZONE, CARD, CARDS) else None)
+        self.scopes.append({e.var: slot})
+        body = self.expr(e.body) if e.body is not None else None
+        where = self.expr(e.where) if e.where is not None else None
+        self.scopes.pop()
+        return ir.Aggregate(e.span, e.kind, slot, seq, body, where)
+
+    def x_Call(self, e: ast.Call):
+        name, args, span = e.func, e.args, e.span
+        sym = self.sym.table.get(name + "()") or self.sym.table.get(name)
+        if sym is None:
+            return self._builtin(e)
+        if sym.kind == "pzone":
+            base = self.layout.zone_families[name][0]
+            return ir.PlayerZone(span, base, self.expr(args[0]), self.type(args[0]) == PLAYERS)
+        if sym.kind == "pvar":
+            return ir.PlayerVar(span, self.layout.pvar_slots[name][0], self.expr(args[0]))
+        if sym.kind == "order":
+            return ir.OrderOf(span, name, self.expr(args[0]))
+        if sym.kind == "ranking":
+            return ir.HandValue(span, name, self.cards(args[0]))
+        if sym.kind == "define":
+            d = sym.decl
+            values = tuple(self.expr(a) for a in args)
+            slots = tuple(self.slot(self.type(a)) for a in args)
+            # the body sees its parameters and the globals, as the checker does, never the caller's locals
+            caller = self.scopes
+            self.scopes = [caller[0], {prm.name: slot for prm, slot in zip(d.params, slots)}]
+            try:
+                body = self.expr(d.body)
+            finally:
+                self.scopes = caller
+            return ir.DefineCall(span, name, slots, values, body)
+        raise AssertionError(name)  # pragma: no cover
+
+    def _builtin(self, e: ast.Call):
+        name, args = e.func, e.args
+        if name in ("count", "random", "any"):
+            lowered = (self.seq(args[0]),)
+        else:
+            lowered = tuple(self.expr(a) for a in args)
+        return ir.Builtin(e.span, name, lowered)
+
+    # -------------------------------------------------- conversions by static type
+    def cards(self, e) -> ir.Expr:
+        """The expression as a tuple of cards, whether it is a zone, a card or cards."""
+        t = self.type(e)
+        x = self.expr(e)
+        if t == ZONE:
+            return ir.ZoneCards(e.span, x)
+        if t == CARD:
+            return ir.Maybe(e.span, x)
+        return x
+
+    def seq(self, e) -> ir.Expr:
+        """The expression as a sequence: the cards of a zone, a card or a player as a tuple."""
+        t = self.type(e)
+        if t in (ZONE, CARD):
+            return self.cards(e)
+        x = self.expr(e)
+        if t == PLAYER:
+            return ir.Maybe(e.span, x)
+        return x
+
+    def text(self, t: ast.Text) -> ir.Text:
+        """A text: its strings, and each `{…}` part with its type."""
+        if not t.parts:
+            return ir.Text(t.span, (t.value,), None)
+        parts = tuple(part if isinstance(part, str) else ir.TextPart(self.expr(part), self.type(part))
+                      for part in t.parts)
+        rankings = self.layout.rankings if self.layout is not None else {}
+        ranking = None
+        for part in t.parts:
+            if isinstance(part, ast.Call) and part.func in rankings:
+                ranking = part.func
+        if ranking is None and len(rankings) == 1:
+            ranking = next(iter(rankings))
+        return ir.Text(t.span, parts, ranking)
+
+
+def lower(symbols: Symbols, players: int, options: dict, layout: Layout) -> ir.Program:
+    """The IR of a checked game for a player count, options and its state layout."""
+    return Lowerer(symbols, players, options, layout).program()
+
+
+def lower_expression(symbols: Symbols, players: int, options: dict, e) -> ir.Expr:
+    """The IR of an expression known before the game has a deck (a deck's condition)."""
+    return Lowerer(symbols, players, options, None).expr(e)

@@ -1,0 +1,398 @@
+"""The reference interpreter: what a game does, written plainly over the IR (`compiler.ir`).
+
+It is the definition the compiled engine is checked against (tests/test_differential.py), not a
+fast path: one method per statement here, one per expression in `reference_expr`. It runs over
+the same state layout as the compiled engine and shares its runtime (zones, knowledge, the log).
+
+Where the game stands is the state's `stack` of frames, each a tuple, so that a state stops at a
+decision and is cloned as plain data: ("body", statements, index of the next), ("for", loop,
+index of the next item; the items in the loop's slot), ("repeat", loop, passes left), ("while",
+loop), and at the bottom ("round",), which starts the next round whenever it is reached.
+"""
+
+from __future__ import annotations
+
+from ..lang.check import Symbols
+from ..runtime import engine, rng, view
+from ..runtime.engine import STOP, RuleError
+from ..runtime.log import flush, flush_up_to_error, marks, player_name
+from ..runtime.program import ProgramBase, loops_forever
+from ..runtime.zones import move_cards
+from . import ir
+from .layout import Layout, build_layout, choose_deck
+from .lower import lower, lower_expression
+from .reference_expr import Evaluator
+
+_RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule applied to what it cannot take
+
+
+class _Alt:
+    """One alternative of a choice as `ProgramBase` reads it: kind, slot, label, pure."""
+
+    __slots__ = ("kind", "slot", "label", "pure")
+
+    def __init__(self, kind, slot, label, pure):
+        self.kind, self.slot, self.label, self.pure = kind, slot, label, pure
+
+
+class _Choice:
+    """A choice's alternatives, as `ProgramBase` and the bots read them."""
+
+    __slots__ = ("alts",)
+
+    def __init__(self, alts):
+        self.alts = alts
+
+
+class ReferenceProgram(ProgramBase):
+    """A game run by the reference interpreter, with the protocol of the compiled `Program`."""
+
+    def __init__(self, layout: Layout, program: ir.Program):
+        self._init_layout(layout)
+        self.ir = program
+        self.x = Evaluator(layout, self)
+        self.nslots = program.nslots
+        self.card_slots, self.cards_slots = program.card_slots, program.cards_slots
+        self.var_inits = [(slot, per_player, self._closure(e)) for slot, per_player, e in program.var_inits]
+        self.score = None if program.score is None else (program.score[0], self._closure(program.score[1]))
+        self.chooses = [_Choice([_Alt(a.kind, a.slot, self._text_closure(a.label), a.pure)
+                                 for a in c.alternatives]) for c in program.choices]
+        self.rule_points = []  # (rule coverage counts only the compiled engine)
+
+    def _closure(self, e):
+        return lambda st: self.x.eval(st, e)
+
+    def _text_closure(self, t):
+        return None if t is None else (lambda st: self.x.render(st, t))
+
+    # ------------------------------------------------------------------ running
+    def _start(self, st) -> None:
+        st.pc = 0
+        st.stack = [("round",)]
+        if self.ir.setup:
+            st.stack.append(("body", self.ir.setup, 0))
+
+    def run(self, st) -> None:
+        """Runs the state from where its stack stands to the next decision or the end."""
+        st.steps = engine.STEP_BUDGET
+        stack = st.stack
+        while True:
+            frame = stack[-1]
+            node = frame[1] if len(frame) > 1 else None
+            try:
+                if frame[0] == "body":
+                    body, i = node, frame[2]
+                    if i == len(body):
+                        stack.pop()
+                        continue
+                    stack[-1] = ("body", body, i + 1)
+                    node = body[i]
+                    if self.execute(st, node) is STOP:
+                        break
+                else:
+                    getattr(self, "f_" + frame[0])(st, frame)
+            except RuleError as e:
+                flush_up_to_error(st)
+                at = node.span if node is not None else self.ir.round_span
+                raise e.located(at).in_game(st.seed, len(st.history))
+            except _RUNTIME_ERRORS as e:
+                flush_up_to_error(st)
+                at = node.span if node is not None else self.ir.round_span
+                raise RuleError(str(e), at).in_game(st.seed, len(st.history)) from e
+        if st.log is not None and st.fresh:
+            flush(st)
+
+    def resume(self, st, a: int) -> None:
+        """Plays the legal action `a` of the pending choice and runs on to the next decision."""
+        if st.checkpoint is not False:  # (False in the copies bots play out: they keep no past)
+            view.record(st, a)
+        alt = self.ir.choices[st.pending[0]].alternatives[a >> 16]
+        if alt.slot is not None:
+            st.v[alt.slot] = a & 0xFFFF
+        st.history.append(a)
+        if st.log is not None:
+            self._log_choice(st, a)
+        st.pending = None
+        st.stack.append(("body", alt.body, 0))
+        self.run(st)
+        if len(st.history) >= self.max_decisions:
+            self._check_decisions(st, self.ir.choices[st.pending[0]].span if st.pending else None)
+
+    def repend(self, st) -> None:
+        """Works out the pending choice's legal actions again (the choice only reads the state)."""
+        self.s_Choose(st, self.ir.choices[st.pending[0]])
+
+    def execute(self, st, node: ir.Stmt):
+        """Carries out one statement; STOP if the game now waits for a decision or is over."""
+        return getattr(self, "s_" + type(node).__name__)(st, node)
+
+    @staticmethod
+    def _spend(st, at) -> None:
+        """A pass of a loop or a round spends a step of the run's budget."""
+        st.steps -= 1
+        if st.steps < 0:
+            loops_forever(at, st)
+
+    # ---------------------------------------------------------------- frames
+    def f_round(self, st, frame) -> None:
+        st.round += 1
+        self._spend(st, self.ir.round_span)
+        if st.round > self.max_rounds:
+            loops_forever(self.ir.round_span, st)
+        st.stack.append(("body", self.ir.round, 0))
+
+    def f_for(self, st, frame) -> None:
+        _, loop, i = frame
+        items = st.v[loop.seq_slot]
+        while i < len(items):
+            st.v[loop.slot] = items[i]
+            i += 1
+            if loop.where is None or self.x.eval(st, loop.where):
+                st.stack[-1] = ("for", loop, i)
+                st.stack.append(("body", loop.body, 0))
+                return
+        st.stack.pop()
+
+    def f_repeat(self, st, frame) -> None:
+        _, loop, left = frame
+        if left > 0:
+            st.stack[-1] = ("repeat", loop, left - 1)
+            self._spend(st, loop.span)
+            st.stack.append(("body", loop.body, 0))
+        else:
+            st.stack.pop()
+
+    def f_while(self, st, frame) -> None:
+        loop = frame[1]
+        holds = self.x.eval(st, loop.cond)
+        if (not holds) if loop.negate else holds:
+            self._spend(st, loop.span)
+            st.stack.append(("body", loop.body, 0))
+        else:
+            st.stack.pop()
+
+    # ------------------------------------------------------------ statements
+    def _write(self, st, target, value) -> None:
+        if isinstance(target, ir.SlotTarget):
+            st.v[target.slot] = value
+        elif isinstance(target, ir.PlayerVarTarget):
+            st.v[target.base + self.x.eval(st, target.player)] = value
+        else:
+            items = list(st.v[target.slot])
+            items[self._item(st, target, len(items)) - 1] = value
+            st.v[target.slot] = tuple(items)
+
+    def _item(self, st, target: ir.ItemTarget, size: int) -> int:
+        i = self.x.eval(st, target.index)
+        if not 1 <= i <= size:
+            raise RuleError(f"item {i} of a list of {size} (items count from 1)", target.span)
+        return i
+
+    def s_Assign(self, st, node: ir.Assign):
+        self._write(st, node.target, self.x.eval(st, node.value))
+
+    def s_Increase(self, st, node: ir.Increase):
+        t = node.target
+        if isinstance(t, ir.SlotTarget):
+            st.v[t.slot] += self.x.eval(st, node.amount)
+        elif isinstance(t, ir.PlayerVarTarget):
+            i = t.base + self.x.eval(st, t.player)
+            st.v[i] += self.x.eval(st, node.amount)
+        else:
+            items = list(st.v[t.slot])
+            i = self._item(st, t, len(items))
+            items[i - 1] = items[i - 1] + self.x.eval(st, node.amount)
+            st.v[t.slot] = tuple(items)
+
+    def _learn(self, st, moving, dest: int, face) -> None:
+        """Who learns cards put on zone `dest`: whoever sees it, everyone (face up), or nobody more."""
+        if face is None:
+            for c in moving:
+                st.known[c] |= self.zone_vis[dest]
+        elif face == "up":
+            for c in moving:
+                st.known[c] = self.layout.all
+            if st.log is not None:
+                st.fresh.append((f"face up on {self.zone_names[dest]}: {marks(len(moving))}", tuple(moving)))
+
+    def s_Move(self, st, node: ir.Move):
+        moving = tuple(self.x.eval(st, node.cards))
+        dest = self.x.eval(st, node.zone)
+        if moving:
+            move_cards(st, moving, dest, node.bottom)
+            self._learn(st, moving, dest, node.face)
+
+    def s_Deal(self, st, node: ir.Deal):
+        n = self.x.eval(st, node.count)
+        src = self.x.eval(st, node.source)
+        targets = tuple(self.x.eval(st, node.dest))
+        pile = st.zones[src]
+        names = self.zone_names
+        if n * len(targets) > len(pile):
+            raise RuleError(f"cannot deal {n} card(s) to {len(targets)} place(s): "
+                            f"`{names[src]}` holds {len(pile)}", node.span)
+        for _ in range(n):  # one card at a time, each place in turn, from the top (the end of the list)
+            for z in targets:
+                c = pile.pop()
+                st.zones[z].append(c)
+                st.loc[c] = z
+                if node.face == "up":
+                    st.known[c] = self.layout.all
+                elif node.face is None:
+                    st.known[c] |= self.zone_vis[z]
+        if st.log is not None and n and targets:
+            who = ", ".join(names[z] for z in targets)
+            st.fresh.append((f"dealt {n} card{'s' if n > 1 else ''} from {names[src]} to {who}", ()))
+
+    def s_Shuffle(self, st, node: ir.Shuffle):
+        z = self.x.eval(st, node.zone)
+        pile = st.zones[z]
+        if st.fresh:
+            flush(st)  # a card shown before the shuffle stays shown in the log
+        st.rng = rng.shuffle(pile, st.rng)
+        if st.stacks is not None and st.stacks[0] < len(st.stacks[2]):
+            i, given, ids = st.stacks
+            top = [c for c in ids[i] if c in pile]
+            rest = [c for c in pile if c not in set(top)]
+            pile[:] = rest + top[::-1]  # the end of the list is the top
+            st.stacks = (i + 1, given, ids)
+        for c in pile:
+            st.known[c] = self.zone_vis[z]
+        if st.log is not None:
+            st.fresh.append((f"{self.zone_names[z]} is shuffled", ()))
+
+    def s_SwapZones(self, st, node: ir.SwapZones):
+        a, b = self.x.eval(st, node.left), self.x.eval(st, node.right)
+        zones = st.zones
+        zones[a], zones[b] = zones[b], zones[a]
+        for z in (a, b):
+            for c in zones[z]:
+                st.loc[c] = z
+                st.known[c] |= self.zone_vis[z]
+
+    def s_SwapCards(self, st, node: ir.SwapCards):
+        a, b = self.x.eval(st, node.left), self.x.eval(st, node.right)
+        if a is None or b is None:
+            raise RuleError("`swap` needs two cards, and one of them is none", node.span)
+        zones, loc = st.zones, st.loc
+        za, zb = loc[a], loc[b]
+        ia, ib = zones[za].index(a), zones[zb].index(b)
+        zones[za][ia], zones[zb][ib] = b, a
+        loc[a], loc[b] = zb, za
+        st.known[a] |= self.zone_vis[zb]
+        st.known[b] |= self.zone_vis[za]
+
+    def s_Reveal(self, st, node: ir.Reveal):
+        shown = tuple(self.x.eval(st, node.cards))
+        to = tuple(self.x.eval(st, node.to)) if node.to is not None else None
+        mask = self.layout.all if to is None else sum(1 << p for p in set(to))
+        fresh = [c for c in shown if st.known[c] & mask != mask]
+        for c in shown:
+            st.known[c] |= mask
+        if st.log is not None and fresh:
+            owner = self.zone_owner[st.loc[fresh[0]]]
+            who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
+            tail = "" if to is None else " to " + ", ".join(player_name(p) for p in to)
+            st.fresh.append((f"{who} {marks(len(fresh))}{tail}", tuple(fresh)))
+
+    def s_Hide(self, st, node: ir.Hide):
+        if st.fresh:
+            flush(st)  # a card shown before it is hidden stays shown in the log
+        for c in self.x.eval(st, node.cards):
+            st.known[c] = self.zone_vis[st.loc[c]]
+
+    def s_Announce(self, st, node: ir.Announce):
+        if st.log is None:
+            return  # a text is worked out only to be shown
+        body, cards = self.x.render(st, node.text)
+        if node.speaker is not None:
+            body = f"{player_name(self.x.eval(st, node.speaker))}: {body}"
+        st.fresh.append((body, cards))
+
+    def s_Eliminate(self, st, node: ir.Eliminate):
+        p = self.x.eval(st, node.player)
+        if st.active[p]:
+            st.active[p] = False
+            if st.log is not None:
+                st.fresh.append((f"{player_name(p)} is eliminated", ()))
+
+    def s_EndGame(self, st, node: ir.EndGame):
+        winners = self.x.eval(st, node.winners) if node.winners is not None else ()
+        st.winner_seats = tuple(sorted(set(winners)))
+        st.terminal = True
+        st.pending = None
+        if st.log is not None:
+            names = ", ".join(player_name(p) for p in st.winner_seats) or "nobody"
+            st.fresh.append((f"the game is over; winner{'s' if len(st.winner_seats) > 1 else ''}: {names}", ()))
+        return STOP
+
+    def s_EndRound(self, st, node: ir.EndRound):
+        st.stack[:] = [("round",)]
+
+    def s_CallPhase(self, st, node: ir.CallPhase):
+        values = [self.x.eval(st, a) for a in node.args]  # every argument before any parameter is set
+        for slot, value in zip(node.phase.slots, values):
+            st.v[slot] = value
+        st.stack.append(("body", node.phase.body, 0))
+
+    def s_If(self, st, node: ir.If):
+        for cond, body in node.branches:
+            if self.x.eval(st, cond):
+                st.stack.append(("body", body, 0))
+                return
+        st.stack.append(("body", node.orelse, 0))
+
+    def s_ForEach(self, st, node: ir.ForEach):
+        st.v[node.seq_slot] = tuple(self.x.eval(st, node.seq))
+        st.stack.append(("for", node, 0))
+
+    def s_Repeat(self, st, node: ir.Repeat):
+        st.stack.append(("repeat", node, self.x.eval(st, node.count)))
+
+    def s_While(self, st, node: ir.While):
+        st.stack.append(("while", node))
+
+    # -------------------------------------------------------------- choices
+    def s_Choose(self, st, node: ir.Choose):
+        p = self.x.eval(st, node.player)
+        legal = []
+        for ai, alt in enumerate(node.alternatives):
+            legal.extend((ai << 16) | value for value in self._values(st, alt, node.span))
+        if not legal or p is None or not 0 <= p < len(st.active):
+            if not legal:
+                raise RuleError(f"{player_name(p)} must choose but has no legal choice", node.span)
+            raise RuleError("nobody to choose", node.span)
+        st.pending = (node.index, p, tuple(legal))
+        st.pc = node.index
+        return STOP
+
+    def _values(self, st, alt: ir.Alternative, line) -> list:
+        """The values an alternative offers now, in order (an option offers the value 0)."""
+        if alt.kind == "option":
+            return [0] if alt.where is None or self.x.eval(st, alt.where) else []
+        if alt.kind == "card":
+            candidates = self.x.eval(st, alt.source)
+        else:
+            lo, hi = self.x.eval(st, alt.source), self.x.eval(st, alt.high)
+            if lo < 0 or hi > 0xFFFF:
+                raise RuleError(f"numbers to choose must lie in 0..65535, not {lo}..{hi}", line)
+            candidates = range(lo, hi + 1)
+        if alt.where is None:
+            return list(candidates)
+        kept = []
+        for x in candidates:
+            st.v[alt.slot] = x
+            if self.x.eval(st, alt.where):
+                kept.append(x)
+        return kept
+
+
+def reference_program(symbols: Symbols, players: int, options: dict) -> ReferenceProgram:
+    """A checked game for a player count and options, to be run by the reference interpreter."""
+    constants = Evaluator(None)
+    deck = choose_deck(symbols, lambda cond: constants.eval(None, lower_expression(symbols, players, options, cond)))
+    layout = build_layout(symbols, players, deck)
+    program = ReferenceProgram(layout, lower(symbols, players, options, layout))
+    program.max_decisions = symbols.limits.get("decisions", engine.MAX_DECISIONS)
+    program.max_rounds = symbols.limits.get("rounds", engine.MAX_ROUNDS)
+    return program

@@ -1,0 +1,294 @@
+"""The reference interpreter's expressions: one plain method per IR expression node.
+
+Evaluation order is part of the meaning (a `random` draw changes the state's chance): operands are
+worked out left to right unless a node's docstring in `compiler.ir` says otherwise.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from . import ir
+from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
+from ..runtime import rng
+from ..runtime.engine import RuleError
+from ..runtime.log import describe, mark
+from ..runtime.zones import first_in
+
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt, "<=": operator.le,
+            ">=": operator.ge}
+
+
+class Evaluator:
+    """Evaluates IR expressions over a state laid out by `layout` (None: expressions known before
+    the game has a deck, such as a deck's condition)."""
+
+    def __init__(self, layout, program=None):
+        self.layout = layout
+        self.program = program  # for showing values in texts (`ProgramBase.value_text`)
+        self.deck = layout.deck if layout is not None else None
+        self.methods = {}
+
+    def eval(self, st, e: ir.Expr):
+        """The value of `e` in state `st`."""
+        method = self.methods.get(type(e))
+        if method is None:
+            method = self.methods[type(e)] = getattr(self, "e_" + type(e).__name__)
+        return method(st, e)
+
+    # ------------------------------------------------------------ values and places
+    def e_Const(self, st, e: ir.Const):
+        return e.value
+
+    def e_Slot(self, st, e: ir.Slot):
+        return st.v[e.slot]
+
+    def e_PlayerVar(self, st, e: ir.PlayerVar):
+        return st.v[e.base + self.eval(st, e.player)]
+
+    def e_PlayerZone(self, st, e: ir.PlayerZone):
+        who = self.eval(st, e.player)
+        if e.many:
+            return tuple(e.base + p for p in who)
+        return e.base + who
+
+    def e_ZoneCards(self, st, e: ir.ZoneCards):
+        return tuple(st.zones[self.eval(st, e.zone)])
+
+    def e_Maybe(self, st, e: ir.Maybe):
+        x = self.eval(st, e.value)
+        return () if x is None else (x,)
+
+    def e_Tuple(self, st, e: ir.Tuple):
+        return tuple(self.eval(st, item) for item in e.items)
+
+    def e_Index(self, st, e: ir.Index):
+        items = self.eval(st, e.seq)
+        i = self.eval(st, e.index)
+        if not 1 <= i <= len(items):
+            raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", e.span)
+        return items[i - 1]
+
+    # ------------------------------------------------------------------- operators
+    def e_Negate(self, st, e: ir.Negate):
+        return -self.eval(st, e.operand)
+
+    def e_Not(self, st, e: ir.Not):
+        return not self.eval(st, e.operand)
+
+    def e_And(self, st, e: ir.And):
+        return self.eval(st, e.left) and self.eval(st, e.right)
+
+    def e_Or(self, st, e: ir.Or):
+        return self.eval(st, e.left) or self.eval(st, e.right)
+
+    def e_Conditional(self, st, e: ir.Conditional):
+        return self.eval(st, e.then) if self.eval(st, e.cond) else self.eval(st, e.otherwise)
+
+    def e_Arith(self, st, e: ir.Arith):
+        if e.op in ("/", "%"):
+            d = self.eval(st, e.right)  # the divisor first, as the compiled engine does
+            if d == 0:
+                raise RuleError("division by zero", e.span)
+            a = self.eval(st, e.left)
+            return a // d if e.op == "/" else a % d
+        a, b = self.eval(st, e.left), self.eval(st, e.right)
+        return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+
+    def e_Compare(self, st, e: ir.Compare):
+        a = self.eval(st, e.left)
+        return _COMPARE[e.op](a, self.eval(st, e.right))
+
+    def e_Concat(self, st, e: ir.Concat):
+        a = tuple(self.eval(st, e.left))
+        return a + tuple(self.eval(st, e.right))
+
+    def e_In(self, st, e: ir.In):
+        item = self.eval(st, e.item)
+        return item in self.eval(st, e.seq)
+
+    def e_Except(self, st, e: ir.Except):
+        q = self.eval(st, e.seq)
+        if not q:
+            return ()
+        other = self.eval(st, e.other)
+        if e.many:
+            other = set(other)
+            return tuple(x for x in q if x not in other)
+        return tuple(x for x in q if x != other)
+
+    def _table(self, name):
+        return self.deck.card_rank if name == "rank" else self.deck.card_suit
+
+    def e_Is(self, st, e: ir.Is):
+        value = self.eval(st, e.value)
+        if e.table is None:
+            same = value == self.eval(st, e.pattern)
+        else:  # a card's rank or suit: none has neither
+            same = value is not None and self._table(e.table)[value] == self.eval(st, e.pattern)
+        return not same if e.negate else same
+
+    def e_Has(self, st, e: ir.Has):
+        test = self.eval(st, e.pattern)
+        cards = self.eval(st, e.cards)
+        if e.table is None:
+            return test in cards
+        table = self._table(e.table)
+        return any(table[c] == test for c in cards)
+
+    # ----------------------------------------------------------------------- seats
+    def e_Neighbour(self, st, e: ir.Neighbour):
+        p = self.eval(st, e.player)
+        n = self.layout.players
+        around = tuple((p + e.step * i) % n for i in range(1, n + 1))  # p last
+        return first_in(st, around)
+
+    def e_Players(self, st, e: ir.Players):
+        stop = self.eval(st, e.stop) if e.stop is not None else None  # the end first, as compiled
+        start = self.eval(st, e.start) if e.start is not None else 0
+        out = []
+        for q in self.layout.ring[start]:
+            if st.active[q]:
+                out.append(q)
+            if e.stop is not None and q == stop:
+                break
+        return tuple(out)
+
+    def e_EndCards(self, st, e: ir.EndCards):
+        q = self.eval(st, e.seq)
+        if e.count is None:
+            if not q:
+                return None
+            first = e.top == e.players  # players: the top is the first; cards: the top is the last
+            return q[0] if first else q[-1]
+        k = self.eval(st, e.count)
+        if k < 0:
+            end = "top" if e.top else "bottom"
+            raise RuleError(f"`{end} {k} of …`: a number of cards cannot be negative", e.span)
+        if e.players:
+            return tuple(q[:k]) if e.top else tuple(q[-k:][::-1]) if k else ()
+        return tuple(q[::-1][:k]) if e.top else tuple(q[:k])
+
+    # ------------------------------------------------------------------ aggregates
+    def e_Aggregate(self, st, e: ir.Aggregate):
+        kind, v = e.kind, st.v
+        total, values, chosen, score = 0, [], None, None
+        for x in self.eval(st, e.seq):
+            v[e.slot] = x
+            if e.where is not None and not self.eval(st, e.where):
+                continue
+            if kind == "any":
+                return True
+            if kind == "count":
+                total += 1
+            elif kind == "sum":
+                total += self.eval(st, e.body)
+            elif kind == "select":
+                values.append(x)
+            elif kind in ("min", "max"):
+                values.append(self.eval(st, e.body))
+            else:  # highest, lowest: the first of the best
+                value = self.eval(st, e.body)
+                if chosen is None or (value > score if kind == "highest" else value < score):
+                    chosen, score = x, value
+        if kind == "any":
+            return False
+        if kind in ("count", "sum"):
+            return total
+        if kind == "select":
+            return tuple(values)
+        if kind in ("min", "max"):
+            if not values:
+                raise RuleError(f"`{kind}` over nothing", e.span)
+            return min(values) if kind == "min" else max(values)
+        return chosen
+
+    # ------------------------------------------------------------------ functions
+    def e_OrderOf(self, st, e: ir.OrderOf):
+        c = self.eval(st, e.card)
+        return 0 if c is None else self.layout.orders[e.order][c]
+
+    def e_HandValue(self, st, e: ir.HandValue):
+        hand = self.eval(st, e.cards)
+        if not 5 <= len(hand) <= 10:
+            raise RuleError(f"a poker hand needs 5 to 10 cards, not {len(hand)}", e.span)
+        ranking, codes = self.layout.rankings[e.ranking]
+        evaluate = ranking.evaluate_value if hasattr(ranking, "evaluate_value") else ranking.evaluate
+        return int(evaluate([codes[c] for c in hand]))
+
+    def e_DefineCall(self, st, e: ir.DefineCall):
+        for slot, arg in zip(e.slots, e.args):
+            st.v[slot] = self.eval(st, arg)
+        return self.eval(st, e.body)
+
+    def e_Builtin(self, st, e: ir.Builtin):
+        name = e.name
+        args = [self.eval(st, a) for a in e.args]
+        if name == "count":
+            return len(args[0])
+        if name == "random":
+            return self._random(st, tuple(args[0]), e.span)
+        if name == "suit":
+            c = args[0]
+            return None if c is None or self.deck.card_suit[c] < 0 else self.deck.card_suit[c]  # a joker has none
+        if name == "rank":
+            return None if args[0] is None else self.deck.card_rank[args[0]]
+        if name == "abs":
+            return abs(args[0])
+        if name == "min":
+            return min(args[0], args[1])
+        if name == "max":
+            return max(args[0], args[1])
+        if name == "sum":
+            return sum(args[0])
+        if name == "any":
+            return len(args[0]) > 0
+        raise AssertionError(name)  # pragma: no cover
+
+    @staticmethod
+    def _random(st, items: tuple, line):
+        """One of `items` by the state's chance, or the next fixed draw."""
+        if st.draws is not None and st.draws[0] < len(st.draws[1]):
+            i, values = st.draws
+            st.draws = (i + 1, values)
+            if values[i] not in items:
+                raise RuleError(f"the fixed draw {values[i]!r} is not among {items}", line)
+            return values[i]
+        if not items:
+            raise RuleError("`random` of nothing", line)
+        i, st.rng = rng.randbelow(len(items), st.rng)
+        return items[i]
+
+    # ----------------------------------------------------------------------- texts
+    def e_Text(self, st, e: ir.Text):
+        return self.render(st, e)[0]
+
+    def render(self, st, t: ir.Text) -> tuple:
+        """(the text with a card mark for each card shown, the cards marked)."""
+        out, cards = [], []
+        for part in t.parts:
+            if isinstance(part, str):
+                out.append(part)
+                continue
+            value, type_ = self.eval(st, part.expr), part.type
+            if type_ == CARD and value is not None:
+                out.append(mark(len(cards)))
+                cards.append(value)
+            elif type_ in (CARDS, ZONE, ZONES):
+                ids = (st.zones[value] if type_ == ZONE else [c for z in value for c in st.zones[z]]
+                       if type_ == ZONES else value)
+                marks = []
+                for c in ids:
+                    marks.append(mark(len(cards)))
+                    cards.append(c)
+                out.append(", ".join(marks))
+            elif type_ == HANDVALUE and t.ranking is not None:
+                out.append(describe(self.layout.rankings[t.ranking][0], value))
+            elif type_ == BOOL:
+                out.append("true" if value else "false")  # as the language writes them
+            else:
+                shown = self.program.value_text(value, type_, None, st) if self.program is not None else value
+                if isinstance(shown, list):
+                    shown = ", ".join(map(str, shown))
+                out.append("none" if shown is None else str(shown))
+        return "".join(out), tuple(cards)

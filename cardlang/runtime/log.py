@@ -1,0 +1,81 @@
+"""The game's log: events of a step, flushed with who knew each card, and rendered for a seat."""
+
+from __future__ import annotations
+
+import re
+
+from .basics import MAX_EVENTS, Events
+
+# In log texts and labels, `mark(i)` stands for the i-th card of the entry, shown only to those who
+# know it. A mark ends with its own character, so that a digit written just after it in a game's
+# text (`"{c}1"`) is not read as part of its index.
+# A mark may carry, between two PLACE_MARKs, what the seats that do not know the card read instead
+# (its place: `a card from P1's hand, 3 of 4`), else they read `a card`.
+CARD_MARK, MARK_END, PLACE_MARK = "\x1f", "\x1e", "\x1d"
+MARK_RE = re.compile(CARD_MARK + r"(\d+)" + MARK_END + "(?:" + PLACE_MARK + "([^" + PLACE_MARK + "]*)" + PLACE_MARK + ")?")
+
+
+def mark(i: int) -> str:
+    """The mark standing for the i-th card of a log entry or a label."""
+    return f"{CARD_MARK}{i}{MARK_END}"
+
+
+def placed_mark(i: int, place: str) -> str:
+    """The mark of the i-th card, which seats that do not know it read as `place`."""
+    return f"{CARD_MARK}{i}{MARK_END}{PLACE_MARK}{place}{PLACE_MARK}"
+
+
+def player_name(seat) -> str:
+    """How logs and labels name a seat (`P2`), or `nobody`."""
+    return "nobody" if seat is None else f"P{seat}"
+
+
+def marks(count: int, start: int = 0) -> str:
+    """`count` card marks, numbered from `start`, separated by commas."""
+    return ", ".join(mark(i) for i in range(start, start + count))
+
+
+def flush(s) -> None:
+    """Moves this step's events to the log, each card with the seats that know it by now.
+
+    Called at the end of a step and before anything that makes players forget cards (a shuffle, a
+    hide), so that a card played face up and then shuffled away in the same step stays shown.
+    """
+    known = s.known
+    for text, cards in s.fresh:
+        s.log.append((text, cards, tuple(known[c] for c in cards)))
+    s.fresh = Events(MAX_EVENTS - len(s.log))
+
+
+def flush_up_to_error(s) -> None:
+    """The events of a run a rule error stops go to the log: its transcript shows what led there."""
+    if s.log is not None and s.fresh:
+        flush(s)
+
+
+def fill_marks(deck, text: str, cards) -> str:
+    """`text` with each card mark replaced by its card's label (an omniscient rendering)."""
+    return MARK_RE.sub(lambda m: deck.label_of(cards[int(m.group(1))]), text)
+
+
+def render_log(deck, st, seat, start: int = 0) -> list:
+    """The log from entry `start` as lines from `seat`'s view (cards it did not know are their place
+    or `a card`), or omniscient (`seat` None); several seats: a card shows if all of them know it."""
+    need = None if seat is None else 1 << seat if isinstance(seat, int) else sum(1 << s for s in set(seat))
+    out = []
+    for text, cards, masks in (st.log or ())[start:]:
+        def show(m, cards=cards, masks=masks):
+            i = int(m.group(1))
+            if need is None or masks[i] & need == need:
+                return deck.label_of(cards[i])
+            return m.group(2) or "a card"
+        out.append(MARK_RE.sub(show, text))
+    return out
+
+
+def describe(ranking, value) -> str:
+    """The words for a hand value of `ranking` (its category)."""
+    for attr in ("describe", "category_of"):
+        if hasattr(ranking, attr):
+            return str(getattr(ranking, attr)(value)).replace("_", " ")
+    return str(value)

@@ -1,0 +1,205 @@
+"""What a running game's program offers `State` and `Game`, whichever engine runs it.
+
+Both the compiled program and the reference interpreter subclass `ProgramBase`: they run over one
+state layout (`compiler.layout.Layout`) and share the initial state, action labels, the log, the
+observation of a seat and the scores. Each engine supplies how the rules run: `_start` (where a
+new game begins), `run`, `resume`, and for each choice its alternatives (`Choice`/`Alt` shaped
+objects whose `label(st)` gives (text with card marks, the cards marked)).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE
+from . import engine, view
+from .basics import MAX_EVENTS, Events, RuleError
+from .log import MARK_RE, fill_marks, mark, placed_mark, player_name, render_log
+
+
+def loops_forever(at, s):
+    """Stops a run that would go on forever: its step budget is spent, or the game's rounds are."""
+    if s.steps < 0:  # a step: a pass of a loop, a round
+        raise RuleError(f"the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
+                        "a rule loops forever", at)
+    raise RuleError(f"the game played {s.game.program.max_rounds:,} rounds without ending, the most one game may "
+                    "play (`limit N rounds` sets it)", at)
+
+
+class ProgramBase:
+    """The engine-independent half of a program (see the module's docstring)."""
+
+    def _init_layout(self, layout) -> None:
+        """Copies the layout's tables onto the program, where states and tools read them."""
+        self.layout = layout
+        self.n, self.deck, self.title = layout.players, layout.deck, layout.title
+        self.zone_names, self.zone_owner = layout.zone_names, layout.zone_owner
+        self.zone_vis, self.zone_kind = layout.zone_vis, layout.zone_kind
+        self.zone_families, self.first_zone = layout.zone_families, layout.first_zone
+        self.var_slots, self.pvar_slots = dict(layout.var_slots), dict(layout.pvar_slots)
+        self.label_cache = {}  # (choice index, action id) -> label, for alternatives marked pure
+        # the caps on one game (the game's own, from its `limit` line, else the engine's defaults)
+        self.max_decisions = engine.MAX_DECISIONS
+        self.max_rounds = engine.MAX_ROUNDS
+
+    # ---------------------------------------------------------------- running
+    def init_state(self, st) -> None:
+        """Fills a new state (cards in the first shared zone, variables at their initial values)
+        and runs it to its first decision."""
+        n = self.n
+        self._start(st)
+        st.v = [None] * self.nslots
+        st.zones = [[] for _ in self.zone_names]
+        ncards = self.deck.size
+        st.zones[self.first_zone] = list(range(ncards))
+        st.loc = [self.first_zone] * ncards
+        st.known = [0] * ncards
+        st.active = [True] * n
+        st.pending = None
+        st.fresh = Events(0) if st.log is None else Events(MAX_EVENTS)
+        st.history = []
+        st.terminal = False
+        st.winner_seats = ()
+        st.round = 0
+        for slot, per_player, init in self.var_inits:
+            if per_player:
+                for seat in range(n):
+                    st.v[slot + seat] = init(st)
+            else:
+                st.v[slot] = init(st)
+        self.run(st)
+
+    # --------------------------------------------------------------- labels
+    def _label(self, st, info, alt, value) -> tuple:
+        if alt.slot is not None:
+            st.v[alt.slot] = value
+        if alt.label is not None:
+            return alt.label(st)
+        if alt.kind == "card":
+            return mark(0), (value,)
+        return str(value), ()
+
+    def label(self, st, a: int) -> str:
+        """The label players read for the legal action `a` of the pending choice."""
+        info = self.chooses[st.pending[0]]
+        alt = info.alts[a >> 16]
+        if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
+            return self._unseen_label(st, info, alt, a)  # (never cached: it names a place)
+        if alt.pure:
+            key = (st.pending[0], a)
+            text = self.label_cache.get(key)
+            if text is None:
+                text = self.label_cache[key] = self._render_label(st, info, alt, a)
+            return text
+        return self._render_label(st, info, alt, a)
+
+    def _render_label(self, st, info, alt, a: int) -> str:
+        saved = st.v[alt.slot] if alt.slot is not None else None
+        text, cards = self._label(st, info, alt, a & 0xFFFF)
+        if alt.slot is not None:
+            st.v[alt.slot] = saved
+        return fill_marks(self.deck, text, cards)
+
+    def _unseen_label(self, st, info, alt, a: int, logged: bool = False):
+        """The label of a card the chooser does not know: its place stands for the card (`take a card
+        from P1's hand, 3 of 4`); a label that says more of the card is its place alone. `logged`:
+        (text, cards) for the log, where the card shows to those who know it once the step is over
+        (it went face up, or to them) and the place to the others."""
+        place = view.place_text(self, st, a & 0xFFFF)
+        if alt.label is not None and (not alt.pure or alt.slot is None):
+            return (place, ()) if logged else place
+        text = mark(0)
+        if alt.label is not None:
+            saved = st.v[alt.slot]
+            text, _ = self._label(st, info, alt, a & 0xFFFF)
+            st.v[alt.slot] = saved
+        if logged:
+            return MARK_RE.sub(lambda m: placed_mark(0, place), text), (a & 0xFFFF,)
+        return MARK_RE.sub(lambda m: place, text)
+
+    def _log_choice(self, st, a: int) -> None:
+        """Logs the pending player's choice of `a` (which sets the alternative's variable)."""
+        info = self.chooses[st.pending[0]]
+        alt = info.alts[a >> 16]
+        if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
+            text, cards = self._unseen_label(st, info, alt, a, logged=True)
+        else:
+            text, cards = self._label(st, info, alt, a & 0xFFFF)
+        # (a list's own append: one line a decision, which `max_decisions` bounds)
+        list.append(st.fresh, (f"{player_name(st.pending[1])} chooses {text}", cards))
+
+    def _check_decisions(self, st, span) -> None:
+        """After a decision is played: a game past its most decisions stops (so a replay meets it too)."""
+        if len(st.history) >= self.max_decisions and not st.terminal:
+            raise RuleError(f"the game took {self.max_decisions:,} decisions without ending, the most one game may "
+                            "take (`limit N decisions` sets it)", span).in_game(st.seed, len(st.history))
+
+    def is_card_action(self, st, a: int) -> bool:
+        """Whether the legal action `a` picks a card."""
+        return self.chooses[st.pending[0]].alts[a >> 16].kind == "card"
+
+    # ------------------------------------------------------------- observers
+    def render_log(self, st, seat, start: int = 0) -> list:
+        """The log from entry `start` as lines from `seat`'s view, or omniscient (`seat` None); several
+        seats: a card shows if all of them know it."""
+        return render_log(self.deck, st, seat, start)
+
+    def value_text(self, value, type_: str, seat: Optional[int], st) -> object:
+        """A value as players read it (cards `seat` does not know are `hidden`)."""
+        if value is None:
+            return None
+        if type_ == PLAYER:
+            return player_name(value)
+        if type_ == PLAYERS:
+            return [player_name(p) for p in value]
+        if type_ == CARD:
+            return self.deck.label_of(value) if seat is None or st.known[value] >> seat & 1 else "hidden"
+        if type_ == CARDS:
+            return [self.deck.label_of(c) if seat is None or st.known[c] >> seat & 1 else "hidden" for c in value]
+        if type_ == SUIT:
+            return self.deck.suits[value] if 0 <= value < len(self.deck.suits) else None
+        if type_ == RANK:
+            return self.deck.ranks[value] if 0 <= value < len(self.deck.ranks) else None
+        if type_ == ZONE:
+            return self.zone_names[value]
+        if type_ == LIST:
+            return list(value)
+        return value
+
+    def observe(self, st, seat: int) -> dict:
+        """What `seat` may see: its known cards, counts of the others, public variables, its log."""
+        deck = self.deck
+        zones: dict = {}
+        for name, (base, per_player) in self.zone_families.items():
+            def cards(z):
+                return [deck.label_of(c) if st.known[c] >> seat & 1 else None for c in st.zones[z]]
+            zones[name] = [cards(base + s) for s in range(self.n)] if per_player else cards(base)
+        variables = {name: self.value_text(st.v[slot], t, seat, st) for name, (slot, t) in self.var_slots.items()}
+        player_vars = {name: [self.value_text(st.v[slot + s], t, seat, st) for s in range(self.n)]
+                       for name, (slot, t) in self.pvar_slots.items()}
+        obs = {
+            "game": self.title,
+            "seat": seat,
+            "players": self.n,
+            "current_player": st.current_player,
+            "active": list(st.active),
+            "variables": variables,
+            "player_variables": player_vars,
+            "zones": zones,
+            "log": self.render_log(st, seat),
+            "winners": [player_name(w) for w in st.winners()],
+        }
+        if not st.terminal and st.pending[1] == seat:
+            obs["legal_actions"] = [a.label for a in st.legal_actions()]
+        return obs
+
+    def scores(self, st) -> list:
+        """Each seat's score (`score of p:`), or its returns when the game declares none."""
+        if self.score is None:
+            return st.returns()
+        slot, f = self.score
+        out = []
+        for seat in range(self.n):
+            st.v[slot] = seat
+            out.append(f(st))
+        return out
