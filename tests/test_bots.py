@@ -5,6 +5,7 @@ import random
 import pytest
 
 from cardlang.play.bots import BOTS, BotNameError, GreedyBot, ISMCTSBot, decide, make_bot, parse_bot
+from cardlang.runtime.actions import Pending, alt_of, value_of, with_value
 from scenario import game
 
 GAMES = [("games/coucou.cards", 5), ("games/counter_bluff.cards", 2), ("games/ascenseur.cards", 4),
@@ -47,8 +48,8 @@ def hidden_twin(state, seat, rng):
             twin.v[slot] = tuple(new_of.get(c, c) for c in twin.v[slot])
     index, player, legal = twin.pending
     alts = program.chooses[index].alts
-    twin.pending = (index, player, tuple((a & ~0xFFFF) | new_of.get(a & 0xFFFF, a & 0xFFFF)
-                                         if alts[a >> 16].kind == "card" else a for a in legal))
+    twin.pending = Pending(index, player, tuple(with_value(a, new_of.get(value_of(a), value_of(a)))
+                                                if alts[alt_of(a)].kind == "card" else a for a in legal))
     return twin
 
 

@@ -9,7 +9,9 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from cardlang.cli import main
-from cardlang.cli.cmd_play import Bots, Session, common_log, common_observation
+from cardlang.cli.cmd_play import Session
+from cardlang.play.seen import common_log, common_observation
+from cardlang.play.table_bots import Bots
 from cardlang.cli.table_view import Style, card_labels_in
 from scenario import game, path, permute_hidden
 from test_play import ALL_GAMES, PLAYERS, final_state

@@ -16,6 +16,7 @@ from ..load import load
 if TYPE_CHECKING:  # the engine is loaded by `load`, not by `cardlang check`
     from ..runtime.engine import Game
 
+TAIL_SHOWN = 200  # lines of a transcript shown when a rule stops a game (`replay` has them all)
 ROOT_HELP = ("Let `extends` reach rule files anywhere under DIR (by default only the file's own folder and "
              "its subfolders, or the `root` of a cardlang.toml; see docs/security.md).")
 _ROOT_KEY = "cardlang.root"

@@ -21,61 +21,23 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from ..play.bots import BOTS, decide, make_bot
-from .cmd_common import exit_on_rule_error, load_game, parse_settings
+from ..play.bots import BOTS
+from .cmd_common import TAIL_SHOWN, exit_on_rule_error, load_game, parse_settings
 from ..play.savegame import SaveError, load_saved, save_data, write_save
-from ..play.seen import common_log, table_label, table_labels, table_seats
+from ..play.seen import common_observation, table_label, table_labels, table_seats
+from ..play.table_bots import Bots
 from ..runtime.engine import RuleError
 from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
-                         scores_table)
+                         scores_table, terminal_shows_symbols)
 
 BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a terminal
 EVENTS_SHOWN = 14  # events since a person's last move shown on the table; `log` shows them all
-TAIL_SHOWN = 200  # lines of a bots-only game's transcript shown when a rule stops it (`replay` has them all)
 SAVE_EVERY = 0.25  # seconds between two saves of a bots-only game (bots replay the same moves anyway)
 QUIT_WORDS = ("q", "quit", "exit")
-SYMBOLS = "♠♣♥♦▒─╭★◀"
 
 
 class Leave(Exception):
     """The person leaves the table (`quit`, Ctrl-C, or the input closed)."""
-
-
-def bot_seed(seed: int, move: int) -> int:
-    """The seed of the bot that makes move number `move` (0-based) of a game dealt with `seed`."""
-    return (seed * 1_000_003 + move * 7_919 + 17) & 0xFFFFFFFF
-
-
-class Bots:
-    """The bots of the seats no person plays: a fresh bot for every decision, seeded by `bot_seed`.
-
-    A bot's choice is then a function of the game's seed, the move number and the state, so a
-    resumed game plays on exactly as the uninterrupted one would have, at once, however long the
-    bots thought before the break (no bot has to be replayed to get back where it was).
-    """
-
-    def __init__(self, name: str, seed: int):
-        make_bot(name, seed=0)  # KeyError naming the known bots, for an unknown name
-        self.name = name
-        self.seed = seed
-
-    def choose(self, state):
-        """The action the bot plays in `state`, decided from the current player's view."""
-        try:
-            return decide(make_bot(self.name, seed=bot_seed(self.seed, len(state.history))), state)
-        except RuleError as e:  # met while the bot played the game ahead on copies of it
-            raise e.in_game(state.seed, len(state.history), lookahead=True)
-
-
-def terminal_shows_symbols(stream=None) -> bool:
-    """Whether the output's encoding can write suit symbols and box lines."""
-    stream = stream or sys.stdout
-    encoding = getattr(stream, "encoding", None) or "ascii"
-    try:
-        SYMBOLS.encode(encoding)
-        return True
-    except (UnicodeEncodeError, LookupError):
-        return False
 
 
 def match_answer(answer: str, labels: Sequence[str], card_of=None) -> tuple[Optional[int], str]:
@@ -186,26 +148,6 @@ def discard_typeahead(stream=None) -> None:
 
 def _norm(text: str) -> str:
     return " ".join(ascii_text(text).lower().split())
-
-
-def common_observation(state, seats: Sequence[int]) -> dict:
-    """What all of `seats` may see: the observation of the first, less any card another does not know."""
-    views = [state.observation(s) for s in seats]
-    obs = dict(views[0])
-
-    def merge(values):
-        first = values[0]
-        if isinstance(first, list):
-            return [merge([v[i] for v in values]) for i in range(len(first))]
-        return first if all(v == first for v in values) else None
-
-    obs["zones"] = {name: merge([v["zones"][name] for v in views]) for name in obs["zones"]}
-    obs["variables"] = {name: merge([v["variables"][name] for v in views]) for name in obs["variables"]}
-    obs["player_variables"] = {name: merge([v["player_variables"][name] for v in views])
-                               for name in obs["player_variables"]}
-    obs["log"] = common_log(state, seats)
-    obs.pop("legal_actions", None)
-    return obs
 
 
 class Session:

@@ -15,13 +15,12 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from .cmd_play import TAIL_SHOWN, terminal_shows_symbols
 from ..play.replay import replay_lines
 from ..play.save_schema import printable
-from .cmd_common import exit_on_rule_error
+from .cmd_common import TAIL_SHOWN, exit_on_rule_error
 from ..play.savegame import SaveError, load_saved
 from ..runtime.engine import RuleError
-from .table_view import Style, rich_line
+from .table_view import Style, rich_line, terminal_shows_symbols
 
 
 @click.command("replay")

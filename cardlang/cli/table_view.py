@@ -8,6 +8,7 @@ Nothing here knows a game: the zones and variables are whatever the `.cards` fil
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
@@ -26,6 +27,7 @@ HIDDEN = "dim"
 JOKER_STYLE = "bold magenta"
 # A card label as the deck writes it: a rank (digits or letters) glued to a suit symbol, or Joker.
 CARD_RE = re.compile(r"(?<![\w♣♦♥♠])[0-9A-Za-z]{1,3}[♣♦♥♠]|\bJoker\b")
+SYMBOLS = "♠♣♥♦▒─╭★◀"  # what a terminal must be able to write for the table to use symbols
 PILE_SHOWN = 8  # a pile with more cards than this shows its count and its top card only
 
 
@@ -361,3 +363,14 @@ def scores_table(scores: Sequence, winners: Iterable[int], style: Optional[Style
         shown = int(value) if isinstance(value, float) and value.is_integer() else value
         table.add_row(f"P{s}", str(shown), mark)
     return table
+
+
+def terminal_shows_symbols(stream=None) -> bool:
+    """Whether the output's encoding can write suit symbols and box lines."""
+    stream = stream or sys.stdout
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        SYMBOLS.encode(encoding)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False

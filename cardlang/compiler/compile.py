@@ -17,6 +17,7 @@ import attrs
 from ..lang import ast
 from . import codegen
 from ..runtime import engine, rng, view
+from ..runtime.actions import new_pending
 from ..runtime.cards import Deck
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE, ZONES, Symbols
 from ..runtime.engine import STOP, RuleError
@@ -1010,7 +1011,7 @@ class Compiler:
             "    if not legal or p is None or not 0 <= p < len(s.active):\n"
             "        {fail}(s, p, legal)\n"
             + offer +
-            "    s.pending = ({index}, p, legal)\n"
+            "    s.pending = {pending}(({index}, p, legal))\n"
             "    s.pc = {pc}\n"
             "    return {stop}\n")
         # one function: who chooses, each alternative's legal ids (its statements pasted), the pending
@@ -1018,7 +1019,7 @@ class Compiler:
         src.line(0, line, "p = {0}", player)
         for template, children, named in legal_of:
             src.lines(0, line, template, *children, **named)
-        src.lines(0, line, tail, fail=fail, index=index, pc=pc, stop=STOP, offered=self.p.offered)
+        src.lines(0, line, tail, fail=fail, index=index, pc=pc, stop=STOP, offered=self.p.offered, pending=new_pending)
         op = src.compile()
         if op is None:  # too deep for Python to compile as one: each alternative's ids from a function
             gens = [codegen.function(template + f"    return {name}\n", *children, **named)
@@ -1026,7 +1027,7 @@ class Compiler:
             op = codegen.function("    p = {0}\n"
                                   + "".join(f"    {name} = {{{ai + 1}}}\n" for ai, name in enumerate(names))
                                   + tail, player, *gens, fail=fail, index=index, pc=pc, stop=STOP,
-                                  offered=self.p.offered)
+                                  offered=self.p.offered, pending=new_pending)
         self.p.code[pc] = op
 
     # ----------------------------------------------------------- expressions

@@ -13,6 +13,7 @@ loop), and at the bottom ("round",), which starts the next round whenever it is 
 from __future__ import annotations
 
 from ..lang.check import Symbols
+from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
 from ..runtime import engine, rng, view
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
@@ -106,9 +107,9 @@ class ReferenceProgram(ProgramBase):
         """Plays the legal action `a` of the pending choice and runs on to the next decision."""
         if st.checkpoint is not False:  # (False in the copies bots play out: they keep no past)
             view.record(st, a)
-        alt = self.ir.choices[st.pending[0]].alternatives[a >> 16]
+        alt = self.ir.choices[st.pending.choice].alternatives[alt_of(a)]
         if alt.slot is not None:
-            st.v[alt.slot] = a & 0xFFFF
+            st.v[alt.slot] = value_of(a)
         st.history.append(a)
         if st.log is not None:
             self._log_choice(st, a)
@@ -116,11 +117,11 @@ class ReferenceProgram(ProgramBase):
         st.stack.append(("body", alt.body, 0))
         self.run(st)
         if len(st.history) >= self.max_decisions:
-            self._check_decisions(st, self.ir.choices[st.pending[0]].span if st.pending else None)
+            self._check_decisions(st, self.ir.choices[st.pending.choice].span if st.pending else None)
 
     def repend(self, st) -> None:
         """Works out the pending choice's legal actions again (the choice only reads the state)."""
-        self.s_Choose(st, self.ir.choices[st.pending[0]])
+        self.s_Choose(st, self.ir.choices[st.pending.choice])
 
     def execute(self, st, node: ir.Stmt):
         """Carries out one statement; STOP if the game now waits for a decision or is over."""
@@ -357,12 +358,12 @@ class ReferenceProgram(ProgramBase):
         p = self.x.eval(st, node.player)
         legal = []
         for ai, alt in enumerate(node.alternatives):
-            legal.extend((ai << 16) | value for value in self._values(st, alt, node.span))
+            legal.extend(action_id(ai, value) for value in self._values(st, alt, node.span))
         if not legal or p is None or not 0 <= p < len(st.active):
             if not legal:
                 raise RuleError(f"{player_name(p)} must choose but has no legal choice", node.span)
             raise RuleError("nobody to choose", node.span)
-        st.pending = (node.index, p, tuple(legal))
+        st.pending = Pending(node.index, p, tuple(legal))
         st.pc = node.index
         return STOP
 
@@ -374,7 +375,7 @@ class ReferenceProgram(ProgramBase):
             candidates = self.x.eval(st, alt.source)
         else:
             lo, hi = self.x.eval(st, alt.source), self.x.eval(st, alt.high)
-            if lo < 0 or hi > 0xFFFF:
+            if lo < 0 or hi > MAX_VALUE:
                 raise RuleError(f"numbers to choose must lie in 0..65535, not {lo}..{hi}", line)
             candidates = range(lo, hi + 1)
         if alt.where is None:

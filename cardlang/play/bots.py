@@ -20,6 +20,7 @@ import random
 import time
 from typing import Callable, Optional, Sequence
 
+from ..runtime.playout import advance, quiet, random_playout
 from ..runtime.view import ChoiceCount, SeatView
 
 
@@ -73,20 +74,6 @@ def _horizon(view, rounds: Optional[int]) -> Optional[int]:
     if rounds is None or view.game.program.score is None:
         return None
     return view.round + rounds
-
-
-def _playout(state, rng: random.Random, stop_round: Optional[int]) -> None:
-    """Random legal actions until the game ends or round `stop_round` starts (in place)."""
-    resume = state.game.program.resume
-    rand = rng.random
-    if stop_round is None:
-        while not state.terminal:
-            legal = state.pending[2]
-            resume(state, legal[int(rand() * len(legal))])
-    else:
-        while not state.terminal and state.round < stop_round:
-            legal = state.pending[2]
-            resume(state, legal[int(rand() * len(legal))])
 
 
 def _values(state, before: Sequence) -> list:
@@ -170,7 +157,7 @@ class _SearchBot:
 
     def _world(self, view):
         """A determinized copy and the scores it starts from (the baseline of its values)."""
-        det = view.determinize(self.rng, self.consistent)
+        det = quiet(view.determinize(self.rng, self.consistent))  # (a copy nothing observes)
         return det, det.scores()
 
     def _search(self, view, legal: tuple, seat: int, stop: Optional[int]) -> int:
@@ -190,7 +177,6 @@ class GreedyBot(_SearchBot):
 
     def _search(self, view, legal: tuple, seat: int, stop: Optional[int]) -> int:
         rng = self.rng
-        resume = view.game.program.resume
         deadline = self.budget.deadline()
         totals: dict = {}
         counts: dict = {}
@@ -202,8 +188,8 @@ class GreedyBot(_SearchBot):
             if not moves:
                 continue
             action, det_action = moves[(i - 1) % len(moves)]
-            resume(det, det_action)
-            _playout(det, rng, stop)
+            advance(det, det_action)
+            random_playout(det, rng, stop)
             totals[action] = totals.get(action, 0.0) + _values(det, before)[seat]
             counts[action] = counts.get(action, 0) + 1
         return max(legal, key=lambda a: (totals[a] / counts[a]) if a in counts else -math.inf)
@@ -244,7 +230,6 @@ class ISMCTSBot(_SearchBot):
 
     def _search(self, view, legal: tuple, seat: int, stop: Optional[int]) -> int:
         rng = self.rng
-        resume = view.game.program.resume
         root = _Node(None, None)
         lo, hi = math.inf, -math.inf
         c = self.c
@@ -263,10 +248,10 @@ class ISMCTSBot(_SearchBot):
             # selection and expansion
             while not det.terminal and (stop is None or det.round < stop):
                 moves = _root_actions(view, det) if first else None
-                keys = [r for r, _ in moves] if first else det.pending[2]
+                keys = [r for r, _ in moves] if first else det.pending.legal
                 if not keys:
                     break
-                who = det.pending[1]
+                who = det.pending.player
                 children = node.children
                 untried = [k for k in keys if k not in children]
                 for k in keys:
@@ -289,13 +274,13 @@ class ISMCTSBot(_SearchBot):
                 if first:
                     key = next(d for r, d in moves if r == key)
                     first = False
-                resume(det, key)
+                advance(det, key)
                 path.append(child)
                 node = child
                 if untried:
                     break
             # simulation and backpropagation
-            _playout(det, rng, stop)
+            random_playout(det, rng, stop)
             values = _values(det, before)
             for v in values:
                 if v < lo:

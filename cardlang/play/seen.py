@@ -27,6 +27,26 @@ def common_log(state, seats: Sequence[int]) -> list:
     return state.transcript(tuple(seats))
 
 
+def common_observation(state, seats: Sequence[int]) -> dict:
+    """What all of `seats` may see: the observation of the first, less any card another does not know."""
+    views = [state.observation(s) for s in seats]
+    obs = dict(views[0])
+
+    def merge(values):
+        first = values[0]
+        if isinstance(first, list):
+            return [merge([v[i] for v in values]) for i in range(len(first))]
+        return first if all(v == first for v in values) else None
+
+    obs["zones"] = {name: merge([v["zones"][name] for v in views]) for name in obs["zones"]}
+    obs["variables"] = {name: merge([v["variables"][name] for v in views]) for name in obs["variables"]}
+    obs["player_variables"] = {name: merge([v["player_variables"][name] for v in views])
+                               for name in obs["player_variables"]}
+    obs["log"] = common_log(state, seats)
+    obs.pop("legal_actions", None)
+    return obs
+
+
 def table_label(state, seats: Sequence[int], line: int) -> str:
     """The label of the move whose choice is log line `line` of `state`, as `seats` read it."""
     return _label(state.transcript(tuple(seats), start=line)[0])

@@ -19,10 +19,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from ..runtime.view import place_text
-from .bots import decide, make_bot, parse_bot
-from .coverage import coverage_entries, instrument
+from ..runtime.actions import alt_of, value_of
 from ..runtime.engine import Game, RuleError
+from ..runtime.playout import quiet, seat_playout
+from ..runtime.view import place_text
+from .bots import RandomBot, decide, make_bot, parse_bot
+from .coverage import coverage_entries, instrument
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 
@@ -91,6 +93,8 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
     else:
         state = game.new_initial_state(seed=seed, log=False)
     first = state.current_player
+    if rec is None and all(type(b) is RandomBot for b in players):
+        return _play_random(state, seed, players, coverage, actions, first)
     decisions = 0
     # coverage is set aside while a bot decides: its view replays the round in copies of the state
     # (cardlang.runtime.view), and search bots play on such copies; none of that is the game's
@@ -130,24 +134,46 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
     return out
 
 
+def _play_random(state, seed: int, players: list, coverage, actions: Optional[Counter], first: int) -> dict:
+    """`play_one` when every seat is a random bot: the whole game is played inside the runtime
+    (`seat_playout`), each seat drawing from its bot's generator exactly as the bot would, so the
+    game and its statistics are those of the bot-by-bot loop. Nothing observes the state but the
+    action counts (labels read who knows a card, so the engine keeps knowledge for them)."""
+    quiet(state, knowledge=actions is not None)
+    count = None
+    if actions is not None:
+        def count(st, a):
+            actions[_action_key(st, a)] += 1
+    try:
+        decisions = seat_playout(state, [b.rng for b in players], on_decision=count)
+        scores = state.scores()  # (a `score of p:` can break a rule too)
+    except RuleError as e:
+        raise e.in_game(seed, len(state.history))
+    finally:
+        if coverage is not None:
+            coverage.on = False
+    return {"seed": seed, "winners": list(state.winners()), "scores": scores, "decisions": decisions,
+            "rounds": state.round, "first": first if first >= 0 else 0}
+
+
 _KEYS: dict = {}  # (program, choice, action) -> key, for labels that depend only on the action
 
 
 def _action_key(state, a: int) -> str:
     """The label of an action, with a chosen card written `a card` so that choices group by rule."""
     program = state.game.program
-    index = state.pending[0]
+    index = state.pending.choice
     key = _KEYS.get((program, index, a))
     if key is not None:
         return key
     label = program.label(state, a)
     if program.is_card_action(state, a):
         # the card's name, or its place when the chooser does not know it
-        for name in (state.game.deck.label_of(a & 0xFFFF), place_text(program, state, a & 0xFFFF)):
+        for name in (state.game.deck.label_of(value_of(a)), place_text(program, state, value_of(a))):
             if name in label:
                 label = label.replace(name, "a card")
                 break
-    if program.chooses[index].alts[a >> 16].pure:
+    if program.chooses[index].alts[alt_of(a)].pure:
         if len(_KEYS) > 100_000:
             _KEYS.clear()
         _KEYS[(program, index, a)] = label

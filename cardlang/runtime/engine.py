@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Optional, Sequence, Union
 
+from .actions import value_of
 from .basics import MAX_EVENTS, TERMINAL, Action, Events, IllegalActionError, RuleError  # noqa: F401 (re-exported)
 from .view import SeatView, redeal
 
@@ -32,7 +33,8 @@ class State:
     __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "active", "rng", "pending",
                  "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round",
                  "steps",  # steps: loop passes left before a run is judged to loop (set by each run)
-                 "checkpoint")  # the round's first decision, for views (`view.record`); False: none kept
+                 "checkpoint",  # the round's first decision, for views (`view.record`); False: none kept
+                 "quiet")  # nothing will observe this state: see `runtime.playout.quiet`
 
     def __init__(self, game: "Game"):
         self.game = game
@@ -41,14 +43,14 @@ class State:
     @property
     def current_player(self) -> int:
         """The seat that must decide now, or TERMINAL."""
-        return TERMINAL if self.terminal else self.pending[1]
+        return TERMINAL if self.terminal else self.pending.player
 
     def is_terminal(self) -> bool:
         return self.terminal
 
     def legal_action_ids(self) -> tuple:
         """The ids of the legal actions, without labels (the fast path for playouts)."""
-        return () if self.terminal else self.pending[2]
+        return () if self.terminal else self.pending.legal
 
     def legal_actions(self) -> list:
         """The legal actions of the current player, each an `Action` with its label."""
@@ -57,7 +59,7 @@ class State:
         label = self.game.program.label  # labels that depend only on the action are cached there
         out = []
         try:
-            for a in self.pending[2]:
+            for a in self.pending.legal:
                 action = _new_int(Action, a)  # what Action(a, label) does, without its Python-level call
                 action.label = label(self, a)
                 out.append(action)
@@ -68,7 +70,7 @@ class State:
     def apply(self, action: Union[int, str]) -> None:
         """Plays a legal action (an `Action`, its id, or its label) and runs to the next decision."""
         pending = self.pending
-        if type(action) is int and pending is not None and action in pending[2]:
+        if type(action) is int and pending is not None and action in pending.legal:
             self.game.program.resume(self, action)  # the playout path: a plain legal id
             return
         a = self._resolve(action)
@@ -77,7 +79,7 @@ class State:
     def _resolve(self, action) -> int:
         if self.terminal:
             raise IllegalActionError("the game is over: no action is legal")
-        legal = self.pending[2]
+        legal = self.pending.legal
         if isinstance(action, str) and not isinstance(action, Action):
             for a in legal:
                 if self.game.program.label(self, a) == action:
@@ -88,14 +90,14 @@ class State:
             except ValueError:
                 card = None
             for a in legal:
-                if card is not None and (a & 0xFFFF) == card and self.game.program.is_card_action(self, a):
+                if card is not None and value_of(a) == card and self.game.program.is_card_action(self, a):
                     return a
             labels = ", ".join(repr(self.game.program.label(self, a)) for a in legal)
             raise IllegalActionError(f"`{action}` is not a legal action; legal: {labels}")
         a = int(action)
         if a not in legal:
             labels = ", ".join(f"{x} ({self.game.program.label(self, x)})" for x in legal)
-            raise IllegalActionError(f"action {a} is not legal for P{self.pending[1]}; legal: {labels}")
+            raise IllegalActionError(f"action {a} is not legal for P{self.pending.player}; legal: {labels}")
         return a
 
     def returns(self) -> list:
@@ -139,6 +141,7 @@ class State:
         s.seed = self.seed
         s.round = self.round
         s.checkpoint = self.checkpoint  # (never changed in place: shared safely)
+        s.quiet = self.quiet
         return s
 
     def determinize(self, seat: int, rng: random.Random) -> "State":
@@ -233,7 +236,7 @@ class State:
         return st
 
     def __repr__(self) -> str:
-        who = "over" if self.terminal else f"P{self.pending[1]} to play"
+        who = "over" if self.terminal else f"P{self.pending.player} to play"
         return f"<State {self.game.title} {who}, {len(self.history)} actions>"
 
 
@@ -266,6 +269,7 @@ class Game:
         st.draws = (0, tuple(draws)) if draws else None
         st.log = [] if log else None
         st.checkpoint = None
+        st.quiet = False
         try:
             self.program.init_state(st)
         except RuleError as e:  # before the first decision: the state as it stands, to save it

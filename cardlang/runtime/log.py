@@ -39,8 +39,12 @@ def flush(s) -> None:
     """Moves this step's events to the log, each card with the seats that know it by now.
 
     Called at the end of a step and before anything that makes players forget cards (a shuffle, a
-    hide), so that a card played face up and then shuffled away in the same step stays shown.
+    hide), so that a card played face up and then shuffled away in the same step stays shown. A
+    state without a log (a quiet one: `runtime.playout.quiet`) only forgets them.
     """
+    if s.log is None:
+        s.fresh = Events(0)
+        return
     known = s.known
     for text, cards in s.fresh:
         s.log.append((text, cards, tuple(known[c] for c in cards)))

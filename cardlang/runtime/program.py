@@ -13,6 +13,7 @@ from typing import Optional
 
 from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE
 from . import engine, view
+from .actions import alt_of, value_of
 from .basics import MAX_EVENTS, Events, RuleError
 from .log import MARK_RE, fill_marks, mark, placed_mark, player_name, render_log
 
@@ -81,12 +82,13 @@ class ProgramBase:
 
     def label(self, st, a: int) -> str:
         """The label players read for the legal action `a` of the pending choice."""
-        info = self.chooses[st.pending[0]]
-        alt = info.alts[a >> 16]
-        if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
+        pending = st.pending
+        info = self.chooses[pending.choice]
+        alt = info.alts[alt_of(a)]
+        if alt.kind == "card" and not st.known[value_of(a)] >> pending.player & 1:
             return self._unseen_label(st, info, alt, a)  # (never cached: it names a place)
         if alt.pure:
-            key = (st.pending[0], a)
+            key = (pending.choice, a)
             text = self.label_cache.get(key)
             if text is None:
                 text = self.label_cache[key] = self._render_label(st, info, alt, a)
@@ -95,7 +97,7 @@ class ProgramBase:
 
     def _render_label(self, st, info, alt, a: int) -> str:
         saved = st.v[alt.slot] if alt.slot is not None else None
-        text, cards = self._label(st, info, alt, a & 0xFFFF)
+        text, cards = self._label(st, info, alt, value_of(a))
         if alt.slot is not None:
             st.v[alt.slot] = saved
         return fill_marks(self.deck, text, cards)
@@ -105,28 +107,29 @@ class ProgramBase:
         from P1's hand, 3 of 4`); a label that says more of the card is its place alone. `logged`:
         (text, cards) for the log, where the card shows to those who know it once the step is over
         (it went face up, or to them) and the place to the others."""
-        place = view.place_text(self, st, a & 0xFFFF)
+        place = view.place_text(self, st, value_of(a))
         if alt.label is not None and (not alt.pure or alt.slot is None):
             return (place, ()) if logged else place
         text = mark(0)
         if alt.label is not None:
             saved = st.v[alt.slot]
-            text, _ = self._label(st, info, alt, a & 0xFFFF)
+            text, _ = self._label(st, info, alt, value_of(a))
             st.v[alt.slot] = saved
         if logged:
-            return MARK_RE.sub(lambda m: placed_mark(0, place), text), (a & 0xFFFF,)
+            return MARK_RE.sub(lambda m: placed_mark(0, place), text), (value_of(a),)
         return MARK_RE.sub(lambda m: place, text)
 
     def _log_choice(self, st, a: int) -> None:
         """Logs the pending player's choice of `a` (which sets the alternative's variable)."""
-        info = self.chooses[st.pending[0]]
-        alt = info.alts[a >> 16]
-        if alt.kind == "card" and not st.known[a & 0xFFFF] >> st.pending[1] & 1:
+        pending = st.pending
+        info = self.chooses[pending.choice]
+        alt = info.alts[alt_of(a)]
+        if alt.kind == "card" and not st.known[value_of(a)] >> pending.player & 1:
             text, cards = self._unseen_label(st, info, alt, a, logged=True)
         else:
-            text, cards = self._label(st, info, alt, a & 0xFFFF)
+            text, cards = self._label(st, info, alt, value_of(a))
         # (a list's own append: one line a decision, which `max_decisions` bounds)
-        list.append(st.fresh, (f"{player_name(st.pending[1])} chooses {text}", cards))
+        list.append(st.fresh, (f"{player_name(pending.player)} chooses {text}", cards))
 
     def _check_decisions(self, st, span) -> None:
         """After a decision is played: a game past its most decisions stops (so a replay meets it too)."""
@@ -136,7 +139,7 @@ class ProgramBase:
 
     def is_card_action(self, st, a: int) -> bool:
         """Whether the legal action `a` picks a card."""
-        return self.chooses[st.pending[0]].alts[a >> 16].kind == "card"
+        return self.chooses[st.pending.choice].alts[alt_of(a)].kind == "card"
 
     # ------------------------------------------------------------- observers
     def render_log(self, st, seat, start: int = 0) -> list:
@@ -189,7 +192,7 @@ class ProgramBase:
             "log": self.render_log(st, seat),
             "winners": [player_name(w) for w in st.winners()],
         }
-        if not st.terminal and st.pending[1] == seat:
+        if not st.terminal and st.pending.player == seat:
             obs["legal_actions"] = [a.label for a in st.legal_actions()]
         return obs
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from typing import Optional
 
+from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
 
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
@@ -75,8 +76,8 @@ def _follow(s, moved: dict) -> None:
     if s.pending is not None:
         index, player, legal = s.pending
         alts = program.chooses[index].alts
-        s.pending = (index, player, tuple([a if alts[a >> 16].kind != "card"
-                                           else (a & ~0xFFFF) | get(a & 0xFFFF, a & 0xFFFF) for a in legal]))
+        s.pending = Pending(index, player, tuple([a if alts[alt_of(a)].kind != "card"
+                                                  else with_value(a, get(value_of(a), value_of(a))) for a in legal]))
 
 
 def _exchange(s, a: int, b: int) -> None:
@@ -108,16 +109,19 @@ def place_text(program, s, card: int) -> str:
 
 def record(st, a: int) -> None:
     """Called before each action is played: keeps the round's first decision (a copy of the state)
-    and each action since, a card by its place, in `st.checkpoint` (never changed in place)."""
+    and each action since, a card by its place, in `st.checkpoint` (never changed in place). A
+    quiet state (`runtime.playout.quiet`) keeps none."""
+    if st.quiet:
+        return
     cp = st.checkpoint
     if cp is None or cp[0] != st.round:
         snap = st.clone()
         snap.checkpoint = False
         cp = (st.round, snap, ())
-    index = st.pending[0]
-    if st.game.program.chooses[index].alts[a >> 16].kind == "card":
-        z, i = place_of(st, a & 0xFFFF)
-        step = (a & ~0xFFFF, z, i)
+    index = st.pending.choice
+    if st.game.program.chooses[index].alts[alt_of(a)].kind == "card":
+        z, i = place_of(st, value_of(a))
+        step = (with_value(a, 0), z, i)
     else:
         step = a
     st.checkpoint = (cp[0], cp[1], cp[2] + (step,))
@@ -145,6 +149,7 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
     s.stacks = s.draws = s.seed = None  # (the seed would deal every hand again)
     s.round = state.round
     s.checkpoint = False
+    s.quiet = state.quiet
     known, loc, v, pending = state.known, state.loc, state.v[:], state.pending
     if not unknown:
         s.zones = [z[:] for z in state.zones]
@@ -163,8 +168,8 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
     s.pending = pending
     if unknown:
         _follow(s, new_of)
-    if s.pending is not None and s.pending[1] != seat:
-        s.pending = (s.pending[0], s.pending[1], ())
+    if s.pending is not None and s.pending.player != seat:
+        s.pending = s.pending._replace(legal=())
     return s
 
 
@@ -186,7 +191,7 @@ class ChoiceCount:
     def __init__(self, state, seat: int):
         self.seat = seat
         pending = state.pending
-        self.count = len(pending[2]) if not state.terminal and pending[1] == seat else 0
+        self.count = len(pending.legal) if not state.terminal and pending.player == seat else 0
 
     def legal_action_ids(self) -> tuple:
         """The legal actions as their positions, 0 to count - 1."""
@@ -194,7 +199,7 @@ class ChoiceCount:
 
     def action_in(self, state, a: int) -> int:
         """The action of `state` that is this view's action `a` (its position)."""
-        return state.pending[2][a]
+        return state.pending.legal[a]
 
 
 class SeatView:
@@ -259,9 +264,9 @@ class SeatView:
     def legal_action_ids(self) -> tuple:
         """The current player's legal action ids, in this view's terms (see `action_in`); empty
         unless the seat is the one to decide."""
-        if self._canon.terminal or self._canon.pending[1] != self.seat:
+        if self._canon.terminal or self._canon.pending.player != self.seat:
             return ()
-        return self._canon.pending[2]
+        return self._canon.pending.legal
 
     def legal_actions(self) -> list:
         """The seat's legal actions, each labelled as the seat may read it (a card it does not know
@@ -289,10 +294,10 @@ class SeatView:
         """The action of `state` that is this view's action `a`: the same, or for a card the card
         lying in `state` at the place where the view's card lies."""
         canon = self._canon
-        if canon.game.program.chooses[canon.pending[0]].alts[a >> 16].kind != "card":
+        if canon.game.program.chooses[canon.pending.choice].alts[alt_of(a)].kind != "card":
             return a
-        z, i = place_of(canon, a & 0xFFFF)
-        return (a & ~0xFFFF) | state.zones[z][i]
+        z, i = place_of(canon, value_of(a))
+        return with_value(a, state.zones[z][i])
 
     def fingerprint(self) -> tuple:
         """What the view holds, as plain data: two views are equal when these are. (The values in
@@ -335,7 +340,7 @@ class SeatView:
             except RuleError:
                 continue
         else:
-            raise RuleError(f"no deal of the cards P{self.seat} does not know leaves P{s.pending[1]} a legal action")
+            raise RuleError(f"no deal of the cards P{self.seat} does not know leaves P{s.pending.player} a legal action")
         if history:
             s.log = [(line, (), ()) for line in self._lines]
             s.fresh = Events(MAX_EVENTS - len(s.log))
@@ -371,9 +376,9 @@ class SeatView:
                 for step in steps:
                     if w.terminal:
                         break
-                    a = step if type(step) is int else step[0] | w.zones[step[1]][step[2]]
-                    if a not in w.pending[2]:
-                        culprit = w.pending[1]
+                    a = step if type(step) is int else with_value(step[0], w.zones[step[1]][step[2]])
+                    if a not in w.pending.legal:
+                        culprit = w.pending.player
                         break
                     resume(w, a)
                 else:
@@ -399,7 +404,7 @@ class SeatView:
         if (w.terminal, w.pc, w.round, w.active, w.stack) != (c.terminal, c.pc, c.round, c.active, c.stack):
             return False
         if not w.terminal and (w.pending[:2] != c.pending[:2]
-                               or w.pending[1] == self.seat and len(w.pending[2]) != len(c.pending[2])):
+                               or w.pending.player == self.seat and len(w.pending.legal) != len(c.pending.legal)):
             return False
         wk, ck = w.known, c.known
         for wz, cz in zip(w.zones, c.zones):

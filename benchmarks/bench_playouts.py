@@ -1,0 +1,167 @@
+"""Benchmark the playout paths (issue 12's speed targets), in CPU time, ratios within one run.
+
+In one process, alternating run by run so that all see the same machine load:
+
+- `reference`: `benchmarks/reference/ascenseur.py`, random Ascenseur at 4 players, plain Python;
+- `api loop`: `legal_action_ids()` + `apply()` per decision, `log=False`;
+- `in-engine`: whole games inside the runtime, `runtime.playout.seat_playout` on quiet states (what
+  `simulate`'s random bots play; the search bots' rollouts use `random_playout`, the same loop);
+- `simulate`: `cardlang.play.simulate.simulate(game, N, jobs=1)` with its defaults (coverage and
+  action counts), decisions per CPU second of the run.
+
+Then, in fresh processes (CPU time of the child and its workers, and wall time): `cardlang simulate
+FILE -n 200 --jobs 1` of a small game, start-up included; and `cardlang simulate games/ascenseur.cards
+-n 5000` with `--jobs 1` and `--jobs 2`. On a shared machine the wall time of `--jobs 2` says little:
+its CPU time says what two idle cores would give (the speed-up printed is jobs-1 CPU over the
+busier worker's share, `cpu(jobs 2) / 2`, start-up included).
+
+    python benchmarks/bench_playouts.py [--seconds 2] [--repeat 3] [--games 2000] [--jobs-games 5000]
+                                        [--small examples/coin_flip.cards] [--skip-jobs] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+import cardlang  # noqa: E402
+from cardlang.play.simulate import simulate  # noqa: E402
+try:  # (absent before issue 12: the benchmark then measures the other paths, for the "before" figures)
+    from cardlang.runtime.playout import quiet, seat_playout  # noqa: E402
+except ImportError:  # pragma: no cover
+    seat_playout = None
+from reference import ascenseur as ref_ascenseur  # noqa: E402
+
+GAME, PLAYERS = "games/ascenseur.cards", 4
+
+
+def _rate(play, seconds: float) -> float:
+    """Decisions per CPU second of `play(i)` (which returns its decisions), for about `seconds`."""
+    gc.collect()
+    done = decisions = 0
+    t0 = time.process_time()
+    while True:
+        decisions += play(done)
+        done += 1
+        elapsed = time.process_time() - t0
+        if elapsed >= seconds:
+            return decisions / elapsed
+
+
+def players(game) -> dict:
+    """`play(i)` for each path measured in process."""
+    rng = random.Random(12345)
+    choice = rng.choice
+    new = game.new_initial_state
+    ref_rng = random.Random(1)
+
+    def reference(i: int) -> int:
+        return ref_ascenseur.play_game(PLAYERS, ref_rng)[1]
+
+    def api(i: int) -> int:
+        st = new(seed=i, log=False)
+        apply, ids = st.apply, st.legal_action_ids
+        n = 0
+        while not st.terminal:
+            apply(choice(ids()))
+            n += 1
+        return n
+
+    def in_engine(i: int) -> int:
+        st = quiet(new(seed=i, log=False))
+        return seat_playout(st, [random.Random(i * 1009 + s) for s in range(PLAYERS)])
+
+    out = {"reference": reference, "api loop": api, "in-engine": in_engine}
+    if seat_playout is None:
+        del out["in-engine"]
+    return out
+
+
+def simulate_rate(game, games: int) -> float:
+    """Decisions per CPU second of an in-process `simulate` of `games` games (coverage, action counts)."""
+    gc.collect()
+    t0 = time.process_time()
+    stats = simulate(game, games, seed=0)
+    elapsed = time.process_time() - t0
+    return stats["mean_decisions"] * stats["games"] / elapsed
+
+
+def cli(args: list) -> tuple:
+    """(wall seconds, CPU seconds of the command and its workers) of `cardlang ARGS` in a fresh process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "cardlang.cli", *args], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per in-process measurement")
+    ap.add_argument("--repeat", type=int, default=3, help="measurements per figure, the best kept")
+    ap.add_argument("--games", type=int, default=2000, help="games of the in-process simulate")
+    ap.add_argument("--jobs-games", type=int, default=5000, help="Ascenseur games of the --jobs comparison")
+    ap.add_argument("--small", default="examples/coin_flip.cards", help="the small game of the start-up figure")
+    ap.add_argument("--skip-jobs", action="store_true", help="leave out the --jobs 1 / --jobs 2 comparison")
+    ap.add_argument("--json", action="store_true", help="print JSON instead of text")
+    args = ap.parse_args(argv)
+    os.chdir(ROOT)
+    game = cardlang.load(GAME, players=PLAYERS)
+    paths = players(game)
+    best = {name: 0.0 for name in paths}
+    best["simulate"] = 0.0
+    for _ in range(args.repeat):
+        for name, play in paths.items():
+            best[name] = max(best[name], _rate(play, args.seconds))
+        best["simulate"] = max(best["simulate"], simulate_rate(game, args.games))
+    ratios = {"api loop / reference": best["api loop"] / best["reference"],
+              "simulate / reference": best["simulate"] / best["reference"]}
+    if "in-engine" in best:
+        ratios["in-engine / reference"] = best["in-engine"] / best["reference"]
+        ratios["simulate / in-engine"] = best["simulate"] / best["in-engine"]
+    out = {"decisions_per_cpu_s": best, "ratios": ratios}
+    small = [cli(["simulate", args.small, "-n", "200", "--jobs", "1"]) for _ in range(args.repeat)]
+    out["small_200_games"] = {"file": args.small, "wall_s": min(w for w, _ in small),
+                              "cpu_s": min(c for _, c in small)}
+    if not args.skip_jobs:
+        n = str(args.jobs_games)
+        one = cli(["simulate", GAME, "--players", str(PLAYERS), "-n", n, "--jobs", "1"])
+        two = cli(["simulate", GAME, "--players", str(PLAYERS), "-n", n, "--jobs", "2"])
+        out["jobs"] = {"games": args.jobs_games, "jobs1_wall_s": one[0], "jobs1_cpu_s": one[1],
+                       "jobs2_wall_s": two[0], "jobs2_cpu_s": two[1],
+                       "speedup_wall": one[0] / two[0], "speedup_on_idle_cores": one[1] / (two[1] / 2)}
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    for name, rate in best.items():
+        print(f"{name:<10} {rate:>12,.0f} decisions per CPU second")
+    for name, r in out["ratios"].items():
+        print(f"{name:<24} {r:.2f}")
+    s = out["small_200_games"]
+    print(f"cardlang simulate {s['file']} -n 200 --jobs 1: {s['wall_s']:.2f} s wall, {s['cpu_s']:.2f} s CPU")
+    if "jobs" in out:
+        j = out["jobs"]
+        print(f"{j['games']} Ascenseur games: --jobs 1 {j['jobs1_wall_s']:.1f} s wall, {j['jobs1_cpu_s']:.1f} s CPU; "
+              f"--jobs 2 {j['jobs2_wall_s']:.1f} s wall, {j['jobs2_cpu_s']:.1f} s CPU; speed-up {j['speedup_wall']:.2f} "
+              f"(wall), {j['speedup_on_idle_cores']:.2f} (CPU: on two idle cores)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""Playing on inside the runtime: one action without checks, or whole games with random or scripted bots.
+
+`State.apply` is the API for people and tools: it accepts an `Action`, an id or a label, and checks
+it. Bots' copies and simulations play legal ids they read from the pending decision, so they call
+`advance` (the step itself), or play a whole game here without leaving the runtime:
+
+- `random_playout(state, rng)`: every seat picks `legal[int(rng.random() * len(legal))]` from one
+  generator, what the search bots' rollouts play on their determinized copies;
+- `seat_playout(state, rngs)`: seat s picks as a `RandomBot` seeded with `rngs[s]` does
+  (`legal[rng.randrange(len(legal))]`), draw for draw, what `cardlang simulate`'s random bots play;
+- `scripted_playout(state, choose)`: `choose(seat, count)` gives the index of the legal action
+  (a scripted bot: it is told only how many actions it has, as `ChoiceCount` tells a random bot).
+
+Each stops at the end of the game or when round `stop_round` begins, and returns the decisions
+it played. A state nothing will observe is made quiet first (`quiet(state)`): it keeps no log and
+no record of the round for views (`view.record`), and unless told to keep `knowledge`, its
+`state.quiet` flag lets an engine leave who knows which card as it stood (nothing but views,
+labels and the log read that; no rule does). A quiet state is for playing on and reading results
+(terminal, winners, scores, rounds), not for a view; with knowledge kept, labels still read right.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Optional, Sequence
+
+from .basics import Events
+
+# bit lengths of 1..N, as `random.Random._randbelow_with_getrandbits` works them out
+_BITS = tuple(n.bit_length() for n in range(1025))
+
+
+def advance(state, a: int) -> None:
+    """Plays the legal action id `a` of the pending decision (not checked: read from `pending.legal`)."""
+    state.game.program.resume(state, a)
+
+
+def quiet(state, knowledge: bool = False):
+    """Makes `state` one nothing will observe (no log, no record of the round for views); returns it.
+    Without `knowledge`, an engine may also stop tracking who knows which card (`state.quiet`);
+    keep it when labels will be read (they name a card the chooser does not know by its place)."""
+    state.log = None
+    state.fresh = Events(0)
+    state.checkpoint = False
+    state.quiet = not knowledge
+    return state
+
+
+def random_playout(state, rng: random.Random, stop_round: Optional[int] = None) -> int:
+    """Every seat plays `legal[int(rng.random() * len(legal))]` until the end or round `stop_round`."""
+    resume = state.game.program.resume
+    rand = rng.random
+    n = 0
+    if stop_round is None:
+        while not state.terminal:
+            legal = state.pending.legal
+            resume(state, legal[int(rand() * len(legal))])
+            n += 1
+    else:
+        while not state.terminal and state.round < stop_round:
+            legal = state.pending.legal
+            resume(state, legal[int(rand() * len(legal))])
+            n += 1
+    return n
+
+
+def seat_playout(state, rngs: Sequence[random.Random], stop_round: Optional[int] = None,
+                 on_decision: Optional[Callable] = None) -> int:
+    """Seat s plays `legal[rngs[s].randrange(len(legal))]` (the same draws) until the end or round
+    `stop_round`; `on_decision(state, a)`, if given, is told each action before it is played."""
+    resume = state.game.program.resume
+    bits = [r.getrandbits for r in rngs]
+    lengths = _BITS
+    n = 0
+    while not state.terminal and (stop_round is None or state.round < stop_round):
+        pending = state.pending
+        legal = pending.legal
+        count = len(legal)
+        getbits = bits[pending.player]
+        k = lengths[count] if count < 1025 else count.bit_length()
+        i = getbits(k)  # what `randrange(count)` draws: k bits until one is below count
+        while i >= count:
+            i = getbits(k)
+        a = legal[i]
+        if on_decision is not None:
+            on_decision(state, a)
+        resume(state, a)
+        n += 1
+    return n
+
+
+def scripted_playout(state, choose: Callable[[int, int], int], stop_round: Optional[int] = None) -> int:
+    """`choose(seat, count)` picks the index of each legal action until the end or round `stop_round`."""
+    resume = state.game.program.resume
+    n = 0
+    while not state.terminal and (stop_round is None or state.round < stop_round):
+        pending = state.pending
+        legal = pending.legal
+        i = choose(pending.player, len(legal))
+        if not 0 <= i < len(legal):
+            raise ValueError(f"P{pending.player} has {len(legal)} legal actions: no action {i}")
+        resume(state, legal[i])
+        n += 1
+    return n
