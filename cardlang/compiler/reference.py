@@ -18,7 +18,7 @@ from ..runtime import engine, rng, view
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
 from ..runtime.program import ProgramBase, loops_forever
-from ..runtime.zones import move_cards
+from ..runtime.zones import known_only_by, learn, move_cards
 from . import ir
 from .layout import Layout, build_layout, choose_deck
 from .lower import lower, lower_expression
@@ -208,11 +208,9 @@ class ReferenceProgram(ProgramBase):
     def _learn(self, st, moving, dest: int, face) -> None:
         """Who learns cards put on zone `dest`: whoever sees it, everyone (face up), or nobody more."""
         if face is None:
-            for c in moving:
-                st.known[c] |= self.zone_vis[dest]
+            learn(st, moving, self.zone_vis[dest])
         elif face == "up":
-            for c in moving:
-                st.known[c] = self.layout.all
+            known_only_by(st, moving, self.layout.all)
             if st.log is not None:
                 st.fresh.append((f"face up on {self.zone_names[dest]}: {marks(len(moving))}", tuple(moving)))
 
@@ -238,9 +236,9 @@ class ReferenceProgram(ProgramBase):
                 st.zones[z].append(c)
                 st.loc[c] = z
                 if node.face == "up":
-                    st.known[c] = self.layout.all
+                    known_only_by(st, (c,), self.layout.all)
                 elif node.face is None:
-                    st.known[c] |= self.zone_vis[z]
+                    learn(st, (c,), self.zone_vis[z])
         if st.log is not None and n and targets:
             who = ", ".join(names[z] for z in targets)
             st.fresh.append((f"dealt {n} card{'s' if n > 1 else ''} from {names[src]} to {who}", ()))
@@ -257,8 +255,7 @@ class ReferenceProgram(ProgramBase):
             rest = [c for c in pile if c not in set(top)]
             pile[:] = rest + top[::-1]  # the end of the list is the top
             st.stacks = (i + 1, given, ids)
-        for c in pile:
-            st.known[c] = self.zone_vis[z]
+        known_only_by(st, pile, self.zone_vis[z])
         if st.log is not None:
             st.fresh.append((f"{self.zone_names[z]} is shuffled", ()))
 
@@ -269,7 +266,7 @@ class ReferenceProgram(ProgramBase):
         for z in (a, b):
             for c in zones[z]:
                 st.loc[c] = z
-                st.known[c] |= self.zone_vis[z]
+            learn(st, zones[z], self.zone_vis[z])
 
     def s_SwapCards(self, st, node: ir.SwapCards):
         a, b = self.x.eval(st, node.left), self.x.eval(st, node.right)
@@ -280,16 +277,15 @@ class ReferenceProgram(ProgramBase):
         ia, ib = zones[za].index(a), zones[zb].index(b)
         zones[za][ia], zones[zb][ib] = b, a
         loc[a], loc[b] = zb, za
-        st.known[a] |= self.zone_vis[zb]
-        st.known[b] |= self.zone_vis[za]
+        learn(st, (a,), self.zone_vis[zb])
+        learn(st, (b,), self.zone_vis[za])
 
     def s_Reveal(self, st, node: ir.Reveal):
         shown = tuple(self.x.eval(st, node.cards))
         to = tuple(self.x.eval(st, node.to)) if node.to is not None else None
         mask = self.layout.all if to is None else sum(1 << p for p in set(to))
         fresh = [c for c in shown if st.known[c] & mask != mask]
-        for c in shown:
-            st.known[c] |= mask
+        learn(st, shown, mask)
         if st.log is not None and fresh:
             owner = self.zone_owner[st.loc[fresh[0]]]
             who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
@@ -300,7 +296,7 @@ class ReferenceProgram(ProgramBase):
         if st.fresh:
             flush(st)  # a card shown before it is hidden stays shown in the log
         for c in self.x.eval(st, node.cards):
-            st.known[c] = self.zone_vis[st.loc[c]]
+            known_only_by(st, (c,), self.zone_vis[st.loc[c]])
 
     def s_Announce(self, st, node: ir.Announce):
         if st.log is None:

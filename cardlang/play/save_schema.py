@@ -26,7 +26,7 @@ READS = (1, 2)
 MAX_SAVE_BYTES = 4 * 1024 * 1024  # 100 times the longest game of games/; a bigger file is not read
 MAX_MOVES = 100_000  # moves in a save: its lists are counted before any of their items is looked at
 MAX_TEXT = 4096  # characters in any text of a save (a path, a label)
-MAX_ACTION = 1 << 32  # action ids are 32-bit (choice index << 16 | value)
+MAX_ACTION = 1 << 32  # action ids are 32-bit (`runtime.actions`: alternative index, then a 16-bit value)
 MAX_SEED = 1 << 64
 
 # every field a version-2 save must have; version 1 required only these five

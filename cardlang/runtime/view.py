@@ -403,7 +403,7 @@ class SeatView:
         c, bit = self._canon, 1 << self.seat
         if (w.terminal, w.pc, w.round, w.active, w.stack) != (c.terminal, c.pc, c.round, c.active, c.stack):
             return False
-        if not w.terminal and (w.pending[:2] != c.pending[:2]
+        if not w.terminal and ((w.pending.choice, w.pending.player) != (c.pending.choice, c.pending.player)
                                or w.pending.player == self.seat and len(w.pending.legal) != len(c.pending.legal)):
             return False
         wk, ck = w.known, c.known

@@ -35,3 +35,23 @@ def still_in(s, seats: tuple) -> tuple:
     """The seats that are not out of the game, in the order given."""
     a = s.active
     return tuple([q for q in seats if a[q]])
+
+
+# Who knows which card: nothing a rule reads, only views, labels and the log, so a quiet state
+# (`runtime.playout.quiet`: a playout nothing observes) leaves it as it stands.
+def learn(s, cards, mask: int) -> None:
+    """The seats of `mask` learn each of `cards` (and keep what they knew); nothing in a quiet state."""
+    if s.quiet:
+        return
+    known = s.known
+    for c in cards:
+        known[c] |= mask
+
+
+def known_only_by(s, cards, mask: int) -> None:
+    """Each of `cards` is known to the seats of `mask` and to nobody else; nothing in a quiet state."""
+    if s.quiet:
+        return
+    known = s.known
+    for c in cards:
+        known[c] = mask
