@@ -43,6 +43,7 @@ try:  # (absent before issue 12: the benchmark then measures the other paths, fo
     from cardlang.runtime.playout import quiet, seat_playout  # noqa: E402
 except ImportError:  # pragma: no cover
     seat_playout = None
+from bench_engine import interpreted_player, reference_player  # noqa: E402
 from reference import ascenseur as ref_ascenseur  # noqa: E402
 
 GAME, PLAYERS = "games/ascenseur.cards", 4
@@ -62,29 +63,13 @@ def _rate(play, seconds: float) -> float:
 
 
 def players(game) -> dict:
-    """`play(i)` for each path measured in process."""
-    rng = random.Random(12345)
-    choice = rng.choice
-    new = game.new_initial_state
-    ref_rng = random.Random(1)
-
-    def reference(i: int) -> int:
-        return ref_ascenseur.play_game(PLAYERS, ref_rng)[1]
-
-    def api(i: int) -> int:
-        st = new(seed=i, log=False)
-        apply, ids = st.apply, st.legal_action_ids
-        n = 0
-        while not st.terminal:
-            apply(choice(ids()))
-            n += 1
-        return n
-
+    """`play(i)` for each path measured in process (the first two are `bench_engine`'s)."""
     def in_engine(i: int) -> int:
-        st = quiet(new(seed=i, log=False))
+        st = quiet(game.new_initial_state(seed=i, log=False))
         return seat_playout(st, [random.Random(i * 1009 + s) for s in range(PLAYERS)])
 
-    out = {"reference": reference, "api loop": api, "in-engine": in_engine}
+    out = {"reference": reference_player(ref_ascenseur.play_game, PLAYERS), "api loop": interpreted_player(game),
+           "in-engine": in_engine}
     if seat_playout is None:
         del out["in-engine"]
     return out

@@ -2,7 +2,7 @@
 
 import random
 
-from cardlang.runtime.view import SeatView
+from cardlang.runtime.view import SeatView, round_steps
 from scenario import game
 
 TRICKS = "examples/follow_suit.cards"
@@ -61,7 +61,7 @@ def test_a_determinized_world_makes_every_action_of_the_round_legal_again():
         cp = world.checkpoint
         replay = cp[1].clone()
         replay.checkpoint = False
-        for step in cp[2]:
+        for step in round_steps(world):
             a = step if type(step) is int else step[0] | replay.zones[step[1]][step[2]]
             assert a in replay.legal_action_ids()
             replay.apply(a)

@@ -108,23 +108,43 @@ def place_text(program, s, card: int) -> str:
 
 
 def record(st, a: int) -> None:
-    """Called before each action is played: keeps the round's first decision (a copy of the state)
-    and each action since, a card by its place, in `st.checkpoint` (never changed in place). A
-    quiet state (`runtime.playout.quiet`) keeps none."""
+    """Called before each action `a` is played: at the round's first decision, keeps a copy of the
+    state and the length of its history then, in `st.checkpoint` (never changed in place). The
+    round's actions since are the history's; `round_steps` names their cards by place, only when a
+    view asks, so that a game nobody takes a view of pays one comparison a decision. A quiet state
+    (`runtime.playout.quiet`) keeps none."""
     if st.quiet:
         return
     cp = st.checkpoint
     if cp is None or cp[0] != st.round:
         snap = st.clone()
         snap.checkpoint = False
-        cp = (st.round, snap, ())
-    index = st.pending.choice
-    if st.game.program.chooses[index].alts[alt_of(a)].kind == "card":
-        z, i = place_of(st, value_of(a))
-        step = (with_value(a, 0), z, i)
-    else:
-        step = a
-    st.checkpoint = (cp[0], cp[1], cp[2] + (step,))
+        st.checkpoint = (st.round, snap, len(st.history))
+
+
+def round_steps(st) -> tuple:
+    """The actions played since the round's first decision (`st.checkpoint`), each card by the place
+    it lay in when it was chosen: (action without its card, zone, position), else the action. They are
+    played again in a quiet copy of that decision (the same state, the same actions: the same game)."""
+    _, snap, start = st.checkpoint
+    played = st.history[start:]
+    if not played:
+        return ()
+    w = snap.clone()
+    w.log, w.fresh, w.quiet = None, Events(0), True
+    program = st.game.program
+    steps = []
+    for a in played:
+        if program.chooses[w.pending.choice].alts[alt_of(a)].kind == "card":
+            z, i = place_of(w, value_of(a))
+            steps.append((with_value(a, 0), z, i))
+        else:
+            steps.append(a)
+        try:
+            program.resume(w, a)
+        except RuleError:  # the last action, which a rule stopped: its step is all that was needed
+            break
+    return tuple(steps)
 
 
 def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
@@ -220,12 +240,12 @@ class SeatView:
         self._lines = tuple(state.transcript(seat)) if state.log is not None else ()
         self._past = None
         cp = state.checkpoint
-        if past and cp and cp[0] == state.round and cp[2]:
+        if past and cp and cp[0] == state.round and len(state.history) > cp[2]:
             # the round so far: its first decision with the same cards dealt again (they lay in the
             # same places then: what moved, moved by place), and the actions since, by place
             start = _canonical(cp[1], unknown, seat)
             start_lines = tuple(cp[1].transcript(seat)) if cp[1].log is not None else ()
-            self._past = (start, cp[2], start_lines)
+            self._past = (start, round_steps(state), start_lines)
         self._worked = None  # see `_settled`
 
     def _settled(self):
