@@ -141,9 +141,21 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
     action counts (labels read who knows a card, so the engine keeps knowledge for them)."""
     quiet(state, knowledge=actions is not None)
     count = None
+    times: dict = {}  # (choice, action) -> times taken, for the actions whose key is the action's alone
+    keys: dict = {}  # (choice, action) -> that key, worked out where the action is first taken (`_KEYS`)
     if actions is not None:
+        chooses = state.game.program.chooses
+
         def count(st, a):
-            actions[_action_key(st, a)] += 1
+            k = (st.pending.choice, a)
+            n = times.get(k)
+            if n is not None:
+                times[k] = n + 1
+            elif chooses[k[0]].alts[alt_of(a)].pure:
+                keys[k] = _action_key(st, a)
+                times[k] = 1
+            else:
+                actions[_action_key(st, a)] += 1
     try:
         decisions = seat_playout(state, [b.rng for b in players], on_decision=count)
         scores = state.scores()  # (a `score of p:` can break a rule too)
@@ -152,6 +164,8 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
     finally:
         if coverage is not None:
             coverage.on = False
+        for k, n in times.items():
+            actions[keys[k]] += n
     return {"seed": seed, "winners": list(state.winners()), "scores": scores, "decisions": decisions,
             "rounds": state.round, "first": first if first >= 0 else 0}
 
