@@ -120,3 +120,21 @@ LANG = sorted((PACKAGE / "lang").glob("*.py"))
 def test_every_public_function_of_lang_has_a_docstring(path):
     missing = [name for name, node in public_functions(path) if not ast.get_docstring(node)]
     assert missing == []
+
+
+def test_nothing_takes_from_cmd_play_and_the_runtime_imports_no_stage_above_it():
+    """Library logic lives below the commands (issue 12: `cmd_replay` took helpers from `cmd_play`,
+    bot seeding lived there); the runtime knows neither the compiler nor bots nor commands."""
+    edges = graph()
+    for name, targets in edges.items():
+        assert "cardlang.cli.cmd_play" not in targets or name == "cardlang.cli", name
+        if name.startswith("cardlang.runtime."):
+            assert not [t for t in targets if t.startswith(("cardlang.compiler", "cardlang.play", "cardlang.cli"))], name
+
+
+def test_bots_simulate_and_commands_play_through_the_runtime_never_a_programs_resume():
+    """`runtime.playout` (advance, the playouts) and `State.apply` are the API; `resume` is the engines'."""
+    for name, path in MODULES.items():
+        if name.startswith(("cardlang.play", "cardlang.cli", "cardlang.tools")):
+            text = path.read_text(encoding="utf-8")
+            assert ".resume(" not in text and "program.resume" not in text, name
