@@ -145,3 +145,18 @@ def test_a_search_bot_plays_its_rollouts_on_copies_never_on_the_state():
     assert a in s.legal_action_ids()
     assert (s.zones, s.known, s.v, s.pending, s.history, s.rng, len(s.log)) == snapshot
     assert not s.quiet
+
+
+def test_a_tally_counts_the_actions_its_keys_name_and_asks_about_the_others():
+    g = _game("games/counter_bluff.cards", 2, "compiled")
+    asked, tally = [], {}
+
+    def first_sight(st, a):
+        asked.append((st.pending.choice, a))
+        tally[(st.pending.choice, a)] = 1
+    s = quiet(g.new_initial_state(seed=3, log=False))
+    n = seat_playout(s, [random.Random(1), random.Random(2)], on_decision=first_sight, tally=tally)
+    assert sum(tally.values()) == n and sorted(asked) == sorted(tally) and len(set(asked)) == len(asked)
+    plain = quiet(g.new_initial_state(seed=3, log=False))
+    seat_playout(plain, [random.Random(1), random.Random(2)])
+    assert plain.history == s.history

@@ -146,18 +146,15 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
     if actions is not None:
         chooses = state.game.program.chooses
 
-        def count(st, a):
+        def count(st, a):  # (an action not yet in `times`: the playout counts those itself)
             k = (st.pending.choice, a)
-            n = times.get(k)
-            if n is not None:
-                times[k] = n + 1
-            elif chooses[k[0]].alts[alt_of(a)].pure:
+            if chooses[k[0]].alts[alt_of(a)].pure:
                 keys[k] = _action_key(st, a)
                 times[k] = 1
             else:
                 actions[_action_key(st, a)] += 1
     try:
-        decisions = seat_playout(state, [b.rng for b in players], on_decision=count)
+        decisions = seat_playout(state, [b.rng for b in players], on_decision=count, tally=times)
         scores = state.scores()  # (a `score of p:` can break a rule too)
     except RuleError as e:
         raise e.in_game(seed, len(state.history))

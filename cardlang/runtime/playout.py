@@ -65,9 +65,11 @@ def random_playout(state, rng: random.Random, stop_round: Optional[int] = None) 
 
 
 def seat_playout(state, rngs: Sequence[random.Random], stop_round: Optional[int] = None,
-                 on_decision: Optional[Callable] = None) -> int:
+                 on_decision: Optional[Callable] = None, tally: Optional[dict] = None) -> int:
     """Seat s plays `legal[rngs[s].randrange(len(legal))]` (the same draws) until the end or round
-    `stop_round`; `on_decision(state, a)`, if given, is told each action before it is played."""
+    `stop_round`; `on_decision(state, a)`, if given, is told each action before it is played. With
+    `tally`, an action whose key `(pending.choice, a)` is in it adds one there instead (no call):
+    `on_decision` puts a key there to have that action counted so from then on."""
     resume = state.game.program.resume
     bits = [r.getrandbits for r in rngs]
     lengths = _BITS
@@ -83,7 +85,15 @@ def seat_playout(state, rngs: Sequence[random.Random], stop_round: Optional[int]
             i = getbits(k)
         a = legal[i]
         if on_decision is not None:
-            on_decision(state, a)
+            if tally is None:
+                on_decision(state, a)
+            else:
+                key = (pending.choice, a)
+                times = tally.get(key)
+                if times is None:
+                    on_decision(state, a)
+                else:
+                    tally[key] = times + 1
         resume(state, a)
         n += 1
     return n
