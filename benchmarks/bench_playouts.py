@@ -43,7 +43,7 @@ try:  # (absent before issue 12: the benchmark then measures the other paths, fo
     from cardlang.runtime.playout import quiet, seat_playout  # noqa: E402
 except ImportError:  # pragma: no cover
     seat_playout = None
-from bench_engine import interpreted_player, reference_player  # noqa: E402
+from bench_engine import _run_for, interpreted_player, reference_player  # noqa: E402
 from reference import ascenseur as ref_ascenseur  # noqa: E402
 
 GAME, PLAYERS = "games/ascenseur.cards", 4
@@ -51,15 +51,8 @@ GAME, PLAYERS = "games/ascenseur.cards", 4
 
 def _rate(play, seconds: float) -> float:
     """Decisions per CPU second of `play(i)` (which returns its decisions), for about `seconds`."""
-    gc.collect()
-    done = decisions = 0
-    t0 = time.process_time()
-    while True:
-        decisions += play(done)
-        done += 1
-        elapsed = time.process_time() - t0
-        if elapsed >= seconds:
-            return decisions / elapsed
+    _, decisions, elapsed = _run_for(play, seconds, None)
+    return decisions / elapsed
 
 
 def players(game) -> dict:
