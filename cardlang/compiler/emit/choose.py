@@ -11,6 +11,7 @@ from __future__ import annotations
 from .. import ir
 from ...runtime.engine import STOP
 from . import helpers
+from .facts import draws
 
 
 def write_choose(em, w, op) -> None:
@@ -78,7 +79,7 @@ def _legal_of(em, w, alt: ir.Alternative, base: int, out: str, span) -> None:
     w.line(f"{lo}, {hi} = ({em.x(w, alt.source)}), ({em.x(w, alt.high)})")
     w.line(f"if {lo} < 0 or {hi} > 0xFFFF:")
     w.line(f"    {em.c(helpers.numbers_out_of_range)}({lo}, {hi}, {em.c(span)})")
-    if alt.where is None or (isinstance(alt.where, ir.Const) and alt.where.value is True):
+    if alt.where is None or always(alt.where):
         w.line(f"{out} = tuple(range({base} + {lo}, {base} + {hi} + 1))")
         return
     _kept(em, w, alt, f"range({lo}, {hi} + 1)", alt.where, out, each)
@@ -103,3 +104,11 @@ def _kept(em, w, alt, values: str, test, out: str, each) -> None:
 
 def _with_base(base, cards):
     return tuple([base | c for c in cards])
+
+
+def always(e) -> bool:
+    """Whether a filter is `true` whatever it is given (a define that allows everything), and
+    working it out draws nothing."""
+    if isinstance(e, ir.DefineCall):
+        return always(e.body) and not any(draws(a) for a in e.args)
+    return isinstance(e, ir.Const) and e.value is True

@@ -13,6 +13,7 @@ from __future__ import annotations
 from .. import ir
 from ...runtime.zones import first_in, still_in
 from . import helpers
+from .facts import never_none
 from .texts import renderer
 
 
@@ -29,6 +30,11 @@ class ExprEmitter:
         self.suits = deck.card_suit
         self.suit_of = tuple(None if x < 0 else x for x in deck.card_suit)  # a joker has no suit
         self._texts: dict = {}
+        self.never_none = never_none(program.ir)  # slots that always hold a card (`emit/facts.py`)
+
+    def card(self, w, e: ir.Expr):
+        """(the expression of a card, whether it is never none)."""
+        return self.x(w, e), isinstance(e, ir.Slot) and e.slot in self.never_none
 
     def x(self, w, e: ir.Expr) -> str:
         """The Python expression for `e`."""
@@ -114,6 +120,11 @@ class ExprEmitter:
         return self.ranks if name == "rank" else self.suits
 
     def x_Is(self, w, e: ir.Is):
+        if e.table is not None:
+            value, sure = self.card(w, e.value)
+            if sure:
+                table = self.c(self._table(e.table))
+                return f"({table}[{value}] {'!=' if e.negate else '=='} {self.x(w, e.pattern)})"
         value = self.x(w, e.value)
         if e.table is None:
             if isinstance(e.pattern, ir.Const) and e.pattern.value is None:  # identity says the same, faster
@@ -212,8 +223,12 @@ class ExprEmitter:
 
     # ------------------------------------------------------------------ functions
     def x_OrderOf(self, w, e: ir.OrderOf):
+        card, sure = self.card(w, e.card)
+        table = self.c(self.layout.orders[e.order])
+        if sure:
+            return f"{table}[{card}]"
         t = w.fresh("_c")
-        return f"(0 if ({t} := {self.x(w, e.card)}) is None else {self.c(self.layout.orders[e.order])}[{t}])"
+        return f"(0 if ({t} := {card}) is None else {table}[{t}])"
 
     def x_HandValue(self, w, e: ir.HandValue):
         ranking, codes = self.layout.rankings[e.ranking]
@@ -259,9 +274,12 @@ class ExprEmitter:
         if name == "random":
             return f"{self.c(helpers.draw)}(s, tuple({self.x(w, e.args[0])}), {self.c(e.span)})"
         if name in ("suit", "rank"):
-            t = w.fresh("_c")
+            card, sure = self.card(w, e.args[0])
             table = self.c(self.suit_of if name == "suit" else self.ranks)
-            return f"(None if ({t} := {self.x(w, e.args[0])}) is None else {table}[{t}])"
+            if sure:
+                return f"{table}[{card}]"
+            t = w.fresh("_c")
+            return f"(None if ({t} := {card}) is None else {table}[{t}])"
         if name == "abs":
             return f"abs({self.x(w, e.args[0])})"
         if name in ("min", "max"):

@@ -22,10 +22,12 @@ op = attrs.define(eq=False)
 
 @op
 class Stmts:
-    """Statements that cannot stop, one after the other, then `next`."""
+    """Statements that cannot stop, one after the other, then `next` (`plain`: for a fused run, the
+    op it replaced, which does its first statement)."""
     span: object
     stmts: tuple
     next: int
+    plain: object = None
 
 
 @op
@@ -177,7 +179,6 @@ class Graph:
         self.splits: dict = {}  # id(ir.Alternative) -> (first terms, the rest or None): passes/split.py
         self.chaining = None  # (line budget, depth) when the emitter pastes ops (passes/chaining.py)
         self.paste = False  # locals hold values and define bodies are pasted (passes/paste.py)
-        self.unfused: dict = {}  # pc -> the op a fused run replaced there (passes/fusion.py)
 
 
 class Builder:

@@ -228,6 +228,7 @@ class Program(ProgramBase):
         self.spans_of: dict = {}  # generated file name -> the rule span of each of its lines
         self.sources: dict = {}  # generated file name -> its source, for reading what was generated
         self.passes: tuple = ()
+        self.refused: list = []  # (pc, chained, why) of each op Python refused to compile
 
     def setup(self, graph, passes) -> None:
         """Takes the op graph the passes left and makes the program's tables and functions."""
@@ -264,9 +265,9 @@ class Program(ProgramBase):
         for chained in (True, False):
             try:
                 return self.em.compile_op(pc, chained)
-            except _TOO_DEEP:
-                continue
-        unfused = self.graph.unfused.get(pc)
+            except _TOO_DEEP as e:
+                self.refused.append((pc, chained, f"{type(e).__name__}: {e}"))  # (tests check that none is)
+        unfused = getattr(self.graph.ops[pc], "plain", None)
         if unfused is None:
             raise RuleError("this rule is nested too deeply for the engine", self.op_spans[pc])
         self.graph.ops[pc] = unfused  # (a fused run Python refuses: its statements one op each)

@@ -14,6 +14,5 @@ def run(graph) -> None:
     covered = -1
     for start, end, stmts in sorted(graph.runs, key=lambda r: (r[0], -r[1])):
         if start >= covered:  # a run inside a fused run never runs fused: skip it
-            graph.unfused[start] = graph.ops[start]
-            graph.ops[start] = Stmts(stmts[0].span, stmts, end)
+            graph.ops[start] = Stmts(stmts[0].span, stmts, end, plain=graph.ops[start])
             covered = end

@@ -5,9 +5,8 @@ rest is tried card by card. Works on the choices of the op graph; the emitter wr
 
 from __future__ import annotations
 
-import attrs
-
 from .. import ir
+from ..emit.facts import draws, reads
 from ..emit.graph import Choose
 
 NAME = "split"
@@ -47,27 +46,3 @@ def _or(terms):
     for t in terms[1:]:
         e = ir.Or(t.span, e, t)
     return e
-
-
-def _children(node):
-    for f in attrs.fields(type(node)):
-        if f.name == "span":
-            continue
-        value = getattr(node, f.name)
-        for x in value if isinstance(value, tuple) else (value,):
-            if attrs.has(type(x)):
-                yield x
-
-
-def reads(node, slot: int) -> bool:
-    """Whether an expression reads slot `slot` anywhere in it."""
-    if isinstance(node, ir.Slot):
-        return node.slot == slot
-    return any(reads(x, slot) for x in _children(node))
-
-
-def draws(node) -> bool:
-    """Whether an expression may draw the state's chance (`random`)."""
-    if isinstance(node, ir.Builtin) and node.name == "random":
-        return True
-    return any(draws(x) for x in _children(node))
