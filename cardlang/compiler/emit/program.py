@@ -186,7 +186,7 @@ class Emitter(StmtEmitter):
         finally:
             self.graph.chaining = saved
 
-    def compile_expr(self, e, slots=()):
+    def compile_expr(self, e):
         """A function `f(s)` giving the value of expression `e`."""
         w = Writer(self.ns)
         name = self.ns.fresh("_e")
