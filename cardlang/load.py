@@ -208,7 +208,7 @@ def load(path: str, players: Optional[int] = None, options: Optional[dict] = Non
 
         program = reference_program(symbols, players, values)
     else:
-        from .compiler.emit import emit_program
+        from .compiler.emit.build import emit_program
 
         program = emit_program(symbols, players, values, passes=passes)
     return Game(program, symbols, players, values, os.path.normpath(path), source_hash(path, symbols))

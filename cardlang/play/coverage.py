@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..compiler.emit import emit_program
+from ..compiler.emit.build import emit_program
 from ..runtime.engine import Game
 
 
