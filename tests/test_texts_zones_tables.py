@@ -1,0 +1,95 @@
+"""Issue 15, items 5, 6, 11 and 13: zones as parameters, texts (joined, quoted inside `{…}`, a
+definition without `()`), a text nested in a text keeps its cards, points by rank and lists
+(of `none`, of suits, an item of a per-player list). Each test plays a tiny game on every engine.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import cardlang
+
+ENGINES = ["reference"]
+
+PRELUDE = """\
+game "Test"
+players 2..4
+deck ranks 7 8 9 10 J Q K A W suits hearts spades
+zone talon: pile, hidden
+zone hand: per player, private
+zone second: per player, private
+zone table: pile, public
+"""
+
+
+def load(tmp_path, engine: str, body: str, decls: str = "", phases: str = "", n: int = 2):
+    """The game made of the prelude, `decls`, a `round:` of `body`, then `phases`."""
+    text = (PRELUDE + textwrap.dedent(decls) + "\nround:\n"
+            + textwrap.indent(textwrap.dedent(body).strip("\n"), "    ") + "\n" + textwrap.dedent(phases))
+    path = tmp_path / "game.cards"
+    path.write_text(text, encoding="utf-8")
+    return cardlang.load(str(path), players=n, engine=engine)
+
+
+def start(tmp_path, engine, body, decls="", phases="", n=2, stack=None):
+    return load(tmp_path, engine, body, decls, phases, n).new_initial_state(seed=0, stack=stack)
+
+
+def labels(st) -> list:
+    return [a.label for a in st.legal_actions()]
+
+
+def log(st, seat=None) -> list:
+    return st.game.program.render_log(st, seat)
+
+
+# ------------------------------------------------------------ 11: a text nested in a text
+NAME = 'define name(c: card) = "Wild" if c is W else "{c}"\n'
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_text_from_a_definition_keeps_its_card_in_a_label_and_an_announcement(tmp_path, engine):
+    st = start(tmp_path, engine, """
+        shuffle talon
+        deal 2 from talon to hand(players)
+        top of players chooses a card c from hand(top of players) as "play {name(c)}":
+            move c to table face up
+            announce "{top of players} played {name(c)}, {name(top of hand(top of players))} is left"
+        end game
+    """, NAME, stack=["W♠", "A♠", "7♥", "K♥"])
+    assert labels(st) == ["play Wild", "play 7♥"]
+    st.apply("play 7♥")
+    assert log(st)[-2] == "P0 played 7♥, Wild is left"
+    assert log(st, 1)[-2] == "P0 played 7♥, Wild is left"
+    st2 = start(tmp_path, engine, """
+        shuffle talon
+        deal 2 from talon to hand(players)
+        top of players chooses a card c from hand(top of players) as "play {name(c)}":
+            move c to table face up
+            announce "{top of players} played {name(c)}, {name(top of hand(top of players))} is left"
+        end game
+    """, NAME, stack=["7♠", "A♠", "K♥", "Q♥"])
+    st2.apply("play K♥")
+    # the card of the inner text shows to those who know it, like any card of a text
+    assert log(st2)[-2] == "P0 played K♥, 7♠ is left"
+    assert log(st2, 0)[-2] == "P0 played K♥, 7♠ is left"
+    assert log(st2, 1)[-2] == "P0 played K♥, a card is left"  # P1 does not know P0's card
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_text_variable_keeps_its_cards_and_shows_them_to_who_knows_them(tmp_path, engine):
+    st = start(tmp_path, engine, """
+        shuffle talon
+        deal 1 from talon to hand(players)
+        set said = "{top of hand(top of players)} and {count(table)}"
+        announce "said: {said}"
+        top of players chooses:
+            "stop":
+                end game
+    """, 'var said = ""\n', stack=["Q♠", "J♥"])
+    assert log(st)[-1] == "said: Q♠ and 0"
+    assert log(st, 1)[-1] == "said: a card and 0"
+    assert st.observation(0)["variables"]["said"] == "Q♠ and 0"
+    assert st.observation(1)["variables"]["said"] == "hidden and 0"
