@@ -93,3 +93,38 @@ def test_a_text_variable_keeps_its_cards_and_shows_them_to_who_knows_them(tmp_pa
     assert log(st, 1)[-1] == "said: a card and 0"
     assert st.observation(0)["variables"]["said"] == "Q♠ and 0"
     assert st.observation(1)["variables"]["said"] == "hidden and 0"
+
+
+# ------------------------------------------------------------------------- 6: texts
+@pytest.mark.parametrize("engine", ENGINES)
+def test_texts_join_with_plus_and_a_part_may_quote_a_text(tmp_path, engine):
+    st = start(tmp_path, engine, """
+        shuffle talon
+        deal 2 from talon to hand(players)
+        announce "{soft}; {best}; {best()}; {"quoted"}; {"a {{brace}} " + "{total}"}"
+        announce "{"Wild" if top of hand(top of players) is W else "{top of hand(top of players)}"}!"
+        top of players chooses a card c from hand(top of players) as "{"play " + name(c)}":
+            end game
+    """, textwrap.dedent("""
+        define total = count(hand(top of players))
+        define soft = "soft " + "{total}" + "{" and more"}"
+        define best() = "{"Wild" if total > 5 else "tame"}"
+    """) + NAME, stack=["Q♠", "J♥", "W♥", "7♠"])
+    assert log(st)[-2:] == ["soft 2 and more; tame; tame; quoted; a {brace} 2", "Wild!"]
+    assert log(st, 1)[-1] == "Wild!"  # the text says it, whether P1 knows the card or not
+    assert labels(st) == ["play Q♠", "play Wild"]
+
+
+def check_codes(tmp_path, decls: str, body: str) -> list:
+    """The codes of the errors `cardlang check` reports for a game."""
+    from cardlang.load import check_file
+
+    path = tmp_path / "bad.cards"
+    path.write_text(PRELUDE + textwrap.dedent(decls) + "\nround:\n"
+                    + textwrap.indent(textwrap.dedent(body).strip("\n"), "    ") + "\n    end game\n")
+    return [(d.code, d.message) for d in check_file(str(path))[1] if d.is_error]
+
+
+def test_a_text_joins_only_a_text_with_one_error(tmp_path):
+    errors = check_codes(tmp_path, "var t = \"a\" + 3\n", 'announce "{t}"')
+    assert errors == [("E012", "what `+` joins to a text must be a text, but this is a number")]

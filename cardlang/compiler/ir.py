@@ -285,6 +285,14 @@ class Text(Expr):
     ranking: Optional[str]
 
 
+@node
+class JoinText(Expr):
+    """`text + text`: the first, then the second, each with its cards."""
+
+    left: Expr
+    right: Expr
+
+
 # ----------------------------------------------------------------- statements
 @node
 class Stmt:

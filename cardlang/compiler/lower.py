@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..lang import ast
-from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE, ZONES, Symbols
+from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE, ZONES, Symbols
 from . import ir
 from .layout import Layout
 
@@ -229,6 +229,8 @@ class Lowerer:
             return ir.Const(e.span, self.layout.zone_families[e.name][0])
         if sym.kind in ("rank", "suit"):
             return ir.Const(e.span, self._index(sym.kind, e.name))
+        if sym.kind == "define":  # `best` for `define best = …`
+            return self._define_call(e.span, e.name, sym.decl, ())
         raise AssertionError(e.name)  # pragma: no cover - the checker resolved every name
 
     def _index(self, kind: str, name: str) -> int:
@@ -265,6 +267,8 @@ class Lowerer:
         if op == "except":
             many = rt in (CARDS, PLAYERS, LIST, ZONE, "empty")
             return ir.Except(span, self.seq(e.left), self.seq(e.right) if many else self.expr(e.right), many)
+        if op == "+" and lt == TEXT:
+            return ir.JoinText(span, self.expr(e.left), self.expr(e.right))
         if op in ("+", "-", "*", "/", "%"):
             return ir.Arith(span, op, self.expr(e.left), self.expr(e.right))
         return ir.Compare(span, op, self.expr(e.left), self.expr(e.right))
@@ -328,18 +332,21 @@ class Lowerer:
         if sym.kind == "ranking":
             return ir.HandValue(span, name, self.cards(args[0]))
         if sym.kind == "define":
-            d = sym.decl
-            values = tuple(self.expr(a) for a in args)
-            slots = tuple(self.slot(self.type(a)) for a in args)
-            # the body sees its parameters and the globals, as the checker does, never the caller's locals
-            caller = self.scopes
-            self.scopes = [caller[0], {prm.name: slot for prm, slot in zip(d.params, slots)}]
-            try:
-                body = self.expr(d.body)
-            finally:
-                self.scopes = caller
-            return ir.DefineCall(span, name, slots, values, body)
+            return self._define_call(span, name, sym.decl, args)
         raise AssertionError(name)  # pragma: no cover
+
+    def _define_call(self, span, name: str, d: ast.DefineDecl, args: tuple) -> ir.DefineCall:
+        """A definition used: its arguments into fresh slots, then its body over them."""
+        values = tuple(self.expr(a) for a in args)
+        slots = tuple(self.slot(self.type(a)) for a in args)
+        # the body sees its parameters and the globals, as the checker does, never the caller's locals
+        caller = self.scopes
+        self.scopes = [caller[0], {prm.name: slot for prm, slot in zip(d.params, slots)}]
+        try:
+            body = self.expr(d.body)
+        finally:
+            self.scopes = caller
+        return ir.DefineCall(span, name, slots, values, body)
 
     def _builtin(self, e: ast.Call):
         name, args = e.func, e.args

@@ -102,6 +102,10 @@ class Evaluator:
         a = tuple(self.eval(st, e.left))
         return a + tuple(self.eval(st, e.right))
 
+    def e_JoinText(self, st, e: ir.JoinText):
+        a = self.eval(st, e.left)
+        return a + self.eval(st, e.right)  # each carries its own cards (`log.embed`)
+
     def e_In(self, st, e: ir.In):
         item = self.eval(st, e.item)
         return item in self.eval(st, e.seq)

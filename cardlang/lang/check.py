@@ -647,6 +647,8 @@ class Checker:
             if sym.kind == "pvar":
                 self.error("E012", f"`{e.name}` is a per-player variable: say whose, e.g. `{e.name}(p)`", e.span)
                 return sym.type
+            if sym.kind == "define" and not sym.decl.params:  # `define best = …` is used as `best`
+                return self._define_use(e.name, sym)
             if sym.kind in ("order", "ranking", "define", "phase"):
                 self.error("E012", f"`{e.name}` is {self._what(sym)}, not a value", e.span,
                            help=f"use it as `{e.name}(…)`" if sym.kind != "phase" else None)
@@ -741,6 +743,9 @@ class Checker:
                 seq = CARDS if a in (ZONE, CARD) else a
                 self.expect(e.right, (seq,) if seq != CARDS else (CARDS, ZONE, CARD), "what `+` joins")
                 return seq
+            if op == "+" and a == TEXT:
+                self.expect(e.right, (TEXT,), "what `+` joins to a text")
+                return TEXT
             if not _fits(a, (NUMBER,)):
                 self.error("E012", f"`{op}` needs numbers, but this is {_article(a)}", e.left.span)
             self.expect(e.right, (NUMBER,), f"`{op}`")
@@ -817,17 +822,21 @@ class Checker:
             return HANDVALUE
         if sym.kind == "define":
             d = sym.decl
-            if self.current_define is not None:
-                self.define_uses.setdefault(self.current_define, set()).add(name)
             if self._arity(e, len(d.params)):
                 for a, p in zip(e.args, d.params):
                     self.expect(a, (self._param_type(p),), f"parameter `{p.name}` of `{name}`")
-            return sym.type
+            return self._define_use(name, sym)
         if sym.kind == "phase":
             self.error("E014", f"`{name}` is a phase: name it on a line of its own to play it", e.span)
             return ANY
         self.error("E014", f"`{name}` is {self._what(sym)}, not something to call", e.func_span)
         return ANY
+
+    def _define_use(self, name: str, sym: Symbol) -> str:
+        """The type of a definition where it is used (and the use, for E023's cycles)."""
+        if self.current_define is not None:
+            self.define_uses.setdefault(self.current_define, set()).add(name)
+        return sym.type
 
     def _arity(self, e: ast.Call, n: int) -> bool:
         if len(e.args) != n:

@@ -408,19 +408,44 @@ class _ToAst(Transformer):
         if "{" in value:
             raw = str(tok)[1:-1]
             pos = 0
-            for m in re.finditer(r"\{\{|\}\}|\{([^{}]*)\}", raw):
-                parts.append(unquote('"' + raw[pos : m.start()] + '"'))
-                if m.group(1) is None:
-                    parts.append(m.group(0)[0])
+            for start, end, is_expr in _interpolations(raw):
+                parts.append(unquote('"' + raw[pos:start] + '"'))
+                if not is_expr:
+                    parts.append(raw[start])
                 else:
-                    col = tok.column + 1 + m.start(1)
+                    col = tok.column + 2 + start
                     try:
-                        parts.append(parse_expr(m.group(1), self.file, tok.line, col))
+                        parts.append(parse_expr(raw[start + 1 : end - 1], self.file, tok.line, col))
                     except _InterpolationError as problem:
                         self.problems.append(problem.diagnostic)
-                pos = m.end()
+                pos = end
             parts.append(unquote('"' + raw[pos:] + '"'))
         return ast.Text(span, value, tuple(p for p in parts if p != ""))
+
+
+def _interpolations(raw: str) -> list:
+    """Where the `{…}` parts of a text stand in its source: (start, end, True) for each, skipping
+    the texts quoted inside one; (start, end, False) for a `{{` or `}}` (a brace)."""
+    out, i, n = [], 0, len(raw)
+    while i < n:
+        if raw.startswith(("{{", "}}"), i):
+            out.append((i, i + 2, False))
+            i += 2
+            continue
+        if raw[i] == "{":
+            j = i + 1
+            while j < n and raw[j] not in "{}":
+                if raw[j] == '"':  # a text inside the part: its braces are its own
+                    j += 1
+                    while j < n and raw[j] != '"':
+                        j += 2 if raw[j] == "\\" else 1
+                j += 1
+            if j < n and raw[j] == "}":
+                out.append((i, j + 1, True))
+                i = j + 1
+                continue
+        i += 1
+    return out
 
 
 def parse_expr(text: str, file: str, line: int, column: int) -> ast.Expr:
