@@ -128,3 +128,54 @@ def check_codes(tmp_path, decls: str, body: str) -> list:
 def test_a_text_joins_only_a_text_with_one_error(tmp_path):
     errors = check_codes(tmp_path, "var t = \"a\" + 3\n", 'announce "{t}"')
     assert errors == [("E012", "what `+` joins to a text must be a text, but this is a number")]
+
+
+# ------------------------------------------------------------- 5: zones as parameters
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_zone_given_where_cards_are_wanted_is_its_cards(tmp_path, engine):
+    st = start(tmp_path, engine, """
+        let me = top of players
+        let you = next of me
+        shuffle talon
+        deal 3 from talon to hand(players)
+        move top of talon to second(me)
+        announce "{n(hand(me))} {high(hand(me))} {high(second(me) + hand(you))} {n(table)}"
+        set kept = hand(you)
+        announce "{n(kept)} {n(top of hand(you) if true else second(me))}"
+        me chooses:
+            "stop":
+                end game
+    """, """
+        order value: 7 8 9 10 J Q K A W
+        var kept: cards = table
+        define n(z: cards) = count(z)
+        define high(z: cards) = sum c in z of value(c) where value(c) > 4
+    """, stack=["A♠", "7♥", "K♠", "8♥", "9♠", "10♥", "J♠"])
+    # P0: A♠ K♠ 9♠ (8 + 7 + 0), P1: 7♥ 8♥ 10♥ (0), second(me): J♠ (5)
+    assert log(st)[-2:] == ["3 15 5 0", "3 1"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_one_phase_plays_either_hand_given_as_a_zone(tmp_path, engine):
+    st = start(tmp_path, engine, """
+        let me = top of players
+        shuffle talon
+        deal 2 from talon to hand(players)
+        deal 2 from talon to second(me)
+        play_hand(me, hand(me))
+        play_hand(me, second(me))
+        end game
+    """, phases="""
+        phase play_hand(p, z: zone):
+            p chooses a card c from z:
+                move c to table
+            move top of z to table
+            announce "{p} played {count(z)} left, {count(table)} on the table"
+    """, stack=["A♠", "7♥", "K♠", "8♥", "9♠", "10♥"])
+    assert labels(st) == ["A♠", "K♠"]
+    st.apply("K♠")
+    assert log(st)[-1] == "P0 played 0 left, 2 on the table"
+    assert labels(st) == ["9♠", "10♥"]
+    st.apply("9♠")
+    assert log(st)[-2] == "P0 played 0 left, 4 on the table"
+    assert [len(z) for z in st.zones] == [12, 0, 2, 0, 0, 4]  # talon, hand(0), hand(1), second(0), second(1), table

@@ -48,8 +48,10 @@ class Lowerer:
     def program(self) -> ir.Program:
         """The whole game."""
         s, layout = self.sym, self.layout
-        var_inits = [(layout.var_slots[name][0], False, self.expr(sym.decl.value)) for name, sym in s.vars.items()]
-        var_inits += [(layout.pvar_slots[name][0], True, self.expr(sym.decl.value)) for name, sym in s.pvars.items()]
+        var_inits = [(layout.var_slots[name][0], False, self.as_type(sym.decl.value, sym.type))
+                     for name, sym in s.vars.items()]
+        var_inits += [(layout.pvar_slots[name][0], True, self.as_type(sym.decl.value, sym.type))
+                      for name, sym in s.pvars.items()]
         score = None
         if s.score is not None:
             slot = self.slot()
@@ -90,7 +92,16 @@ class Lowerer:
         return ir.ItemTarget(self.lookup(t.name), self.expr(t.key), t.span)
 
     def s_Set(self, st: ast.Set):
-        return ir.Assign(st.span, self.target(st.target), self.expr(st.value))
+        return ir.Assign(st.span, self.target(st.target), self.as_type(st.value, self._holds(st.target)))
+
+    def _holds(self, t: ast.Target) -> Optional[str]:
+        """The declared type of what a target writes (None for a local: it holds what it was given)."""
+        if t.kind == "player":
+            return self.sym.pvars[t.name].type
+        if t.kind == "name" and self.lookup(t.name) is not None and t.name in self.sym.vars \
+                and self.lookup(t.name) == self.scopes[0].get(t.name):
+            return self.sym.vars[t.name].type
+        return None
 
     def s_Let(self, st: ast.Let):
         value = self.expr(st.value)
@@ -147,7 +158,9 @@ class Lowerer:
     def s_CallPhase(self, st: ast.CallPhase):
         if isinstance(st.expr, ast.Text):  # a line of rule text: the checker warns (W003); it does nothing
             return None
-        return ir.CallPhase(st.span, self.phases[st.name], tuple(self.expr(a) for a in st.args))
+        params = self.sym.phases[st.name].params
+        return ir.CallPhase(st.span, self.phases[st.name],
+                            tuple(self.as_type(a, prm.type or PLAYER) for a, prm in zip(st.args, params)))
 
     def s_If(self, st: ast.If):
         branches = tuple((self.expr(cond), self.block(body)) for cond, body in st.branches)
@@ -248,7 +261,8 @@ class Lowerer:
         return (ir.Negate if e.op == "-" else ir.Not)(e.span, self.expr(e.operand))
 
     def x_Conditional(self, e: ast.Conditional):
-        return ir.Conditional(e.span, self.expr(e.cond), self.expr(e.then), self.expr(e.otherwise))
+        t = self.type(e)  # both sides as the checker typed the whole (a zone beside cards is its cards)
+        return ir.Conditional(e.span, self.expr(e.cond), self.as_type(e.then, t), self.as_type(e.otherwise, t))
 
     def x_Binary(self, e: ast.Binary):
         op, span = e.op, e.span
@@ -337,8 +351,10 @@ class Lowerer:
 
     def _define_call(self, span, name: str, d: ast.DefineDecl, args: tuple) -> ir.DefineCall:
         """A definition used: its arguments into fresh slots, then its body over them."""
-        values = tuple(self.expr(a) for a in args)
-        slots = tuple(self.slot(self.type(a)) for a in args)
+        wanted = tuple(prm.type or PLAYER for prm in d.params)
+        values = tuple(self.as_type(a, t) for a, t in zip(args, wanted))
+        slots = tuple(self.slot(CARDS if t == CARDS and self.type(a) in (ZONE, CARD) else self.type(a))
+                      for a, t in zip(args, wanted))
         # the body sees its parameters and the globals, as the checker does, never the caller's locals
         caller = self.scopes
         self.scopes = [caller[0], {prm.name: slot for prm, slot in zip(d.params, slots)}]
@@ -366,6 +382,15 @@ class Lowerer:
         if t == CARD:
             return ir.Maybe(e.span, x)
         return x
+
+    def as_type(self, e, wanted: Optional[str]) -> ir.Expr:
+        """The expression as a value of type `wanted` where the checker let it stand for one: a zone
+        or a card given where cards are wanted is its cards, a player where players are, a tuple."""
+        if wanted == CARDS:
+            return self.cards(e)
+        if wanted == PLAYERS:
+            return self.seq(e)
+        return self.expr(e)
 
     def seq(self, e) -> ir.Expr:
         """The expression as a sequence: the cards of a zone, a card or a player as a tuple."""

@@ -19,7 +19,7 @@ from .poker_vocabulary import CATEGORIES
 NUMBER, BOOL, TEXT, CARD, CARDS, ZONE, ZONES = "number", "bool", "text", "card", "cards", "zone", "zones"
 PLAYER, PLAYERS, SUIT, RANK, LIST, NONE, ANY = "player", "players", "suit", "rank", "list", "none", "any"
 HANDVALUE = "hand value"
-TYPE_NAMES = {NUMBER, BOOL, TEXT, CARD, CARDS, PLAYER, PLAYERS, SUIT, RANK, LIST}
+TYPE_NAMES = {NUMBER, BOOL, TEXT, CARD, CARDS, PLAYER, PLAYERS, SUIT, RANK, LIST, ZONE}
 
 ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, ZONE: CARD, LIST: NUMBER, ZONES: ZONE}
 NULLABLE = {CARD, PLAYER, SUIT, RANK}
@@ -688,6 +688,8 @@ class Checker:
                 return b
             if _fits(b, (a,)):
                 return a
+            if _fits(a, (CARDS,)) and _fits(b, (CARDS,)):  # a card, a zone: both are cards
+                return CARDS
             self.error("E012", f"the two sides of `if … else` differ: {_article(a)} and {_article(b)}", e.span)
             return ANY
         if isinstance(e, ast.Neighbour):
