@@ -179,3 +179,75 @@ def test_one_phase_plays_either_hand_given_as_a_zone(tmp_path, engine):
     st.apply("9♠")
     assert log(st)[-2] == "P0 played 0 left, 4 on the table"
     assert [len(z) for z in st.zones] == [12, 0, 2, 0, 0, 4]  # talon, hand(0), hand(1), second(0), second(1), table
+
+
+# ---------------------------------------------------------- 13: tables by rank, lists
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_points_table_gives_each_card_the_points_of_its_rank(tmp_path, engine):
+    st = start(tmp_path, engine, """
+        shuffle talon
+        deal 3 from talon to hand(players)
+        let me = top of players
+        announce "{sum c in hand(me) of worth(c)} {worth(top of hand(me))} {worth(top of table)}"
+        add worth(top of hand(me)) to total
+        me chooses a card c from hand(me) as "{c} for {worth(c)}":
+            end game
+    """, """
+        points worth: J 20, 9 14, A 11, 10 10, K 4, Q 3, 7 -1
+        var total = 0
+    """, stack=["J♠", "7♥", "8♠", "9♥", "W♠", "Q♥"])
+    # P0 holds J♠ 8♠ W♠: 20 + 0 + 0; none (an empty table's top) is worth 0
+    assert log(st)[-1] == "20 0 0"
+    assert labels(st) == ["J♠ for 20", "8♠ for 0", "W♠ for 0"]
+    assert st.observation(0)["variables"]["total"] == 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_players_list_of_suits_starts_as_none_has_items_set_and_prints_by_name(tmp_path, engine):
+    st = start(tmp_path, engine, """
+        for each p in players:
+            set told(p)[2] = hearts
+            set heard(p)[1] = Q
+        set told(next of top of players)[3] = spades
+        add 5 to counts(top of players)[2]
+        let me = top of players
+        announce "{me} was told {told(me)}, then {told(next of me)}; {told(me)[2]} {heard(me)} {counts(me)}"
+        me chooses a number n from 1 to 3 as "ask {told(next of me)[n]}":
+            end game
+    """, """
+        per player var told: suits = [none, none, none]
+        per player var heard: ranks = [none, K]
+        per player var counts = [1, 2]
+    """)
+    assert log(st)[-1] == "P0 was told none, hearts, none, then none, hearts, spades; hearts Q, K 1, 7"
+    assert labels(st) == ["ask none", "ask hearts", "ask spades"]
+    assert st.observation(1)["player_variables"]["told"] == [[None, "hearts", None], [None, "hearts", "spades"]]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_item_of_a_players_list_out_of_range_is_a_rule_error(tmp_path, engine):
+    with pytest.raises(cardlang.RuleError, match=r"item 4 of a list of 3"):
+        start(tmp_path, engine, """
+            set told(top of players)[4] = hearts
+            end game
+        """, "per player var told: suits = [none, none, none]\n")
+
+
+@pytest.mark.parametrize("decls, body, expected", [
+    ("var t = [none, none]\n", 'announce "{t}"',
+     [("E012", "the type of `t` cannot be told from a list of `none`")]),
+    ("var t: list = [none, none]\n", 'announce "{t}"',
+     [("E012", "`t` is declared a list but starts as a list of none")]),
+    ("per player var t: suits = [none]\n", "set t(top of players)[1] = 3",
+     [("E012", "`t` holds a suit, not a number")]),
+    ("per player var t = 3\n", "set t(top of players)[1] = 3",
+     [("E012", "`t(…)` is not a list; only list items can be set with `[…]`")]),
+    ("var t = [1]\n", "set t(top of players)[1] = 3", [("E028", "`t` is not a per-player variable")]),
+    ("points w: J 2, J 3, X 1\n", 'announce "{w(top of talon)}"',
+     [("E021", "rank `J` is given points twice in `w`"), ("E021", "`X` is not a rank of the deck")]),
+    ("points w: J 2\n", 'announce "{w(talon)} {w}"',
+     [("E012", "the card `w` gives points to must be a card, but this is a zone"),
+      ("E012", "`w` is a points table, not a value")]),
+])
+def test_misused_lists_and_points_tables_are_reported(tmp_path, decls, body, expected):
+    assert check_codes(tmp_path, decls, body) == expected

@@ -89,6 +89,8 @@ class Lowerer:
             return ir.SlotTarget(self.lookup(t.name))
         if t.kind == "player":
             return ir.PlayerVarTarget(self.layout.pvar_slots[t.name][0], self.expr(t.key))
+        if t.kind == "player item":
+            return ir.PlayerItemTarget(self.layout.pvar_slots[t.name][0], self.expr(t.key), self.expr(t.index), t.span)
         return ir.ItemTarget(self.lookup(t.name), self.expr(t.key), t.span)
 
     def s_Set(self, st: ast.Set):
@@ -96,8 +98,9 @@ class Lowerer:
 
     def _holds(self, t: ast.Target) -> Optional[str]:
         """The declared type of what a target writes (None for a local: it holds what it was given)."""
-        if t.kind == "player":
-            return self.sym.pvars[t.name].type
+        if t.kind in ("player", "player item"):
+            held = self.sym.pvars[t.name].type
+            return held if t.kind == "player" else None
         if t.kind == "name" and self.lookup(t.name) is not None and t.name in self.sym.vars \
                 and self.lookup(t.name) == self.scopes[0].get(t.name):
             return self.sym.vars[t.name].type
@@ -347,6 +350,10 @@ class Lowerer:
             return ir.HandValue(span, name, self.cards(args[0]))
         if sym.kind == "define":
             return self._define_call(span, name, sym.decl, args)
+        if sym.kind == "points":
+            worth = {rank: points for rank, points, _ in sym.decl.points}
+            table = tuple(worth.get(self.deck.rank_name(c), 0) for c in range(self.deck.size))
+            return ir.RankPoints(span, table, self.expr(args[0]))
         raise AssertionError(name)  # pragma: no cover
 
     def _define_call(self, span, name: str, d: ast.DefineDecl, args: tuple) -> ir.DefineCall:

@@ -211,6 +211,10 @@ class Evaluator:
         c = self.eval(st, e.card)
         return 0 if c is None else self.layout.orders[e.order][c]
 
+    def e_RankPoints(self, st, e: ir.RankPoints):
+        c = self.eval(st, e.card)
+        return 0 if c is None else e.table[c]
+
     def e_HandValue(self, st, e: ir.HandValue):
         hand = self.eval(st, e.cards)
         if not 5 <= len(hand) <= 10:

@@ -140,6 +140,12 @@ class _ToAst(Transformer):
     def order_decl(self, meta, c):
         return ast.OrderDecl(self.S(meta), str(c[0]), tuple((str(t), self.T(t)) for t in c[1:]), self.T(c[0]))
 
+    def points_decl(self, meta, c):
+        return ast.PointsDecl(self.S(meta), str(c[0]), tuple(c[1:]), self.T(c[0]))
+
+    def points_item(self, meta, c):
+        return (str(c[0]), c[1], self.T(c[0]))
+
     def ranking_decl(self, meta, c):
         name, order, *cats, ace = c
         return ast.RankingDecl(
@@ -198,6 +204,9 @@ class _ToAst(Transformer):
 
     def target_item(self, meta, c):
         return ast.Target(self.S(meta), str(c[0]), c[1], "item")
+
+    def target_player_item(self, meta, c):
+        return ast.Target(self.S(meta), str(c[0]), c[1], "player item", c[2])
 
     def set_stmt(self, meta, c):
         return ast.Set(self.S(meta), c[0], c[1])

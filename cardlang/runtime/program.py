@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE, ZONES
+from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEXT, ZONE, ZONES
 from . import engine, view
 from .basics import MAX_EVENTS, Events, RuleError
 from .log import MARK_RE, absorb, describe, fill_marks, fill_refs, mark, placed_mark, player_name, render_log
@@ -166,7 +166,7 @@ class ProgramBase:
             return absorb(value, cards)  # a text within a text (a definition's): its cards go with it
         shown = self.value_text(value, type_, None, st)
         if isinstance(shown, list):
-            shown = ", ".join(map(str, shown))
+            shown = ", ".join("none" if x is None else str(x) for x in shown)
         return "none" if shown is None else str(shown)
 
     def value_text(self, value, type_: str, seat: Optional[int], st) -> object:
@@ -189,6 +189,9 @@ class ProgramBase:
             return self.zone_names[value]
         if type_ == LIST:
             return list(value)
+        if type_ in (SUITS, RANKS):  # each item by its name (none stays none)
+            item = SUIT if type_ == SUITS else RANK
+            return [self.value_text(x, item, seat, st) for x in value]
         if type_ == TEXT:
             return fill_refs(self.deck, value, lambda c: seat is None or st.known[c] >> seat & 1)
         return value
