@@ -251,3 +251,8 @@ def test_an_item_of_a_players_list_out_of_range_is_a_rule_error(tmp_path, engine
 ])
 def test_misused_lists_and_points_tables_are_reported(tmp_path, decls, body, expected):
     assert check_codes(tmp_path, decls, body) == expected
+
+
+def test_a_local_list_of_none_says_it_needs_a_declared_type(tmp_path):
+    errors = check_codes(tmp_path, "", 'let told = [none, none]\nannounce "{told}"')
+    assert errors == [("E012", "the type of `told` cannot be told from a list of `none`")]

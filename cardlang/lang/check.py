@@ -503,6 +503,9 @@ class Checker:
                 self.error("E012", f"`{st.target.name}` holds {_article(want)}, not {_article(got)}", st.value.span)
         elif isinstance(st, ast.Let):
             t = self.type_of(st.value)
+            if t == NONES:
+                self.error("E012", f"the type of `{st.name}` cannot be told from a list of `none`", st.value.span,
+                           help=f"declare a variable with its type instead: `var {st.name}: suits = …` (or `ranks`)")
             self.bind(st.name, t, st.name_span)
             self.scopes[-1][st.name].decl = st
         elif isinstance(st, ast.Add):
