@@ -256,3 +256,12 @@ def test_misused_lists_and_points_tables_are_reported(tmp_path, decls, body, exp
 def test_a_local_list_of_none_says_it_needs_a_declared_type(tmp_path):
     errors = check_codes(tmp_path, "", 'let told = [none, none]\nannounce "{told}"')
     assert errors == [("E012", "the type of `told` cannot be told from a list of `none`")]
+
+
+def test_a_bad_part_of_a_text_quoted_inside_a_text_is_reported_where_it_stands():
+    from cardlang.lang.parse import parse
+
+    source = 'var t = "{"a{1 +}b"}"\n'
+    _, (problem,) = parse(source)
+    assert (problem.code, problem.message) == ("E001", "`{1 +}` in a text is not an expression")
+    assert source[problem.span.column - 1 : problem.span.end_column - 1] == "1 +"

@@ -479,7 +479,11 @@ def _interpolation(text: str, file: str) -> tuple:
     deep = beyond_limits(tree, file)
     if deep is not None:
         return "deep", deep
-    return "ok", _ToAst(file).transform(tree)
+    builder = _ToAst(file)
+    node = builder.transform(tree)
+    if builder.problems:  # a text quoted inside the part has a bad `{…}` of its own
+        return "deep", builder.problems[0]
+    return "ok", node
 
 
 class _InterpolationError(Exception):
