@@ -389,7 +389,8 @@ class Checker:
                 else:
                     if not _fits(t, (d.type,)):
                         self.error("E012", f"`{d.name}` is declared {_article(d.type)} but starts as {_article(t)}",
-                                   d.value.span)
+                                   d.value.span, help="a list of `none` is a list of suits or ranks: declare it "
+                                                      "`suits` or `ranks`" if t == NONES else None)
                     sym.type = d.type
             else:
                 sym.type = ZONE if t == ZONE else t
