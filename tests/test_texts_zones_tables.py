@@ -11,7 +11,7 @@ import pytest
 
 import cardlang
 
-ENGINES = ["reference"]
+ENGINES = ["reference", "compiled"]
 
 PRELUDE = """\
 game "Test"
