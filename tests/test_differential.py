@@ -212,6 +212,11 @@ var marks: list = [1, 2, 3]
 var dealer: player = none
 per player var points = 0
 define bonus(q) = {bonus}
+points worth: J 3, 9 2, A 1, 7 -1
+per player var told: suits = [none, none]
+define named(x: card) = "W" if x is J else "{{x}}"
+define shown = "t" + "{{total}}"
+define tally(z: cards) = sum x in z of worth(x)
 score of p: points(p)
 
 setup:
@@ -225,6 +230,7 @@ round:
             a card c from hand(p) where {card_filter} as "{card_label}":
                 move c to table face up
                 add {card_points} to points(p)
+                set told(p)[1 + value(c) % 2] = suit(c)
             a number k from 0 to 2 where {number_filter}:
                 set total = {number_total}
                 set marks[1 + k] = {number_total}
@@ -261,6 +267,12 @@ phase bid(q, n: number):
         swap top of hand(q) with top of stock
     add m % 3 to points(q)
     q says "{phase_text}"
+    keep(q, table)
+
+phase keep(q, z: zone):
+    if count(z) > 2:
+        move bottom of z to stock
+    announce "{{q}} {{told(q)}} {{tally(z)}} {{shown}}"
 '''
 
 _CHARS = st.sampled_from(["a", "b", " ", "s.v[0]", "s.v[1]", "[", "]", "'", '\\"', "\\\\", "#", "x = 1", "v["])
@@ -341,7 +353,8 @@ def texts(scope: frozenset):
     if "p" in scope:
         parts += ["{p}", "{hand(p)}", "{points(p)}", "{left of p}"]
     if "c" in scope:
-        parts += ["{c}", "{value(c)}", "{c is hearts}", "{suit(c)}", "{rank(c)}"]
+        parts += ["{c}", "{value(c)}", "{c is hearts}", "{suit(c)}", "{rank(c)}", "{named(c)}", "{worth(c)}",
+                  '{"q" + named(c)}']
     return st.lists(st.one_of(_CHARS, st.sampled_from(parts)), max_size=6).map("".join)
 
 

@@ -285,6 +285,23 @@ class Text(Expr):
     ranking: Optional[str]
 
 
+@node
+class JoinText(Expr):
+    """`text + text`: the first, then the second, each with its cards."""
+
+    left: Expr
+    right: Expr
+
+
+@node
+class RankPoints(Expr):
+    """`name(card)` for `points name: …`: what the card is worth by its rank (`table`: card id ->
+    points; 0 for a rank the table leaves out, and for none)."""
+
+    table: tuple
+    card: Expr
+
+
 # ----------------------------------------------------------------- statements
 @node
 class Stmt:
@@ -314,6 +331,17 @@ class ItemTarget:
     target's, where an item out of the list is reported)."""
 
     slot: int
+    index: Expr
+    span: Span
+
+
+@node
+class PlayerItemTarget:
+    """A place `set`/`add` write: item `index` (from 1) of the list in slot `base + player` of a
+    per-player variable (`span`: the target's, where an item out of the list is reported)."""
+
+    base: int
+    player: Expr
     index: Expr
     span: Span
 

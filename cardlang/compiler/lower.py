@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..lang import ast
-from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE, ZONES, Symbols
+from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE, ZONES, Symbols
 from . import ir
 from .layout import Layout
 
@@ -48,8 +48,10 @@ class Lowerer:
     def program(self) -> ir.Program:
         """The whole game."""
         s, layout = self.sym, self.layout
-        var_inits = [(layout.var_slots[name][0], False, self.expr(sym.decl.value)) for name, sym in s.vars.items()]
-        var_inits += [(layout.pvar_slots[name][0], True, self.expr(sym.decl.value)) for name, sym in s.pvars.items()]
+        var_inits = [(layout.var_slots[name][0], False, self.as_type(sym.decl.value, sym.type))
+                     for name, sym in s.vars.items()]
+        var_inits += [(layout.pvar_slots[name][0], True, self.as_type(sym.decl.value, sym.type))
+                      for name, sym in s.pvars.items()]
         score = None
         if s.score is not None:
             slot = self.slot()
@@ -87,10 +89,22 @@ class Lowerer:
             return ir.SlotTarget(self.lookup(t.name))
         if t.kind == "player":
             return ir.PlayerVarTarget(self.layout.pvar_slots[t.name][0], self.expr(t.key))
+        if t.kind == "player item":
+            return ir.PlayerItemTarget(self.layout.pvar_slots[t.name][0], self.expr(t.key), self.expr(t.index), t.span)
         return ir.ItemTarget(self.lookup(t.name), self.expr(t.key), t.span)
 
     def s_Set(self, st: ast.Set):
-        return ir.Assign(st.span, self.target(st.target), self.expr(st.value))
+        return ir.Assign(st.span, self.target(st.target), self.as_type(st.value, self._holds(st.target)))
+
+    def _holds(self, t: ast.Target) -> Optional[str]:
+        """The declared type of what a target writes (None for a local: it holds what it was given)."""
+        if t.kind in ("player", "player item"):
+            held = self.sym.pvars[t.name].type
+            return held if t.kind == "player" else None
+        if t.kind == "name" and self.lookup(t.name) is not None and t.name in self.sym.vars \
+                and self.lookup(t.name) == self.scopes[0].get(t.name):
+            return self.sym.vars[t.name].type
+        return None
 
     def s_Let(self, st: ast.Let):
         value = self.expr(st.value)
@@ -147,7 +161,9 @@ class Lowerer:
     def s_CallPhase(self, st: ast.CallPhase):
         if isinstance(st.expr, ast.Text):  # a line of rule text: the checker warns (W003); it does nothing
             return None
-        return ir.CallPhase(st.span, self.phases[st.name], tuple(self.expr(a) for a in st.args))
+        params = self.sym.phases[st.name].params
+        return ir.CallPhase(st.span, self.phases[st.name],
+                            tuple(self.as_type(a, prm.type or PLAYER) for a, prm in zip(st.args, params)))
 
     def s_If(self, st: ast.If):
         branches = tuple((self.expr(cond), self.block(body)) for cond, body in st.branches)
@@ -229,6 +245,8 @@ class Lowerer:
             return ir.Const(e.span, self.layout.zone_families[e.name][0])
         if sym.kind in ("rank", "suit"):
             return ir.Const(e.span, self._index(sym.kind, e.name))
+        if sym.kind == "define":  # `best` for `define best = …`
+            return self._define_call(e.span, e.name, sym.decl, ())
         raise AssertionError(e.name)  # pragma: no cover - the checker resolved every name
 
     def _index(self, kind: str, name: str) -> int:
@@ -246,7 +264,8 @@ class Lowerer:
         return (ir.Negate if e.op == "-" else ir.Not)(e.span, self.expr(e.operand))
 
     def x_Conditional(self, e: ast.Conditional):
-        return ir.Conditional(e.span, self.expr(e.cond), self.expr(e.then), self.expr(e.otherwise))
+        t = self.type(e)  # both sides as the checker typed the whole (a zone beside cards is its cards)
+        return ir.Conditional(e.span, self.expr(e.cond), self.as_type(e.then, t), self.as_type(e.otherwise, t))
 
     def x_Binary(self, e: ast.Binary):
         op, span = e.op, e.span
@@ -265,6 +284,8 @@ class Lowerer:
         if op == "except":
             many = rt in (CARDS, PLAYERS, LIST, ZONE, "empty")
             return ir.Except(span, self.seq(e.left), self.seq(e.right) if many else self.expr(e.right), many)
+        if op == "+" and lt == TEXT:
+            return ir.JoinText(span, self.expr(e.left), self.expr(e.right))
         if op in ("+", "-", "*", "/", "%"):
             return ir.Arith(span, op, self.expr(e.left), self.expr(e.right))
         return ir.Compare(span, op, self.expr(e.left), self.expr(e.right))
@@ -328,18 +349,27 @@ class Lowerer:
         if sym.kind == "ranking":
             return ir.HandValue(span, name, self.cards(args[0]))
         if sym.kind == "define":
-            d = sym.decl
-            values = tuple(self.expr(a) for a in args)
-            slots = tuple(self.slot(self.type(a)) for a in args)
-            # the body sees its parameters and the globals, as the checker does, never the caller's locals
-            caller = self.scopes
-            self.scopes = [caller[0], {prm.name: slot for prm, slot in zip(d.params, slots)}]
-            try:
-                body = self.expr(d.body)
-            finally:
-                self.scopes = caller
-            return ir.DefineCall(span, name, slots, values, body)
+            return self._define_call(span, name, sym.decl, args)
+        if sym.kind == "points":
+            worth = {rank: points for rank, points, _ in sym.decl.points}
+            table = tuple(worth.get(self.deck.rank_name(c), 0) for c in range(self.deck.size))
+            return ir.RankPoints(span, table, self.expr(args[0]))
         raise AssertionError(name)  # pragma: no cover
+
+    def _define_call(self, span, name: str, d: ast.DefineDecl, args: tuple) -> ir.DefineCall:
+        """A definition used: its arguments into fresh slots, then its body over them."""
+        wanted = tuple(prm.type or PLAYER for prm in d.params)
+        values = tuple(self.as_type(a, t) for a, t in zip(args, wanted))
+        slots = tuple(self.slot(CARDS if t == CARDS and self.type(a) in (ZONE, CARD) else self.type(a))
+                      for a, t in zip(args, wanted))
+        # the body sees its parameters and the globals, as the checker does, never the caller's locals
+        caller = self.scopes
+        self.scopes = [caller[0], {prm.name: slot for prm, slot in zip(d.params, slots)}]
+        try:
+            body = self.expr(d.body)
+        finally:
+            self.scopes = caller
+        return ir.DefineCall(span, name, slots, values, body)
 
     def _builtin(self, e: ast.Call):
         name, args = e.func, e.args
@@ -359,6 +389,15 @@ class Lowerer:
         if t == CARD:
             return ir.Maybe(e.span, x)
         return x
+
+    def as_type(self, e, wanted: Optional[str]) -> ir.Expr:
+        """The expression as a value of type `wanted` where the checker let it stand for one: a zone
+        or a card given where cards are wanted is its cards, a player where players are, a tuple."""
+        if wanted == CARDS:
+            return self.cards(e)
+        if wanted == PLAYERS:
+            return self.seq(e)
+        return self.expr(e)
 
     def seq(self, e) -> ir.Expr:
         """The expression as a sequence: the cards of a zone, a card or a player as a tuple."""

@@ -179,9 +179,16 @@ class ReferenceProgram(ProgramBase):
         elif isinstance(target, ir.PlayerVarTarget):
             st.v[target.base + self.x.eval(st, target.player)] = value
         else:
-            items = list(st.v[target.slot])
+            slot = self._list_slot(st, target)
+            items = list(st.v[slot])
             items[self._item(st, target, len(items)) - 1] = value
-            st.v[target.slot] = tuple(items)
+            st.v[slot] = tuple(items)
+
+    def _list_slot(self, st, target) -> int:
+        """The slot of the list an item target writes (a player's, for `told(p)[i]`: the player first)."""
+        if isinstance(target, ir.PlayerItemTarget):
+            return target.base + self.x.eval(st, target.player)
+        return target.slot
 
     def _item(self, st, target: ir.ItemTarget, size: int) -> int:
         i = self.x.eval(st, target.index)
@@ -200,10 +207,11 @@ class ReferenceProgram(ProgramBase):
             i = t.base + self.x.eval(st, t.player)
             st.v[i] += self.x.eval(st, node.amount)
         else:
-            items = list(st.v[t.slot])
+            slot = self._list_slot(st, t)
+            items = list(st.v[slot])
             i = self._item(st, t, len(items))
             items[i - 1] = items[i - 1] + self.x.eval(st, node.amount)
-            st.v[t.slot] = tuple(items)
+            st.v[slot] = tuple(items)
 
     def _learn(self, st, moving, dest: int, face) -> None:
         """Who learns cards put on zone `dest`: whoever sees it, everyone (face up), or nobody more."""

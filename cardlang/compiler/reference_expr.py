@@ -9,10 +9,9 @@ from __future__ import annotations
 import operator
 
 from . import ir
-from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
 from ..runtime import rng
 from ..runtime.engine import RuleError
-from ..runtime.log import describe, mark
+from ..runtime.log import embed
 from ..runtime.zones import first_in
 
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt, "<=": operator.le,
@@ -102,6 +101,10 @@ class Evaluator:
     def e_Concat(self, st, e: ir.Concat):
         a = tuple(self.eval(st, e.left))
         return a + tuple(self.eval(st, e.right))
+
+    def e_JoinText(self, st, e: ir.JoinText):
+        a = self.eval(st, e.left)
+        return a + self.eval(st, e.right)  # each carries its own cards (`log.embed`)
 
     def e_In(self, st, e: ir.In):
         item = self.eval(st, e.item)
@@ -208,6 +211,10 @@ class Evaluator:
         c = self.eval(st, e.card)
         return 0 if c is None else self.layout.orders[e.order][c]
 
+    def e_RankPoints(self, st, e: ir.RankPoints):
+        c = self.eval(st, e.card)
+        return 0 if c is None else e.table[c]
+
     def e_HandValue(self, st, e: ir.HandValue):
         hand = self.eval(st, e.cards)
         if not 5 <= len(hand) <= 10:
@@ -261,7 +268,7 @@ class Evaluator:
 
     # ----------------------------------------------------------------------- texts
     def e_Text(self, st, e: ir.Text):
-        return self.render(st, e)[0]
+        return embed(*self.render(st, e))  # a text as a value carries its cards (a text may show it)
 
     def render(self, st, t: ir.Text) -> tuple:
         """(the text with a card mark for each card shown, the cards marked)."""
@@ -269,26 +276,6 @@ class Evaluator:
         for part in t.parts:
             if isinstance(part, str):
                 out.append(part)
-                continue
-            value, type_ = self.eval(st, part.expr), part.type
-            if type_ == CARD and value is not None:
-                out.append(mark(len(cards)))
-                cards.append(value)
-            elif type_ in (CARDS, ZONE, ZONES):
-                ids = (st.zones[value] if type_ == ZONE else [c for z in value for c in st.zones[z]]
-                       if type_ == ZONES else value)
-                marks = []
-                for c in ids:
-                    marks.append(mark(len(cards)))
-                    cards.append(c)
-                out.append(", ".join(marks))
-            elif type_ == HANDVALUE and t.ranking is not None:
-                out.append(describe(self.layout.rankings[t.ranking][0], value))
-            elif type_ == BOOL:
-                out.append("true" if value else "false")  # as the language writes them
             else:
-                shown = self.program.value_text(value, type_, None, st) if self.program is not None else value
-                if isinstance(shown, list):
-                    shown = ", ".join(map(str, shown))
-                out.append("none" if shown is None else str(shown))
+                out.append(self.program.text_part(st, self.eval(st, part.expr), part.type, cards, t.ranking))
         return "".join(out), tuple(cards)

@@ -170,7 +170,8 @@ class Target:
     span: Span
     name: str
     key: Optional[Expr]  # the player of a per-player variable, or the index of a list
-    kind: str  # "name", "player", "item"
+    kind: str  # "name", "player", "item", "player item" (`told(p)[i]`)
+    index: Optional[Expr] = None  # the index of a per-player list's item
 
 
 @node
@@ -433,6 +434,15 @@ class OrderDecl(Decl):
 
     name: str
     ranks: tuple  # of (rank, span)
+    name_span: Span
+
+
+@node
+class PointsDecl(Decl):
+    """`points name: J 20, 9 14, …`: what a card is worth by its rank (`name(c)`; 0 for others)."""
+
+    name: str
+    points: tuple  # of (rank, points, span of the rank)
     name_span: Span
 
 

@@ -19,24 +19,27 @@ from .poker_vocabulary import CATEGORIES
 NUMBER, BOOL, TEXT, CARD, CARDS, ZONE, ZONES = "number", "bool", "text", "card", "cards", "zone", "zones"
 PLAYER, PLAYERS, SUIT, RANK, LIST, NONE, ANY = "player", "players", "suit", "rank", "list", "none", "any"
 HANDVALUE = "hand value"
-TYPE_NAMES = {NUMBER, BOOL, TEXT, CARD, CARDS, PLAYER, PLAYERS, SUIT, RANK, LIST}
+SUITS, RANKS = "suits", "ranks"  # lists of suits, of ranks (an item may be none); LIST is of numbers
+NONES = "list of none"  # `[none, none]`: a list of suits or of ranks, by its declared type
+LISTS = (LIST, SUITS, RANKS)
+TYPE_NAMES = {NUMBER, BOOL, TEXT, CARD, CARDS, PLAYER, PLAYERS, SUIT, RANK, LIST, ZONE, SUITS, RANKS}
 
-ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, ZONE: CARD, LIST: NUMBER, ZONES: ZONE}
+ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, ZONE: CARD, LIST: NUMBER, ZONES: ZONE, SUITS: SUIT, RANKS: RANK}
 NULLABLE = {CARD, PLAYER, SUIT, RANK}
 ZONE_WORDS = {"per player", "pile", "row", "hidden", "private", "public"}
 VISIBILITY = {"hidden", "private", "public"}
 
 # name: (argument types (a tuple of alternatives each), result) — result "elem" means the element type
 BUILTINS = {
-    "count": (((CARDS, ZONE, PLAYERS, LIST, ZONES),), NUMBER),
-    "random": (((PLAYERS, CARDS, ZONE, LIST),), "elem"),
+    "count": (((CARDS, ZONE, PLAYERS, LIST, ZONES, SUITS, RANKS),), NUMBER),
+    "random": (((PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS),), "elem"),
     "suit": (((CARD,),), SUIT),
     "rank": (((CARD,),), RANK),
     "abs": (((NUMBER,),), NUMBER),
     "min": (((NUMBER,), (NUMBER,)), NUMBER),
     "max": (((NUMBER,), (NUMBER,)), NUMBER),
     "sum": (((LIST,),), NUMBER),
-    "any": (((CARDS, ZONE, PLAYERS, LIST),), BOOL),
+    "any": (((CARDS, ZONE, PLAYERS, LIST, SUITS, RANKS),), BOOL),
     "select": None,
 }
 LIMITS = ("decisions", "rounds")  # what a `limit` line caps (the engine has a default for each)
@@ -47,7 +50,7 @@ MAX_LIMIT = 1_000_000  # the most a `limit` may allow: a game's memory stays bou
 class Symbol:
     """A declared name: what it is (`kind`), its type, and its declaration."""
 
-    kind: str  # option, var, pvar, zone, pzone, order, ranking, define, phase, local, rank, suit, const
+    kind: str  # option, var, pvar, zone, pzone, order, ranking, define, phase, local, rank, suit, const, points
     type: str
     decl: object = None
     span: Optional[Span] = None
@@ -94,7 +97,9 @@ def _fits(actual: str, wanted: Iterable[str]) -> bool:
     if actual == HANDVALUE and NUMBER in wanted:
         return True
     if actual == "empty":
-        return any(w in (CARDS, PLAYERS, LIST) for w in wanted)
+        return any(w in (CARDS, PLAYERS, LIST, SUITS, RANKS) for w in wanted)
+    if actual == NONES:
+        return any(w in (SUITS, RANKS) for w in wanted)
     return False
 
 
@@ -121,6 +126,7 @@ class Checker:
         self.define_uses: dict[str, set] = {}  # definition -> the definitions its body names
         self.all_ranks: set = set()
         self.all_suits: set = set()
+        self.points: dict = {}  # name -> ast.PointsDecl (`points name: J 20, …`)
 
     # -- reporting
     def error(self, code: str, message: str, span: Span, help: Optional[str] = None) -> None:
@@ -219,6 +225,9 @@ class Checker:
             elif isinstance(d, ast.OrderDecl):
                 s.orders[d.name] = d
                 self._declare(d.name, Symbol("order", NUMBER, d, d.name_span), d.name_span)
+            elif isinstance(d, ast.PointsDecl):
+                self.points[d.name] = d
+                self._declare(d.name, Symbol("points", NUMBER, d, d.name_span), d.name_span)
             elif isinstance(d, ast.RankingDecl):
                 s.rankings[d.name] = d
                 self._declare(d.name, Symbol("ranking", HANDVALUE, d, d.name_span), d.name_span)
@@ -251,6 +260,7 @@ class Checker:
                 if self.all_ranks and rank not in self.all_ranks:
                     self.error("E021", f"`{rank}` is not a rank of the deck", span,
                                help=did_you_mean(rank, self.all_ranks))
+        self._check_points()
         for d in s.rankings.values():
             if d.order not in s.orders:
                 self.error("E010", f"unknown order `{d.order}`", d.order_span, help=did_you_mean(d.order, s.orders))
@@ -268,6 +278,19 @@ class Checker:
         for name in self.all_suits:
             if name not in s.table:
                 s.table[name] = Symbol("suit", SUIT)
+
+    def _check_points(self) -> None:
+        """E021: a `points` table names ranks of the deck, each once."""
+        for d in self.points.values():
+            seen: set = set()
+            for rank, _, span in d.points:
+                if rank in seen:
+                    self.error("E021", f"rank `{rank}` is given points twice in `{d.name}`", span,
+                               help="give each rank its points once")
+                seen.add(rank)
+                if self.all_ranks and rank not in self.all_ranks:
+                    self.error("E021", f"`{rank}` is not a rank of the deck", span,
+                               help=did_you_mean(rank, self.all_ranks))
 
     def _limit(self, d: ast.LimitDecl) -> None:
         for count, what, span in d.items:
@@ -366,13 +389,17 @@ class Checker:
                 else:
                     if not _fits(t, (d.type,)):
                         self.error("E012", f"`{d.name}` is declared {_article(d.type)} but starts as {_article(t)}",
-                                   d.value.span)
+                                   d.value.span, help="a list of `none` is a list of suits or ranks: declare it "
+                                                      "`suits` or `ranks`" if t == NONES else None)
                     sym.type = d.type
             else:
                 sym.type = ZONE if t == ZONE else t
                 if t == NONE:
                     self.error("E012", f"the type of `{d.name}` cannot be told from `none`", d.value.span,
                                help=f"declare it, e.g. `var {d.name}: suit = none`")
+                elif t == NONES:
+                    self.error("E012", f"the type of `{d.name}` cannot be told from a list of `none`", d.value.span,
+                               help=f"declare it, e.g. `var {d.name}: suits = …` (or `ranks`)")
         for d in s.defines.values():
             self.current_define = d.name
             self.scopes = [self._param_scope(d.params)]
@@ -429,7 +456,7 @@ class Checker:
 
     def target(self, t: ast.Target) -> str:
         """Checks what `set`/`add`/`subtract` writes; returns the type it holds."""
-        sym = self._find(t.name, called=t.kind == "player")
+        sym = self._find(t.name, called=t.kind in ("player", "player item"))
         if sym is None:
             self.error("E010", f"unknown variable `{t.name}`", t.span, help=self._suggest(t.name))
             return ANY
@@ -448,10 +475,23 @@ class Checker:
                 return ANY
             self.expect(t.key, (PLAYER,), f"the player of `{t.name}(…)`")
             return sym.type
-        if sym.type != LIST:
+        if t.kind == "player item":
+            return self._player_item(t, sym)
+        if sym.type not in LISTS:
             self.error("E012", f"`{t.name}` is not a list; only list items can be set with `[…]`", t.span)
         self.expect(t.key, (NUMBER,), "a list index")
-        return NUMBER
+        return ELEMENT.get(sym.type, NUMBER)
+
+    def _player_item(self, t: ast.Target, sym: Symbol) -> str:
+        """`told(p)[i]`: an item of a player's list; returns the type of its items."""
+        if sym.kind != "pvar":
+            self.error("E028", f"`{t.name}` is not a per-player variable", t.span)
+            return ANY
+        self.expect(t.key, (PLAYER,), f"the player of `{t.name}(…)`")
+        if sym.type not in LISTS and sym.type != ANY:
+            self.error("E012", f"`{t.name}(…)` is not a list; only list items can be set with `[…]`", t.span)
+        self.expect(t.index, (NUMBER,), "a list index")
+        return ELEMENT.get(sym.type, ANY)
 
     def stmt(self, st) -> None:
         """Checks one statement."""
@@ -464,6 +504,9 @@ class Checker:
                 self.error("E012", f"`{st.target.name}` holds {_article(want)}, not {_article(got)}", st.value.span)
         elif isinstance(st, ast.Let):
             t = self.type_of(st.value)
+            if t == NONES:
+                self.error("E012", f"the type of `{st.name}` cannot be told from a list of `none`", st.value.span,
+                           help=f"declare a variable with its type instead: `var {st.name}: suits = …` (or `ranks`)")
             self.bind(st.name, t, st.name_span)
             self.scopes[-1][st.name].decl = st
         elif isinstance(st, ast.Add):
@@ -512,7 +555,7 @@ class Checker:
                 self.block(body)
             self.block(st.orelse)
         elif isinstance(st, ast.ForEach):
-            src = self.expect(st.source, (PLAYERS, CARDS, ZONE, LIST, ZONES), "what `for each` goes through")
+            src = self.expect(st.source, (PLAYERS, CARDS, ZONE, LIST, ZONES, SUITS, RANKS), "what `for each` goes through")
             self.scopes.append({})
             self.bind(st.var, ELEMENT.get(src, ANY), st.var_span)
             if st.where is not None:
@@ -596,7 +639,7 @@ class Checker:
         """The type of `e`, with an E012 when it is none of `wanted` (then ANY)."""
         t = self.type_of(e)
         if not _fits(t, wanted):
-            want = " or ".join(_article(w) for w in wanted)
+            want = " or ".join(_article(w) for w in wanted if w not in (SUITS, RANKS) or LIST not in wanted)
             self.error("E012", f"{what} must be {want}, but this is {_article(t)}", e.span)
             return ANY
         return t
@@ -611,7 +654,7 @@ class Checker:
         return {"option": "an option", "var": "a variable", "pvar": "a per-player variable", "zone": "a zone",
                 "pzone": "a per-player zone", "order": "an order", "ranking": "a hand ranking",
                 "define": "a definition", "phase": "a phase", "local": "a local name", "rank": "a rank",
-                "suit": "a suit", "const": "a constant"}.get(sym.kind, sym.kind)
+                "suit": "a suit", "const": "a constant", "points": "a points table"}.get(sym.kind, sym.kind)
 
     def _suggest(self, name: str) -> Optional[str]:
         names = set(k.rstrip("()") for k in self.sym.table)
@@ -647,7 +690,9 @@ class Checker:
             if sym.kind == "pvar":
                 self.error("E012", f"`{e.name}` is a per-player variable: say whose, e.g. `{e.name}(p)`", e.span)
                 return sym.type
-            if sym.kind in ("order", "ranking", "define", "phase"):
+            if sym.kind == "define" and not sym.decl.params:  # `define best = …` is used as `best`
+                return self._define_use(e.name, sym)
+            if sym.kind in ("order", "ranking", "define", "phase", "points"):
                 self.error("E012", f"`{e.name}` is {self._what(sym)}, not a value", e.span,
                            help=f"use it as `{e.name}(…)`" if sym.kind != "phase" else None)
                 return ANY
@@ -656,15 +701,19 @@ class Checker:
             types = {self.type_of(i) for i in e.items} - {ANY}
             if not e.items:
                 return "empty"
+            if NONE in types and types - {NONE} <= {SUIT, RANK}:  # `[none, hearts]`: a list of suits
+                types.discard(NONE)
+                if not types:
+                    return NONES
             if len(types) > 1:
                 self.error("E012", "a list mixes " + " and ".join(sorted(types)), e.span)
                 return ANY
             t = types.pop() if types else ANY
-            return {NUMBER: LIST, PLAYER: PLAYERS, CARD: CARDS}.get(t, ANY)
+            return {NUMBER: LIST, PLAYER: PLAYERS, CARD: CARDS, SUIT: SUITS, RANK: RANKS}.get(t, ANY)
         if isinstance(e, ast.Call):
             return self.call(e)
         if isinstance(e, ast.Index):
-            b = self.expect(e.base, (LIST, PLAYERS, CARDS, ZONE), "what is indexed")
+            b = self.expect(e.base, (LIST, PLAYERS, CARDS, ZONE, SUITS, RANKS), "what is indexed")
             self.expect(e.index, (NUMBER,), "an index")
             return ELEMENT.get(b, ANY)
         if isinstance(e, ast.Unary):
@@ -686,6 +735,8 @@ class Checker:
                 return b
             if _fits(b, (a,)):
                 return a
+            if _fits(a, (CARDS,)) and _fits(b, (CARDS,)):  # a card, a zone: both are cards
+                return CARDS
             self.error("E012", f"the two sides of `if … else` differ: {_article(a)} and {_article(b)}", e.span)
             return ANY
         if isinstance(e, ast.Neighbour):
@@ -713,7 +764,7 @@ class Checker:
 
     def aggregate(self, e: ast.Aggregate) -> str:
         """The type of an aggregate (`any`, `count`, `select`, `sum`, `highest`, …)."""
-        src = self.expect(e.source, (PLAYERS, CARDS, ZONE, LIST), f"what `{e.kind}` goes through")
+        src = self.expect(e.source, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS), f"what `{e.kind}` goes through")
         self.scopes.append({})
         self.bind(e.var, ELEMENT.get(src, ANY), e.var_span)
         if e.where is not None:
@@ -737,10 +788,13 @@ class Checker:
             return BOOL
         if op in ("+", "-", "*", "/", "%"):
             a = self.type_of(e.left)
-            if op == "+" and a in (CARDS, ZONE, CARD, PLAYERS, LIST):
+            if op == "+" and a in (CARDS, ZONE, CARD, PLAYERS, LIST, SUITS, RANKS):
                 seq = CARDS if a in (ZONE, CARD) else a
                 self.expect(e.right, (seq,) if seq != CARDS else (CARDS, ZONE, CARD), "what `+` joins")
                 return seq
+            if op == "+" and a == TEXT:
+                self.expect(e.right, (TEXT,), "what `+` joins to a text")
+                return TEXT
             if not _fits(a, (NUMBER,)):
                 self.error("E012", f"`{op}` needs numbers, but this is {_article(a)}", e.left.span)
             self.expect(e.right, (NUMBER,), f"`{op}`")
@@ -755,7 +809,7 @@ class Checker:
                 self.error("E012", f"`{op}` compares {_article(a)} with {_article(b)}: they are never equal", e.span)
             return BOOL
         if op == "in":
-            seq = self.expect(e.right, (PLAYERS, CARDS, ZONE, LIST), "the right side of `in`")
+            seq = self.expect(e.right, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS), "the right side of `in`")
             self.expect(e.left, (ELEMENT.get(seq, ANY),), "the left side of `in`")
             return BOOL
         if op in ("is", "is not"):
@@ -767,7 +821,7 @@ class Checker:
             self._pattern(e.right, op)
             return BOOL
         if op == "except":
-            seq = self.expect(e.left, (PLAYERS, CARDS, ZONE, LIST), "the left side of `except`")
+            seq = self.expect(e.left, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS), "the left side of `except`")
             seq = CARDS if seq == ZONE else seq
             self.expect(e.right, (seq, ELEMENT.get(seq, ANY)), "what `except` leaves out")
             return seq
@@ -810,6 +864,11 @@ class Checker:
             if e.args:
                 self.expect(e.args[0], (CARD,), f"what order `{name}` ranks")
             return NUMBER
+        if sym.kind == "points":
+            self._arity(e, 1)
+            if e.args:
+                self.expect(e.args[0], (CARD,), f"the card `{name}` gives points to")
+            return NUMBER
         if sym.kind == "ranking":
             self._arity(e, 1)
             if e.args:
@@ -817,17 +876,21 @@ class Checker:
             return HANDVALUE
         if sym.kind == "define":
             d = sym.decl
-            if self.current_define is not None:
-                self.define_uses.setdefault(self.current_define, set()).add(name)
             if self._arity(e, len(d.params)):
                 for a, p in zip(e.args, d.params):
                     self.expect(a, (self._param_type(p),), f"parameter `{p.name}` of `{name}`")
-            return sym.type
+            return self._define_use(name, sym)
         if sym.kind == "phase":
             self.error("E014", f"`{name}` is a phase: name it on a line of its own to play it", e.span)
             return ANY
         self.error("E014", f"`{name}` is {self._what(sym)}, not something to call", e.func_span)
         return ANY
+
+    def _define_use(self, name: str, sym: Symbol) -> str:
+        """The type of a definition where it is used (and the use, for E023's cycles)."""
+        if self.current_define is not None:
+            self.define_uses.setdefault(self.current_define, set()).add(name)
+        return sym.type
 
     def _arity(self, e: ast.Call, n: int) -> bool:
         if len(e.args) != n:
@@ -917,7 +980,7 @@ class Checker:
 
     def _check_unused(self) -> None:
         for name, sym in self.sym.table.items():
-            if sym.kind in ("zone", "pzone", "var", "pvar", "option", "define") and not sym.used and sym.span:
+            if sym.kind in ("zone", "pzone", "var", "pvar", "option", "define", "points") and not sym.used and sym.span:
                 what = self._what(sym).split(" ", 1)[1]  # "option `x`", not "an option `x`"
                 self.warn("W001", f"{what} `{name.rstrip('()')}` is never used", sym.span,
                           help=f"remove the declaration, or use `{name.rstrip('()')}` in the rules")

@@ -388,6 +388,8 @@ class InfoFlow:
         variable is shown to every seat."""
         t, span = st.target, st.span
         key = self._ev(t.key, env, facts) if t.key is not None else NOTHING
+        if t.index is not None:  # `told(p)[i]`: which item changes is seen too
+            key = key.join(self._ev(t.index, env, facts))
         if t.name in env and t.kind != "player":  # a local name, or an item of a local list
             b = env[t.name]
             new = v.join(Val(self.pc))
@@ -399,7 +401,7 @@ class InfoFlow:
                 b = attrs.evolve(b, alias=("set", id(st)))
             env[t.name] = attrs.evolve(b, val=new)
             return
-        shown = f"`{t.name}({show(t.key)})`" if t.kind == "player" else f"`{t.name}`"
+        shown = f"`{t.name}({show(t.key)})`" if t.kind in ("player", "player item") else f"`{t.name}`"
         if key.all:
             which = "which item of" if t.kind == "item" else "whose"
             self._sink(t.span, key.all, f"every seat sees {which} `{t.name}` changes, and that depends on {{}}")

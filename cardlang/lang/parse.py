@@ -140,6 +140,12 @@ class _ToAst(Transformer):
     def order_decl(self, meta, c):
         return ast.OrderDecl(self.S(meta), str(c[0]), tuple((str(t), self.T(t)) for t in c[1:]), self.T(c[0]))
 
+    def points_decl(self, meta, c):
+        return ast.PointsDecl(self.S(meta), str(c[0]), tuple(c[1:]), self.T(c[0]))
+
+    def points_item(self, meta, c):
+        return (str(c[0]), c[1], self.T(c[0]))
+
     def ranking_decl(self, meta, c):
         name, order, *cats, ace = c
         return ast.RankingDecl(
@@ -198,6 +204,9 @@ class _ToAst(Transformer):
 
     def target_item(self, meta, c):
         return ast.Target(self.S(meta), str(c[0]), c[1], "item")
+
+    def target_player_item(self, meta, c):
+        return ast.Target(self.S(meta), str(c[0]), c[1], "player item", c[2])
 
     def set_stmt(self, meta, c):
         return ast.Set(self.S(meta), c[0], c[1])
@@ -408,19 +417,44 @@ class _ToAst(Transformer):
         if "{" in value:
             raw = str(tok)[1:-1]
             pos = 0
-            for m in re.finditer(r"\{\{|\}\}|\{([^{}]*)\}", raw):
-                parts.append(unquote('"' + raw[pos : m.start()] + '"'))
-                if m.group(1) is None:
-                    parts.append(m.group(0)[0])
+            for start, end, is_expr in _interpolations(raw):
+                parts.append(unquote('"' + raw[pos:start] + '"'))
+                if not is_expr:
+                    parts.append(raw[start])
                 else:
-                    col = tok.column + 1 + m.start(1)
+                    col = tok.column + 2 + start
                     try:
-                        parts.append(parse_expr(m.group(1), self.file, tok.line, col))
+                        parts.append(parse_expr(raw[start + 1 : end - 1], self.file, tok.line, col))
                     except _InterpolationError as problem:
                         self.problems.append(problem.diagnostic)
-                pos = m.end()
+                pos = end
             parts.append(unquote('"' + raw[pos:] + '"'))
         return ast.Text(span, value, tuple(p for p in parts if p != ""))
+
+
+def _interpolations(raw: str) -> list:
+    """Where the `{…}` parts of a text stand in its source: (start, end, True) for each, skipping
+    the texts quoted inside one; (start, end, False) for a `{{` or `}}` (a brace)."""
+    out, i, n = [], 0, len(raw)
+    while i < n:
+        if raw.startswith(("{{", "}}"), i):
+            out.append((i, i + 2, False))
+            i += 2
+            continue
+        if raw[i] == "{":
+            j = i + 1
+            while j < n and raw[j] not in "{}":
+                if raw[j] == '"':  # a text inside the part: its braces are its own
+                    j += 1
+                    while j < n and raw[j] != '"':
+                        j += 2 if raw[j] == "\\" else 1
+                j += 1
+            if j < n and raw[j] == "}":
+                out.append((i, j + 1, True))
+                i = j + 1
+                continue
+        i += 1
+    return out
 
 
 def parse_expr(text: str, file: str, line: int, column: int) -> ast.Expr:
@@ -445,7 +479,11 @@ def _interpolation(text: str, file: str) -> tuple:
     deep = beyond_limits(tree, file)
     if deep is not None:
         return "deep", deep
-    return "ok", _ToAst(file).transform(tree)
+    builder = _ToAst(file)
+    node = builder.transform(tree)
+    if builder.problems:  # a text quoted inside the part has a bad `{…}` of its own
+        return "deep", builder.problems[0]
+    return "ok", node
 
 
 class _InterpolationError(Exception):

@@ -20,6 +20,32 @@ def mark(i: int) -> str:
     return f"{CARD_MARK}{i}{MARK_END}"
 
 
+# A text used as a value (a definition's result, a variable) keeps its cards in itself: each card is
+# a reference by id, `CARD_REF id MARK_END`, until a text that shows it turns it back into a mark.
+CARD_REF = "\x1c"
+CARD_REF_RE = re.compile(CARD_REF + r"(\d+)" + MARK_END)
+
+
+def embed(text: str, cards) -> str:
+    """A rendered text (marks and their cards) as a value that carries its cards by id."""
+    if not cards:
+        return text
+    return MARK_RE.sub(lambda m: f"{CARD_REF}{cards[int(m.group(1))]}{MARK_END}", text)
+
+
+def absorb(text: str, cards: list) -> str:
+    """A text value shown inside another text: each card it carries becomes a mark of `cards`."""
+    def take(m):
+        cards.append(int(m.group(1)))
+        return mark(len(cards) - 1)
+    return CARD_REF_RE.sub(take, text)
+
+
+def fill_refs(deck, text: str, shown=lambda c: True) -> str:
+    """A text value with each card it carries named (`hidden` where `shown(card)` is false)."""
+    return CARD_REF_RE.sub(lambda m: deck.label_of(int(m.group(1))) if shown(int(m.group(1))) else "hidden", text)
+
+
 def placed_mark(i: int, place: str) -> str:
     """The mark of the i-th card, which seats that do not know it read as `place`."""
     return f"{CARD_MARK}{i}{MARK_END}{PLACE_MARK}{place}{PLACE_MARK}"

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE
+from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEXT, ZONE, ZONES
 from . import engine, view
 from .actions import alt_of, value_of
 from .basics import MAX_EVENTS, Events, RuleError
-from .log import MARK_RE, fill_marks, mark, placed_mark, player_name, render_log
+from .log import MARK_RE, absorb, describe, fill_marks, fill_refs, mark, placed_mark, player_name, render_log
 
 
 def loops_forever(at, s):
@@ -147,6 +147,31 @@ class ProgramBase:
         seats: a card shows if all of them know it."""
         return render_log(self.deck, st, seat, start)
 
+    def text_part(self, st, value, type_: str, cards: list, ranking: Optional[str]) -> str:
+        """How a `{…}` part of a text reads: a mark for each card (the card appended to `cards`), a
+        hand's category under `ranking`, a value in words; a text's own cards become marks too."""
+        if type_ == CARD and value is not None:
+            cards.append(value)
+            return mark(len(cards) - 1)
+        if type_ in (CARDS, ZONE, ZONES):
+            ids = (st.zones[value] if type_ == ZONE else [c for z in value for c in st.zones[z]]
+                   if type_ == ZONES else value)
+            out = []
+            for c in ids:
+                cards.append(c)
+                out.append(mark(len(cards) - 1))
+            return ", ".join(out)
+        if type_ == HANDVALUE and ranking is not None:
+            return describe(self.layout.rankings[ranking][0], value)
+        if type_ == BOOL:
+            return "true" if value else "false"  # as the language writes them
+        if type_ == TEXT:
+            return absorb(value, cards)  # a text within a text (a definition's): its cards go with it
+        shown = self.value_text(value, type_, None, st)
+        if isinstance(shown, list):
+            shown = ", ".join("none" if x is None else str(x) for x in shown)
+        return "none" if shown is None else str(shown)
+
     def value_text(self, value, type_: str, seat: Optional[int], st) -> object:
         """A value as players read it (cards `seat` does not know are `hidden`)."""
         if value is None:
@@ -167,6 +192,11 @@ class ProgramBase:
             return self.zone_names[value]
         if type_ == LIST:
             return list(value)
+        if type_ in (SUITS, RANKS):  # each item by its name (none stays none)
+            item = SUIT if type_ == SUITS else RANK
+            return [self.value_text(x, item, seat, st) for x in value]
+        if type_ == TEXT:
+            return fill_refs(self.deck, value, lambda c: seat is None or st.known[c] >> seat & 1)
         return value
 
     def observe(self, st, seat: int) -> dict:

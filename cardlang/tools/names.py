@@ -116,7 +116,7 @@ class _Walker:
     # -- declarations
     def module(self, module: ast.Module) -> Index:
         for d in module.decls:
-            if isinstance(d, (ast.OptionDecl, ast.OrderDecl, ast.RankingDecl, ast.DefineDecl)):
+            if isinstance(d, (ast.OptionDecl, ast.OrderDecl, ast.RankingDecl, ast.DefineDecl, ast.PointsDecl)):
                 self.declare_global(d.name, type(d).__name__[:-4].lower(), d.name_span, d)
             elif isinstance(d, ast.ZoneDecl):
                 per = any(words == "per player" for words, _ in d.attributes)
@@ -164,8 +164,9 @@ class _Walker:
     def stmt(self, st) -> None:
         if isinstance(st, (ast.Set, ast.Add)):
             t = st.target
-            self.use(_name_span(t.span, t.name), t.name, t.kind == "player")
+            self.use(_name_span(t.span, t.name), t.name, t.kind in ("player", "player item"))
             self.expr(t.key)
+            self.expr(t.index)
             self.expr(st.value if isinstance(st, ast.Set) else st.amount)
         elif isinstance(st, ast.Let):
             self.expr(st.value)

@@ -15,6 +15,7 @@ from ...runtime.zones import first_in, still_in
 from . import helpers
 from .facts import never_none
 from .texts import renderer
+from ...runtime.log import embed
 
 
 class ExprEmitter:
@@ -230,6 +231,14 @@ class ExprEmitter:
         t = w.fresh("_c")
         return f"(0 if ({t} := {card}) is None else {table}[{t}])"
 
+    def x_RankPoints(self, w, e: ir.RankPoints):
+        card, sure = self.card(w, e.card)
+        table = self.c(e.table)
+        if sure:
+            return f"{table}[{card}]"
+        t = w.fresh("_c")
+        return f"(0 if ({t} := {card}) is None else {table}[{t}])"
+
     def x_HandValue(self, w, e: ir.HandValue):
         ranking, codes = self.layout.rankings[e.ranking]
         evaluate = ranking.evaluate_value if hasattr(ranking, "evaluate_value") else ranking.evaluate
@@ -302,7 +311,12 @@ class ExprEmitter:
         return f"{self.c(render)}(s, ({values}))"
 
     def x_Text(self, w, e: ir.Text):
-        return f"{self.text(w, e)}[0]"
+        if all(isinstance(part, str) for part in e.parts):
+            return self.c("".join(e.parts))
+        return f"{self.c(embed)}(*{self.text(w, e)})"  # a text as a value carries its cards
+
+    def x_JoinText(self, w, e: ir.JoinText):
+        return f"({self.x(w, e.left)} + {self.x(w, e.right)})"
 
 
 def _offsets(base, seats):

@@ -51,6 +51,11 @@ class StmtEmitter(ExprEmitter):
             x = w.fresh()
             w.line(f"{x} = {value}")  # the value first, then where it goes
             w.line(f"v[{t.base} + ({self.x(w, t.player)})] = {x}")
+        elif isinstance(t, ir.PlayerItemTarget):
+            x, slot = w.fresh(), w.fresh("_i")
+            w.line(f"{x} = {value}")  # the value first, then the player, then the item
+            w.line(f"{slot} = {t.base} + ({self.x(w, t.player)})")
+            w.line(f"{self.c(helpers.set_item)}(v, {slot}, ({self.x(w, t.index)}), {x}, {self.c(t.span)})")
         else:
             x = w.fresh()
             w.line(f"{x} = {value}")
@@ -66,10 +71,15 @@ class StmtEmitter(ExprEmitter):
             w.line(f"v[{i}] += {self.x(w, st.amount)}")
         else:
             items, i = w.fresh("_l"), w.fresh("_i")
-            w.line(f"{items} = list(v[{t.slot}])")
+            if isinstance(t, ir.PlayerItemTarget):  # the player first, then the item, then the amount
+                slot = w.fresh("_p")
+                w.line(f"{slot} = {t.base} + ({self.x(w, t.player)})")
+            else:
+                slot = str(t.slot)
+            w.line(f"{items} = list(v[{slot}])")
             w.line(f"{i} = {self.c(helpers.item_index)}({items}, ({self.x(w, t.index)}), {self.c(t.span)})")
             w.line(f"{items}[{i} - 1] = {items}[{i} - 1] + ({self.x(w, st.amount)})")
-            w.line(f"v[{t.slot}] = tuple({items})")
+            w.line(f"v[{slot}] = tuple({items})")
 
     # ----------------------------------------------------------------- cards
     def _learn(self, w, moving: str, dest: str, face) -> None:
