@@ -12,6 +12,7 @@ from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .grammar import reserved_words
 from .infoflow import check_infoflow
+from .nonempty import check_choices
 from .limits import MAX_DECK_CARDS, MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
@@ -146,6 +147,7 @@ class Checker:
         self._check_phase_graph()
         self._check_unused()
         check_flow(self)
+        check_choices(self)
         if not any(d.is_error for d in self.diags):  # taints need the types of a file without errors
             check_infoflow(self)
         return self.sym, self.diags
