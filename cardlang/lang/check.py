@@ -10,6 +10,7 @@ from . import ast
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
+from .graph import check_define_cycles, check_phase_graph, check_unused
 from .grammar import reserved_words
 from .infoflow import check_infoflow
 from .nonempty import check_choices
@@ -144,8 +145,8 @@ class Checker:
             if not any(self._decl_kind(d) == kind for d in decls):
                 self.error("E018", f"the file has no `{kind}` declaration", first, help=f"add {what}")
         self._check_bodies()
-        self._check_phase_graph()
-        self._check_unused()
+        check_phase_graph(self)
+        check_unused(self)
         check_flow(self)
         check_choices(self)
         if not any(d.is_error for d in self.diags):  # taints need the types of a file without errors
@@ -382,7 +383,7 @@ class Checker:
             if d.name in s.table:
                 s.table[d.name].type = t
         self.current_define = None
-        self._check_define_cycles()
+        check_define_cycles(self)
         if s.score is not None:
             self.scopes = [{s.score.var: Symbol("local", PLAYER)}]
             self.expect(s.score.value, (NUMBER,), "a score")
@@ -850,89 +851,6 @@ class Checker:
         if result == "elem":
             return ELEMENT.get(first, ANY)
         return result
-
-    # -- whole-program checks
-    def _check_define_cycles(self) -> None:
-        """E023: a definition that names itself, directly or not, would be written out forever."""
-        reported: set = set()
-        for start in self.sym.defines:
-            if start in reported:
-                continue
-            stack, seen = [(start, [start])], {start}
-            while stack:
-                name, path = stack.pop()
-                for m in sorted(self.define_uses.get(name, ())):
-                    if m == start and start not in reported:
-                        reported.update(path)
-                        cycle = " → ".join(path + [start])
-                        self.error("E023", f"definition `{start}` uses itself ({cycle})",
-                                   self.sym.defines[start].name_span,
-                                   help="a definition stands for its expression, so it cannot name itself; "
-                                        "count or repeat with an aggregate, `repeat` or `while` instead")
-                    elif m not in seen and m in self.sym.defines:
-                        seen.add(m)
-                        stack.append((m, path + [m]))
-
-    def _check_phase_graph(self) -> None:
-        s = self.sym
-        reachable: set = set()
-        stack = [b for b in ("setup", "round") if b in self.calls]
-        while stack:
-            b = stack.pop()
-            for callee in self.calls.get(b, ()):
-                if callee not in reachable:
-                    reachable.add(callee)
-                    stack.append(callee)
-        for name, d in s.phases.items():
-            if name not in reachable:
-                self.warn("W002", f"phase `{name}` is never played", d.name_span,
-                          help="name it in `round:`, `setup:` or a phase that is played, or remove it")
-        # a phase may not call itself, directly or not: its names live in fixed places
-        state: dict = {}
-
-        def visit(n: str, path: list) -> None:
-            state[n] = 1
-            for m in sorted(self.calls.get(n, ())):
-                if state.get(m) == 1:
-                    d = s.phases[m]
-                    cycle = " → ".join(path[path.index(m):] + [m]) if m in path else m
-                    self.error("E023", f"phase `{m}` plays itself ({cycle})", d.name_span,
-                               help="repeat with `repeat`/`while` instead of a phase that names itself")
-                elif m not in state:
-                    visit(m, path + [m])
-            state[n] = 2
-
-        for name in list(self.calls):
-            if name not in state:
-                visit(name, [name])
-        # a round with no decision and no end would run forever
-        if s.round is not None and not self._has_decision_or_end("round", set()):
-            self.error("E026", "the round has no choice and no `end game`: the game could never end",
-                       s.round.span, help="add a `chooses` or an `end game` that the round reaches")
-
-    def _has_decision_or_end(self, block: str, seen: set) -> bool:
-        seen.add(block)
-        body = self.sym.round.body if block == "round" else self.sym.phases[block].body if block in self.sym.phases else ()
-        if _contains(body, (ast.Choose, ast.EndGame)):
-            return True
-        return any(c not in seen and self._has_decision_or_end(c, seen) for c in self.calls.get(block, ()))
-
-    def _check_unused(self) -> None:
-        for name, sym in self.sym.table.items():
-            if sym.kind in ("zone", "pzone", "var", "pvar", "option", "define") and not sym.used and sym.span:
-                what = self._what(sym).split(" ", 1)[1]  # "option `x`", not "an option `x`"
-                self.warn("W001", f"{what} `{name.rstrip('()')}` is never used", sym.span,
-                          help=f"remove the declaration, or use `{name.rstrip('()')}` in the rules")
-
-
-def _contains(stmts, kinds) -> bool:
-    for st in stmts:
-        if isinstance(st, kinds):
-            return True
-        for child in ast.child_blocks(st):
-            if _contains(child, kinds):
-                return True
-    return False
 
 
 def check(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:
