@@ -476,8 +476,12 @@ class Checker:
                            st.target.span)
             self.expect(st.amount, (NUMBER,), "the amount")
         elif isinstance(st, ast.Move):
-            self.expect(st.cards, (CARD, CARDS, ZONE), "what `move` moves")
+            moved = self.expect(st.cards, (CARD, CARDS, ZONE), "what `move` moves")
             self.expect(st.zone, (ZONE,), "where `move` puts cards")
+            if st.strict and moved in (CARDS, ZONE) and not isinstance(st.cards, ast.EndCard):
+                self.warn("W003", "`strictly` changes nothing here: this `move` moves all the cards it names, "
+                          "however many they are", st.span,
+                          help="`strictly` checks `top N of …`, `bottom N of …` and a single card")
         elif isinstance(st, ast.Deal):
             self.expect(st.count, (NUMBER,), "how many cards `deal` gives")
             self.expect(st.source, (ZONE,), "where `deal` takes cards")

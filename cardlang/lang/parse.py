@@ -220,7 +220,7 @@ class _ToAst(Transformer):
     place = winners = side = end = agg = fold = best = _word
 
     def move_stmt(self, meta, c):
-        return ast.Move(self.S(meta), c[0], str(c[1]), c[2], c[3])
+        return ast.Move(self.S(meta), c[0], str(c[1]), c[2], c[3], c[4] is not None)
 
     def deal_stmt(self, meta, c):
         return ast.Deal(self.S(meta), c[0], c[1], c[2], c[3])

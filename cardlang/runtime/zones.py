@@ -35,3 +35,10 @@ def still_in(s, seats: tuple) -> tuple:
     """The seats that are not out of the game, in the order given."""
     a = s.active
     return tuple([q for q in seats if a[q]])
+
+
+def strict_shortfall(need: int, have: int) -> str:
+    """The rule error of a `move … strictly` that finds fewer cards than it names (both engines say it)."""
+    cards = "card" if need == 1 else "cards"
+    there = f"only {have} is" if have == 1 else f"only {have} are" if have else "none is"
+    return f"this `move … strictly` must move {need} {cards}, but {there} there"
