@@ -11,7 +11,7 @@ from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .graph import check_define_cycles, check_phase_graph, check_unused
-from .grammar import reserved_words
+from .grammar import keywords, reserved_words
 from .infoflow import check_infoflow
 from .nonempty import check_choices
 from .limits import MAX_DECK_CARDS, MAX_PLAYERS
@@ -163,6 +163,11 @@ class Checker:
     def _declare(self, name: str, symbol: Symbol, span: Span) -> None:
         if name in reserved_words():
             self.error("E017", f"`{name}` is a reserved word and cannot name a declaration", span)
+            return
+        if symbol.kind == "phase" and name in keywords().values():
+            self.error("E017", f"`{name}` is a keyword of the language, so it cannot name a phase", span,
+                       help=f"a line `{name}` can be read as the keyword rather than the phase: rename the phase "
+                            f"(`{name}_phase`, or a word that says what it does)")
             return
         old = self.sym.table.get(name)
         if old is not None:
@@ -463,7 +468,9 @@ class Checker:
         if isinstance(st, ast.Set):
             want = self.target(st.target)
             got = self.type_of(st.value)
-            if want not in (ANY,) and not _fits(got, (want,)):
+            if want == "empty" and got in (LIST, CARDS, PLAYERS, ZONE):
+                self._refine_empty(st.target, CARDS if got == ZONE else got)
+            elif want not in (ANY,) and not _fits(got, (want,)):
                 self.error("E012", f"`{st.target.name}` holds {_article(want)}, not {_article(got)}", st.value.span)
         elif isinstance(st, ast.Let):
             t = self.type_of(st.value)
@@ -537,6 +544,13 @@ class Checker:
         else:  # pragma: no cover - every statement class is handled above
             raise AssertionError(type(st))
 
+    def _refine_empty(self, t: ast.Target, got: str) -> None:
+        """A variable that starts as `[]` holds the kind of list it is first set to (`var ml = []`,
+        then `set ml = ml + [m]`: a list of numbers)."""
+        sym = self._find(t.name, called=t.kind == "player")
+        if sym is not None and sym.kind in ("var", "pvar", "local"):
+            sym.type = got
+
     def call_phase(self, st: ast.CallPhase) -> None:
         """Checks a line that names a phase (or is not a statement at all)."""
         if isinstance(st.expr, ast.Text):  # rule text written as a line of the procedure
@@ -545,6 +559,9 @@ class Checker:
                       help="make it a comment (`# …`), or show it to the players with `announce`")
             return
         sym = self._lookup_global(st.name, called=bool(st.args)) if st.name else None
+        if (sym is None or sym.kind != "phase") and st.name in self.sym.phases:
+            # a phase whose name something else declared first (E011 says so, once): it is still played
+            sym = Symbol("phase", NONE, self.sym.phases[st.name], self.sym.phases[st.name].name_span)
         if sym is None or sym.kind != "phase":
             if sym is None and st.name and not isinstance(st.expr, ast.Call) or (sym is None and st.name):
                 self.error("E010", f"unknown phase `{st.name}`", st.expr.span,
@@ -744,6 +761,14 @@ class Checker:
             return BOOL
         if op in ("+", "-", "*", "/", "%"):
             a = self.type_of(e.left)
+            if op == "+" and a == "empty":  # `[] + x`, or a variable that started as `[]`: the list x is
+                b = self.type_of(e.right)
+                joined = {LIST: LIST, CARDS: CARDS, ZONE: CARDS, CARD: CARDS, PLAYERS: PLAYERS, PLAYER: PLAYERS,
+                          "empty": "empty", ANY: ANY}.get(b)
+                if joined is not None:
+                    return joined
+                self.error("E012", f"`+` joins a list with a list, but this is {_article(b)}", e.right.span)
+                return ANY
             if op == "+" and a in (CARDS, ZONE, CARD, PLAYERS, LIST):
                 seq = CARDS if a in (ZONE, CARD) else a
                 self.expect(e.right, (seq,) if seq != CARDS else (CARDS, ZONE, CARD), "what `+` joins")

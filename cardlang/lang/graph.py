@@ -40,6 +40,9 @@ def check_phase_graph(checker) -> None:
                 reachable.add(callee)
                 stack.append(callee)
     for name, d in s.phases.items():
+        declared = s.table.get(name)
+        if declared is None or declared.decl is not d:
+            continue  # its name is taken (E011) or a keyword (E017): that is the one message
         if name not in reachable:
             checker.warn("W002", f"phase `{name}` is never played", d.name_span,
                          help="name it in `round:`, `setup:` or a phase that is played, or remove it")
