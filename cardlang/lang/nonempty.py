@@ -42,6 +42,22 @@ from .zone_facts import Facts, ZoneFacts, _join
 MAX_DEPTH = 20  # definitions seen through, nested
 
 
+def _eliminates(stmts) -> bool:
+    for st in stmts:
+        if isinstance(st, (ast.Eliminate, ast.CallPhase)):
+            return True
+        if any(_eliminates(body) for body in ast.child_blocks(st)):
+            return True
+    return False
+
+
+def _may_end(st) -> bool:
+    """Whether a statement may end the round or the game (or play a phase that may)."""
+    if isinstance(st, (ast.EndGame, ast.EndRound, ast.CallPhase)):
+        return True
+    return any(_may_end(x) for body in ast.child_blocks(st) for x in body)
+
+
 def _once(e: ast.Binary, var: str) -> bool:
     """Whether `var` stands once in `e`'s sides, through `+` and `-` only (`total + n != size`): then
     exactly one value of it makes them equal."""
@@ -74,15 +90,18 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
     def run(self) -> None:
         """Decides every `chooses` of the module (E042 or W005 where it must)."""
         s = self.sym
-        start = Facts()
+        start = Facts(all_in=True)
         if s.setup is not None:
             whole = self._first_shared_zone()
             if whole is not None:
-                start = Facts({whole: {n: (self.flow.deck_sizes[n],) * 2 for n in self.counts}})
+                start.sizes[whole] = {n: (self.flow.deck_sizes[n],) * 2 for n in self.counts}
             self._block(s.setup.body, start, Facts(), [], [{}], {}, True)
-        for b in (s.round, *s.phases.values()):
-            if b is not None:
-                self._block(b.body, Facts(), Facts(), [], [{p.name: None for p in b.params}], {}, True)
+        # the round's first pass is the first round: everyone is in unless the setup eliminates
+        first_round = Facts(all_in=s.setup is None or not _eliminates(s.setup.body))
+        if s.round is not None:
+            self._block(s.round.body, first_round, Facts(), [], [{}], {}, True)
+        for b in s.phases.values():
+            self._block(b.body, Facts(), Facts(), [], [{p.name: None for p in b.params}], {}, True)
 
     def _first_shared_zone(self):
         for d in self.c.module.decls:
@@ -96,9 +115,11 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         first, always = first.copy(), always.copy()
         scopes = scopes + [{}]
         ctx = list(ctx)
+        cardvars = dict(cardvars)
         for st in stmts:
             if isinstance(st, ast.Let):
                 scopes[-1][st.name] = st.value if st.name not in self.flow.assigned else None
+                cardvars.pop(st.name, None)  # the name is no longer the card chosen
             elif isinstance(st, ast.If):
                 first, always = self._if(st, first, always, ctx, scopes, cardvars, sure)
             elif isinstance(st, (ast.ForEach, ast.Repeat, ast.While)):
@@ -119,23 +140,49 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             else:
                 self._apply(st, first, scopes, cardvars)
                 self._apply(st, always, scopes, cardvars)
-            ctx = self._still(ctx, st)
-            if isinstance(st, (ast.EndGame, ast.EndRound)):
-                sure = False
+            if not isinstance(st, (ast.Pass, ast.Announce, ast.Reveal, ast.Hide)):
+                writes = self.flow._writes([st], set())
+                ctx = self._still(ctx, writes)
+                self._forget_lets(scopes, writes, st)
+            sure = sure and not _may_end(st)  # what follows may not be reached
         return first, always
 
-    def _still(self, ctx: list, st) -> list:
-        """The conditions that still hold after `st`."""
-        if isinstance(st, (ast.Pass, ast.Announce, ast.Reveal, ast.Hide)):
-            return ctx
-        writes = self.flow._writes([st], set())
+    @staticmethod
+    def _still(ctx: list, writes) -> list:
+        """The conditions that still hold after a statement that changes `writes` (None: anything)."""
         if writes is None:
             return []
         return [(f, reads) for f, reads in ctx if reads is not None and not (reads & writes)]
 
+    def _forget_lets(self, scopes, writes, st) -> None:
+        """A `let` keeps the value it had: once what it was computed from changes, it is no longer
+        the same as its expression, and is not written out any more."""
+        for sc in scopes:
+            for name, value in sc.items():
+                if value is None or (isinstance(st, ast.Let) and name == st.name and sc is scopes[-1]):
+                    continue
+                reads = self._deep_reads(value, scopes, 0)
+                if reads is None or writes is None or reads & writes:
+                    sc[name] = None
+
+    def _deep_reads(self, e, scopes, depth: int):
+        """What an expression reads, through the `let` names it uses (None: cannot tell)."""
+        reads = self.flow._reads(e, scopes, 0)
+        if reads is None or depth > MAX_DEPTH:
+            return None if depth > MAX_DEPTH else reads
+        out = set(reads)
+        for name in reads:
+            value = next((sc[name] for sc in reversed(scopes) if name in sc), None)
+            if value is not None:
+                inner = self._deep_reads(value, scopes, depth + 1)
+                if inner is None:
+                    return None
+                out |= inner
+        return out
+
     def _context(self, cond, scopes, negate: bool = False) -> tuple:
         f = self._prop(cond, scopes, 0)
-        return (_not(f) if negate else f), self.flow._reads(cond, scopes, 0)
+        return (_not(f) if negate else f), self._deep_reads(cond, scopes, 0)
 
     def _if(self, st: ast.If, first, always, ctx, scopes, cardvars, sure):
         ends, before = [], []
@@ -174,7 +221,8 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             body_always = self._fresh_player(body_always, var)
         # conditions read before the loop hold inside it only if the body changes nothing they read
         writes = self.flow._writes(st.body, set())
-        outer = [] if writes is None else [(f, r) for f, r in ctx if r is not None and not (r & writes)]
+        outer = self._still(ctx, writes)
+        self._forget_lets(scopes, writes, st)  # on a later pass, a `let` read before the loop may be stale
         self._block(st.body, body_first, body_always, outer + body_ctx, inner_scopes, inner_vars, body_sure)
         return self._drop(first, touched), self._drop(always, touched)
 

@@ -19,10 +19,11 @@ class Facts:
 
     sizes: dict = attrs.Factory(dict)
     random: frozenset = frozenset()
+    all_in: bool = False  # every player is surely still in (the first round, before any elimination)
 
     def copy(self) -> "Facts":
         """An independent copy."""
-        return Facts(dict(self.sizes), self.random)
+        return Facts(dict(self.sizes), self.random, self.all_in)
 
 
 def _hull(a, b):
@@ -45,7 +46,26 @@ def _join(states: list) -> Facts:
     random = first.random
     for s in rest:
         random &= s.random
-    return Facts(sizes, random)
+    return Facts(sizes, random, all(s.all_in for s in states))
+
+
+def _names_players(e) -> bool:
+    """Whether an expression counts on who is still in (`players`, `count(players)`, `next of p`)."""
+    if isinstance(e, (ast.Players, ast.Neighbour)):
+        return True
+    if not isinstance(e, ast.Expr):
+        return False
+    for f in attrs.fields(type(e)):
+        v = getattr(e, f.name)
+        if isinstance(v, ast.Expr) and _names_players(v):
+            return True
+        if isinstance(v, tuple) and any(_names_players(x) for x in v if isinstance(x, ast.Expr)):
+            return True
+    return False
+
+
+def _to_players(dest) -> bool:
+    return isinstance(dest, ast.Call) and len(dest.args) == 1 and isinstance(dest.args[0], ast.Players)
 
 
 class ZoneFacts:
@@ -87,6 +107,15 @@ class ZoneFacts:
     def _forget_all(self, facts: Facts) -> None:
         facts.sizes.clear()
         facts.random = frozenset()
+        facts.all_in = False
+
+    def _count_at(self, e, scopes, n: int, facts: Facts):
+        """A number of cards known before play at n players (`count(players)` only while every
+        player is surely in), else None."""
+        if not facts.all_in and _names_players(e):
+            return None
+        v = self.flow._fold(e, scopes, n)
+        return v if _num(v) else None
 
     def _taking(self, cards, facts: Facts, scopes, cardvars: dict):
         """What a `move` takes: (the source's key or None, {n: (lo, hi)} cards taken), or None if unknown."""
@@ -101,8 +130,8 @@ class ZoneFacts:
                 if cards.count is None:
                     out[n] = (min(1, size[0]), min(1, size[1]))
                 else:
-                    k = self.flow._fold(cards.count, scopes, n)
-                    out[n] = (min(k, size[0]), min(k, size[1])) if _num(k) and k >= 0 else (0, size[1])
+                    k = self._count_at(cards.count, scopes, n, facts)
+                    out[n] = (min(k, size[0]), min(k, size[1])) if k is not None and k >= 0 else (0, size[1])
             return src, out
         if isinstance(cards, ast.Name) and cards.name in cardvars:
             src = cardvars[cards.name]
@@ -181,14 +210,18 @@ class ZoneFacts:
         before = {k: {n: self._size(facts, k, n) for n in self.counts} for k in targets}
         empty = all(v == (0, 0) for k in targets for v in before[k].values())
         for n in self.counts:
-            k = self.flow._fold(st.count, scopes, n)
+            k = self._count_at(st.count, scopes, n, facts)
             m = self.flow._zones_dealt(dest, n)
             s = self._size(facts, src, n)
-            if not _num(k) or m is None:
+            if k is None or k < 0 or m is None:
                 new_src[n] = (0, s[1]) if s is not None else None
+                for key in targets:
+                    before[key][n] = None
                 continue
+            # to `players`, as many zones as players still in: all of them only while everyone surely is
+            few = m if facts.all_in or not _to_players(dest) else 1
             if s is not None:
-                new_src[n] = (max(0, s[0] - k * m), max(0, s[1] - k * m))
+                new_src[n] = (max(0, s[0] - k * m), max(0, s[1] - k * few))
             for key in targets:
                 d = before[key][n]
                 before[key][n] = (d[0] + k, d[1] + k) if d is not None else None
