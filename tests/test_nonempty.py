@@ -5,6 +5,7 @@ those the checker can show empty raise E042, and those it cannot decide raise th
 """
 
 import random
+from unittest import mock
 import textwrap
 
 import pytest
@@ -331,7 +332,9 @@ def test_the_idioms_of_the_valid_corpus_stay_silent():
 CONDITIONS = ["x > 0", "x == 0", "x < 0", "x >= 1", "x <= 0", "x != 0", "y > x", "y == x", "y < x", "x > 1",
               "count(hand(p)) > 0", "count(hand(p)) == 0", "count(hand(p)) > 2", "not (x > 0)", "x > 0 and y > 0",
               "x > 0 or y > 0", "any c in hand(p) where c is hearts", "not (any c in hand(p) where c is hearts)",
-              "hand(p) has spades", "count(talon) > 40", "true", "false"]
+              "hand(p) has spades", "count(talon) > 40", "true", "false", "k > 1", "k == 1", "k < 2"]
+BEFORE = ["", "        move top of talon to hand(p)\n", "        move top of hand(p) to pile\n",
+          "        move top 2 of hand(p) to pile\n"]
 FILTERS = ["c is hearts", "c is not hearts", "suit(c) == suit(top of pile)", "c != top of hand(p)", "value(c) > x"]
 
 GAME = '''game "G"
@@ -353,7 +356,8 @@ round:
     for each p in players:
         set x = random([-1, 0, 1, 2])
         set y = random([-1, 0, 1, 2])
-{guard}        p chooses:
+        let k = count(hand(p))
+{before}{guard}        p chooses:
 {alternatives}
     add 1 to turns
     if turns > 3:
@@ -364,6 +368,7 @@ round:
 @st.composite
 def generated_games(draw) -> str:
     alternatives = []
+    before = draw(st.sampled_from(BEFORE))
     for i in range(draw(st.integers(1, 3))):
         if draw(st.booleans()):
             alternatives.append(f'            "o{i}" if {draw(st.sampled_from(CONDITIONS))}:\n                pass')
@@ -375,9 +380,10 @@ def generated_games(draw) -> str:
         guard = f"        if not ({draw(st.sampled_from(CONDITIONS))}):\n            pass\n        else:\n"
         alternatives = ["    " + line for a in alternatives for line in a.split("\n")]
         body = "\n".join(alternatives)
-        return GAME.format(deal=draw(st.integers(1, 3)), guard=guard, alternatives=body).replace(
+        return GAME.format(deal=draw(st.integers(1, 3)), guard=guard, alternatives=body, before=before).replace(
             "        p chooses:", "            p chooses:")
-    return GAME.format(deal=draw(st.integers(1, 3)), guard=guard, alternatives="\n".join(alternatives))
+    return GAME.format(deal=draw(st.integers(1, 3)), guard=guard, alternatives="\n".join(alternatives),
+                       before=before)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -401,3 +407,28 @@ def test_a_game_check_passes_never_lacks_a_legal_choice(tmp_path_factory, source
                 state.apply(rng.choice(state.legal_action_ids()))
         except RuleError as e:
             assert "no legal choice" not in str(e) or flagged, (source, str(e))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(source=generated_games())
+def test_what_check_calls_e042_can_really_be_empty(tmp_path_factory, source):
+    """A choice `check` reports as E042 meets "no legal choice" in some random playout (with the
+    check turned off, so that the game loads), at some legal player count."""
+    path = tmp_path_factory.mktemp("g") / "g.cards"
+    path.write_text(source, encoding="utf-8")
+    if not any(d.code == "E042" for d in check_source(source, str(path))[3]):
+        return
+    with mock.patch("cardlang.lang.check.check_choices", lambda checker: None):
+        games = [cardlang.load(str(path), n, engine="reference") for n in (2, 3)]
+    for game in games:
+        for seed in range(30):
+            rng = random.Random(seed)
+            try:
+                state = game.new_initial_state(seed=seed)
+                while not state.is_terminal():
+                    state.apply(rng.choice(state.legal_action_ids()))
+            except RuleError as e:
+                if "no legal choice" in str(e):
+                    return
+    raise AssertionError(f"E042, but no playout met an empty choice:\n{source}")
