@@ -95,7 +95,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             whole = self._first_shared_zone()
             if whole is not None:
                 start.sizes[whole] = {n: (self.flow.deck_sizes[n],) * 2 for n in self.counts}
-            self._block(s.setup.body, start, Facts(), [], [{}], {}, True)
+            self._block(s.setup.body, start, start.copy(), [], [{}], {}, True)  # it runs once
         # the round's first pass is the first round: everyone is in unless the setup eliminates
         first_round = Facts(all_in=s.setup is None or not _eliminates(s.setup.body))
         if s.round is not None:
