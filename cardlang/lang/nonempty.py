@@ -51,13 +51,6 @@ def _eliminates(stmts) -> bool:
     return False
 
 
-def _may_end(st) -> bool:
-    """Whether a statement may end the round or the game (or play a phase that may)."""
-    if isinstance(st, (ast.EndGame, ast.EndRound, ast.CallPhase)):
-        return True
-    return any(_may_end(x) for body in ast.child_blocks(st) for x in body)
-
-
 def _once(e: ast.Binary, var: str) -> bool:
     """Whether `var` stands once in `e`'s sides, through `+` and `-` only (`total + n != size`): then
     exactly one value of it makes them equal."""
@@ -85,6 +78,10 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         self.shown: dict = {}  # atom -> the expression it was read from (for the warning's help)
         self._writes: Optional[dict] = None
         self._bounds: dict = {}
+        self._stmt_writes: dict = {}  # id(statement) -> what it may change
+        self._let_reads: dict = {}  # id(a let's value) -> what it reads
+        self._ends: dict = {}  # id(statement) -> whether it may end the round
+        self._choices_in: dict = {}  # id(block) -> whether a `chooses` is in it
 
     # -- entry
     def run(self) -> None:
@@ -132,7 +129,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
                     extra = []
                     if alt.kind == "card":
                         inner[alt.var] = self._card_source(alt.source, scopes)[0]
-                    elif alt.kind == "option" and alt.where is not None:
+                    elif alt.kind == "option" and alt.where is not None and self._has_choice(alt.body):
                         extra = [self._context(alt.where, scopes)]
                     inner_scopes = scopes + [{alt.var: None} if alt.var else {}]
                     ends.append(self._block(alt.body, first, always, ctx + extra, inner_scopes, inner, sure))
@@ -141,10 +138,10 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
                 self._apply(st, first, scopes, cardvars)
                 self._apply(st, always, scopes, cardvars)
             if not isinstance(st, (ast.Pass, ast.Announce, ast.Reveal, ast.Hide)):
-                writes = self.flow._writes([st], set())
+                writes = self._writes_of(st)
                 ctx = self._still(ctx, writes)
                 self._forget_lets(scopes, writes, st)
-            sure = sure and not _may_end(st)  # what follows may not be reached
+            sure = sure and not self._may_end(st)  # what follows may not be reached
         return first, always
 
     @staticmethod
@@ -154,6 +151,48 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             return []
         return [(f, reads) for f, reads in ctx if reads is not None and not (reads & writes)]
 
+    def _writes_of(self, st):
+        """What a statement may change, as `Flow._writes` says (None: anything), worked out once per
+        statement and phase."""
+        key = id(st)
+        if key in self._stmt_writes:
+            return self._stmt_writes[key]
+        self._stmt_writes[key] = None  # a phase that plays itself (E023) changes anything
+        out: Optional[set] = set()
+        if isinstance(st, (ast.Set, ast.Add)):
+            out.add(st.target.name)
+        elif isinstance(st, ast.Let):
+            out.add(st.name)
+        elif isinstance(st, (ast.Move, ast.Deal, ast.Swap, ast.Shuffle)):
+            out.add("@cards")
+        elif isinstance(st, ast.Eliminate):
+            out |= {"@players", "@cards"}
+        elif isinstance(st, ast.CallPhase):
+            phase = self.sym.phases.get(st.name)
+            out = None if phase is None else self._body_writes(phase.body)
+        for body in ast.child_blocks(st):
+            inner = self._body_writes(body)
+            out = None if out is None or inner is None else out | inner
+        self._stmt_writes[key] = out
+        return out
+
+    def _body_writes(self, stmts):
+        out: Optional[set] = set()
+        for st in stmts:
+            inner = self._writes_of(st)
+            if inner is None:
+                return None
+            out |= inner
+        return out
+
+    def _may_end(self, st) -> bool:
+        """Whether a statement may end the round or the game (or play a phase, which may)."""
+        key = id(st)
+        if key not in self._ends:
+            self._ends[key] = isinstance(st, (ast.EndGame, ast.EndRound, ast.CallPhase)) or any(
+                self._may_end(x) for body in ast.child_blocks(st) for x in body)
+        return self._ends[key]
+
     def _forget_lets(self, scopes, writes, st) -> None:
         """A `let` keeps the value it had: once what it was computed from changes, it is no longer
         the same as its expression, and is not written out any more."""
@@ -161,7 +200,10 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             for name, value in sc.items():
                 if value is None or (isinstance(st, ast.Let) and name == st.name and sc is scopes[-1]):
                     continue
-                reads = self._deep_reads(value, scopes, 0)
+                key = id(value)
+                if key not in self._let_reads:
+                    self._let_reads[key] = self._deep_reads(value, scopes, 0)
+                reads = self._let_reads[key]
                 if reads is None or writes is None or reads & writes:
                     sc[name] = None
 
@@ -186,12 +228,24 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
 
     def _if(self, st: ast.If, first, always, ctx, scopes, cardvars, sure):
         ends, before = [], []
+        needed = any(self._has_choice(b) for b in ast.child_blocks(st))  # conditions matter only to choices
         for cond, body in st.branches:
-            here = before + [self._context(cond, scopes)]
-            ends.append(self._block(body, first, always, ctx + here, scopes, cardvars, sure))
-            before = before + [self._context(cond, scopes, negate=True)]
+            here = self._context(cond, scopes) if needed else None
+            ends.append(self._block(body, first, always, ctx + before + ([here] if here else []), scopes,
+                                    cardvars, sure))
+            if here:
+                before = before + [(_not(here[0]), here[1])]
         ends.append(self._block(st.orelse, first, always, ctx + before, scopes, cardvars, sure))
         return _join([e[0] for e in ends]), _join([e[1] for e in ends])
+
+    def _has_choice(self, stmts) -> bool:
+        """Whether a block of the module (a tuple of its AST, kept by id) holds a `chooses` (in it, not in
+        the phases it plays)."""
+        key = id(stmts)
+        if key not in self._choices_in:
+            self._choices_in[key] = any(isinstance(st, ast.Choose) or any(self._has_choice(b) for b in
+                                                                          ast.child_blocks(st)) for st in stmts)
+        return self._choices_in[key]
 
     def _loop(self, st, first, always, ctx, scopes, cardvars, sure):
         var = st.var if isinstance(st, ast.ForEach) else None
@@ -205,11 +259,13 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         body_ctx, body_sure = [], sure
         if isinstance(st, ast.ForEach):
             if st.where is not None:
-                body_ctx.append(self._context(st.where, inner_scopes))
+                if self._has_choice(st.body):
+                    body_ctx.append(self._context(st.where, inner_scopes))
             if not over_players:
                 body_sure = False  # a zone or a list may be empty: the body may never run
         elif isinstance(st, ast.While):
-            body_ctx.append(self._context(st.cond, scopes, negate=st.negate))
+            if self._has_choice(st.body):
+                body_ctx.append(self._context(st.cond, scopes, negate=st.negate))
         else:
             n = self.flow._fold(st.count, scopes)
             body_sure = sure and _num(n) and n >= 1
@@ -220,7 +276,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         if over_players:
             body_always = self._fresh_player(body_always, var)
         # conditions read before the loop hold inside it only if the body changes nothing they read
-        writes = self.flow._writes(st.body, set())
+        writes = self._writes_of(st)
         outer = self._still(ctx, writes)
         self._forget_lets(scopes, writes, st)  # on a later pass, a `let` read before the loop may be stale
         self._block(st.body, body_first, body_always, outer + body_ctx, inner_scopes, inner_vars, body_sure)
