@@ -39,7 +39,7 @@ def run(tmp_path, rule: str, stock: int = 2, n: int = 3, engine: str = "referenc
     return [line for line in state.transcript() if "pile " in line][-1]
 
 
-ENGINES = ["reference"]
+ENGINES = ["reference", "compiled"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
