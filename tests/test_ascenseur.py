@@ -1,4 +1,4 @@
-"""Ascenseur (seed 002): one scenario per numbered rule of shared/rules/ascenseur.md, and its variants.
+"""Ascenseur (seed 002): one scenario per numbered rule of docs/rules/ascenseur.md, and its variants.
 
 Seats are numbered clockwise and play moves left (clockwise), so with P0 dealing the deal, the
 bids and the first trick go P1, P2, …, then P0. A stack lists the shuffled cards top first: one

@@ -1,4 +1,4 @@
-"""Coucou (seed 003): one scenario per numbered rule of shared/rules/coucou.md.
+"""Coucou (seed 003): one scenario per numbered rule of docs/rules/coucou.md.
 
 Seats are numbered clockwise, so with play to the right the dealer's right is the seat before his.
 With 5 players and P0 dealing, the deal and the turns go P4, P3, P2, then P1 (the last player).

@@ -1,4 +1,4 @@
-"""Counter-Bluff (seed 000): one scenario per numbered rule of shared/rules/counter_bluff.md.
+"""Counter-Bluff (seed 000): one scenario per numbered rule of docs/rules/counter_bluff.md.
 
 Most games below draw P0 as the first dealer, so P1 is dealt first and is the first round's
 initiator. A stack lists the shuffled cards top first: ten cards each, alternately P1 then P0, then

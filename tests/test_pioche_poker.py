@@ -1,4 +1,4 @@
-"""Pioche Poker (seed 001): one scenario per numbered rule of shared/rules/pioche_poker.md.
+"""Pioche Poker (seed 001): one scenario per numbered rule of docs/rules/pioche_poker.md.
 
 Play moves left (to the next seat number). A deal's stack lists the shuffled cards top first: the
 hands as they are dealt one card at a time from the starting player (a player with a penalty misses

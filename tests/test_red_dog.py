@@ -1,4 +1,4 @@
-"""Red Dog (seed 004): one scenario per numbered rule of shared/rules/red_dog.md, and the chip invariant.
+"""Red Dog (seed 004): one scenario per numbered rule of docs/rules/red_dog.md, and the chip invariant.
 
 Seats are numbered clockwise and play moves left, so with 3 players and P0 dealing the cards are
 dealt, and the bets made, in the order P1, P2, P0. Unless a test is about rule 3, the first dealer

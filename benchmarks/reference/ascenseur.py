@@ -1,4 +1,4 @@
-"""Ascenseur (shared/rules/ascenseur.md) written directly in Python, for the engine benchmark.
+"""Ascenseur (docs/rules/ascenseur.md) written directly in Python, for the engine benchmark.
 
 Every player picks uniformly among his legal choices. The code is what a good Python programmer
 would write for this one game: plain lists, card ids `rank * 4 + suit` with the ace high, no

@@ -1,4 +1,4 @@
-"""Coucou (shared/rules/coucou.md) written directly in Python, for the engine benchmark.
+"""Coucou (docs/rules/coucou.md) written directly in Python, for the engine benchmark.
 
 Every player picks uniformly among his legal choices. The code is what a good Python programmer
 would write for this one game: plain lists, a card is its rank's value (A=1 … K=13; suits never

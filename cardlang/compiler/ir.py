@@ -364,12 +364,14 @@ class Increase(Stmt):
 
 @node
 class Move(Stmt):
-    """`move cards to/under zone [face up/down]`: the cards (a tuple) first, then the zone."""
+    """`move cards to/under zone [face up/down] [strictly]`: the cards (a tuple) first, then the zone,
+    then (strictly) how many cards the move needs: fewer is a rule error."""
 
     cards: Expr
     zone: Expr
     bottom: bool
     face: Optional[str]
+    need: Optional[Expr] = None  # `strictly`: how many cards must be there (evaluated after the cards)
 
 
 @node

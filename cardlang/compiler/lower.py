@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Optional
 
+import attrs
+
 from ..lang import ast
-from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE, ZONES, Symbols
+from ..lang.check import CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE, ZONES, Symbols
 from . import ir
 from .layout import Layout
 
@@ -76,7 +78,9 @@ class Lowerer:
         out = []
         for st in stmts:
             lowered = getattr(self, "s_" + type(st).__name__)(st)
-            if lowered is not None:
+            if isinstance(lowered, tuple):  # a statement lowered to several
+                out.extend(lowered)
+            elif lowered is not None:
                 out.append(lowered)
         self.scopes.pop()
         return tuple(out)
@@ -123,7 +127,17 @@ class Lowerer:
             cards = ir.Const(st.cards.span, tuple(range(self.deck.size)))
         else:
             cards = self.cards(st.cards)
-        return ir.Move(st.span, cards, self.expr(st.zone), st.place == "under", st.facing)
+        need, before = None, ()
+        if st.strict and isinstance(st.cards, ast.EndCard) and st.cards.count is not None:
+            # the count is worked out once, into a slot that both the cards and the check read
+            slot = self.slot(NUMBER)
+            before = (ir.Assign(st.cards.count.span, ir.SlotTarget(slot), self.expr(st.cards.count)),)
+            cards = attrs.evolve(cards, count=ir.Slot(st.cards.count.span, slot))
+            need = ir.Slot(st.cards.count.span, slot)
+        elif st.strict and self.type(st.cards) == CARD:
+            need = ir.Const(st.span, 1)
+        move = ir.Move(st.span, cards, self.expr(st.zone), st.place == "under", st.facing, need)
+        return before + (move,) if before else move
 
     def s_Deal(self, st: ast.Deal):
         dest = self.expr(st.dest)

@@ -18,7 +18,7 @@ from ..runtime import engine, rng, view
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
 from ..runtime.program import ProgramBase, loops_forever
-from ..runtime.zones import known_only_by, learn, move_cards
+from ..runtime.zones import known_only_by, learn, move_cards, strict_shortfall
 from . import ir
 from .layout import Layout, build_layout, choose_deck
 from .lower import lower, lower_expression
@@ -225,6 +225,10 @@ class ReferenceProgram(ProgramBase):
     def s_Move(self, st, node: ir.Move):
         moving = tuple(self.x.eval(st, node.cards))
         dest = self.x.eval(st, node.zone)
+        if node.need is not None:
+            need = self.x.eval(st, node.need)
+            if len(moving) < need:
+                raise RuleError(strict_shortfall(need, len(moving)), node.span)
         if moving:
             move_cards(st, moving, dest, node.bottom)
             self._learn(st, moving, dest, node.face)

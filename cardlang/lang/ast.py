@@ -202,12 +202,14 @@ class Add(Stmt):
 
 @node
 class Move(Stmt):
-    """`move cards to zone` (on top) or `move cards under zone` (at the bottom), maybe face up/down."""
+    """`move cards to zone` (on top) or `move cards under zone` (at the bottom), maybe face up/down;
+    `strictly`: the game stops with a rule error if fewer cards are there than the move names."""
 
     cards: Expr
     place: str  # "to" | "under"
     zone: Expr
     facing: Optional[str]
+    strict: bool = False
 
 
 @node

@@ -10,8 +10,10 @@ from . import ast
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
-from .grammar import reserved_words
+from .graph import check_define_cycles, check_phase_graph, check_unused
+from .grammar import keywords, reserved_words
 from .infoflow import check_infoflow
+from .nonempty import check_choices
 from .limits import MAX_DECK_CARDS, MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
@@ -149,9 +151,10 @@ class Checker:
             if not any(self._decl_kind(d) == kind for d in decls):
                 self.error("E018", f"the file has no `{kind}` declaration", first, help=f"add {what}")
         self._check_bodies()
-        self._check_phase_graph()
-        self._check_unused()
+        check_phase_graph(self)
+        check_unused(self)
         check_flow(self)
+        check_choices(self)
         if not any(d.is_error for d in self.diags):  # taints need the types of a file without errors
             check_infoflow(self)
         return self.sym, self.diags
@@ -166,6 +169,11 @@ class Checker:
     def _declare(self, name: str, symbol: Symbol, span: Span) -> None:
         if name in reserved_words():
             self.error("E017", f"`{name}` is a reserved word and cannot name a declaration", span)
+            return
+        if symbol.kind == "phase" and name in keywords().values():
+            self.error("E017", f"`{name}` is a keyword of the language, so it cannot name a phase", span,
+                       help=f"a line `{name}` can be read as the keyword rather than the phase: rename the phase "
+                            f"(`{name}_phase`, or a word that says what it does)")
             return
         old = self.sym.table.get(name)
         if old is not None:
@@ -407,7 +415,7 @@ class Checker:
             if d.name in s.table:
                 s.table[d.name].type = t
         self.current_define = None
-        self._check_define_cycles()
+        check_define_cycles(self)
         if s.score is not None:
             self.scopes = [{s.score.var: Symbol("local", PLAYER)}]
             self.expect(s.score.value, (NUMBER,), "a score")
@@ -500,7 +508,9 @@ class Checker:
         if isinstance(st, ast.Set):
             want = self.target(st.target)
             got = self.type_of(st.value)
-            if want not in (ANY,) and not _fits(got, (want,)):
+            if want == "empty" and got in (LIST, CARDS, PLAYERS, ZONE):
+                self._refine_empty(st.target, CARDS if got == ZONE else got)
+            elif want not in (ANY,) and not _fits(got, (want,)):
                 self.error("E012", f"`{st.target.name}` holds {_article(want)}, not {_article(got)}", st.value.span)
         elif isinstance(st, ast.Let):
             t = self.type_of(st.value)
@@ -516,8 +526,12 @@ class Checker:
                            st.target.span)
             self.expect(st.amount, (NUMBER,), "the amount")
         elif isinstance(st, ast.Move):
-            self.expect(st.cards, (CARD, CARDS, ZONE), "what `move` moves")
+            moved = self.expect(st.cards, (CARD, CARDS, ZONE), "what `move` moves")
             self.expect(st.zone, (ZONE,), "where `move` puts cards")
+            if st.strict and moved in (CARDS, ZONE) and not isinstance(st.cards, ast.EndCard):
+                self.warn("W003", "`strictly` changes nothing here: this `move` moves all the cards it names, "
+                          "however many they are", st.span,
+                          help="`strictly` checks `top N of …`, `bottom N of …` and a single card")
         elif isinstance(st, ast.Deal):
             self.expect(st.count, (NUMBER,), "how many cards `deal` gives")
             self.expect(st.source, (ZONE,), "where `deal` takes cards")
@@ -573,6 +587,13 @@ class Checker:
         else:  # pragma: no cover - every statement class is handled above
             raise AssertionError(type(st))
 
+    def _refine_empty(self, t: ast.Target, got: str) -> None:
+        """A variable that starts as `[]` holds the kind of list it is first set to (`var ml = []`,
+        then `set ml = ml + [m]`: a list of numbers)."""
+        sym = self._find(t.name, called=t.kind == "player")
+        if sym is not None and sym.kind in ("var", "pvar", "local"):
+            sym.type = got
+
     def call_phase(self, st: ast.CallPhase) -> None:
         """Checks a line that names a phase (or is not a statement at all)."""
         if isinstance(st.expr, ast.Text):  # rule text written as a line of the procedure
@@ -581,6 +602,9 @@ class Checker:
                       help="make it a comment (`# …`), or show it to the players with `announce`")
             return
         sym = self._lookup_global(st.name, called=bool(st.args)) if st.name else None
+        if (sym is None or sym.kind != "phase") and st.name in self.sym.phases:
+            # a phase whose name something else declared first (E011 says so, once): it is still played
+            sym = Symbol("phase", NONE, self.sym.phases[st.name], self.sym.phases[st.name].name_span)
         if sym is None or sym.kind != "phase":
             if sym is None and st.name and not isinstance(st.expr, ast.Call) or (sym is None and st.name):
                 self.error("E010", f"unknown phase `{st.name}`", st.expr.span,
@@ -788,6 +812,14 @@ class Checker:
             return BOOL
         if op in ("+", "-", "*", "/", "%"):
             a = self.type_of(e.left)
+            if op == "+" and a == "empty":  # `[] + x`, or a variable that started as `[]`: the list x is
+                b = self.type_of(e.right)
+                joined = {LIST: LIST, CARDS: CARDS, ZONE: CARDS, CARD: CARDS, PLAYERS: PLAYERS, PLAYER: PLAYERS,
+                          SUITS: SUITS, RANKS: RANKS, "empty": "empty", ANY: ANY}.get(b)
+                if joined is not None:
+                    return joined
+                self.error("E012", f"`+` joins a list with a list, but this is {_article(b)}", e.right.span)
+                return ANY
             if op == "+" and a in (CARDS, ZONE, CARD, PLAYERS, LIST, SUITS, RANKS):
                 seq = CARDS if a in (ZONE, CARD) else a
                 self.expect(e.right, (seq,) if seq != CARDS else (CARDS, ZONE, CARD), "what `+` joins")
@@ -911,89 +943,6 @@ class Checker:
         if result == "elem":
             return ELEMENT.get(first, ANY)
         return result
-
-    # -- whole-program checks
-    def _check_define_cycles(self) -> None:
-        """E023: a definition that names itself, directly or not, would be written out forever."""
-        reported: set = set()
-        for start in self.sym.defines:
-            if start in reported:
-                continue
-            stack, seen = [(start, [start])], {start}
-            while stack:
-                name, path = stack.pop()
-                for m in sorted(self.define_uses.get(name, ())):
-                    if m == start and start not in reported:
-                        reported.update(path)
-                        cycle = " → ".join(path + [start])
-                        self.error("E023", f"definition `{start}` uses itself ({cycle})",
-                                   self.sym.defines[start].name_span,
-                                   help="a definition stands for its expression, so it cannot name itself; "
-                                        "count or repeat with an aggregate, `repeat` or `while` instead")
-                    elif m not in seen and m in self.sym.defines:
-                        seen.add(m)
-                        stack.append((m, path + [m]))
-
-    def _check_phase_graph(self) -> None:
-        s = self.sym
-        reachable: set = set()
-        stack = [b for b in ("setup", "round") if b in self.calls]
-        while stack:
-            b = stack.pop()
-            for callee in self.calls.get(b, ()):
-                if callee not in reachable:
-                    reachable.add(callee)
-                    stack.append(callee)
-        for name, d in s.phases.items():
-            if name not in reachable:
-                self.warn("W002", f"phase `{name}` is never played", d.name_span,
-                          help="name it in `round:`, `setup:` or a phase that is played, or remove it")
-        # a phase may not call itself, directly or not: its names live in fixed places
-        state: dict = {}
-
-        def visit(n: str, path: list) -> None:
-            state[n] = 1
-            for m in sorted(self.calls.get(n, ())):
-                if state.get(m) == 1:
-                    d = s.phases[m]
-                    cycle = " → ".join(path[path.index(m):] + [m]) if m in path else m
-                    self.error("E023", f"phase `{m}` plays itself ({cycle})", d.name_span,
-                               help="repeat with `repeat`/`while` instead of a phase that names itself")
-                elif m not in state:
-                    visit(m, path + [m])
-            state[n] = 2
-
-        for name in list(self.calls):
-            if name not in state:
-                visit(name, [name])
-        # a round with no decision and no end would run forever
-        if s.round is not None and not self._has_decision_or_end("round", set()):
-            self.error("E026", "the round has no choice and no `end game`: the game could never end",
-                       s.round.span, help="add a `chooses` or an `end game` that the round reaches")
-
-    def _has_decision_or_end(self, block: str, seen: set) -> bool:
-        seen.add(block)
-        body = self.sym.round.body if block == "round" else self.sym.phases[block].body if block in self.sym.phases else ()
-        if _contains(body, (ast.Choose, ast.EndGame)):
-            return True
-        return any(c not in seen and self._has_decision_or_end(c, seen) for c in self.calls.get(block, ()))
-
-    def _check_unused(self) -> None:
-        for name, sym in self.sym.table.items():
-            if sym.kind in ("zone", "pzone", "var", "pvar", "option", "define", "points") and not sym.used and sym.span:
-                what = self._what(sym).split(" ", 1)[1]  # "option `x`", not "an option `x`"
-                self.warn("W001", f"{what} `{name.rstrip('()')}` is never used", sym.span,
-                          help=f"remove the declaration, or use `{name.rstrip('()')}` in the rules")
-
-
-def _contains(stmts, kinds) -> bool:
-    for st in stmts:
-        if isinstance(st, kinds):
-            return True
-        for child in ast.child_blocks(st):
-            if _contains(child, kinds):
-                return True
-    return False
 
 
 def check(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:

@@ -48,6 +48,7 @@ CODES = {
     "W002": "unreachable phase",
     "W003": "statement with no effect",
     "W004": "hidden card made public",
+    "W005": "choice the checker cannot decide",
 }
 
 

@@ -4,8 +4,10 @@
   count with the options at their defaults and every player still in;
 - E041: a `while` / `repeat until` loop with no choice and no `end` inside, whose condition is
   always true or reads nothing the loop changes: once it starts it never stops;
-- E042: a `chooses` whose options can all be closed at once (the player would have nothing to do);
 - W003: a statement with no effect (`if false`, `repeat 0 times`, `add 0 to x`, `set x = x`).
+
+E042 and W005 (a choice that can be left with no option) are `nonempty.py`'s; they use this module's
+constant folding, deck sizes and what conditions read.
 
 Each check reports only what it can show. Where it cannot tell (a count that depends on the play, a
 condition it cannot reason about) it says nothing; `docs/diagnostics.md` lists the limits.
@@ -13,7 +15,6 @@ condition it cannot reason about) it says nothing; `docs/diagnostics.md` lists t
 
 from __future__ import annotations
 
-import itertools
 from typing import Optional
 
 import attrs
@@ -22,9 +23,6 @@ from . import ast
 from ..runtime.cards import PRESETS
 from .diagnostics import Span
 from .limits import MAX_PLAYERS
-
-MAX_ATOMS = 14  # a choice with more independent conditions than this is not analysed
-
 
 def check_flow(checker) -> None:
     """Runs every flow check over the checker's module; reports through the checker."""
@@ -84,74 +82,6 @@ def _subst(e, mapping: dict):
     return attrs.evolve(e, **changes) if changes else e
 
 
-# Propositional formulas: ("const", bool), ("atom", key), ("not", f), ("and", f, g), ("or", f, g).
-TRUE, FALSE = ("const", True), ("const", False)
-
-
-def _not(f):
-    if f[0] == "const":
-        return ("const", not f[1])
-    if f[0] == "not":
-        return f[1]
-    return ("not", f)
-
-
-def _and(f, g):
-    if FALSE in (f, g):
-        return FALSE
-    if f == TRUE:
-        return g
-    if g == TRUE:
-        return f
-    return ("and", f, g)
-
-
-def _or(f, g):
-    if TRUE in (f, g):
-        return TRUE
-    if f == FALSE:
-        return g
-    if g == FALSE:
-        return f
-    return ("or", f, g)
-
-
-def _atoms(f, out: set) -> set:
-    if f[0] == "atom":
-        out.add(f[1])
-    elif f[0] != "const":
-        for g in f[1:]:
-            _atoms(g, out)
-    return out
-
-
-def _eval(f, values: dict) -> bool:
-    kind = f[0]
-    if kind == "const":
-        return f[1]
-    if kind == "atom":
-        return values[f[1]]
-    if kind == "not":
-        return not _eval(f[1], values)
-    if kind == "and":
-        return _eval(f[1], values) and _eval(f[2], values)
-    return _eval(f[1], values) or _eval(f[2], values)
-
-
-def can_be_false(f) -> Optional[bool]:
-    """True when some truth values of the atoms make `f` false; None when there are too many atoms."""
-    atoms = sorted(_atoms(f, set()), key=repr)
-    if len(atoms) > MAX_ATOMS:
-        return None
-    for values in itertools.product((False, True), repeat=len(atoms)):
-        if not _eval(f, dict(zip(atoms, values))):
-            return True
-    return False
-
-
-_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
-
-
 class Flow:
     """Walks every block once with the local names in scope, and runs the checks statement by statement."""
 
@@ -159,24 +89,28 @@ class Flow:
         self.c = checker
         self.sym = checker.sym
         self.lines = checker.module.source.split("\n")
-        self.fresh = itertools.count()
         self.assigned: set = set()  # names some `set`/`add` changes, anywhere
         self.deck_sizes: dict = {}
 
     # -- entry
-    def run(self) -> None:
-        """Runs E040, E041, E042 and W003 over every block."""
+    def prepare(self) -> None:
+        """Finds the names the rules change and the deck's size at every legal player count."""
         s = self.sym
-        blocks = [b for b in (s.setup, s.round, *s.phases.values()) if b is not None]
-        for b in blocks:
-            self._collect_assigned(b.body)
+        for b in (s.setup, s.round, *s.phases.values()):
+            if b is not None:
+                self._collect_assigned(b.body)
         low, high = s.players
         # every legal count, so that E040 names the smallest that fails (`players` is at most MAX_PLAYERS;
         # past it, E029 is reported and these checks look at no count)
         counts = range(low, high + 1) if high <= MAX_PLAYERS else ()
         for n in counts:
             self.deck_sizes[n] = self._deck_size(n)
-        for b in blocks:
+
+    def run(self) -> None:
+        """Runs E040, E041 and W003 over every block."""
+        s = self.sym
+        self.prepare()
+        for b in (b for b in (s.setup, s.round, *s.phases.values()) if b is not None):
             self._stmts(b.body, [{p.name: None for p in b.params}])
 
     def _collect_assigned(self, stmts) -> None:
@@ -306,7 +240,6 @@ class Flow:
                 self._loop(st, scopes)
                 self._stmts(st.body, scopes)
             elif isinstance(st, ast.Choose):
-                self._choose(st, scopes)
                 for alt in st.alternatives:
                     self._stmts(alt.body, scopes + [{alt.var: None} if alt.var else {}])
             elif isinstance(st, ast.Add):
@@ -527,175 +460,3 @@ class Flow:
                     return None
                 out |= inner
         return out
-
-    # -- E042: a choice whose options can all be closed
-    def _choose(self, st: ast.Choose, scopes) -> None:
-        legal = FALSE
-        for alt in st.alternatives:
-            legal = _or(legal, self._open(alt, scopes))
-            if legal == TRUE:
-                return
-        if can_be_false(legal) is not True:
-            return
-        line = st.span.line
-        text = self.lines[line - 1] if 1 <= line <= len(self.lines) else ""
-        span = attrs.evolve(st.span, end_line=line, end_column=max(st.span.column + 1, len(text.rstrip()) + 1))
-        if len(st.alternatives) == 1:
-            msg = "the only option of this `chooses` can be closed: the player would have nothing to choose"
-        else:
-            msg = "the options of this `chooses` can all be closed at once: the player would have nothing to choose"
-        self.c.error("E042", msg, span,
-                     help="add an option that is always open (a text with no `if`, or a card with no `where`), or make "
-                          "the conditions cover every case")
-
-    def _open(self, alt: ast.Alternative, scopes):
-        """When an alternative offers at least one action, as a formula (zones are assumed not empty)."""
-        if alt.kind == "option":
-            return TRUE if alt.where is None else self._prop(alt.where, scopes, 0)
-        if alt.kind == "number":
-            lo, hi = self._fold(alt.source, scopes), self._fold(alt.high, scopes)
-            if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
-                return FALSE
-        if alt.where is None:
-            return TRUE
-        return self._exists(alt.where, alt, scopes, 0)
-
-    def _prop(self, e, scopes, depth: int):
-        """A condition as a formula over atoms (comparisons, tests and names it cannot look into)."""
-        if depth > 20:
-            return ("atom", ("fresh", next(self.fresh)))
-        if isinstance(e, ast.Bool):
-            return ("const", e.value)
-        if isinstance(e, ast.Unary) and e.op == "not":
-            return _not(self._prop(e.operand, scopes, depth + 1))
-        if isinstance(e, ast.Binary):
-            if e.op == "and":
-                return _and(self._prop(e.left, scopes, depth + 1), self._prop(e.right, scopes, depth + 1))
-            if e.op == "or":
-                return _or(self._prop(e.left, scopes, depth + 1), self._prop(e.right, scopes, depth + 1))
-            v = self._fold(e, scopes)
-            if isinstance(v, bool):
-                return ("const", v)
-            some = self._count_test(e)
-            if some is not None:
-                return some
-            return self._comparison(e)
-        if isinstance(e, ast.Aggregate) and e.kind == "any" and e.where is not None:
-            return self._some(e.source, e.var, e.where)
-        if isinstance(e, ast.Conditional):
-            c = self._prop(e.cond, scopes, depth + 1)
-            return _or(_and(c, self._prop(e.then, scopes, depth + 1)),
-                       _and(_not(c), self._prop(e.otherwise, scopes, depth + 1)))
-        expanded = self._expand(e, scopes)
-        if expanded is not None:
-            return self._prop(expanded, scopes, depth + 1)
-        return ("atom", _key(e))
-
-    def _expand(self, e, scopes):
-        """A `let` name or a definition's call, replaced by what it stands for (None if neither)."""
-        if isinstance(e, ast.Name):
-            for sc in reversed(scopes):
-                if e.name in sc:
-                    return sc[e.name]
-            sym = self.sym.table.get(e.name)
-            if sym is not None and sym.kind == "define" and not sym.decl.params:
-                return sym.decl.body
-            return None
-        if isinstance(e, ast.Call) and not any(e.func in sc for sc in scopes):
-            sym = self.sym.table.get(e.func)
-            if sym is not None and sym.kind == "define" and len(sym.decl.params) == len(e.args):
-                return _subst(sym.decl.body, {p.name: a for p, a in zip(sym.decl.params, e.args)})
-        return None
-
-    def _count_test(self, e: ast.Binary):
-        """`count x in S where t > 0` (or `>= 1`, `!= 0`, `== 0`) as "some x of S passes t"."""
-        left, right, op = e.left, e.right, e.op
-        if isinstance(left, ast.Number):
-            left, right, op = right, left, _FLIP.get(op, op)
-        if not (isinstance(left, ast.Aggregate) and left.kind == "count" and left.where is not None
-                and isinstance(right, ast.Number)):
-            return None
-        some = self._some(left.source, left.var, left.where)
-        if (op, right.value) in ((">", 0), (">=", 1), ("!=", 0)):
-            return some
-        if (op, right.value) in (("==", 0), ("<", 1), ("<=", 0)):
-            return _not(some)
-        return None
-
-    @staticmethod
-    def _comparison(e):
-        a, b, op = _key(e.left), _key(e.right), e.op
-        if op in ("==", "!="):
-            atom = ("atom", ("==",) + tuple(sorted((a, b), key=repr)))
-            return atom if op == "==" else _not(atom)
-        if op in (">", ">="):
-            a, b, op = b, a, _FLIP[op]
-        if op == "<=":
-            return _not(("atom", ("<", b, a)))
-        if op == "<":
-            return ("atom", ("<", a, b))
-        if op in ("is", "is not"):
-            atom = ("atom", ("is", a, b))
-            return atom if op == "is" else _not(atom)
-        if op == "has":
-            return ("atom", ("has", a, b))
-        return ("atom", (op, a, b))
-
-    def _exists(self, e, alt: ast.Alternative, scopes, depth: int):
-        """Whether some card of the zone (or number of the range) meets `e`, as a formula."""
-        var = alt.var
-        if depth > 20:
-            return ("atom", ("fresh", next(self.fresh)))
-        if not _mentions(e, var):
-            return self._prop(e, scopes, depth)
-        if isinstance(e, ast.Binary) and e.op == "or":
-            return _or(self._exists(e.left, alt, scopes, depth + 1), self._exists(e.right, alt, scopes, depth + 1))
-        if isinstance(e, ast.Binary) and e.op == "and":
-            if not _mentions(e.left, var):
-                return _and(self._prop(e.left, scopes, depth + 1), self._exists(e.right, alt, scopes, depth + 1))
-            if not _mentions(e.right, var):
-                return _and(self._exists(e.left, alt, scopes, depth + 1), self._prop(e.right, scopes, depth + 1))
-        if isinstance(e, ast.Binary) and alt.kind == "card":
-            pattern = self._card_test(e, var)
-            if pattern is not None:
-                # some card of Z is Y  <=>  Z has Y
-                return ("atom", ("has", _key(alt.source), _key(pattern)))
-        if isinstance(e, ast.Binary) and alt.kind == "number" and e.op == "!=" \
-                and _mentions(e.left, var) != _mentions(e.right, var):
-            return TRUE  # a range of two numbers or more always has one that differs
-        if isinstance(e, ast.Conditional) and not _mentions(e.cond, var):
-            c = self._prop(e.cond, scopes, depth + 1)
-            return _or(_and(c, self._exists(e.then, alt, scopes, depth + 1)),
-                       _and(_not(c), self._exists(e.otherwise, alt, scopes, depth + 1)))
-        expanded = self._expand(e, scopes) if not isinstance(e, ast.Name) or e.name != var else None
-        if expanded is not None:
-            return self._exists(expanded, alt, scopes, depth + 1)
-        if alt.kind == "card":
-            return self._some(alt.source, var, e)
-        return ("atom", ("fresh", next(self.fresh)))
-
-    def _some(self, source, var: str, test):
-        """The atom "some card x of `source` passes `test`", the same however the card is named."""
-        pattern = self._card_test(test, var) if isinstance(test, ast.Binary) else None
-        if pattern is not None:
-            return ("atom", ("has", _key(source), _key(pattern)))
-        return ("atom", ("exists", _key(source), _key(_subst(test, {var: ast.Name(test.span, "\0it")}))))
-
-    @staticmethod
-    def _card_test(e: ast.Binary, var: str):
-        """Y, when `e` says that card `var` is (of) Y: `c is Y`, `suit(c) == Y`, `rank(c) == Y`."""
-        def is_var(x):
-            return isinstance(x, ast.Name) and x.name == var
-
-        def of_var(x):
-            return isinstance(x, ast.Call) and x.func in ("suit", "rank") and len(x.args) == 1 and is_var(x.args[0])
-
-        if e.op == "is" and is_var(e.left) and not _mentions(e.right, var):
-            return e.right
-        if e.op == "==":
-            if of_var(e.left) and not _mentions(e.right, var):
-                return e.right
-            if of_var(e.right) and not _mentions(e.left, var):
-                return e.left
-        return None
-

@@ -15,6 +15,8 @@ from .diagnostics import Diagnostic, Span
 from .grammar import TooManyTokens as _TooManyTokens
 from .limits import MAX_TOKENS
 from .grammar import block_openers, expression_continuations, expression_starts, grammar_text, parser
+from .indentation import dedent_line as _dedent_line, overindented_first, reindent as _reindent
+from .keyword_names import keyword_as_name, keyword_in_text
 from .tree_limits import beyond_limits
 
 __all__ = ["parse", "parse_expr", "parser", "grammar_text", "unquote"]
@@ -229,7 +231,7 @@ class _ToAst(Transformer):
     place = winners = side = end = agg = fold = best = _word
 
     def move_stmt(self, meta, c):
-        return ast.Move(self.S(meta), c[0], str(c[1]), c[2], c[3])
+        return ast.Move(self.S(meta), c[0], str(c[1]), c[2], c[3], c[4] is not None)
 
     def deal_stmt(self, meta, c):
         return ast.Deal(self.S(meta), c[0], c[1], c[2], c[3])
@@ -462,6 +464,9 @@ def parse_expr(text: str, file: str, line: int, column: int) -> ast.Expr:
     kind, value = _interpolation(text, file)
     if kind == "bad":
         span = Span(file, line, column, line, column + max(1, len(text)))
+        named = keyword_in_text(text, None, span)
+        if named is not None:
+            raise _InterpolationError(named)
         raise _InterpolationError(Diagnostic("E001", "error", f"`{{{text}}}` in a text is not an expression", span,
                                              help="write `{{` for a brace, or an expression such as `{p}`"))
     if kind == "deep":
@@ -759,6 +764,9 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, lines: list) -> Diagnostic
             words = _expected_words(accepted)
             msg = f"expected {words}, found {found}" if words else f"unexpected {found}"
             code = "E001" if found != "the end of the file" else "E004"
+            named = keyword_as_name(tok, accepted, lines, span) if tok is not None and tok.type != "$END" else None
+            if named is not None:
+                return named
         help_ = _labelled(e)
         opened = _unclosed_bracket(lines, span.line, span.column) if tok is not None else None
         if opened is not None and opened[0] < span.line:
@@ -775,43 +783,6 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, lines: list) -> Diagnostic
     if isinstance(e, DedentError):
         return Diagnostic("E003", "error", "this line's indentation matches no enclosing block", Span(file, line, 1, line, 2))
     return Diagnostic("E001", "error", str(e).splitlines()[0].lower(), Span(file, line, col, line, col + 1))
-
-
-def _dedent_line(e: DedentError, text: str) -> int:
-    """The line of an inconsistent dedent (Lark's message does not give it)."""
-    stack = [0]
-    for i, raw in enumerate(text.split("\n"), 1):
-        if not raw.strip() or raw.lstrip().startswith("#"):
-            continue
-        ind = len(raw.expandtabs(8)) - len(raw.expandtabs(8).lstrip())
-        if ind > stack[-1]:
-            stack.append(ind)
-        else:
-            while ind < stack[-1]:
-                stack.pop()
-            if ind != stack[-1]:
-                return i
-    return 1
-
-
-def _reindent(lines: list, line_no: int) -> None:
-    """Moves a badly indented line to the nearest enclosing block's indentation (recovery)."""
-    levels = [0]
-    for raw in lines[: line_no - 1]:
-        if not raw.strip() or raw.lstrip().startswith("#"):
-            continue
-        ind = len(raw.expandtabs(8)) - len(raw.expandtabs(8).lstrip())
-        while ind < levels[-1]:
-            levels.pop()
-        if ind > levels[-1]:
-            levels.append(ind)
-    text = lines[line_no - 1].expandtabs(8)
-    ind = len(text) - len(text.lstrip())
-    deeper = None
-    while len(levels) > 1 and levels[-1] > ind:
-        deeper = levels.pop()
-    # between two levels, the line most likely belongs to the deeper block it was meant for
-    lines[line_no - 1] = " " * (deeper if deeper is not None else levels[-1]) + text.lstrip()
 
 
 def _replacements(lines: list, line_no: int, reindented: bool) -> list:
@@ -863,11 +834,21 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
                                      help="the largest game has under 1000: split this one with `extends`")]
         except DedentError as e:
             line = _dedent_line(e, text)
-            here = lines[line - 1]
-            start = len(here) - len(here.lstrip()) + 1
-            d = Diagnostic("E003", "error", "this line's indentation matches no enclosing block",
-                           Span(file, line, start, line, max(start + 1, len(here.rstrip()) + 1)),
-                           help="indent it exactly as far as the block it belongs to")
+            first = overindented_first(lines, line)
+            if first is not None:  # the block's first line went too far: the lines after it are right
+                here = lines[first - 1]
+                start = len(here) - len(here.lstrip()) + 1
+                after = lines[line - 1]
+                lines[first - 1] = after[: len(after) - len(after.lstrip())] + here.lstrip()  # recovery
+                d = Diagnostic("E003", "error", "this line is indented more than the rest of its block",
+                               Span(file, first, start, first, max(start + 1, len(here.rstrip()) + 1)),
+                               help="indent it as far as the lines after it in its block")
+            else:
+                here = lines[line - 1]
+                start = len(here) - len(here.lstrip()) + 1
+                d = Diagnostic("E003", "error", "this line's indentation matches no enclosing block",
+                               Span(file, line, start, line, max(start + 1, len(here.rstrip()) + 1)),
+                               help="indent it exactly as far as the block it belongs to")
         except UnexpectedInput as e:
             d = _syntax_diagnostic(e, file, lines)
         else:
@@ -896,7 +877,7 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
             diagnostics.append(d)
             break
         diagnostics.append(d)
-        if d.code == "E003":
+        if d.code == "E003" and not d.message.endswith("the rest of its block"):  # that one is re-indented
             _reindent(lines, line)
         candidates = _replacements(lines, line, reindented=d.code == "E003")
         fixing = line

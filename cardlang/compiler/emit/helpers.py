@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...runtime import rng
 from ...runtime.basics import RuleError
 from ...runtime.log import flush, marks, player_name
+from ...runtime.zones import strict_shortfall
 
 
 def index(items, i, span):
@@ -96,6 +97,11 @@ def no_choice(p, legal, span):
     if not legal:
         raise RuleError(f"{player_name(p)} must choose but has no legal choice", span)
     raise RuleError("nobody to choose", span)
+
+
+def strict_short(need, have, span):
+    """The rule error of a `move … strictly` that finds fewer cards than it names."""
+    raise RuleError(strict_shortfall(need, have), span)
 
 
 def cannot_deal(s, n, src, targets, names, span):

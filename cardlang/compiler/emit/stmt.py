@@ -109,6 +109,7 @@ class StmtEmitter(ExprEmitter):
             c, dest = w.fresh("_c"), w.fresh("_z")
             w.line(f"{c} = {self.x(w, cards.value)}")
             w.line(f"{dest} = {self.x(w, st.zone)}")
+            self._need(w, st, f"(0 if {c} is None else 1)")
             w.line(f"if {c} is not None:")
             with w.indent():
                 w.line("loc = s.loc")
@@ -140,10 +141,22 @@ class StmtEmitter(ExprEmitter):
         moving, dest = w.fresh("_q"), w.fresh("_z")
         w.line(f"{moving} = tuple({self.x(w, cards)})")
         w.line(f"{dest} = {self.x(w, st.zone)}")
+        self._need(w, st, f"len({moving})")
         w.line(f"if {moving}:")
         with w.indent():
             w.line(f"{self.c(move_cards)}(s, {moving}, {dest}, {st.bottom})")
             self._learn(w, moving, dest, face)
+
+    def _need(self, w, st: ir.Move, have: str) -> None:
+        """`move … strictly`: with fewer cards than it names, the rule error (after the cards and the
+        zone are worked out, as the reference does)."""
+        if st.need is None:
+            return
+        need, got = w.fresh("_n"), w.fresh("_n")
+        w.line(f"{need} = {self.x(w, st.need)}")
+        w.line(f"{got} = {have}")
+        w.line(f"if {got} < {need}:")
+        w.line(f"    {self.c(helpers.strict_short)}({need}, {got}, {self.c(st.span)})")
 
     def s_Deal(self, w, st: ir.Deal):
         n, src, targets, pile = w.fresh("_n"), w.fresh("_z"), w.fresh("_q"), w.fresh("_p")

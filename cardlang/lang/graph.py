@@ -1,0 +1,97 @@
+"""Whole-program checks of the checker: definitions and phases that use themselves (E023), phases
+never played (W002), a round with no choice and no end (E026), names never used (W001)."""
+
+from __future__ import annotations
+
+from . import ast
+
+
+def check_define_cycles(checker) -> None:
+    """E023: a definition that names itself, directly or not, would be written out forever."""
+    reported: set = set()
+    for start in checker.sym.defines:
+        if start in reported:
+            continue
+        stack, seen = [(start, [start])], {start}
+        while stack:
+            name, path = stack.pop()
+            for m in sorted(checker.define_uses.get(name, ())):
+                if m == start and start not in reported:
+                    reported.update(path)
+                    cycle = " → ".join(path + [start])
+                    checker.error("E023", f"definition `{start}` uses itself ({cycle})",
+                                  checker.sym.defines[start].name_span,
+                                  help="a definition stands for its expression, so it cannot name itself; "
+                                       "count or repeat with an aggregate, `repeat` or `while` instead")
+                elif m not in seen and m in checker.sym.defines:
+                    seen.add(m)
+                    stack.append((m, path + [m]))
+
+
+def check_phase_graph(checker) -> None:
+    """W002 (a phase never played), E023 (a phase that plays itself), E026 (a round that never ends)."""
+    s = checker.sym
+    reachable: set = set()
+    stack = [b for b in ("setup", "round") if b in checker.calls]
+    while stack:
+        b = stack.pop()
+        for callee in checker.calls.get(b, ()):
+            if callee not in reachable:
+                reachable.add(callee)
+                stack.append(callee)
+    for name, d in s.phases.items():
+        declared = s.table.get(name)
+        if declared is None or declared.decl is not d:
+            continue  # its name is taken (E011) or a keyword (E017): that is the one message
+        if name not in reachable:
+            checker.warn("W002", f"phase `{name}` is never played", d.name_span,
+                         help="name it in `round:`, `setup:` or a phase that is played, or remove it")
+    # a phase may not call itself, directly or not: its names live in fixed places
+    state: dict = {}
+
+    def visit(n: str, path: list) -> None:
+        state[n] = 1
+        for m in sorted(checker.calls.get(n, ())):
+            if state.get(m) == 1:
+                d = s.phases[m]
+                cycle = " → ".join(path[path.index(m):] + [m]) if m in path else m
+                checker.error("E023", f"phase `{m}` plays itself ({cycle})", d.name_span,
+                              help="repeat with `repeat`/`while` instead of a phase that names itself")
+            elif m not in state:
+                visit(m, path + [m])
+        state[n] = 2
+
+    for name in list(checker.calls):
+        if name not in state:
+            visit(name, [name])
+    # a round with no decision and no end would run forever
+    if s.round is not None and not _has_decision_or_end(checker, "round", set()):
+        checker.error("E026", "the round has no choice and no `end game`: the game could never end",
+                      s.round.span, help="add a `chooses` or an `end game` that the round reaches")
+
+
+def _has_decision_or_end(checker, block: str, seen: set) -> bool:
+    seen.add(block)
+    body = checker.sym.round.body if block == "round" else checker.sym.phases[block].body if block in checker.sym.phases else ()
+    if _contains(body, (ast.Choose, ast.EndGame)):
+        return True
+    return any(c not in seen and _has_decision_or_end(checker, c, seen) for c in checker.calls.get(block, ()))
+
+
+def check_unused(checker) -> None:
+    """W001: a declaration that nothing uses."""
+    for name, sym in checker.sym.table.items():
+        if sym.kind in ("zone", "pzone", "var", "pvar", "option", "define", "points") and not sym.used and sym.span:
+            what = checker._what(sym).split(" ", 1)[1]  # "option `x`", not "an option `x`"
+            checker.warn("W001", f"{what} `{name.rstrip('()')}` is never used", sym.span,
+                         help=f"remove the declaration, or use `{name.rstrip('()')}` in the rules")
+
+
+def _contains(stmts, kinds) -> bool:
+    for st in stmts:
+        if isinstance(st, kinds):
+            return True
+        for child in ast.child_blocks(st):
+            if _contains(child, kinds):
+                return True
+    return False

@@ -1,0 +1,701 @@
+"""E042 and W005: whether a `chooses` can be left with no legal option.
+
+Each alternative of a choice is open under a condition, written as a formula over atoms
+(comparisons, card tests, "some card of Z passes t"); the choice is empty when the formula C = "every
+alternative is closed" holds. The walk over each block keeps what holds where each choice stands:
+
+- the conditions of the enclosing `if`/`elif`/`else`, `while`, `repeat until`, `for each … where`
+  and options, until a statement changes what they read;
+- how many cards each zone holds, from `move all cards`, deals and moves along the block, at every
+  legal player count, and which zones hold cards drawn at random from the whole shuffled deck.
+
+Then, for each choice:
+
+- C with those conditions and the sizes that hold on every pass is impossible (the comparisons of
+  one pair of values are told apart: `==`/`!=`, `<`/`>=`, `>`/`<=`, and numbers against known
+  bounds): nothing is said;
+- on the first pass, at some legal player count with the options at their defaults, what is known
+  makes C hold (for a deal of the cards that can happen): E042;
+- otherwise the checker cannot tell: the warning W005.
+
+Two things are assumed, as a deal from an empty pile is (a rule error while the game runs): a zone
+chosen from holds a card unless the checker knows how many it holds, and a number range whose bounds
+are not known before play is not empty.
+
+The walk and the formulas are here; what is known about the zones is `zone_facts.py`, the bounds of
+numbers `value_bounds.py`, and the decision (consistency, proofs) `choice_theory.py`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Optional
+
+import attrs
+
+from . import ast
+from .choice_theory import _FLIP, FALSE, TRUE, Theory, _all, _and, _atoms, _count_key, _not, _num, _or
+from .flow import Flow, _key, _mentions, _subst
+from .value_bounds import ValueBounds
+from .zone_facts import Facts, ZoneFacts, _join
+
+MAX_DEPTH = 20  # definitions seen through, nested
+
+
+def _eliminates(stmts) -> bool:
+    for st in stmts:
+        if isinstance(st, (ast.Eliminate, ast.CallPhase)):
+            return True
+        if any(_eliminates(body) for body in ast.child_blocks(st)):
+            return True
+    return False
+
+
+def _once(e: ast.Binary, var: str) -> bool:
+    """Whether `var` stands once in `e`'s sides, through `+` and `-` only (`total + n != size`): then
+    exactly one value of it makes them equal."""
+    def count(x) -> Optional[int]:
+        if isinstance(x, ast.Name):
+            return 1 if x.name == var else 0
+        if isinstance(x, ast.Binary) and x.op in ("+", "-"):
+            a, b = count(x.left), count(x.right)
+            return None if a is None or b is None else a + b
+        return None if _mentions(x, var) else 0
+    a, b = count(e.left), count(e.right)
+    return a is not None and b is not None and a + b == 1
+
+
+class NonEmpty(ZoneFacts, ValueBounds, Theory):
+    """The walk and the decision, over the module of a checker whose names and types are known."""
+
+    def __init__(self, checker):
+        self.c = checker
+        self.sym = checker.sym
+        self.flow = Flow(checker)
+        self.flow.prepare()
+        self.counts = sorted(n for n, size in self.flow.deck_sizes.items() if size is not None)
+        self.fresh = itertools.count()
+        self.shown: dict = {}  # atom -> the expression it was read from (for the warning's help)
+        self._writes: Optional[dict] = None
+        self._bounds: dict = {}
+        self._stmt_writes: dict = {}  # id(statement) -> what it may change
+        self._let_reads: dict = {}  # id(a let's value) -> what it reads
+        self._ends: dict = {}  # id(statement) -> whether it may end the round
+        self._choices_in: dict = {}  # id(block) -> whether a `chooses` is in it
+
+    # -- entry
+    def run(self) -> None:
+        """Decides every `chooses` of the module (E042 or W005 where it must)."""
+        s = self.sym
+        start = Facts(all_in=True)
+        if s.setup is not None:
+            whole = self._first_shared_zone()
+            if whole is not None:
+                start.sizes[whole] = {n: (self.flow.deck_sizes[n],) * 2 for n in self.counts}
+            self._block(s.setup.body, start, start.copy(), [], [{}], {}, True)  # it runs once
+        # the round's first pass is the first round: everyone is in unless the setup eliminates
+        first_round = Facts(all_in=s.setup is None or not _eliminates(s.setup.body))
+        if s.round is not None:
+            self._block(s.round.body, first_round, Facts(), [], [{}], {}, True)
+        for b in s.phases.values():
+            self._block(b.body, Facts(), Facts(), [], [{p.name: None for p in b.params}], {}, True)
+
+    def _first_shared_zone(self):
+        for d in self.c.module.decls:
+            if isinstance(d, ast.ZoneDecl) and not self.sym.zones.get(d.name, (True,))[0]:
+                return ("z", d.name)
+        return None
+
+    # -- the walk
+    def _block(self, stmts, first: Facts, always: Facts, ctx: list, scopes, cardvars: dict, sure: bool):
+        """Walks a block: decides its choices; returns what is known after it (first pass, every pass)."""
+        first, always = first.copy(), always.copy()
+        scopes = scopes + [{}]
+        ctx = list(ctx)
+        cardvars = dict(cardvars)
+        for st in stmts:
+            if isinstance(st, ast.Let):
+                scopes[-1][st.name] = st.value if st.name not in self.flow.assigned else None
+                cardvars.pop(st.name, None)  # the name is no longer the card chosen
+            elif isinstance(st, ast.If):
+                first, always = self._if(st, first, always, ctx, scopes, cardvars, sure)
+            elif isinstance(st, (ast.ForEach, ast.Repeat, ast.While)):
+                first, always = self._loop(st, first, always, ctx, scopes, cardvars, sure)
+            elif isinstance(st, ast.Choose):
+                self._decide(st, first, always, ctx, scopes, cardvars, sure)
+                ends = []
+                for alt in st.alternatives:
+                    inner = dict(cardvars)
+                    extra = []
+                    if alt.kind == "card":
+                        inner[alt.var] = self._card_source(alt.source, scopes)[0]
+                    elif alt.kind == "option" and alt.where is not None and self._has_choice(alt.body):
+                        extra = [self._context(alt.where, scopes)]
+                    inner_scopes = scopes + [{alt.var: None} if alt.var else {}]
+                    ends.append(self._block(alt.body, first, always, ctx + extra, inner_scopes, inner, sure))
+                first, always = _join([e[0] for e in ends]), _join([e[1] for e in ends])
+            else:
+                self._apply(st, first, scopes, cardvars)
+                self._apply(st, always, scopes, cardvars)
+            if not isinstance(st, (ast.Pass, ast.Announce, ast.Reveal, ast.Hide)):
+                writes = self._writes_of(st)
+                ctx = self._still(ctx, writes)
+                self._forget_lets(scopes, writes, st)
+            sure = sure and not self._may_end(st)  # what follows may not be reached
+        return first, always
+
+    @staticmethod
+    def _still(ctx: list, writes) -> list:
+        """The conditions that still hold after a statement that changes `writes` (None: anything)."""
+        if writes is None:
+            return []
+        return [(f, reads) for f, reads in ctx if reads is not None and not (reads & writes)]
+
+    def _writes_of(self, st):
+        """What a statement may change, as `Flow._writes` says (None: anything), worked out once per
+        statement and phase."""
+        key = id(st)
+        if key in self._stmt_writes:
+            return self._stmt_writes[key]
+        self._stmt_writes[key] = None  # a phase that plays itself (E023) changes anything
+        out: Optional[set] = set()
+        if isinstance(st, (ast.Set, ast.Add)):
+            out.add(st.target.name)
+        elif isinstance(st, ast.Let):
+            out.add(st.name)
+        elif isinstance(st, (ast.Move, ast.Deal, ast.Swap, ast.Shuffle)):
+            out.add("@cards")
+        elif isinstance(st, ast.Eliminate):
+            out |= {"@players", "@cards"}
+        elif isinstance(st, ast.CallPhase):
+            phase = self.sym.phases.get(st.name)
+            out = None if phase is None else self._body_writes(phase.body)
+        for body in ast.child_blocks(st):
+            inner = self._body_writes(body)
+            out = None if out is None or inner is None else out | inner
+        self._stmt_writes[key] = out
+        return out
+
+    def _body_writes(self, stmts):
+        out: Optional[set] = set()
+        for st in stmts:
+            inner = self._writes_of(st)
+            if inner is None:
+                return None
+            out |= inner
+        return out
+
+    def _may_end(self, st) -> bool:
+        """Whether a statement may end the round or the game (or play a phase, which may)."""
+        key = id(st)
+        if key not in self._ends:
+            self._ends[key] = isinstance(st, (ast.EndGame, ast.EndRound, ast.CallPhase)) or any(
+                self._may_end(x) for body in ast.child_blocks(st) for x in body)
+        return self._ends[key]
+
+    def _forget_lets(self, scopes, writes, st) -> None:
+        """A `let` keeps the value it had: once what it was computed from changes, it is no longer
+        the same as its expression, and is not written out any more."""
+        for sc in scopes:
+            for name, value in sc.items():
+                if value is None or (isinstance(st, ast.Let) and name == st.name and sc is scopes[-1]):
+                    continue
+                key = id(value)
+                if key not in self._let_reads:
+                    self._let_reads[key] = self._deep_reads(value, scopes, 0)
+                reads = self._let_reads[key]
+                if reads is None or writes is None or reads & writes:
+                    sc[name] = None
+
+    def _deep_reads(self, e, scopes, depth: int):
+        """What an expression reads, through the `let` names it uses (None: cannot tell)."""
+        reads = self.flow._reads(e, scopes, 0)
+        if reads is None or depth > MAX_DEPTH:
+            return None if depth > MAX_DEPTH else reads
+        out = set(reads)
+        for name in reads:
+            value = next((sc[name] for sc in reversed(scopes) if name in sc), None)
+            if value is not None:
+                inner = self._deep_reads(value, scopes, depth + 1)
+                if inner is None:
+                    return None
+                out |= inner
+        return out
+
+    def _context(self, cond, scopes, negate: bool = False) -> tuple:
+        f = self._prop(cond, scopes, 0)
+        return (_not(f) if negate else f), self._deep_reads(cond, scopes, 0)
+
+    def _if(self, st: ast.If, first, always, ctx, scopes, cardvars, sure):
+        ends, before = [], []
+        needed = any(self._has_choice(b) for b in ast.child_blocks(st))  # conditions matter only to choices
+        for cond, body in st.branches:
+            here = self._context(cond, scopes) if needed else None
+            ends.append(self._block(body, first, always, ctx + before + ([here] if here else []), scopes,
+                                    cardvars, sure))
+            if here:
+                before = before + [(_not(here[0]), here[1])]
+        ends.append(self._block(st.orelse, first, always, ctx + before, scopes, cardvars, sure))
+        return _join([e[0] for e in ends]), _join([e[1] for e in ends])
+
+    def _has_choice(self, stmts) -> bool:
+        """Whether a block of the module (a tuple of its AST, kept by id) holds a `chooses` (in it, not in
+        the phases it plays)."""
+        key = id(stmts)
+        if key not in self._choices_in:
+            self._choices_in[key] = any(isinstance(st, ast.Choose) or any(self._has_choice(b) for b in
+                                                                          ast.child_blocks(st)) for st in stmts)
+        return self._choices_in[key]
+
+    def _loop(self, st, first, always, ctx, scopes, cardvars, sure):
+        var = st.var if isinstance(st, ast.ForEach) else None
+        inner_scopes = scopes + [{var: None}] if var else scopes
+        inner_vars = dict(cardvars)
+        over_players = isinstance(st, ast.ForEach) and (
+            isinstance(st.source, ast.Seats) or (isinstance(st.source, ast.Players)))
+        if isinstance(st, ast.ForEach) and not over_players:
+            inner_vars[var] = self._zone_key(st.source, scopes)
+        touched = self._touched(st.body, inner_scopes, var if over_players else None, inner_vars, set())
+        body_ctx, body_sure = [], sure
+        if isinstance(st, ast.ForEach):
+            if st.where is not None:
+                if self._has_choice(st.body):
+                    body_ctx.append(self._context(st.where, inner_scopes))
+            if not over_players:
+                body_sure = False  # a zone or a list may be empty: the body may never run
+        elif isinstance(st, ast.While):
+            if self._has_choice(st.body):
+                body_ctx.append(self._context(st.cond, scopes, negate=st.negate))
+        else:
+            n = self.flow._fold(st.count, scopes)
+            body_sure = sure and _num(n) and n >= 1
+        # what holds on every pass: what the body does not change (a player's own zone, in a loop over
+        # players, is another player's on the next pass)
+        body_first = self._fresh_player(first, var) if over_players else first
+        body_always = self._drop(always, touched if not over_players else (touched and (touched[0], set())))
+        if over_players:
+            body_always = self._fresh_player(body_always, var)
+        # conditions read before the loop hold inside it only if the body changes nothing they read
+        writes = self._writes_of(st)
+        outer = self._still(ctx, writes)
+        self._forget_lets(scopes, writes, st)  # on a later pass, a `let` read before the loop may be stale
+        self._block(st.body, body_first, body_always, outer + body_ctx, inner_scopes, inner_vars, body_sure)
+        return self._drop(first, touched), self._drop(always, touched)
+
+    # -- one choice
+    def _decide(self, st: ast.Choose, first: Facts, always: Facts, ctx: list, scopes, cardvars, sure) -> None:
+        opens = [self._open(alt, scopes) for alt in st.alternatives]
+        closed = _all(_not(o) for o in opens)
+        if closed == FALSE:
+            return
+        given = _all(f for f, _ in ctx)
+        whole = _and(given, closed)
+        hull = {}
+        for key, by_n in always.sizes.items():
+            vals = [by_n.get(n) for n in self.counts]
+            if vals and all(v is not None for v in vals):
+                hull[key] = (min(v[0] for v in vals), max(v[1] for v in vals))
+        found = self._satisfiable(whole, lambda t: self._term_every(t, hull))
+        if found is False:
+            return
+        if found is not None and sure:
+            for n in self.counts:
+                if self._proven(whole, first, n):
+                    self._report(st, "E042", None)
+                    return
+        self._report(st, "W005", found if isinstance(found, dict) else None, closed)
+
+    def _report(self, st, code: str, values, closed=None) -> None:
+        lines = self.flow.lines
+        line = st.span.line
+        text = lines[line - 1] if 1 <= line <= len(lines) else ""
+        span = attrs.evolve(st.span, end_line=line, end_column=max(st.span.column + 1, len(text.rstrip()) + 1))
+        one = len(st.alternatives) == 1
+        if code == "E042":
+            msg = ("the only option of this `chooses` can be closed: the player would have nothing to choose" if one
+                   else "the options of this `chooses` can all be closed at once: the player would have nothing to choose")
+            self.c.error("E042", msg, span,
+                         help="add an option that is always open (a text with no `if`, or a card with no `where`), or "
+                              "make the conditions cover every case")
+            return
+        what = "its only option" if one else "all its options"
+        msg = f"the checker cannot tell whether this `chooses` always has an option open: {what} may be closed at once"
+        case = self._describe(values, closed) if values else None
+        help = ("they are all closed when " + case + "; " if case else "") + (
+            "if that can happen, add an option that is always open; if it cannot, write the conditions so that they "
+            "cover every case (`==` beside `!=`, `>` beside `<=`), or test them in an enclosing `if`")
+        self.c.warn("W005", msg, span, help=help)
+
+    def _describe(self, values: dict, closed) -> Optional[str]:
+        parts = []
+        atoms = [a for a in _atoms(closed, set()) if a in values and self.shown.get(a) is not None]
+        for atom in sorted(atoms, key=lambda a: (self.shown[a].span.line, self.shown[a].span.column)):
+            parts.append(f"`{self.flow._source(self.shown[atom])}` is {'true' if values[atom] else 'false'}")
+        if not parts:
+            return None
+        return ", ".join(parts[:3]) + (" …" if len(parts) > 3 else "")
+
+    # -- alternatives as formulas
+    def _open(self, alt: ast.Alternative, scopes):
+        """When an alternative offers at least one action, as a formula."""
+        if alt.kind == "option":
+            return TRUE if alt.where is None else self._prop(alt.where, scopes, 0)
+        if alt.kind == "number":
+            lo, hi = alt.source, alt.high
+            f = self._range(lo, hi, scopes)
+            if alt.where is not None:
+                f = _and(f, self._number_exists(alt.where, alt.var, lo, hi, scopes, 0))
+            return f
+        zone, where = self._card_filter(alt.source, alt.var, alt.where, scopes)
+        if zone is None:
+            return FALSE
+        f = self._nonempty(zone, scopes)
+        if where is not None:
+            f = _and(f, self._exists(where, alt.var, zone, scopes, 0))
+        return f
+
+    def _card_source(self, source, scopes):
+        """The zone a card is chosen from (its key, or None) and the filter its expression adds."""
+        zone, where = self._card_filter(source, "\0c", None, scopes)
+        return (self._zone_key(zone, scopes) if zone is not None else None), where
+
+    def _card_filter(self, source, var: str, where, scopes, depth: int = 0):
+        """(Z, w): choosing from `source` where `where` is choosing from Z where w (None, None: from nothing)."""
+        def both(a, b):
+            if a is None:
+                return b
+            if b is None:
+                return a
+            return ast.Binary(a.span, "and", a, b)
+
+        if depth > MAX_DEPTH:
+            return source, where
+        if isinstance(source, ast.ListExpr) and not source.items:
+            return None, None
+        if isinstance(source, ast.Aggregate) and source.kind == "select" and source.where is not None:
+            test = _subst(source.where, {source.var: ast.Name(source.span, var)})
+            return self._card_filter(source.source, var, both(test, where), scopes, depth + 1)
+        if isinstance(source, ast.Binary) and source.op == "except":
+            other = source.right
+            t = self.sym.types.get(id(other))
+            me = ast.Name(source.span, var)
+            test = ast.Binary(source.span, "!=", me, other) if t == "card" else \
+                ast.Unary(source.span, "not", ast.Binary(source.span, "in", me, other))
+            return self._card_filter(source.left, var, both(test, where), scopes, depth + 1)
+        if isinstance(source, (ast.Name, ast.Call)) and self._zone_key(source, scopes) is None:
+            expanded = self.flow_expand(source, scopes)
+            if expanded is not None:
+                return self._card_filter(expanded, var, where, scopes, depth + 1)
+        return source, where
+
+    def _nonempty(self, zone, scopes):
+        atom = ("nonempty", _key(zone))
+        self.shown.setdefault(atom, zone)
+        return ("atom", atom)
+
+    def _range(self, lo, hi, scopes):
+        a, b = self.flow._fold(lo, scopes), self.flow._fold(hi, scopes)
+        if _num(a) and _num(b):
+            return ("const", a <= b)
+        return ("atom", ("assume", _key(hi), _key(lo)))  # lo <= hi, assumed where not known
+
+    def _number_exists(self, e, var: str, lo, hi, scopes, depth: int):
+        """Whether some number of lo..hi meets `e`, as a formula (lo <= hi is known)."""
+        if depth > MAX_DEPTH:
+            return self._fresh()
+        if not _mentions(e, var):
+            return self._prop(e, scopes, depth)
+        if isinstance(e, ast.Binary) and e.op == "or":
+            return _or(self._number_exists(e.left, var, lo, hi, scopes, depth + 1),
+                       self._number_exists(e.right, var, lo, hi, scopes, depth + 1))
+        if isinstance(e, ast.Binary) and e.op in ("==", "!=", "<", ">", "<=", ">="):
+            left, right, op = e.left, e.right, e.op
+            if _mentions(right, var) and not _mentions(left, var):
+                left, right, op = right, left, _FLIP.get(op, op)
+            if isinstance(left, ast.Name) and left.name == var and not _mentions(right, var):
+                lt = self._lt
+                if op == "!=":
+                    return _or(lt(lo, hi), _not(self._eq(lo, right)))
+                if op == "==":
+                    return _and(_not(lt(right, lo)), _not(lt(hi, right)))
+                if op == "<=":
+                    return _not(lt(right, lo))
+                if op == "<":
+                    return lt(lo, right)
+                if op == ">=":
+                    return _not(lt(hi, right))
+                return lt(right, hi)
+        if isinstance(e, ast.Binary) and e.op == "!=" and _once(e, var):
+            return _or(self._lt(lo, hi), self._fresh())  # one number is forbidden: two numbers leave one
+        if isinstance(e, ast.Binary) and e.op == "and":
+            if not _mentions(e.left, var):
+                return _and(self._prop(e.left, scopes, depth + 1),
+                            self._number_exists(e.right, var, lo, hi, scopes, depth + 1))
+            if not _mentions(e.right, var):
+                return _and(self._number_exists(e.left, var, lo, hi, scopes, depth + 1),
+                            self._prop(e.right, scopes, depth + 1))
+        if isinstance(e, ast.Conditional) and not _mentions(e.cond, var):
+            c = self._prop(e.cond, scopes, depth + 1)
+            return _or(_and(c, self._number_exists(e.then, var, lo, hi, scopes, depth + 1)),
+                       _and(_not(c), self._number_exists(e.otherwise, var, lo, hi, scopes, depth + 1)))
+        expanded = self.flow_expand(e, scopes) if not (isinstance(e, ast.Name) and e.name == var) else None
+        if expanded is not None:
+            return self._number_exists(expanded, var, lo, hi, scopes, depth + 1)
+        if isinstance(e, ast.Bool):
+            return ("const", e.value)
+        return self._fresh()
+
+    def _fresh(self):
+        return ("atom", ("fresh", next(self.fresh)))
+
+    @staticmethod
+    def _lt(a, b):
+        return ("atom", ("<", _key(a), _key(b)))
+
+    @staticmethod
+    def _eq(a, b):
+        return ("atom", ("==",) + tuple(sorted((_key(a), _key(b)), key=repr)))
+
+    def flow_expand(self, e, scopes):
+        """A `let` name or a definition's call, replaced by what it stands for (None if neither)."""
+        if isinstance(e, ast.Name):
+            for sc in reversed(scopes):
+                if e.name in sc:
+                    return sc[e.name]
+            sym = self.sym.table.get(e.name)
+            if sym is not None and sym.kind == "define" and not sym.decl.params:
+                return sym.decl.body
+            return None
+        if isinstance(e, ast.Call) and not any(e.func in sc for sc in scopes):
+            sym = self.sym.table.get(e.func)
+            if sym is not None and sym.kind == "define" and len(sym.decl.params) == len(e.args):
+                return _subst(sym.decl.body, {p.name: a for p, a in zip(sym.decl.params, e.args)})
+        return None
+
+    def _prop(self, e, scopes, depth: int):
+        """A condition as a formula over atoms (comparisons, tests and names it cannot look into)."""
+        if depth > MAX_DEPTH:
+            return self._fresh()
+        if isinstance(e, ast.Bool):
+            return ("const", e.value)
+        if isinstance(e, ast.Unary) and e.op == "not":
+            return _not(self._prop(e.operand, scopes, depth + 1))
+        if isinstance(e, ast.Binary):
+            if e.op == "and":
+                return _and(self._prop(e.left, scopes, depth + 1), self._prop(e.right, scopes, depth + 1))
+            if e.op == "or":
+                return _or(self._prop(e.left, scopes, depth + 1), self._prop(e.right, scopes, depth + 1))
+            v = self.flow._fold(e, scopes)
+            if isinstance(v, bool):
+                return ("const", v)
+            some = self._count_test(e, scopes, depth)
+            if some is not None:
+                return some
+            return self._comparison(self._seen(e, scopes, depth))
+        if isinstance(e, ast.Aggregate) and e.kind == "any" and e.where is not None:
+            zone, where = self._card_filter(e.source, "\0it", _subst(e.where, {e.var: ast.Name(e.span, "\0it")}),
+                                            scopes)
+            if zone is None:
+                return FALSE
+            return self._exists(where, "\0it", zone, scopes, depth + 1)
+        if isinstance(e, ast.Conditional):
+            c = self._prop(e.cond, scopes, depth + 1)
+            return _or(_and(c, self._prop(e.then, scopes, depth + 1)),
+                       _and(_not(c), self._prop(e.otherwise, scopes, depth + 1)))
+        expanded = self.flow_expand(e, scopes)
+        if expanded is not None:
+            return self._prop(expanded, scopes, depth + 1)
+        atom = ("atom", ("value", _key(e)))
+        self.shown.setdefault(atom[1], e)
+        return atom
+
+    def _seen(self, e: ast.Binary, scopes, depth: int) -> ast.Binary:
+        """A comparison with the definitions and `let` names of its sides written out, so that
+        `owe(p) > 0` and `level - stake(p) > 0` are one test."""
+        def out(x, d):
+            if d > MAX_DEPTH:
+                return x
+            expanded = self.flow_expand(x, scopes)
+            if expanded is not None and not isinstance(expanded, ast.Aggregate):
+                return out(expanded, d + 1)
+            return x
+        left, right = out(e.left, depth), out(e.right, depth)
+        if left is e.left and right is e.right:
+            return e
+        return attrs.evolve(e, left=left, right=right)
+
+    def _count_test(self, e: ast.Binary, scopes, depth: int):
+        """`count x in S where t > 0` (or `>= 1`, `!= 0`, `== 0`, `count(select …)`) as "some x of S passes t"."""
+        left, right, op = e.left, e.right, e.op
+        if isinstance(left, ast.Number):
+            left, right, op = right, left, _FLIP.get(op, op)
+        if not isinstance(right, ast.Number):
+            return None
+        for _ in range(MAX_DEPTH):
+            expanded = self.flow_expand(left, scopes)
+            if expanded is None:
+                break
+            left = expanded
+        if isinstance(left, ast.Call) and left.func == "count" and len(left.args) == 1 \
+                and self.sym.table.get("count") is None:
+            inner = left.args[0]
+            for _ in range(MAX_DEPTH):
+                expanded = self.flow_expand(inner, scopes)
+                if expanded is None:
+                    break
+                inner = expanded
+            if not (isinstance(inner, ast.Aggregate) and inner.kind == "select"):
+                return None
+            source, var, where = inner.source, inner.var, inner.where
+        elif isinstance(left, ast.Aggregate) and left.kind == "count" and left.where is not None:
+            source, var, where = left.source, left.var, left.where
+        else:
+            return None
+        zone, test = self._card_filter(source, "\0it", _subst(where, {var: ast.Name(e.span, "\0it")}), scopes)
+        some = FALSE if zone is None else self._exists(test, "\0it", zone, scopes, depth + 1)
+        if (op, right.value) in ((">", 0), (">=", 1), ("!=", 0)):
+            return some
+        if (op, right.value) in (("==", 0), ("<", 1), ("<=", 0)):
+            return _not(some)
+        return None
+
+    def _comparison(self, e):
+        a, b, op = _key(e.left), _key(e.right), e.op
+        if op in ("==", "!="):
+            atom = ("atom", ("==",) + tuple(sorted((a, b), key=repr)))
+            self.shown.setdefault(atom[1], e)
+            return atom if op == "==" else _not(atom)
+        if op in ("<", ">", "<=", ">="):
+            if op in (">", ">="):
+                a, b, op = b, a, _FLIP[op]
+            atom = ("atom", ("<", a, b) if op == "<" else ("<", b, a))
+            self.shown.setdefault(atom[1], e)
+            if op == "<=":
+                return _not(atom)
+            return atom
+        if op in ("is", "is not"):
+            atom = ("atom", ("is", a, b))
+            self.shown.setdefault(atom[1], e)
+            return atom if op == "is" else _not(atom)
+        atom = ("atom", (op, a, b))
+        self.shown.setdefault(atom[1], e)
+        return atom
+
+    def _exists(self, e, var: str, zone, scopes, depth: int):
+        """Whether some card of `zone` meets `e` (about card `var`), as a formula."""
+        if depth > MAX_DEPTH:
+            return self._fresh()
+        if not _mentions(e, var):
+            return self._prop(e, scopes, depth)
+        if isinstance(e, ast.Binary) and e.op == "or":
+            return _or(self._exists(e.left, var, zone, scopes, depth + 1),
+                       self._exists(e.right, var, zone, scopes, depth + 1))
+        if isinstance(e, ast.Binary) and e.op == "and":
+            if not _mentions(e.left, var):
+                return _and(self._prop(e.left, scopes, depth + 1), self._exists(e.right, var, zone, scopes, depth + 1))
+            if not _mentions(e.right, var):
+                return _and(self._exists(e.left, var, zone, scopes, depth + 1), self._prop(e.right, scopes, depth + 1))
+            if self._contradicts(e, var):
+                return FALSE
+        if isinstance(e, ast.Binary):
+            pattern = self._card_test(e, var)
+            if pattern is not None:
+                return self._has(zone, pattern)
+            if e.op == "!=" and _mentions(e.left, var) != _mentions(e.right, var):
+                other = e.right if _mentions(e.left, var) else e.left
+                me = e.left if _mentions(e.left, var) else e.right
+                if isinstance(me, ast.Name) and me.name == var:
+                    # another card than X: Z holds two cards, or X is not in Z
+                    count = _count_key(_key(zone))
+                    two = ("atom", ("<", ("Number", 1), count))
+                    seen = other
+                    for _ in range(MAX_DEPTH):
+                        expanded = self.flow_expand(seen, scopes)
+                        if expanded is None:
+                            break
+                        seen = expanded
+                    if isinstance(seen, ast.EndCard) and seen.count is None and _key(seen.zone) == _key(zone):
+                        inside = TRUE  # the top (or bottom) card of Z is in Z when Z holds one
+                    else:
+                        inside = ("atom", ("in", _key(other), _key(zone)))
+                    return _or(two, _not(inside))
+        if isinstance(e, ast.Conditional) and not _mentions(e.cond, var):
+            c = self._prop(e.cond, scopes, depth + 1)
+            return _or(_and(c, self._exists(e.then, var, zone, scopes, depth + 1)),
+                       _and(_not(c), self._exists(e.otherwise, var, zone, scopes, depth + 1)))
+        expanded = self.flow_expand(e, scopes) if not (isinstance(e, ast.Name) and e.name == var) else None
+        if expanded is not None:
+            return self._exists(expanded, var, zone, scopes, depth + 1)
+        return self._some(zone, var, e, scopes)
+
+    def _has(self, zone, pattern):
+        atom = ("has", _key(zone), _key(pattern))
+        return ("atom", atom)
+
+    def _some(self, zone, var: str, test, scopes):
+        """The atom "some card x of `zone` passes `test`", the same however the card is named, with the
+        definitions of the test written out."""
+        test = self._written_out(test, scopes, 0)
+        return ("atom", ("exists", _key(zone), _key(_subst(test, {var: ast.Name(test.span, "\0it")}))))
+
+    def _written_out(self, e, scopes, depth):
+        """`e` with the definitions it calls replaced by their bodies (bounded)."""
+        if depth > MAX_DEPTH or not isinstance(e, ast.Expr):
+            return e
+        if isinstance(e, ast.Call):
+            expanded = self.flow_expand(e, scopes)
+            if expanded is not None:
+                return self._written_out(expanded, scopes, depth + 1)
+        changes = {}
+        for f in attrs.fields(type(e)):
+            v = getattr(e, f.name)
+            if isinstance(v, ast.Expr):
+                nv = self._written_out(v, scopes, depth + 1)
+            elif isinstance(v, tuple):
+                nv = tuple(self._written_out(x, scopes, depth + 1) if isinstance(x, ast.Expr) else x for x in v)
+            else:
+                continue
+            if nv is not v:
+                changes[f.name] = nv
+        return attrs.evolve(e, **changes) if changes else e
+
+    def _contradicts(self, e, var: str) -> bool:
+        """`c is hearts and c is spades`: two different suits (or ranks) asked of one card."""
+        found: dict = {}
+        stack = [e]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, ast.Binary) and x.op == "and":
+                stack += [x.left, x.right]
+                continue
+            pattern = self._card_test(x, var) if isinstance(x, ast.Binary) else None
+            if isinstance(pattern, ast.Name):
+                sym = self.sym.table.get(pattern.name)
+                if sym is not None and sym.kind in ("rank", "suit"):
+                    if found.setdefault(sym.kind, pattern.name) != pattern.name:
+                        return True
+        return False
+
+    @staticmethod
+    def _card_test(e: ast.Binary, var: str):
+        """Y, when `e` says that card `var` is (of) Y: `c is Y`, `suit(c) == Y`, `rank(c) == Y`."""
+        def is_var(x):
+            return isinstance(x, ast.Name) and x.name == var
+
+        def of_var(x):
+            return isinstance(x, ast.Call) and x.func in ("suit", "rank") and len(x.args) == 1 and is_var(x.args[0])
+
+        if e.op == "is" and is_var(e.left) and not _mentions(e.right, var):
+            return e.right
+        if e.op == "==":
+            if of_var(e.left) and not _mentions(e.right, var):
+                return e.right
+            if of_var(e.right) and not _mentions(e.left, var):
+                return e.left
+        return None
+
+
+def check_choices(checker) -> None:
+    """Decides every `chooses` of the checker's module: E042 where it can be empty, W005 where the
+    checker cannot tell."""
+    NonEmpty(checker).run()

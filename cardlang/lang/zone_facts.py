@@ -1,0 +1,329 @@
+"""What the choice check knows about the zones along a block: how many cards each holds at every
+legal player count, and which hold cards drawn at random from the whole deck; what a statement
+does to that, and what a loop may change. A mixin of `NonEmpty`."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from . import ast
+from .flow import _key
+from .choice_theory import _num
+
+@attrs.define
+class Facts:
+    """How many cards zones hold ({key: {player count: (low, high)}}) and which hold random cards of
+    the whole deck. A key is ("z", name) or ("p", name, key of whose) (("p", name, "*"): everyone's)."""
+
+    sizes: dict = attrs.Factory(dict)
+    random: frozenset = frozenset()
+    all_in: bool = False  # every player is surely still in (the first round, before any elimination)
+
+    def copy(self) -> "Facts":
+        """An independent copy."""
+        return Facts(dict(self.sizes), self.random, self.all_in)
+
+
+def _hull(a, b):
+    if a is None or b is None:
+        return None
+    return (min(a[0], b[0]), max(a[1], b[1]))
+
+
+def _join(states: list) -> Facts:
+    """What holds after one of several branches ran."""
+    first, rest = states[0], states[1:]
+    sizes = {}
+    for key, by_n in first.sizes.items():
+        if all(key in s.sizes for s in rest):
+            merged = {n: v for n, v in by_n.items()}
+            for s in rest:
+                merged = {n: _hull(v, s.sizes[key].get(n)) for n, v in merged.items()}
+            if any(v is not None for v in merged.values()):
+                sizes[key] = {n: v for n, v in merged.items() if v is not None}
+    random = first.random
+    for s in rest:
+        random &= s.random
+    return Facts(sizes, random, all(s.all_in for s in states))
+
+
+def _names_players(e) -> bool:
+    """Whether an expression counts on who is still in (`players`, `count(players)`, `next of p`)."""
+    if isinstance(e, (ast.Players, ast.Neighbour)):
+        return True
+    if not isinstance(e, ast.Expr):
+        return False
+    for f in attrs.fields(type(e)):
+        v = getattr(e, f.name)
+        if isinstance(v, ast.Expr) and _names_players(v):
+            return True
+        if isinstance(v, tuple) and any(_names_players(x) for x in v if isinstance(x, ast.Expr)):
+            return True
+    return False
+
+
+def _to_players(dest) -> bool:
+    return isinstance(dest, ast.Call) and len(dest.args) == 1 and isinstance(dest.args[0], ast.Players)
+
+
+class ZoneFacts:
+    """The zone facts' transfer functions (mixed into `NonEmpty`, which has `sym`, `flow`, `counts`
+    and `_card_source`)."""
+
+    def _zone_key(self, e, scopes) -> Optional[tuple]:
+        """The key of a zone expression (None when it is not one zone the walk can name)."""
+        if isinstance(e, ast.Name) and not any(e.name in sc for sc in scopes):
+            sym = self.sym.table.get(e.name)
+            if sym is not None and sym.kind == "zone":
+                return ("z", e.name)
+        if isinstance(e, ast.Call) and len(e.args) == 1 and not any(e.func in sc for sc in scopes):
+            sym = self.sym.table.get(e.func + "()") or self.sym.table.get(e.func)
+            if sym is not None and sym.kind == "pzone" and self.sym.types.get(id(e)) == "zone":
+                return ("p", e.func, _key(e.args[0]))
+        return None
+
+    @staticmethod
+    def _size(facts: Facts, key, n: int):
+        by_n = facts.sizes.get(key)
+        if by_n is None and key[0] == "p":
+            by_n = facts.sizes.get(("p", key[1], "*"))
+        return None if by_n is None else by_n.get(n)
+
+    def _set(self, facts: Facts, key, new: dict) -> None:
+        """Sets the sizes of one zone ({n: (lo, hi) or None}); a player's zone widens the others'."""
+        new = {n: v for n, v in new.items() if v is not None}
+        if key[0] == "p" and key[2] != "*":
+            for other in [k for k in facts.sizes if k[0] == "p" and k[1] == key[1] and k != key]:
+                merged = {n: _hull(v, new.get(n)) for n, v in facts.sizes[other].items()}
+                facts.sizes[other] = {n: v for n, v in merged.items() if v is not None}
+        if new:
+            facts.sizes[key] = new
+        else:
+            facts.sizes.pop(key, None)
+        facts.random = facts.random - {key}
+
+    def _forget_all(self, facts: Facts) -> None:
+        facts.sizes.clear()
+        facts.random = frozenset()
+        facts.all_in = False
+
+    def _count_at(self, e, scopes, n: int, facts: Facts):
+        """A number of cards known before play at n players (`count(players)` only while every
+        player is surely in), else None."""
+        if not facts.all_in and _names_players(e):
+            return None
+        v = self.flow._fold(e, scopes, n)
+        return v if _num(v) else None
+
+    def _taking(self, cards, facts: Facts, scopes, cardvars: dict):
+        """What a `move` takes: (the source's key or None, {n: (lo, hi)} cards taken), or None if unknown."""
+        counts = self.counts
+        if isinstance(cards, ast.EndCard):
+            src = self._zone_key(cards.zone, scopes)
+            if src is None:
+                return None
+            out = {}
+            for n in counts:
+                size = self._size(facts, src, n) or (0, self.flow.deck_sizes[n])
+                if cards.count is None:
+                    out[n] = (min(1, size[0]), min(1, size[1]))
+                else:
+                    k = self._count_at(cards.count, scopes, n, facts)
+                    out[n] = (min(k, size[0]), min(k, size[1])) if k is not None and k >= 0 else (0, size[1])
+            return src, out
+        if isinstance(cards, ast.Name) and cards.name in cardvars:
+            src = cardvars[cards.name]
+            return (src, {n: (1, 1) for n in counts}) if src is not None else None
+        key = self._zone_key(cards, scopes)
+        if key is not None:
+            out = {}
+            for n in counts:
+                size = self._size(facts, key, n)
+                out[n] = size or (0, self.flow.deck_sizes[n])
+            return key, out
+        if isinstance(cards, ast.Binary) and cards.op == "except":
+            inner = self._taking(cards.left, facts, scopes, cardvars)
+            if inner is None or inner[0] is None:
+                return None
+            return inner[0], {n: (max(0, lo - 1), hi) for n, (lo, hi) in inner[1].items()}
+        return None
+
+    def _move(self, st: ast.Move, facts: Facts, scopes, cardvars: dict) -> None:
+        if isinstance(st.cards, ast.AllCards):
+            dest = self._zone_key(st.zone, scopes)
+            self._forget_all(facts)
+            if dest is not None:
+                for name, (per_player, _, _) in self.sym.zones.items():
+                    key = ("p", name, "*") if per_player else ("z", name)
+                    facts.sizes[key] = {n: (0, 0) for n in self.counts}
+                facts.sizes[dest] = {n: (self.flow.deck_sizes[n],) * 2 for n in self.counts}
+            return
+        dest = self._zone_key(st.zone, scopes)
+        taken = self._taking(st.cards, facts, scopes, cardvars)
+        if dest is None or taken is None:
+            self._forget_all(facts)
+            return
+        src, amount = taken
+        if src == dest:
+            return
+        # cards from the top of a shuffled deck into an empty zone are a random draw of the deck
+        was_random = src in facts.random and (isinstance(st.cards, ast.EndCard) or self._zone_key(st.cards, scopes))
+        dest_empty = all(self._size(facts, dest, n) == (0, 0) for n in self.counts)
+        new_src, new_dest = {}, {}
+        for n in self.counts:
+            t = amount[n]
+            s = self._size(facts, src, n)
+            d = self._size(facts, dest, n)
+            if s is not None:
+                new_src[n] = (max(0, s[0] - t[1]), max(0, s[1] - t[0]))
+            if d is not None:
+                new_dest[n] = (d[0] + t[0], d[1] + t[1])
+        keep_random = src in facts.random and isinstance(st.cards, ast.EndCard)
+        self._set(facts, src, new_src)
+        self._set(facts, dest, new_dest)
+        if keep_random:
+            facts.random = facts.random | {src}
+        if was_random and dest_empty:
+            facts.random = facts.random | {dest}
+
+    def _deal(self, st: ast.Deal, facts: Facts, scopes) -> None:
+        src = self._zone_key(st.source, scopes)
+        dest = st.dest
+        everyone = None
+        if isinstance(dest, ast.Call) and len(dest.args) == 1:
+            sym = self.sym.table.get(dest.func + "()") or self.sym.table.get(dest.func)
+            a = dest.args[0]
+            if sym is not None and sym.kind == "pzone" and (
+                    isinstance(a, ast.Seats) or (isinstance(a, ast.Players) and a.stop is None)):
+                everyone = dest.func
+        single = self._zone_key(dest, scopes) if everyone is None else None
+        if src is None or (everyone is None and single is None):
+            self._forget_all(facts)
+            return
+        random = src in facts.random
+        new_src = {}
+        targets = [k for k in facts.sizes if k[0] == "p" and k[1] == everyone] if everyone else [single]
+        if everyone and ("p", everyone, "*") not in targets:
+            targets.append(("p", everyone, "*"))
+        before = {k: {n: self._size(facts, k, n) for n in self.counts} for k in targets}
+        empty = all(v == (0, 0) for k in targets for v in before[k].values())
+        for n in self.counts:
+            k = self._count_at(st.count, scopes, n, facts)
+            m = self.flow._zones_dealt(dest, n)
+            s = self._size(facts, src, n)
+            if k is None or k < 0 or m is None:
+                new_src[n] = (0, s[1]) if s is not None else None
+                for key in targets:
+                    before[key][n] = None
+                continue
+            # to `players`, as many zones as players still in: all of them only while everyone surely is
+            few = m if facts.all_in or not _to_players(dest) else 1
+            if s is not None:
+                new_src[n] = (max(0, s[0] - k * m), max(0, s[1] - k * few))
+            for key in targets:
+                d = before[key][n]
+                before[key][n] = (d[0] + k, d[1] + k) if d is not None else None
+        self._set(facts, src, new_src)
+        for key in targets:
+            if everyone:
+                facts.sizes[key] = {n: v for n, v in before[key].items() if v is not None}
+                facts.random = facts.random - {key}
+            else:
+                self._set(facts, key, before[key])
+        if random:
+            facts.random = facts.random | {src} | (frozenset(targets) if empty else frozenset())
+
+    def _apply(self, st, facts: Facts, scopes, cardvars: dict) -> None:
+        """What a simple statement does to the zones' sizes."""
+        if isinstance(st, ast.Move):
+            self._move(st, facts, scopes, cardvars)
+        elif isinstance(st, ast.Deal):
+            self._deal(st, facts, scopes)
+        elif isinstance(st, ast.Shuffle):
+            key = self._zone_key(st.zone, scopes)
+            if key is not None and (key in facts.random or all(
+                    self._size(facts, key, n) == (self.flow.deck_sizes[n],) * 2 for n in self.counts)):
+                facts.random = facts.random | {key}
+        elif isinstance(st, ast.Swap):
+            a, b = self._zone_key(st.left, scopes), self._zone_key(st.right, scopes)
+            if a is None or b is None or a[0] == "p" or b[0] == "p":
+                self._forget_all(facts)
+            else:
+                sa, sb = facts.sizes.pop(a, None), facts.sizes.pop(b, None)
+                if sb is not None:
+                    facts.sizes[a] = sb
+                if sa is not None:
+                    facts.sizes[b] = sa
+                facts.random = facts.random - {a, b}
+        elif isinstance(st, (ast.Eliminate, ast.CallPhase)):
+            self._forget_all(facts)
+
+    def _touched(self, stmts, scopes, var: Optional[str], cardvars: dict, seen: set):
+        """The zones a block may change: (names, names changed only as `z(var)`), or None for any."""
+        names, mine = set(), set()
+
+        def note(key) -> bool:
+            if key is None:
+                return False
+            if key[0] == "p" and var is not None and key[2] == ("Name", var):
+                mine.add(key[1])
+            else:
+                names.add(key[1])
+            return True
+
+        for st in stmts:
+            if isinstance(st, ast.Move):
+                taken = None if isinstance(st.cards, ast.AllCards) else self._taking(st.cards, Facts(), scopes, cardvars)
+                if isinstance(st.cards, ast.AllCards) or taken is None or not note(taken[0]) \
+                        or not note(self._zone_key(st.zone, scopes)):
+                    return None
+            elif isinstance(st, ast.Deal):
+                d = st.dest
+                if isinstance(d, ast.Call) and len(d.args) == 1 and self._zone_key(d, scopes) is None:
+                    names.add(d.func)
+                elif not note(self._zone_key(d, scopes)):
+                    return None
+                if not note(self._zone_key(st.source, scopes)):
+                    return None
+            elif isinstance(st, (ast.Shuffle,)):
+                if not note(self._zone_key(st.zone, scopes)):
+                    return None
+            elif isinstance(st, (ast.Swap, ast.Eliminate, ast.CallPhase)):
+                return None
+            inner_vars = dict(cardvars)
+            if isinstance(st, ast.Choose):
+                for alt in st.alternatives:
+                    if alt.kind == "card":
+                        inner_vars[alt.var] = self._card_source(alt.source, scopes)[0]
+            elif isinstance(st, ast.ForEach):
+                inner_vars[st.var] = self._zone_key(st.source, scopes)
+            for body in ast.child_blocks(st):
+                inner = self._touched(body, scopes, var, inner_vars, seen)
+                if inner is None:
+                    return None
+                names |= inner[0]
+                mine |= inner[1]
+        return names, mine
+
+    def _drop(self, facts: Facts, touched) -> Facts:
+        """`facts` without what a loop that changes `touched` may have changed."""
+        if touched is None:
+            return Facts()
+        names = touched[0] | touched[1]
+        out = Facts({k: v for k, v in facts.sizes.items() if k[1] not in names},
+                    frozenset(k for k in facts.random if k[1] not in names))
+        return out
+
+    def _fresh_player(self, facts: Facts, var: str) -> Facts:
+        """Facts at the start of a pass of `for each var in players`: `z(var)` is everyone's `z`."""
+        out = facts.copy()
+        for key in [k for k in out.sizes if k[0] == "p" and k[2] == ("Name", var)]:
+            del out.sizes[key]
+        out.random = frozenset(k for k in out.random if not (k[0] == "p" and k[2] == ("Name", var)))
+        for key in [k for k in facts.sizes if k[0] == "p" and k[2] == "*"]:
+            out.sizes[("p", key[1], ("Name", var))] = facts.sizes[key]
+            if key in facts.random:
+                out.random = out.random | {("p", key[1], ("Name", var))}
+        return out
