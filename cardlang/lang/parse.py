@@ -150,6 +150,9 @@ class _ToAst(Transformer):
     def zone_attr(self, meta, c):
         return (" ".join(str(t) for t in c), self.S(meta))
 
+    def zone_count_attr(self, meta, c):
+        return (f"{c[0]} {c[1]}", self.S(meta))
+
     def zone_decl(self, meta, c):
         return ast.ZoneDecl(self.S(meta), str(c[0]), tuple(c[1:]), self.T(c[0]))
 
@@ -295,6 +298,12 @@ class _ToAst(Transformer):
         name, source, where, label, body = c[-5:]
         return ast.Alternative(self.S(meta), "card", label, str(name), source, None, where, body)
 
+    def card_pile_alt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
+        name, source, pile, family, where, label, body = c[-7:]
+        choice = ast.PileChoice(self.T(pile), str(pile), str(family), self.T(family))
+        return ast.Alternative(self.S(meta), "card", label, str(name), source, None, where, body, choice)
+
     def number_alt(self, meta, c):
         c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
         name, low, high, where, label, body = c[-6:]
@@ -363,6 +372,12 @@ class _ToAst(Transformer):
 
     def is_not_op(self, meta, c):
         return ast.Binary(self.S(meta), "is not", c[0], c[1])
+
+    def face_up_op(self, meta, c):
+        return ast.FaceUp(self.S(meta), c[0])
+
+    def position_of(self, meta, c):
+        return ast.PositionOf(self.S(meta), c[0], c[1])
 
     def has_op(self, meta, c):
         return ast.Binary(self.S(meta), "has", c[0], c[1])
