@@ -6,6 +6,7 @@ import functools
 import re
 from typing import Optional
 
+import attrs
 from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError
@@ -301,7 +302,9 @@ class _ToAst(Transformer):
     def card_pile_alt(self, meta, c):
         c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
         name, source, pile, family, where, label, body = c[-7:]
-        choice = ast.PileChoice(self.T(pile), str(pile), str(family), self.T(family))
+        a, b = self.T(pile), self.T(family)
+        span = attrs.evolve(a, end_line=b.end_line, end_column=b.end_column)  # from `k` to the family's name
+        choice = ast.PileChoice(span, str(pile), str(family), b)
         return ast.Alternative(self.S(meta), "card", label, str(name), source, None, where, body, choice)
 
     def number_alt(self, meta, c):
