@@ -291,7 +291,7 @@ def numbers(scope: frozenset, depth: int):
     if "q" in scope:
         leaves.append(st.sampled_from(["points(q)", "count(hand(q))"]))
     if "c" in scope:
-        leaves.append(st.just("value(c)"))
+        leaves.append(st.sampled_from(["value(c)", "position of c in table"]))
     if "k" in scope:
         leaves.append(st.just("k"))
     if depth == 0:
@@ -317,7 +317,8 @@ def bools(scope: frozenset, depth: int):
     cards = [v for v in ("c", *(f"x{d}" for d in range(4))) if v in scope]
     for v in cards:
         leaves.append(st.sampled_from([f"{v} is hearts", f"{v} is K", f"{v} is none", f"{v} != none",
-                                       f"{v} in table", f"suit({v}) == suit(top of table)", f"{v} is not spades"]))
+                                       f"{v} in table", f"suit({v}) == suit(top of table)", f"{v} is not spades",
+                                       f"{v} is face up"]))
     if "p" in scope:
         leaves.append(st.sampled_from(["p == dealer", "hand(p) has Q", "hand(p) has hearts", "p is not dealer",
                                        "left of p == dealer", "p in players from dealer"]))

@@ -263,7 +263,12 @@ def render_table(obs: dict, layout: Layout, style: Optional[Style] = None, *, ev
             shown = layout.sorted_hand(cards) if visibility == "private" else list(cards)
             grid.add_row(Text(f"your {words(name)}", style="bold green"), hand_text(shown, style))
     for name in shared:
-        grid.add_row(words(name), zone_text(zones[name], layout.zones.get(name, (0, 0, "pile"))[2], style))
+        kind = layout.zones.get(name, (0, 0, "pile"))[2]
+        if zones[name] and isinstance(zones[name][0], list):  # a numbered family: a row per pile
+            for k, pile in enumerate(zones[name], 1):
+                grid.add_row(f"{words(name)} {k}", zone_text(pile, kind, style))
+            continue
+        grid.add_row(words(name), zone_text(zones[name], kind, style))
     badges: dict = {}
     for name, value in obs["variables"].items():
         type_ = layout.var_types.get(name)

@@ -59,6 +59,33 @@ class PlayerZone(Expr):
 
 
 @node
+class PileZone(Expr):
+    """`family(k)`: the zone id `base + k - 1` of pile k of a numbered family of `count` piles (a
+    rule error for k outside 1..count)."""
+
+    family: str
+    base: int
+    count: int
+    index: Expr
+
+
+@node
+class FaceUp(Expr):
+    """`c is face up`: every seat knows card `c` (false for none)."""
+
+    card: Expr
+
+
+@node
+class PositionOf(Expr):
+    """`position of c in cards`: the 1-based place of `c` from the bottom, 0 when not there; the card
+    is worked out first."""
+
+    card: Expr
+    cards: Expr
+
+
+@node
 class ZoneCards(Expr):
     """The cards of a zone, bottom first, as a tuple."""
 

@@ -38,6 +38,7 @@ class Layout:
     nslots: int  # slots the declared variables take, from 0
     card_slots: tuple  # declared slots holding a card (or none)
     cards_slots: tuple  # declared slots holding a tuple of cards
+    zone_counts: dict = attrs.Factory(dict)  # numbered family (`7 piles`) -> its piles, `column(1)` first
 
 
 def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
@@ -48,8 +49,9 @@ def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
     names, owner, vis, kind, families = [], [], [], [], {}
     for name, (per_player, visibility, zone_kind) in symbols.zones.items():
         families[name] = (len(names), per_player)
-        for seat in range(players if per_player else 1):
-            names.append(f"{name}(P{seat})" if per_player else name)
+        piles = symbols.zone_counts.get(name)
+        for seat in range(players if per_player else piles or 1):
+            names.append(f"{name}(P{seat})" if per_player else f"{name}({seat + 1})" if piles else name)
             owner.append(seat if per_player else -1)
             vis.append({"public": all_, "private": 1 << seat if per_player else 0, "hidden": 0}[visibility])
             kind.append(zone_kind)
@@ -73,7 +75,7 @@ def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
             slot += width
     return Layout(players, deck, symbols.title, step, all_, ring, tuple(names), tuple(owner), tuple(vis),
                   tuple(kind), families, first_zone, orders, rankings, var_slots, pvar_slots, slot,
-                  tuple(card_slots), tuple(cards_slots))
+                  tuple(card_slots), tuple(cards_slots), dict(symbols.zone_counts))
 
 
 def seat_ring(players: int, direction: str) -> tuple:

@@ -204,6 +204,9 @@ class Lowerer:
         player = self.expr(st.player)
         alts = []
         for alt in st.alternatives:
+            if alt.pile is not None:
+                alts.extend(self._pile_alternatives(alt))
+                continue
             slot = self.slot(CARD if alt.kind == "card" else None) if alt.var is not None else None
             self.scopes.append({alt.var: slot} if alt.var else {})
             source = None
@@ -223,6 +226,29 @@ class Lowerer:
         choice = ir.Choose(st.span, len(self.choices), player, tuple(alts))
         self.choices.append(choice)
         return choice
+
+    def _pile_alternatives(self, alt: ast.Alternative) -> list:
+        """`a card c from S and a pile k from column`: one card alternative for each pile k, in order,
+        so an action id is `(first + k - 1) << 16 | card` and names both (the label says `to column(k)`).
+        In the filter and the label `k` is the constant k; the body sets `k`'s slot first."""
+        pile, out = alt.pile, []
+        slot, pile_slot = self.slot(CARD), self.slot()
+        for k in range(1, self.sym.zone_counts[pile.family] + 1):
+            self.scopes.append({alt.var: slot, pile.var: ir.Const(pile.span, k)})
+            source = self.cards(alt.source)
+            where = self.expr(alt.where) if alt.where is not None else None
+            if alt.label is not None:
+                label = self.text(alt.label)
+            else:
+                label = ir.Text(alt.span, (ir.TextPart(ir.Slot(alt.span, slot), CARD), f" to {pile.family}({k})"), None)
+            pure = alt.label is None or all(isinstance(part, str) or (isinstance(part, ast.Name)
+                                                                      and part.name in (alt.var, pile.var))
+                                            for part in alt.label.parts)
+            self.scopes[-1][pile.var] = pile_slot
+            body = (ir.Assign(pile.span, ir.SlotTarget(pile_slot), ir.Const(pile.span, k)),) + self.block(alt.body)
+            self.scopes.pop()
+            out.append(ir.Alternative(alt.span, "card", slot, source, None, where, label, pure, body))
+        return out
 
     # -------------------------------------------------------------- expressions
     def expr(self, e) -> ir.Expr:
@@ -248,6 +274,8 @@ class Lowerer:
 
     def x_Name(self, e: ast.Name):
         slot = self.lookup(e.name)
+        if isinstance(slot, ir.Const):  # a pile's number inside its own alternative's filter or label
+            return slot
         if slot is not None:
             return ir.Slot(e.span, slot)
         sym = self.sym.table[e.name]
@@ -336,6 +364,12 @@ class Lowerer:
     def x_Seats(self, e):
         return ir.Const(e.span, tuple(range(self.n)))
 
+    def x_FaceUp(self, e: ast.FaceUp):
+        return ir.FaceUp(e.span, self.expr(e.card))
+
+    def x_PositionOf(self, e: ast.PositionOf):
+        return ir.PositionOf(e.span, self.expr(e.card), self.cards(e.zone))
+
     def x_AllCards(self, e):
         return ir.Const(e.span, tuple(range(self.deck.size)))
 
@@ -356,6 +390,9 @@ class Lowerer:
         if sym.kind == "pzone":
             base = self.layout.zone_families[name][0]
             return ir.PlayerZone(span, base, self.expr(args[0]), self.type(args[0]) == PLAYERS)
+        if sym.kind == "nzone":
+            base = self.layout.zone_families[name][0]
+            return ir.PileZone(span, name, base, self.layout.zone_counts[name], self.expr(args[0]))
         if sym.kind == "pvar":
             return ir.PlayerVar(span, self.layout.pvar_slots[name][0], self.expr(args[0]))
         if sym.kind == "order":

@@ -51,6 +51,21 @@ class Evaluator:
             return tuple(e.base + p for p in who)
         return e.base + who
 
+    def e_PileZone(self, st, e: ir.PileZone):
+        k = self.eval(st, e.index)
+        if not 1 <= k <= e.count:
+            raise RuleError(f"`{e.family}({k})`: `{e.family}` has piles 1 to {e.count}", e.span)
+        return e.base + k - 1
+
+    def e_FaceUp(self, st, e: ir.FaceUp):
+        c = self.eval(st, e.card)
+        return c is not None and st.known[c] == self.layout.all
+
+    def e_PositionOf(self, st, e: ir.PositionOf):
+        c = self.eval(st, e.card)
+        cards = self.eval(st, e.cards)
+        return cards.index(c) + 1 if c is not None and c in cards else 0
+
     def e_ZoneCards(self, st, e: ir.ZoneCards):
         return tuple(st.zones[self.eval(st, e.zone)])
 

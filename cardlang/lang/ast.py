@@ -336,6 +336,17 @@ class Alternative:
     high: Optional[Expr]
     where: Optional[Expr]  # filter, or an option's condition
     body: tuple
+    pile: Optional["PileChoice"] = None  # with `and a pile k from family`: a card and a destination
+
+
+@node
+class PileChoice:
+    """The `and a pile k from family` part of a card alternative: `k` numbers a pile of `family`."""
+
+    span: Span
+    var: str
+    family: str
+    family_span: Span
 
 
 @node
@@ -458,6 +469,21 @@ class RankingDecl(Decl):
     ace_low: bool
     name_span: Span
     order_span: Span
+
+
+@node
+class FaceUp(Expr):
+    """`c is face up`: every seat sees card `c`."""
+
+    card: Expr
+
+
+@node
+class PositionOf(Expr):
+    """`position of c in z`: 1 for the bottom card of `z`, `count(z)` for its top; 0 if `c` is not there."""
+
+    card: Expr
+    zone: Expr
 
 
 @node

@@ -6,7 +6,7 @@ from typing import Iterable, Optional
 
 import attrs
 
-from . import ast
+from . import ast, check_piles
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
@@ -73,6 +73,7 @@ class Symbols:
     orders: dict = attrs.Factory(dict)
     rankings: dict = attrs.Factory(dict)
     zones: dict = attrs.Factory(dict)  # name -> (per_player, visibility, kind)
+    zone_counts: dict = attrs.Factory(dict)  # name of a numbered family (`7 piles`) -> its number of piles
     vars: dict = attrs.Factory(dict)  # name -> Symbol
     pvars: dict = attrs.Factory(dict)
     defines: dict = attrs.Factory(dict)
@@ -359,9 +360,11 @@ class Checker:
             self.all_suits.update(suits)
 
     def _zone(self, d: ast.ZoneDecl) -> None:
-        per_player, visibility, kind = False, None, "pile"
+        per_player, visibility, kind, count = False, None, "pile", None
         for words, span in d.attributes:
-            if words not in ZONE_WORDS:
+            if check_piles.PILES_RE.fullmatch(words):
+                count = check_piles.zone_count(self, d, words, span)
+            elif words not in ZONE_WORDS:
                 self.error("E019", f"`{words}` is not a zone attribute", span,
                            help=did_you_mean(words, ZONE_WORDS) or "attributes: " + ", ".join(sorted(ZONE_WORDS)))
             elif words == "per player":
@@ -375,7 +378,14 @@ class Checker:
         if visibility == "private" and not per_player:
             self.error("E019", f"zone `{d.name}` is private but shared: private zones are `per player`", d.span,
                        help="add `per player`, or make it `hidden` or `public`")
+        if count is not None and per_player:
+            self.error("E031", f"zone `{d.name}` is both `per player` and a family of piles", d.span,
+                       help="a family of piles is shared: drop `per player`, or the number of piles")
         self.sym.zones[d.name] = (per_player, visibility or "hidden", kind)
+        if count and not per_player:
+            self.sym.zone_counts[d.name] = count
+            self._declare(d.name, Symbol("nzone", ZONE, d, d.name_span), d.name_span)
+            return
         self._declare(d.name, Symbol("pzone" if per_player else "zone", ZONE, d, d.name_span), d.name_span)
 
     # -- bodies
@@ -640,6 +650,8 @@ class Checker:
             elif alt.kind == "card":
                 self.expect(alt.source, (ZONE, CARDS), "where the card is chosen from")
                 self.bind(alt.var, CARD, alt.span)
+                if alt.pile is not None:
+                    check_piles.bind_pile(self, alt)
             else:
                 self.expect(alt.source, (NUMBER,), "the smallest number")
                 self.expect(alt.high, (NUMBER,), "the largest number")
@@ -711,6 +723,9 @@ class Checker:
             if sym.kind == "pzone":
                 self.error("E012", f"`{e.name}` is a per-player zone: say whose, e.g. `{e.name}(p)`", e.span)
                 return ZONE
+            if sym.kind == "nzone":
+                check_piles.family_name(self, e)
+                return ZONE
             if sym.kind == "pvar":
                 self.error("E012", f"`{e.name}` is a per-player variable: say whose, e.g. `{e.name}(p)`", e.span)
                 return sym.type
@@ -736,6 +751,8 @@ class Checker:
             return {NUMBER: LIST, PLAYER: PLAYERS, CARD: CARDS, SUIT: SUITS, RANK: RANKS}.get(t, ANY)
         if isinstance(e, ast.Call):
             return self.call(e)
+        if isinstance(e, (ast.FaceUp, ast.PositionOf)):
+            return check_piles.expr_type(self, e)
         if isinstance(e, ast.Index):
             b = self.expect(e.base, (LIST, PLAYERS, CARDS, ZONE, SUITS, RANKS), "what is indexed")
             self.expect(e.index, (NUMBER,), "an index")
@@ -882,6 +899,8 @@ class Checker:
                 self.type_of(a)
             return ANY
         sym.used = True
+        if sym.kind == "nzone":
+            return check_piles.family_call(self, e, self.sym.zone_counts[name])
         if sym.kind in ("pzone", "pvar"):
             if len(e.args) != 1:
                 self.error("E013", f"`{name}(…)` takes one player", e.span)

@@ -400,7 +400,7 @@ class Flow:
                 return None
             if sym.kind in ("var", "pvar", "local"):
                 return {e.name}
-            if sym.kind in ("zone", "pzone"):
+            if sym.kind in ("zone", "pzone", "nzone"):
                 return {"@cards"}
             if sym.kind == "define":
                 return self._reads(sym.decl.body, scopes + [{p.name: None for p in sym.decl.params}], depth + 1)
@@ -413,7 +413,7 @@ class Flow:
             if sym is not None:
                 if sym.kind == "pvar":
                     out.add(e.func)
-                elif sym.kind == "pzone":
+                elif sym.kind in ("pzone", "nzone"):
                     out.add("@cards")
                 elif sym.kind == "define":
                     inner = self._reads(sym.decl.body, scopes + [{p.name: None for p in sym.decl.params}], depth + 1)

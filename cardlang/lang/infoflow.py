@@ -550,6 +550,8 @@ class InfoFlow:
                 self._to_chooser(alt.source.span, src.shape, chooser,
                                  f"how many options `{name}` has depends on {{}}")
                 # (the options name each card only to a chooser who knows it, others by place: no sink)
+                if alt.pile is not None:  # the pile's number is written in the rules
+                    inner[alt.pile.var] = Binding(NOTHING, ("alt", id(alt.pile)))
             elif alt.kind == "number":
                 bounds = self._ev(alt.source, env, facts).all | self._ev(alt.high, env, facts).all
                 self._to_chooser(alt.span, bounds, chooser, f"the numbers `{name}` may choose depend on {{}}")
@@ -671,6 +673,10 @@ class InfoFlow:
             return _scalar(self._ev(e.start, env, facts), self._ev(e.stop, env, facts))
         if isinstance(e, ast.Aggregate):
             return self._ev_aggregate(e, env, facts)
+        if isinstance(e, ast.FaceUp):
+            return _scalar(self._ev(e.card, env, facts))
+        if isinstance(e, ast.PositionOf):
+            return _scalar(self._ev(e.card, env, facts), self._ev(e.zone, env, facts))
         return NOTHING
 
     def _ev_call(self, e: ast.Call, env: dict, facts: frozenset) -> Val:
@@ -680,6 +686,10 @@ class InfoFlow:
             who = args[0].all
             z = self._zone(e, e.func, e.args[0], env, facts)
             return Val(z.ident | who, z.shape | who)
+        if e.func in s.zone_counts and e.func not in env and len(e.args) == 1:  # one pile of a family
+            k = args[0].all
+            z = self._zone(e, e.func, None, env, facts)
+            return Val(z.ident | k, z.shape | k)
         if e.func in s.defines and len(e.args) == len(s.defines[e.func].params):
             d = s.defines[e.func]
             inner = {}

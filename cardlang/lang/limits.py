@@ -38,3 +38,7 @@ MAX_NUMBER_DIGITS = 18
 # Cards in a deck, E020: a choice of a card keeps the card's number in 16 bits of the action id
 # (65 536 cards load and play in 0.8 s and 37 MB; 70 000 break the choice of a card).
 MAX_DECK_CARDS = 65536
+
+# The most piles a numbered zone family (`zone column: 7 piles`) may have: a choice of a card and
+# a pile is one alternative per pile, so the count bounds the choice's size.
+MAX_PILES = 64

@@ -6,6 +6,7 @@ import functools
 import re
 from typing import Optional
 
+import attrs
 from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError
@@ -158,6 +159,9 @@ class _ToAst(Transformer):
     def zone_attr(self, meta, c):
         return (" ".join(str(t) for t in c), self.S(meta))
 
+    def zone_count_attr(self, meta, c):
+        return (f"{c[0]} {c[1]}", self.S(meta))
+
     def zone_decl(self, meta, c):
         return ast.ZoneDecl(self.S(meta), str(c[0]), tuple(c[1:]), self.T(c[0]))
 
@@ -306,6 +310,14 @@ class _ToAst(Transformer):
         name, source, where, label, body = c[-5:]
         return ast.Alternative(self.S(meta), "card", label, str(name), source, None, where, body)
 
+    def card_pile_alt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
+        name, source, pile, family, where, label, body = c[-7:]
+        a, b = self.T(pile), self.T(family)
+        span = attrs.evolve(a, end_line=b.end_line, end_column=b.end_column)  # from `k` to the family's name
+        choice = ast.PileChoice(span, str(pile), str(family), b)
+        return ast.Alternative(self.S(meta), "card", label, str(name), source, None, where, body, choice)
+
     def number_alt(self, meta, c):
         c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
         name, low, high, where, label, body = c[-6:]
@@ -374,6 +386,12 @@ class _ToAst(Transformer):
 
     def is_not_op(self, meta, c):
         return ast.Binary(self.S(meta), "is not", c[0], c[1])
+
+    def face_up_op(self, meta, c):
+        return ast.FaceUp(self.S(meta), c[0])
+
+    def position_of(self, meta, c):
+        return ast.PositionOf(self.S(meta), c[0], c[1])
 
     def has_op(self, meta, c):
         return ast.Binary(self.S(meta), "has", c[0], c[1])

@@ -176,8 +176,14 @@ class State:
         return SeatView(self, seat, past)
 
     def zone(self, name: str, seat: Optional[int] = None) -> list:
-        """The short names of a zone's cards, bottom first (omniscient: for tests and tools)."""
+        """The short names of a zone's cards, bottom first (omniscient: for tests and tools); for a
+        numbered family (`7 piles`), `seat` is the pile's number, from 1 as in the rules."""
         base, per_player = self.game.program.zone_families[name]
+        piles = self.game.program.zone_counts.get(name)
+        if piles is not None:
+            if seat is None or not 1 <= seat <= piles:
+                raise ValueError(f"`{name}` is a family of {piles} piles: give a pile from 1 to {piles}")
+            return [self.game.deck.name_of(c) for c in self.zones[base + seat - 1]]
         if per_player and seat is None:
             raise ValueError(f"`{name}` is a per-player zone: give a seat")
         cards = self.zones[base + (seat if per_player else 0)]

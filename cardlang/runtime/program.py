@@ -37,6 +37,7 @@ class ProgramBase:
         self.zone_names, self.zone_owner = layout.zone_names, layout.zone_owner
         self.zone_vis, self.zone_kind = layout.zone_vis, layout.zone_kind
         self.zone_families, self.first_zone = layout.zone_families, layout.first_zone
+        self.zone_counts = layout.zone_counts  # a numbered family's piles (`column(1)` … `column(N)`)
         self.var_slots, self.pvar_slots = dict(layout.var_slots), dict(layout.pvar_slots)
         self.label_cache = {}  # (choice index, action id) -> label, for alternatives marked pure
         # the caps on one game (the game's own, from its `limit` line, else the engine's defaults)
@@ -206,6 +207,9 @@ class ProgramBase:
         for name, (base, per_player) in self.zone_families.items():
             def cards(z):
                 return [deck.label_of(c) if st.known[c] >> seat & 1 else None for c in st.zones[z]]
+            if name in self.zone_counts:  # a numbered family: its piles in order, `column(1)` first
+                zones[name] = [cards(base + k) for k in range(self.zone_counts[name])]
+                continue
             zones[name] = [cards(base + s) for s in range(self.n)] if per_player else cards(base)
         variables = {name: self.value_text(st.v[slot], t, seat, st) for name, (slot, t) in self.var_slots.items()}
         player_vars = {name: [self.value_text(st.v[slot + s], t, seat, st) for s in range(self.n)]

@@ -65,6 +65,18 @@ class ExprEmitter:
             return f"{self.c(_offsets)}({e.base}, {self.x(w, e.player)})"
         return f"({e.base} + {self.x(w, e.player)})"
 
+    def x_PileZone(self, w, e: ir.PileZone):
+        k = w.fresh()
+        return (f"({e.base - 1} + {k} if 1 <= ({k} := {self.x(w, e.index)}) <= {e.count} "
+                f"else {self.c(helpers.no_such_pile)}({k}, {self.c(e.family)}, {e.count}, {self.c(e.span)}))")
+
+    def x_FaceUp(self, w, e: ir.FaceUp):
+        c = w.fresh()
+        return f"(({c} := {self.x(w, e.card)}) is not None and s.known[{c}] == {self.layout.all})"
+
+    def x_PositionOf(self, w, e: ir.PositionOf):
+        return f"{self.c(helpers.position_of)}({self.x(w, e.card)}, {self.view(w, e.cards)})"
+
     def x_ZoneCards(self, w, e: ir.ZoneCards):
         return f"tuple(s.zones[{self.x(w, e.zone)}])"
 

@@ -30,6 +30,16 @@ def set_item(v, slot, i, value, span):
     v[slot] = tuple(items)
 
 
+def no_such_pile(k, family, count, span):
+    """`family(k)` for a k outside 1..count."""
+    raise RuleError(f"`{family}({k})`: `{family}` has piles 1 to {count}", span)
+
+
+def position_of(c, cards):
+    """`position of c in cards`: its place from the bottom, from 1; 0 when it is not there."""
+    return cards.index(c) + 1 if c is not None and c in cards else 0
+
+
 def divide_by_zero(span):
     raise RuleError("division by zero", span)
 
