@@ -110,3 +110,46 @@ def test_search_bots_play_for_the_team_in_a_cooperative_game():
     greedy = mean_payoff("greedy", 20)
     assert statistics.mean(searched) > statistics.mean(random_play) + 1.0
     assert statistics.mean(greedy) > statistics.mean(random_play) + 1.0
+
+
+# ---------------------------------------------------------------------------------- simulate
+def test_simulate_reports_mean_payoffs_with_intervals():
+    from cardlang.play.simulate import simulate
+    from scenario import game
+
+    games = 300
+    stats = simulate(game(CHIPS, 3), games, seed=4, jobs=1, coverage=False)
+    assert stats["payoff"] is True and stats["utility"] == "zero_sum"
+    means = [s["mean_payoff"] for s in stats["seats"]]
+    assert sum(means) == pytest.approx(0.0, abs=1e-9)  # zero-sum in every game, so on average
+    for s in stats["seats"]:
+        low, high = s["payoff_ci95"]
+        assert low < 0.0 < high  # random seats of a symmetric game: nobody is expected to gain
+        assert high - low < 2.0  # (a chip or two per game spread over 300 games)
+        assert s["mean_payoff"] == s["mean_score"]  # (its score is its chips, as its payoff)
+
+
+def test_without_a_payoff_the_mean_payoff_is_the_win_rate():
+    from cardlang.play.simulate import simulate
+    from scenario import game
+
+    stats = simulate(game("examples/coin_flip.cards", 2), 200, seed=2, jobs=1, coverage=False)
+    assert stats["payoff"] is False and stats["utility"] == "general_sum"
+    for s in stats["seats"]:
+        assert s["mean_payoff"] == s["win_rate"]
+
+
+def test_the_simulate_table_shows_payoffs_only_for_a_game_that_declares_one():
+    from click.testing import CliRunner
+
+    from cardlang.cli import main
+
+    def table(relative):
+        result = CliRunner().invoke(main, ["simulate", path(relative), "--games", "20", "--jobs", "1"])
+        assert result.exit_code == 0, result.output
+        return result.output.splitlines()
+
+    chips = table(CHIPS)
+    assert chips[1].split()[-4:] == ["mean", "payoff", "95%", "interval"]
+    assert "–" in chips[2].split("%")[-1]  # P0's payoff interval, after its win rate's
+    assert "payoff" not in table("examples/coin_flip.cards")[1]

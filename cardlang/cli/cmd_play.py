@@ -27,7 +27,7 @@ from ..play.savegame import SaveError, load_saved, save_data, write_save
 from ..play.seen import common_log, table_label, table_labels, table_seats
 from ..runtime.engine import RuleError
 from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
-                         scores_table)
+                         score_order, scores_table)
 
 BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a terminal
 EVENTS_SHOWN = 14  # events since a person's last move shown on the table; `log` shows them all
@@ -331,7 +331,8 @@ class Session:
                                    earlier=0, viewer=None, header=self.header(), events_title="last events"))
         else:
             self.draw(self.viewer, status="", final=True)
-        self.show(scores_table(state.scores(), state.winners(), self.style, active=state.active))
+        self.show(scores_table(state.scores(), state.winners(), self.style, active=state.active,
+                               order=score_order(self.game)))
         winners = [f"P{w}" for w in state.winners()]
         if not winners:
             self.say("The game is over: nobody wins.", "bold")
@@ -729,7 +730,8 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
         raise SystemExit(130)
     for line in state.transcript(start=shown):
         console.print(line, markup=False, highlight=False)
-    console.print("final scores: " + ", ".join(f"P{s}: {v}" for s, v in enumerate(scores)), markup=False)
+    console.print("final scores: " + ", ".join(f"P{s}: {v}" for s, v in enumerate(scores))
+                  + (f" ({score_order(game)} wins)" if score_order(game) else ""), markup=False)
     winners = ", ".join(f"P{w}" for w in state.winners()) or "nobody"
     console.print(Text(f"winner{'s' if len(state.winners()) > 1 else ''}: {winners}", style="bold"))
 

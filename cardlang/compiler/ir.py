@@ -234,6 +234,17 @@ class Aggregate(Expr):
 
 
 @node
+class BestScorers(Expr):
+    """The winners a game's score decides (`score of p: …, lowest wins` or `highest wins`, and a bare
+    `end game`): the seats still in whose score (`value`, with the seat in `slot`), worked out seat
+    by seat from seat 0, is the lowest (`lowest`) or the highest; all of them when they tie."""
+
+    slot: int
+    value: Expr
+    lowest: bool
+
+
+@node
 class OrderOf(Expr):
     """`order(card)`: the 1-based position of the card's rank in a named order (0 for none)."""
 

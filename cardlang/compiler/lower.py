@@ -151,7 +151,21 @@ class Lowerer:
         return ir.Eliminate(st.span, self.expr(st.player))
 
     def s_EndGame(self, st: ast.EndGame):
-        return ir.EndGame(st.span, self.seq(st.winners) if st.winners is not None else None)
+        if st.winners is None:
+            return ir.EndGame(st.span, self.score_winners(st.span))
+        return ir.EndGame(st.span, self.seq(st.winners))
+
+    def score_winners(self, span) -> Optional[ir.BestScorers]:
+        """Who wins a game that ends without naming its winners: those the score decides when it says
+        `highest wins` or `lowest wins` (else nobody: None)."""
+        d = self.sym.score
+        if d is None or d.order is None:
+            return None
+        slot = self.slot()
+        self.scopes.append({d.var: slot})
+        value = self.expr(d.value)
+        self.scopes.pop()
+        return ir.BestScorers(span, slot, value, d.order == "lowest")
 
     def s_EndRound(self, st: ast.EndRound):
         return ir.EndRound(st.span)

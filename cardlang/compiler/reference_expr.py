@@ -263,6 +263,17 @@ class Evaluator:
     def e_Text(self, st, e: ir.Text):
         return self.render(st, e)[0]
 
+    def e_BestScorers(self, st, e: ir.BestScorers):
+        scores = {}
+        for q in range(self.layout.players):
+            if st.active[q]:
+                st.v[e.slot] = q
+                scores[q] = self.eval(st, e.value)
+        if not scores:
+            return ()
+        best = (min if e.lowest else max)(scores.values())
+        return tuple(q for q, v in scores.items() if v == best)
+
     def render(self, st, t: ir.Text) -> tuple:
         """(the text with a card mark for each card shown, the cards marked)."""
         out, cards = [], []

@@ -480,10 +480,12 @@ class DefineDecl(Decl):
 
 @node
 class ScoreDecl(Decl):
-    """`score of p: expr`: each seat's score, for results and statistics."""
+    """`score of p: expr [, highest wins | , lowest wins]`: each seat's score, for results and
+    statistics; with `… wins`, the score also decides who wins a game that ends without naming them."""
 
     var: str
     value: Expr
+    order: Optional[str] = None  # "highest" or "lowest" when the score decides who wins
 
 
 @node

@@ -12,7 +12,7 @@ from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .grammar import reserved_words
 from .infoflow import check_infoflow
-from .payoffs import check_payoff
+from .payoffs import check_payoff, check_score_order
 from .limits import MAX_DECK_CARDS, MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
@@ -388,6 +388,7 @@ class Checker:
         if s.score is not None:
             self.scopes = [{s.score.var: Symbol("local", PLAYER)}]
             self.expect(s.score.value, (NUMBER,), "a score")
+            check_score_order(self)
         check_payoff(self)
         for block in [s.setup, s.round, *s.phases.values()]:
             if block is None:

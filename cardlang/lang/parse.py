@@ -169,7 +169,10 @@ class _ToAst(Transformer):
         return ast.DefineDecl(self.S(meta), str(c[0]), c[1] or (), c[2], self.T(c[0]))
 
     def score_decl(self, meta, c):
-        return ast.ScoreDecl(self.S(meta), str(c[0]), c[1])
+        return ast.ScoreDecl(self.S(meta), str(c[0]), c[1], str(c[2]) if c[2] is not None else None)
+
+    def score_order(self, meta, c):
+        return c[0]
 
     def payoff_decl(self, meta, c):
         return ast.PayoffDecl(self.S(meta), str(c[0]), c[1], c[2] is not None)

@@ -1,5 +1,5 @@
-"""The checks of a game's payoff (`payoff of p: …`, `shared payoff: …`): its type, and that a
-zero-sum payoff can differ between seats. Called by the checker, whose scopes and reports it uses."""
+"""The checks of a game's payoff (`payoff of p: …`, `shared payoff: …`) and of a score that decides
+who wins (`score of p: …, lowest wins`): their types, and that they can differ between seats. Called by the checker, whose scopes and reports it uses."""
 
 from __future__ import annotations
 
@@ -24,3 +24,15 @@ def check_payoff(checker) -> None:
                       help="every seat would get the same value, and they add up to zero only if it is 0: "
                            "name the seat (`chips(p) - start`), or drop `, zero sum` "
                            "(`shared payoff: …` is one payoff the players share)")
+
+
+def check_score_order(checker) -> None:
+    """`score of p: …, lowest wins` (or `highest wins`) must be able to tell the seats apart (called
+    just after the score is checked, in its scope)."""
+    d: ast.ScoreDecl = checker.sym.score
+    if d.order is not None and not checker.scopes[0][d.var].used:
+        checker.error("E036", f"a score that decides who wins must differ between seats, but this one never "
+                              f"names `{d.var}`", d.value.span,
+                      help=f"every seat would tie and win every game: name the seat (`total({d.var})`), or "
+                           f"drop `, {d.order} wins`")
+

@@ -101,13 +101,16 @@ def _values(state, before: Sequence) -> list:
 
     A game with a payoff: the seat's own payoff's change (what it maximises, whatever the others get;
     in a game whose players share their payoff every seat gets the same). Without one: its score's
-    change minus the mean change of the other seats, and at the end of a game without scores, wins.
+    change minus the mean change of the other seats (a fall counts as a gain where the lowest score
+    wins), and at the end of a game without scores, wins.
     """
     if state.game.program.payoff is not None:
         return [a - b for a, b in zip(_progress(state), before)]
     after = state.scores()
     n = len(after)
-    gains = [a - b for a, b in zip(after, before)]
+    score = state.game.symbols.score
+    sign = -1 if score is not None and score.order == "lowest" else 1
+    gains = [sign * (a - b) for a, b in zip(after, before)]
     total = sum(gains)
     if n == 1:
         return gains

@@ -59,7 +59,9 @@ def replay_lines(game, data, seat: Optional[int] = None, sep: str = " · ") -> l
     lines.append("")
     if state.is_terminal():
         scores = state.scores()
-        lines.append("Final scores: " + ", ".join(f"P{s} {_number(v)}" for s, v in enumerate(scores)))
+        order = game.symbols.score.order if game.symbols.score is not None else None
+        lines.append("Final scores: " + ", ".join(f"P{s} {_number(v)}" for s, v in enumerate(scores))
+                     + (f" ({order} wins)" if order else ""))
         winners = [f"P{w}" for w in state.winners()]
         if not winners:
             lines.append("Nobody wins.")

@@ -17,5 +17,5 @@ KEYWORDS = (
     "payoff", "per", "phase", "player", "players", "ranking", "ranks", "repeat", "reveal", "right",
     "round", "says", "score", "seats", "select", "set", "setup", "shared", "shuffle", "subtract",
     "suits", "sum", "swap", "times", "to", "top", "under", "until", "up", "var", "where", "while",
-    "winner", "winners", "with", "zero", "zone",
+    "winner", "winners", "wins", "with", "zero", "zone",
 )
