@@ -242,6 +242,7 @@ class BestScorers(Expr):
     slot: int
     value: Expr
     lowest: bool
+    sitting: Optional[int] = None  # the seats sitting out the round are still in: they may win
 
 
 @node
@@ -413,9 +414,20 @@ class Announce(Stmt):
 
 @node
 class Eliminate(Stmt):
-    """`eliminate p`: the seat leaves play."""
+    """`eliminate p`: the seat leaves play (for good, also if it sits out: it leaves `sitting`, the
+    slot of the seats sitting out, when the game has one)."""
 
     player: Expr
+    sitting: Optional[int] = None
+
+
+@node
+class SitOut(Stmt):
+    """`p sits out`: the seat leaves play until the next round starts, when every seat in the tuple
+    of slot `sitting` comes back; one already out stays as it is."""
+
+    player: Expr
+    sitting: int
 
 
 @node
@@ -493,7 +505,7 @@ class Alternative:
     number from `source` to `high`, held in `slot`, where `where` holds; then `body`."""
 
     span: Span
-    kind: str  # "option", "card", "number"
+    kind: str  # "option", "card", "number", "player"
     slot: Optional[int]
     source: Optional[Expr]
     high: Optional[Expr]
@@ -543,3 +555,4 @@ class Program:
     card_slots: tuple  # every slot that may hold a card (or none), declared or local
     cards_slots: tuple  # every slot that may hold a tuple of cards
     payoff: Optional[Payoff] = None  # None: 1.0 for a winner, 0.0 for the others
+    sitting_slot: Optional[int] = None  # the seats sitting out this round (a tuple), if any may

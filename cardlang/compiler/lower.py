@@ -48,6 +48,7 @@ class Lowerer:
     def program(self) -> ir.Program:
         """The whole game."""
         s, layout = self.sym, self.layout
+        self.sitting = self.sitting_slot()
         var_inits = [(layout.var_slots[name][0], False, self.expr(sym.decl.value)) for name, sym in s.vars.items()]
         var_inits += [(layout.pvar_slots[name][0], True, self.expr(sym.decl.value)) for name, sym in s.pvars.items()]
         score = None
@@ -67,7 +68,7 @@ class Lowerer:
             self.scopes.pop()
         payoff = self.payoff()
         return ir.Program(setup, round_, s.round.span, self.phases, self.choices, var_inits, score, self.nslots,
-                          tuple(self.card_slots), tuple(self.cards_slots), payoff)
+                          tuple(self.card_slots), tuple(self.cards_slots), payoff, self.sitting)
 
     def payoff(self) -> Optional[ir.Payoff]:
         """The game's payoff (`payoff of p: …`, `shared payoff: …`), or None when it declares none."""
@@ -148,7 +149,18 @@ class Lowerer:
         return ir.Announce(st.span, self.text(st.text), speaker)
 
     def s_Eliminate(self, st: ast.Eliminate):
-        return ir.Eliminate(st.span, self.expr(st.player))
+        if st.for_round:
+            return ir.SitOut(st.span, self.expr(st.player), self.sitting)
+        return ir.Eliminate(st.span, self.expr(st.player), self.sitting)
+
+    def sitting_slot(self) -> Optional[int]:
+        """The slot of the seats sitting out the round, when some rule of the game sits one out."""
+        def sits(stmts) -> bool:
+            return any((isinstance(st, ast.Eliminate) and st.for_round) or any(sits(b) for b in ast.child_blocks(st))
+                       for st in stmts)
+        s = self.sym
+        blocks = [b for b in (s.setup, s.round, *s.phases.values()) if b is not None]
+        return self.slot() if any(sits(b.body) for b in blocks) else None
 
     def s_EndGame(self, st: ast.EndGame):
         if st.winners is None:
@@ -165,7 +177,7 @@ class Lowerer:
         self.scopes.append({d.var: slot})
         value = self.expr(d.value)
         self.scopes.pop()
-        return ir.BestScorers(span, slot, value, d.order == "lowest")
+        return ir.BestScorers(span, slot, value, d.order == "lowest", getattr(self, "sitting", None))
 
     def s_EndRound(self, st: ast.EndRound):
         return ir.EndRound(st.span)
@@ -207,6 +219,8 @@ class Lowerer:
                 source = self.cards(alt.source)
             elif alt.kind == "number":
                 source = self.expr(alt.source)
+            elif alt.kind == "player":
+                source = self.seq(alt.source)
             high = self.expr(alt.high) if alt.high is not None else None
             where = self.expr(alt.where) if alt.where is not None else None
             label = self.text(alt.label) if alt.label is not None else None

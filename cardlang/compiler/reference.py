@@ -137,6 +137,11 @@ class ReferenceProgram(ProgramBase):
 
     # ---------------------------------------------------------------- frames
     def f_round(self, st, frame) -> None:
+        sitting = self.ir.sitting_slot
+        if sitting is not None and st.v[sitting]:  # a new round: those who sat out the last one come back
+            for q in st.v[sitting]:
+                st.active[q] = True
+            st.v[sitting] = ()
         st.round += 1
         self._spend(st, self.ir.round_span)
         if st.round > self.max_rounds:
@@ -313,10 +318,21 @@ class ReferenceProgram(ProgramBase):
 
     def s_Eliminate(self, st, node: ir.Eliminate):
         p = self.x.eval(st, node.player)
+        if node.sitting is not None and p in (st.v[node.sitting] or ()):  # sitting out: now out for good
+            st.v[node.sitting] = tuple(q for q in st.v[node.sitting] if q != p)
+            st.active[p] = True
         if st.active[p]:
             st.active[p] = False
             if st.log is not None:
                 st.fresh.append((f"{player_name(p)} is eliminated", ()))
+
+    def s_SitOut(self, st, node: ir.SitOut):
+        p = self.x.eval(st, node.player)
+        if st.active[p]:
+            st.active[p] = False
+            st.v[node.sitting] = (st.v[node.sitting] or ()) + (p,)
+            if st.log is not None:
+                st.fresh.append((f"{player_name(p)} sits out the rest of the round", ()))
 
     def s_EndGame(self, st, node: ir.EndGame):
         winners = self.x.eval(st, node.winners) if node.winners is not None else ()
@@ -374,6 +390,8 @@ class ReferenceProgram(ProgramBase):
             return [0] if alt.where is None or self.x.eval(st, alt.where) else []
         if alt.kind == "card":
             candidates = self.x.eval(st, alt.source)
+        elif alt.kind == "player":
+            candidates = tuple(dict.fromkeys(self.x.eval(st, alt.source)))  # (a seat offered twice is one action)
         else:
             lo, hi = self.x.eval(st, alt.source), self.x.eval(st, alt.high)
             if lo < 0 or hi > 0xFFFF:

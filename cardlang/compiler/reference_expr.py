@@ -265,8 +265,9 @@ class Evaluator:
 
     def e_BestScorers(self, st, e: ir.BestScorers):
         scores = {}
+        sitting = st.v[e.sitting] or () if e.sitting is not None else ()
         for q in range(self.layout.players):
-            if st.active[q]:
+            if st.active[q] or q in sitting:
                 st.v[e.slot] = q
                 scores[q] = self.eval(st, e.value)
         if not scores:

@@ -259,9 +259,11 @@ class Announce(Stmt):
 
 @node
 class Eliminate(Stmt):
-    """`eliminate p`: the player leaves play; turns, neighbours and deals skip him."""
+    """`eliminate p`: the player leaves play; turns, neighbours and deals skip him. `p sits out`
+    (`for_round`): the same until the next round starts."""
 
     player: Expr
+    for_round: bool = False
 
 
 @node
@@ -323,10 +325,11 @@ class While(Stmt):
 
 @node
 class Alternative:
-    """One thing a player may choose: a labelled option, a card of a zone, or a number in a range."""
+    """One thing a player may choose: a labelled option, a card of a zone, a number in a range, or a
+    player among players."""
 
     span: Span
-    kind: str  # "option", "card", "number"
+    kind: str  # "option", "card", "number", "player"
     label: Optional[Text]
     var: Optional[str]
     source: Optional[Expr]  # zone / cards, or low bound

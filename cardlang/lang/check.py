@@ -13,6 +13,7 @@ from .flow import check_flow
 from .grammar import reserved_words
 from .infoflow import check_infoflow
 from .payoffs import check_payoff, check_score_order
+from .seats import check_sit_out
 from .limits import MAX_DECK_CARDS, MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
@@ -504,7 +505,9 @@ class Checker:
             if st.speaker is not None:
                 self.expect(st.speaker, (PLAYER,), "who speaks")
         elif isinstance(st, ast.Eliminate):
-            self.expect(st.player, (PLAYER,), "who is eliminated")
+            self.expect(st.player, (PLAYER,), "who sits out" if st.for_round else "who is eliminated")
+            if st.for_round:
+                check_sit_out(self, st)
         elif isinstance(st, ast.EndGame):
             if st.winners is not None:
                 self.expect(st.winners, (PLAYER, PLAYERS), "the winners")
@@ -579,6 +582,9 @@ class Checker:
             elif alt.kind == "card":
                 self.expect(alt.source, (ZONE, CARDS), "where the card is chosen from")
                 self.bind(alt.var, CARD, alt.span)
+            elif alt.kind == "player":
+                self.expect(alt.source, (PLAYERS,), "the players to choose from")
+                self.bind(alt.var, PLAYER, alt.span)
             else:
                 self.expect(alt.source, (NUMBER,), "the smallest number")
                 self.expect(alt.high, (NUMBER,), "the largest number")

@@ -552,6 +552,10 @@ class InfoFlow:
                 bounds = self._ev(alt.source, env, facts).all | self._ev(alt.high, env, facts).all
                 self._to_chooser(alt.span, bounds, chooser, f"the numbers `{name}` may choose depend on {{}}")
                 inner[alt.var] = Binding(NOTHING, ("alt", id(alt)))
+            elif alt.kind == "player":
+                among = self._ev(alt.source, env, facts).all
+                self._to_chooser(alt.source.span, among, chooser, f"the players `{name}` may choose depend on {{}}")
+                inner[alt.var] = Binding(NOTHING, ("alt", id(alt)))
             if alt.where is not None:
                 w = self._ev(alt.where, inner, facts).all
                 self._to_chooser(alt.where.span, w, chooser, f"which options `{name}` may choose depends on {{}}")

@@ -258,6 +258,9 @@ class _ToAst(Transformer):
     def eliminate_stmt(self, meta, c):
         return ast.Eliminate(self.S(meta), c[0])
 
+    def sit_out_stmt(self, meta, c):
+        return ast.Eliminate(self.S(meta), c[0], True)
+
     def end_game_stmt(self, meta, c):
         return ast.EndGame(self.S(meta), c[1])
 
@@ -311,6 +314,11 @@ class _ToAst(Transformer):
         c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
         name, low, high, where, label, body = c[-6:]
         return ast.Alternative(self.S(meta), "number", label, str(name), low, high, where, body)
+
+    def player_alt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
+        name, source, where, label, body = c[-5:]
+        return ast.Alternative(self.S(meta), "player", label, str(name), source, None, where, body)
 
     def choose_stmt(self, meta, c):
         return ast.Choose(self.S(meta), c[0], tuple(c[1:]))

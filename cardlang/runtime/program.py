@@ -80,6 +80,8 @@ class ProgramBase:
             return alt.label(st)
         if alt.kind == "card":
             return mark(0), (value,)
+        if alt.kind == "player":
+            return player_name(value), ()
         return str(value), ()
 
     def label(self, st, a: int) -> str:
