@@ -106,3 +106,53 @@ def test_random_games_end_with_one_winner_of_the_target(engine):
             state.apply(legal[rng.randrange(len(legal))])
         points = state.var("points")
         assert max(points) == 2 and state.winners() == tuple(s for s, v in enumerate(points) if v == 2)
+
+
+# ---------------------------------------------------------------------- direction and seats
+TURNABOUT = "tests/scores/turnabout.cards"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_reverse_direction_turns_next_of_and_players_from_the_other_way(engine):
+    state = load(TURNABOUT, 4, engine).new_initial_state(seed=3)
+    for move in ["pass", "reverse", "pass", "reverse", "pass", "pass"]:
+        state.apply(move)
+    lines = [line for line in state.transcript() if " plays; " in line]
+    assert lines == [
+        "P0 plays; order P0, P1, P2, P3; then P1",
+        "P1 plays; order P1, P2, P3, P0; then P2",
+        "P0 plays; order P0, P3, P2, P1; then P3",  # P1 reversed play: back to P0, then P3
+        "P3 plays; order P3, P2, P1, P0; then P2",
+        "P0 plays; order P0, P1, P2, P3; then P1",  # P3 reversed it again
+        "P1 plays; order P1, P2, P3, P0; then P2",
+    ]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_list_option_gives_each_seat_its_stack(engine):
+    assert load(TURNABOUT, 3, engine).new_initial_state(seed=0).var("chips") == [5, 6, 7]
+    g = load(TURNABOUT, 4, engine, stacks="10,20,30,40")
+    state = g.new_initial_state(seed=0)
+    assert state.var("chips") == [10, 20, 30, 40]  # seat(P0) is 1: `stacks[seat(p)]`
+    assert g.options["stacks"] == (10, 20, 30, 40)
+    saved = state.to_json()
+    assert saved["options"] == {"stacks": "10,20,30,40"}  # as `--set` takes it
+    again = type(state).from_json(load(TURNABOUT, 4, engine, **saved["options"]), json.loads(json.dumps(saved)))
+    assert again.var("chips") == [10, 20, 30, 40]
+
+
+@pytest.mark.parametrize("raw,message", [
+    ("1,x", "option `stacks` is a list of whole numbers, not `1,x`"),
+    ("5,500", "the items of option `stacks` must be from 1 to 100, not 500"),
+    ("", "option `stacks` is a list of 1 to 1,000 whole numbers (`5,6,7,8,9`), not "),
+])
+def test_a_bad_list_option_is_one_clear_line(raw, message):
+    with pytest.raises(cardlang.CardlangError) as caught:
+        load(TURNABOUT, 3, "reference", stacks=raw)
+    assert caught.value.message == message
+
+
+def test_too_few_stacks_for_the_seats_is_a_rule_error():
+    with pytest.raises(cardlang.RuleError) as caught:
+        load(TURNABOUT, 4, "reference", stacks="10,20").new_initial_state(seed=0)
+    assert caught.value.message == "item 3 of a list of 2 (items count from 1)"

@@ -199,6 +199,7 @@ class Neighbour(Expr):
 
     step: int
     player: Expr
+    reverse: Optional[int] = None  # `next of`: the slot that is true while play is reversed, if it can be
 
 
 @node
@@ -219,6 +220,7 @@ class Players(Expr):
 
     start: Optional[Expr]
     stop: Optional[Expr]
+    reverse: Optional[int] = None  # the slot that is true while play is reversed, if it can be
 
 
 @node
@@ -422,6 +424,14 @@ class Eliminate(Stmt):
 
 
 @node
+class ReverseDirection(Stmt):
+    """`reverse direction`: the slot `slot` (true while play is reversed) flips: `next of`, `players`
+    and `players from` go the other way."""
+
+    slot: int
+
+
+@node
 class SitOut(Stmt):
     """`p sits out`: the seat leaves play until the next round starts, when every seat in the tuple
     of slot `sitting` comes back; one already out stays as it is."""
@@ -556,3 +566,4 @@ class Program:
     cards_slots: tuple  # every slot that may hold a tuple of cards
     payoff: Optional[Payoff] = None  # None: 1.0 for a winner, 0.0 for the others
     sitting_slot: Optional[int] = None  # the seats sitting out this round (a tuple), if any may
+    reverse_slot: Optional[int] = None  # true while play goes against the declared direction, if it may

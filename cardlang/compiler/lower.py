@@ -48,7 +48,8 @@ class Lowerer:
     def program(self) -> ir.Program:
         """The whole game."""
         s, layout = self.sym, self.layout
-        self.sitting = self.sitting_slot()
+        self.sitting = self.state_slot(lambda st: isinstance(st, ast.Eliminate) and st.for_round)
+        self.reverse = self.state_slot(lambda st: isinstance(st, ast.Reverse))
         var_inits = [(layout.var_slots[name][0], False, self.expr(sym.decl.value)) for name, sym in s.vars.items()]
         var_inits += [(layout.pvar_slots[name][0], True, self.expr(sym.decl.value)) for name, sym in s.pvars.items()]
         score = None
@@ -68,7 +69,8 @@ class Lowerer:
             self.scopes.pop()
         payoff = self.payoff()
         return ir.Program(setup, round_, s.round.span, self.phases, self.choices, var_inits, score, self.nslots,
-                          tuple(self.card_slots), tuple(self.cards_slots), payoff, self.sitting)
+                          tuple(self.card_slots), tuple(self.cards_slots), payoff, self.sitting,
+                          self.reverse)
 
     def payoff(self) -> Optional[ir.Payoff]:
         """The game's payoff (`payoff of p: …`, `shared payoff: …`), or None when it declares none."""
@@ -153,14 +155,17 @@ class Lowerer:
             return ir.SitOut(st.span, self.expr(st.player), self.sitting)
         return ir.Eliminate(st.span, self.expr(st.player), self.sitting)
 
-    def sitting_slot(self) -> Optional[int]:
-        """The slot of the seats sitting out the round, when some rule of the game sits one out."""
-        def sits(stmts) -> bool:
-            return any((isinstance(st, ast.Eliminate) and st.for_round) or any(sits(b) for b in ast.child_blocks(st))
-                       for st in stmts)
+    def state_slot(self, wanted) -> Optional[int]:
+        """A slot for what some statement of the game may change (the seats sitting out, the
+        direction reversed), when `wanted(statement)` holds for one of them; None otherwise."""
+        def uses(stmts) -> bool:
+            return any(wanted(st) or any(uses(b) for b in ast.child_blocks(st)) for st in stmts)
         s = self.sym
         blocks = [b for b in (s.setup, s.round, *s.phases.values()) if b is not None]
-        return self.slot() if any(sits(b.body) for b in blocks) else None
+        return self.slot() if any(uses(b.body) for b in blocks) else None
+
+    def s_Reverse(self, st: ast.Reverse):
+        return ir.ReverseDirection(st.span, self.reverse)
 
     def s_EndGame(self, st: ast.EndGame):
         if st.winners is None:
@@ -325,7 +330,8 @@ class Lowerer:
 
     def x_Neighbour(self, e: ast.Neighbour):
         step = {"left": 1, "right": -1, "next": self.layout.step}[e.side]
-        return ir.Neighbour(e.span, step, self.expr(e.player))
+        reverse = getattr(self, "reverse", None) if e.side == "next" else None
+        return ir.Neighbour(e.span, step, self.expr(e.player), reverse)
 
     def x_EndCard(self, e: ast.EndCard):
         players = self.type(e.zone) == PLAYERS
@@ -336,7 +342,7 @@ class Lowerer:
     def x_Players(self, e: ast.Players):
         start = self.expr(e.start) if e.start is not None else None
         stop = self.expr(e.stop) if e.stop is not None else None
-        return ir.Players(e.span, start, stop)
+        return ir.Players(e.span, start, stop, getattr(self, "reverse", None))
 
     def x_Seats(self, e):
         return ir.Const(e.span, tuple(range(self.n)))

@@ -326,6 +326,11 @@ class ReferenceProgram(ProgramBase):
             if st.log is not None:
                 st.fresh.append((f"{player_name(p)} is eliminated", ()))
 
+    def s_ReverseDirection(self, st, node: ir.ReverseDirection):
+        st.v[node.slot] = not st.v[node.slot]
+        if st.log is not None:
+            st.fresh.append(("play now goes the other way", ()))
+
     def s_SitOut(self, st, node: ir.SitOut):
         p = self.x.eval(st, node.player)
         if st.active[p]:

@@ -140,14 +140,19 @@ class Evaluator:
     def e_Neighbour(self, st, e: ir.Neighbour):
         p = self.eval(st, e.player)
         n = self.layout.players
-        around = tuple((p + e.step * i) % n for i in range(1, n + 1))  # p last
+        step = -e.step if e.reverse is not None and st.v[e.reverse] else e.step  # (play reversed)
+        around = tuple((p + step * i) % n for i in range(1, n + 1))  # p last
         return first_in(st, around)
 
     def e_Players(self, st, e: ir.Players):
         stop = self.eval(st, e.stop) if e.stop is not None else None  # the end first, as compiled
         start = self.eval(st, e.start) if e.start is not None else 0
         out = []
-        for q in self.layout.ring[start]:
+        ring = self.layout.ring
+        if e.reverse is not None and st.v[e.reverse]:  # play reversed: every seat from s the other way
+            n, step = self.layout.players, self.layout.step
+            ring = tuple(tuple((s - step * i) % n for i in range(n)) for s in range(n))
+        for q in ring[start]:
             if st.active[q]:
                 out.append(q)
             if e.stop is not None and q == stop:
@@ -243,6 +248,10 @@ class Evaluator:
             return sum(args[0])
         if name == "any":
             return len(args[0]) > 0
+        if name == "seat":
+            if args[0] is None:
+                raise RuleError("`seat(…)` of no player (none)", e.span)
+            return args[0] + 1  # (as `seats[k]` counts: 1 for P0)
         raise AssertionError(name)  # pragma: no cover
 
     @staticmethod

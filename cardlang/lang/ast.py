@@ -258,6 +258,11 @@ class Announce(Stmt):
 
 
 @node
+class Reverse(Stmt):
+    """`reverse direction`: play turns the other way: `next of`, `players` and `players from` follow."""
+
+
+@node
 class Eliminate(Stmt):
     """`eliminate p`: the player leaves play; turns, neighbours and deals skip him. `p sits out`
     (`for_round`): the same until the next round starts."""
@@ -400,7 +405,8 @@ class DirectionDecl(Decl):
 
 @node
 class OptionDecl(Decl):
-    """`option name = default [in lo..hi | in {a, b}] ["help"]`."""
+    """`option name = default [in lo..hi | in {a, b}] ["help"]`; a list of numbers as its default
+    (a tuple) makes a list option, each of its items in the range."""
 
     name: str
     default: object

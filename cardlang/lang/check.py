@@ -13,7 +13,7 @@ from .flow import check_flow
 from .grammar import reserved_words
 from .infoflow import check_infoflow
 from .payoffs import check_payoff, check_score_order
-from .seats import check_sit_out
+from .seats import check_list_option, check_reverse, check_sit_out
 from .limits import MAX_DECK_CARDS, MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
@@ -39,6 +39,7 @@ BUILTINS = {
     "max": (((NUMBER,), (NUMBER,)), NUMBER),
     "sum": (((LIST,),), NUMBER),
     "any": (((CARDS, ZONE, PLAYERS, LIST),), BOOL),
+    "seat": (((PLAYER,),), NUMBER),
     "select": None,
 }
 LIMITS = ("decisions", "rounds")  # what a `limit` line caps (the engine has a default for each)
@@ -289,6 +290,11 @@ class Checker:
 
     def _option(self, d: ast.OptionDecl) -> None:
         value = d.default
+        if isinstance(value, tuple):
+            check_list_option(self, d)
+            self.sym.options[d.name] = d
+            self._declare(d.name, Symbol("option", LIST, d, d.name_span), d.name_span)
+            return
         t = BOOL if isinstance(value, bool) else NUMBER if isinstance(value, int) else TEXT
         if d.low is not None:
             if d.high < d.low:
@@ -511,6 +517,8 @@ class Checker:
         elif isinstance(st, ast.EndGame):
             if st.winners is not None:
                 self.expect(st.winners, (PLAYER, PLAYERS), "the winners")
+        elif isinstance(st, ast.Reverse):
+            check_reverse(self, st)
         elif isinstance(st, ast.EndRound):
             pass
         elif isinstance(st, ast.CallPhase):

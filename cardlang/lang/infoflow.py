@@ -370,6 +370,9 @@ class InfoFlow:
         if isinstance(st, ast.EndRound):
             self._sink(st.span, EMPTY, "", "the round end")
             return facts
+        if isinstance(st, ast.Reverse):  # every seat sees play turn the other way
+            self._sink(st.span, EMPTY, "", "the reversal of the direction")
+            return facts
         if isinstance(st, ast.CallPhase):
             self._call(st, env, facts)
             return facts

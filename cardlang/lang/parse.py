@@ -94,6 +94,12 @@ class _ToAst(Transformer):
                 v = False
         return (v, self.S(meta))
 
+    def option_list(self, meta, c):
+        return (tuple(c), self.S(meta))
+
+    def reverse_stmt(self, meta, c):
+        return ast.Reverse(self.S(meta))
+
     def option_range(self, meta, c):
         return ("range", c[0], c[1])
 

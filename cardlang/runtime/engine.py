@@ -217,7 +217,8 @@ class State:
             "file": self.game.path,
             "hash": self.game.source_hash,
             "players": self.game.players,
-            "options": dict(self.game.options),
+            # (a list option as the text `--set` takes, `20,30,40`: a save's options are numbers, true, false or texts)
+            "options": {k: ",".join(map(str, v)) if isinstance(v, tuple) else v for k, v in self.game.options.items()},
             "seed": self.seed,
             "stack": self.stacks[1] if self.stacks else None,
             "draws": list(self.draws[1]) if self.draws else None,

@@ -15,7 +15,7 @@ KEYWORDS = (
     "else", "end", "extends", "face", "for", "from", "game", "hide", "highest", "if", "left", "let",
     "limit", "low", "lowest", "max", "min", "move", "next", "number", "option", "order", "out",
     "pass", "payoff", "per", "phase", "player", "players", "ranking", "ranks", "repeat", "reveal",
-    "right", "round", "says", "score", "seats", "select", "set", "setup", "shared", "shuffle",
-    "sits", "subtract", "suits", "sum", "swap", "times", "to", "top", "under", "until", "up", "var",
-    "where", "while", "winner", "winners", "wins", "with", "zero", "zone",
+    "reverse", "right", "round", "says", "score", "seats", "select", "set", "setup", "shared",
+    "shuffle", "sits", "subtract", "suits", "sum", "swap", "times", "to", "top", "under", "until",
+    "up", "var", "where", "while", "winner", "winners", "wins", "with", "zero", "zone",
 )
