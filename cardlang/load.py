@@ -217,7 +217,8 @@ def load(path: str, players: Optional[int] = None, options: Optional[dict] = Non
     `extends` reaches only files inside the root (the file's folder, widened by `root`, by
     `$CARDLANG_ROOT` or by a cardlang.toml: docs/security.md). `engine` is "compiled" (the fast
     engine) or "reference" (the plain interpreter over the IR that defines what a game does; slow);
-    both give the same `Game`/`State` API and the same games. Raises `CardlangError` with every
+    both give the same `Game`/`State` API and the same games (a game using a rule the fast engine does
+    not run yet runs on the reference one: `compiler/support.py` lists them). Raises `CardlangError` with every
     diagnostic (and the text of the files read, to quote) when the file is not valid, or with a
     one-line message when the player count or an option value is outside what the game allows.
     """
@@ -231,7 +232,9 @@ def load(path: str, players: Optional[int] = None, options: Optional[dict] = Non
     players, values = resolve_options(symbols, players, options)
     from .runtime.engine import Game  # here, so that checking files never loads the engine
 
-    if engine == "reference":
+    from .compiler.support import missing_in_compiled
+
+    if engine == "reference" or missing_in_compiled(symbols):  # (rules the fast engine has no code for yet)
         from .compiler.reference import reference_program
 
         program = reference_program(symbols, players, values)

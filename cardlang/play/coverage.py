@@ -105,7 +105,10 @@ def rule_text(kind: str, span) -> tuple:
 
 @lru_cache(maxsize=8)
 def _counting_program(game: Game):
-    """The game compiled again with counters, once per game (a simulation makes a Coverage per batch)."""
+    """The game compiled again with counters, once per game (a simulation makes a Coverage per batch);
+    a game the reference interpreter runs (`compiler/support.py`) counts nothing: itself."""
+    if not hasattr(game.program, "fused"):
+        return game.program
     return compile_program(game.symbols, game.players, game.options, counting=True)
 
 
