@@ -24,6 +24,7 @@ from rich.text import Text
 from ..play.bots import BOTS, decide, make_bot
 from .cmd_common import exit_on_rule_error, load_game, parse_settings
 from ..play.savegame import SaveError, load_saved, save_data, write_save
+from ..play.replay import option_text
 from ..play.seen import common_log, table_label, table_labels, table_seats
 from ..runtime.engine import RuleError
 from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
@@ -483,7 +484,7 @@ class Session:
         self.say(f"{low} to {high} players; this game has {game.players}. Rules file: {game.path}", "dim")
         for name, decl in symbols.options.items():
             value = game.options.get(name)
-            text = f"  option {name} = {_value(value)}"
+            text = f"  option {name} = {option_text(value)}"
             if getattr(decl, "help", None):
                 text += f"  ({decl.help})"
             self.say(text, "dim")
@@ -546,12 +547,6 @@ def _saved(save, path: str) -> str:
     return f"saved in {path}"
 
 
-def _value(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def _quote(path: str) -> str:
     return shlex.quote(path)
 
@@ -566,7 +561,7 @@ def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
     """The command that deals the same game again (with the same bots)."""
     parts = ["cardlang", "play", _quote(game.path), "--players", str(game.players), "--seed", str(seed)]
     for name, value in settings.items():
-        parts += ["--set", _quote(f"{name}={_value(value)}")]
+        parts += ["--set", _quote(f"{name}={option_text(value)}")]
     if bot != "random":
         parts += ["--bot", _quote(bot)]
     return " ".join(parts)

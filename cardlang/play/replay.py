@@ -78,7 +78,13 @@ def _number(v):
     return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
-def _value(value) -> str:
+def option_text(value) -> str:
+    """An option's value as `--set` takes it (`true`, `20`, `20,30,40` for a list)."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
     return str(value)
+
+
+_value = option_text
