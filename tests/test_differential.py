@@ -189,6 +189,7 @@ var dealer: player = none
 per player var points = 0
 define bonus(q) = {bonus}
 score of p: points(p)
+payoff of p: {payoff}
 
 setup:
     shuffle stock
@@ -338,7 +339,8 @@ def programs(draw) -> str:
         said=draw(texts(p)), repeats=draw(st.integers(0, 3)), winners=draw(winners()),
         reveal_to=draw(st.sampled_from(["random(players)", "players except random(players)", "p", "dealer"])),
         item_points=draw(numbers(p, 1)), phase_arg=draw(numbers(frozenset(), 1)),
-        phase_points=draw(numbers(frozenset({"q"}), 1)), phase_text=draw(texts(frozenset())))
+        phase_points=draw(numbers(frozenset({"q"}), 1)), phase_text=draw(texts(frozenset())),
+        payoff=draw(numbers(p, 2)))
 
 
 def _run_generated(tmp_path_factory, source: str, players: int, seed: int) -> None:
