@@ -12,8 +12,6 @@ from cardlang.play.bots import decide, make_bot
 from scenario import path
 
 FEWEST = "examples/fewest_hearts.cards"
-# (the fast engine has no code for these rules yet: `cardlang.load` runs such a game on the
-# reference interpreter, so both engines give the same games; see compiler/support.py)
 ENGINES = ("compiled", "reference")
 
 

@@ -12,8 +12,6 @@ from cardlang.play.bots import decide, make_bot
 from scenario import path
 
 LAST = "examples/last_one_standing.cards"
-# (the fast engine has no code for these rules yet: `cardlang.load` runs such a game on the
-# reference interpreter, so both engines give the same games; see compiler/support.py)
 ENGINES = ("compiled", "reference")
 
 
@@ -80,7 +78,7 @@ def test_players_next_of_and_players_from_skip_a_seat_that_sits_out(tmp_path, en
 
 
 def test_bots_views_and_saves_handle_a_choice_of_a_player():
-    g = load(LAST, 5, "reference")
+    g = load(LAST, 5, "compiled")
     state = g.new_initial_state(seed=4)
     k = 0
     while not state.is_terminal() and k < 12:
@@ -158,36 +156,7 @@ def test_too_few_stacks_for_the_seats_is_a_rule_error():
     assert caught.value.message == "item 3 of a list of 2 (items count from 1)"
 
 
-@pytest.mark.parametrize("relative,rule", [
-    ("examples/fewest_hearts.cards", "`lowest wins`"),
-    ("examples/last_one_standing.cards", "`highest wins`"),
-    ("examples/turnabout.cards", "`reverse direction`"),
-    ("games/red_dog.cards", None),
-    ("examples/high_card_chips.cards", None),
-])
-def test_a_game_with_rules_the_fast_engine_lacks_runs_on_the_reference_one(relative, rule):
-    from cardlang.compiler.support import missing_in_compiled
-    from cardlang.load import check_file
-
-    symbols, _ = check_file(path(relative))
-    assert missing_in_compiled(symbols) == rule
-    program = cardlang.load(path(relative), players=3).program
-    assert type(program).__name__ == ("ReferenceProgram" if rule else "Program")
-
-
-@pytest.mark.parametrize("rules,rule", [
-    ("    p sits out\n", "`sits out`"),
-    ("    p chooses a player q from players:\n        pass\n", "a choice of a player"),
-    ("    announce \"{seat(p)}\"\n", "`seat(…)`"),
-    ("    pass\n", None),
-])
-def test_each_rule_the_fast_engine_lacks_is_named(tmp_path, rules, rule):
-    from cardlang.compiler.support import missing_in_compiled
-    from cardlang.load import check_file
-
-    f = tmp_path / "g.cards"
-    f.write_text('game "g"\nplayers 3\ndeck standard\nround:\n    let p = top of players\n' + rules
-                 + "    end game\n")
-    symbols, diagnostics = check_file(str(f))
-    assert symbols is not None and not [d for d in diagnostics if d.is_error]
-    assert missing_in_compiled(symbols) == rule
+@pytest.mark.parametrize("relative", [LAST, TURNABOUT, "examples/fewest_hearts.cards"])
+def test_the_fast_engine_runs_these_rules_itself(relative):
+    program = load(relative, 3, "compiled").program
+    assert type(program).__module__ == "cardlang.compiler.emit.program"

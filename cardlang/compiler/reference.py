@@ -60,7 +60,6 @@ class ReferenceProgram(ProgramBase):
         self.chooses = [_Choice([_Alt(a.kind, a.slot, self._text_closure(a.label), a.pure)
                                  for a in c.alternatives]) for c in program.choices]
         self.rule_points = []  # (rule coverage counts only the compiled engine)
-        self.hits, self.offered = [], []
 
     def _closure(self, e):
         return lambda st: self.x.eval(st, e)
