@@ -136,8 +136,42 @@ def resolve_options(symbols, players: Optional[int], options: Optional[dict]) ->
     return players, values
 
 
+OPTION_ITEMS_MAX = 1_000  # the most items `--set` gives a list option
+
+
+def _convert_list(d, raw) -> tuple:
+    """A list option's value: `20,30,40` or `[20, 30, 40]` (or a list), each item a whole number
+    within its range."""
+    if isinstance(raw, (list, tuple)):
+        items = list(raw)
+    else:
+        text = str(raw).strip()
+        if text.startswith("[") and text.endswith("]"):
+            text = text[1:-1]
+        items = [t.strip() for t in text.split(",")] if text.strip() else []
+    if not 1 <= len(items) <= OPTION_ITEMS_MAX:
+        raise CardlangError(message=f"option `{d.name}` is a list of 1 to {OPTION_ITEMS_MAX:,} whole numbers "
+                                    f"(`{','.join(map(str, d.default))}`), not {_short(raw)}")
+    values = []
+    for item in items:
+        try:
+            value = int(item) if not isinstance(item, bool) else None
+        except (TypeError, ValueError):
+            value = None
+        if value is None:
+            raise CardlangError(message=f"option `{d.name}` is a list of whole numbers, not `{_short(raw)}`")
+        if not -OPTION_MAX <= value <= OPTION_MAX or (d.low is not None and not d.low <= value <= d.high):
+            low, high = (d.low, d.high) if d.low is not None else (-OPTION_MAX, OPTION_MAX)
+            raise CardlangError(message=f"the items of option `{d.name}` must be from {low:,} to {high:,}, "
+                                        f"not {_short(item)}")
+        values.append(value)
+    return tuple(values)
+
+
 def _convert(d, raw):
     default = d.default
+    if isinstance(default, tuple):
+        return _convert_list(d, raw)
     if isinstance(default, bool):
         text = str(raw).lower()
         if text in ("true", "yes", "1", "on"):

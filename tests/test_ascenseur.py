@@ -369,7 +369,7 @@ def test_rule_10_equal_totals_share_the_win_and_rule_9_ours_a_replayed_deal_scor
     replays = st.transcript().count("nobody made his bid: the deal is played again")
     assert replays > 0  # and they added nothing
     assert st.var("points") == [20, 20, 20] and st.var("deals_played") == 20
-    assert st.winners() == (0, 1, 2) and st.returns() == [1.0, 1.0, 1.0]
+    assert st.winners() == (0, 1, 2) and st.returns() == [20.0, 20.0, 20.0]  # the payoff: the points
 
 
 # ---------------------------------------------------------------- invariants

@@ -69,6 +69,7 @@ def snapshot(state, full: bool) -> dict:
         "log": list(state.log or ()),
         "rng": state.rng,
         "scores": _attempt(state.scores),  # (a score may be a rule error: the same in both)
+        "returns": _attempt(state.returns),  # (a payoff may be a rule error: the same in both)
         "observations": [_observation(state, seat, full) for seat in range(n)],
     }
     if not state.terminal:
@@ -218,6 +219,7 @@ define named(x: card) = "W" if x is J else "{{x}}"
 define shown = "t" + "{{total}}"
 define tally(z: cards) = sum x in z of worth(x)
 score of p: points(p)
+payoff of p: {payoff}
 
 setup:
     shuffle stock
@@ -376,7 +378,8 @@ def programs(draw) -> str:
         said=draw(texts(p)), repeats=draw(st.integers(0, 3)), winners=draw(winners()),
         reveal_to=draw(st.sampled_from(["random(players)", "players except random(players)", "p", "dealer"])),
         item_points=draw(numbers(p, 1)), phase_arg=draw(numbers(frozenset(), 1)),
-        phase_points=draw(numbers(frozenset({"q"}), 1)), phase_text=draw(texts(frozenset())))
+        phase_points=draw(numbers(frozenset({"q"}), 1)), phase_text=draw(texts(frozenset())),
+        payoff=draw(numbers(p, 2)))
 
 
 def _run_generated(tmp_path_factory, source: str, players: int, seed: int, passes=None) -> None:

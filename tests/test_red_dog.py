@@ -368,7 +368,9 @@ def test_rule_11_equal_chips_share_the_win_and_the_pot_belongs_to_no_one():
     st = new_game()
     decisions_to_end(st)
     assert st.var("chips") == [10, 10, 10] and st.var("pot") == 30
-    assert st.winners() == (0, 1, 2) and st.returns() == [1.0, 1.0, 1.0]
+    assert st.winners() == (0, 1, 2)
+    # the payoff is the chips won or lost: 10 of the 20 each started with are in the pot, nobody's
+    assert st.returns() == [-10.0, -10.0, -10.0]
     assert st.scores() == [10, 10, 10]
 
 
@@ -376,7 +378,8 @@ def test_rule_11_the_most_chips_wins():
     st = new_game(turned=["Qh"], rounds=1)
     play(st, "bet 2", "show K♥")  # P1 wins 2
     decisions_to_end(st)
-    assert st.winners() == (1,) and st.returns() == [0.0, 1.0, 0.0]
+    assert st.winners() == (1,)
+    assert st.returns() == [float(c - 20) for c in st.scores()]  # the payoff: chips won or lost
     assert st.scores()[1] == max(st.scores())
 
 

@@ -24,11 +24,12 @@ from rich.text import Text
 from ..play.bots import BOTS
 from .cmd_common import TAIL_SHOWN, exit_on_rule_error, load_game, parse_settings
 from ..play.savegame import SaveError, load_saved, save_data, write_save
+from ..play.replay import option_text
 from ..play.seen import common_observation, table_label, table_labels, table_seats
 from ..play.table_bots import Bots
 from ..runtime.engine import RuleError
 from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
-                         scores_table, terminal_shows_symbols)
+                         score_order, scores_table, terminal_shows_symbols)
 
 BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a terminal
 EVENTS_SHOWN = 14  # events since a person's last move shown on the table; `log` shows them all
@@ -273,7 +274,8 @@ class Session:
                                    earlier=0, viewer=None, header=self.header(), events_title="last events"))
         else:
             self.draw(self.viewer, status="", final=True)
-        self.show(scores_table(state.scores(), state.winners(), self.style, active=state.active))
+        self.show(scores_table(state.scores(), state.winners(), self.style, active=state.active,
+                               order=score_order(self.game)))
         winners = [f"P{w}" for w in state.winners()]
         if not winners:
             self.say("The game is over: nobody wins.", "bold")
@@ -424,7 +426,7 @@ class Session:
         self.say(f"{low} to {high} players; this game has {game.players}. Rules file: {game.path}", "dim")
         for name, decl in symbols.options.items():
             value = game.options.get(name)
-            text = f"  option {name} = {_value(value)}"
+            text = f"  option {name} = {option_text(value)}"
             if getattr(decl, "help", None):
                 text += f"  ({decl.help})"
             self.say(text, "dim")
@@ -487,12 +489,6 @@ def _saved(save, path: str) -> str:
     return f"saved in {path}"
 
 
-def _value(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def _quote(path: str) -> str:
     return shlex.quote(path)
 
@@ -507,7 +503,7 @@ def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
     """The command that deals the same game again (with the same bots)."""
     parts = ["cardlang", "play", _quote(game.path), "--players", str(game.players), "--seed", str(seed)]
     for name, value in settings.items():
-        parts += ["--set", _quote(f"{name}={_value(value)}")]
+        parts += ["--set", _quote(f"{name}={option_text(value)}")]
     if bot != "random":
         parts += ["--bot", _quote(bot)]
     return " ".join(parts)
@@ -671,7 +667,8 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
         raise SystemExit(130)
     for line in state.transcript(start=shown):
         console.print(line, markup=False, highlight=False)
-    console.print("final scores: " + ", ".join(f"P{s}: {v}" for s, v in enumerate(scores)), markup=False)
+    console.print("final scores: " + ", ".join(f"P{s}: {v}" for s, v in enumerate(scores))
+                  + (f" ({score_order(game)} wins)" if score_order(game) else ""), markup=False)
     winners = ", ".join(f"P{w}" for w in state.winners()) or "nobody"
     console.print(Text(f"winner{'s' if len(state.winners()) > 1 else ''}: {winners}", style="bold"))
 

@@ -33,7 +33,7 @@ def simulate_command(path, games, players, bot_names, seed, jobs, cluster, setti
     """Play GAMES seeded games with bots in every seat and print what a designer needs to know.
 
     Per seat and per position from the first player to act: wins, win rate with a 95% interval,
-    scores; ties; game length; how often each action was taken; and rule coverage: how often every
+    scores, and the mean payoff with its 95% interval when the game declares one; ties; game length; how often each action was taken; and rule coverage: how often every
     branch of every `if` and every alternative of every `chooses` was reached, with the rules never
     reached. A shared win counts for every winner. The same seed and arguments give the same
     results whatever --jobs or --cluster; Ctrl-C stops and reports the games finished so far.
@@ -105,17 +105,31 @@ def _interval(ci) -> str:
 def _print_tables(stats) -> None:
     echo = click.echo
     head = f"{stats['game']}: {stats['games']} games, {stats['players']} players"
+    if stats.get("score_order"):
+        head += f" (the {stats['score_order']} score wins)"
     if stats["interrupted"]:
         head += " (interrupted: the games finished so far)"
     echo(head)
-    echo(f"{'seat':>4}  {'bot':<12} {'wins':>6}  {'win rate':>8}  {'95% interval':>17}  {'mean score':>10}  {'sd':>7}")
+    payoff = stats.get("payoff", False)  # a declared payoff: its mean and interval beside the win rate
+    extra = f"  {'mean payoff':>11}  {'95% interval':>19}" if payoff else ""
+    echo(f"{'seat':>4}  {'bot':<12} {'wins':>6}  {'win rate':>8}  {'95% interval':>17}  {'mean score':>10}  {'sd':>7}"
+         + extra)
+
+    def payoff_columns(s) -> str:
+        if not payoff:
+            return ""
+        low, high = s["payoff_ci95"]
+        return f"  {s['mean_payoff']:>11.2f}  {f'{low:.2f} – {high:.2f}':>19}"
+
     for s in stats["seats"]:
         echo(f"{'P%d' % s['seat']:>4}  {s['bot']:<12} {s['wins']:>6}  {s['win_rate']:>8.1%}  "
-             f"{_interval(s['win_rate_ci95']):>17}  {s['mean_score']:>10.2f}  {s['score_sd']:>7.2f}")
+             f"{_interval(s['win_rate_ci95']):>17}  {s['mean_score']:>10.2f}  {s['score_sd']:>7.2f}"
+             + payoff_columns(s))
     echo("by position from the first player to act (0 = first, then in the order of play):")
     for s in stats["positions"]:
         echo(f"{s['position']:>4}  {'':<12} {s['wins']:>6}  {s['win_rate']:>8.1%}  "
-             f"{_interval(s['win_rate_ci95']):>17}  {s['mean_score']:>10.2f}  {s['score_sd']:>7.2f}")
+             f"{_interval(s['win_rate_ci95']):>17}  {s['mean_score']:>10.2f}  {s['score_sd']:>7.2f}"
+             + payoff_columns(s))
     ties = stats["ties"]
     echo(f"shared wins: {ties['shared_wins']}, games without a winner: {ties['no_winner']}")
     d, r = stats["decisions"], stats["rounds"]

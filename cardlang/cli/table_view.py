@@ -353,20 +353,25 @@ def actions_list(labels: Iterable[str], style: Optional[Style] = None) -> Table:
 
 
 def scores_table(scores: Sequence, winners: Iterable[int], style: Optional[Style] = None,
-                 active: Optional[Sequence[bool]] = None) -> Table:
-    """Final scores, one row per seat, the winners marked."""
+                 active: Optional[Sequence[bool]] = None, order: Optional[str] = None) -> Table:
+    """Final scores, one row per seat, the winners marked. With the score's `order` ("lowest" or
+    "highest": which score wins), the header says so and a column gives each seat's place."""
     style = style or Style()
     winners = set(winners)
     table = Table(box=style.box, header_style="bold")
     table.add_column("player")
-    table.add_column("score", justify="right")
+    table.add_column("score" if order is None else f"score ({order} wins)", justify="right")
+    if order is not None:
+        table.add_column("place", justify="right")
     table.add_column("")
+    places = score_places(scores, order) if order is not None else None
     for s, value in enumerate(scores):
         mark = Text(f"{style.star} winner", style="bold yellow") if s in winners else Text("")
         if active is not None and not active[s] and s not in winners:
             mark = Text("out", style="dim")
         shown = int(value) if isinstance(value, float) and value.is_integer() else value
-        table.add_row(f"P{s}", str(shown), mark)
+        cells = [f"P{s}", str(shown)] + ([str(places[s])] if places is not None else []) + [mark]
+        table.add_row(*cells)
     return table
 
 
@@ -379,3 +384,17 @@ def terminal_shows_symbols(stream=None) -> bool:
         return True
     except (UnicodeEncodeError, LookupError):
         return False
+
+
+def score_order(game) -> Optional[str]:
+    """Which score wins, as the game's `score of p: …, lowest wins` (or `highest wins`) says; None
+    when its score does not decide who wins."""
+    score = game.symbols.score
+    return score.order if score is not None else None
+
+
+def score_places(scores: Sequence, order: str) -> list:
+    """Each seat's place by its score, 1 the best (the lowest score when `order` is "lowest"); tied
+    seats share a place and the next place is skipped (1, 1, 3)."""
+    sign = -1 if order == "lowest" else 1
+    return [1 + sum(1 for w in scores if sign * w > sign * v) for v in scores]

@@ -226,6 +226,7 @@ class Neighbour(Expr):
 
     step: int
     player: Expr
+    reverse: Optional[int] = None  # `next of`: the slot that is true while play is reversed, if it can be
 
 
 @node
@@ -246,6 +247,7 @@ class Players(Expr):
 
     start: Optional[Expr]
     stop: Optional[Expr]
+    reverse: Optional[int] = None  # the slot that is true while play is reversed, if it can be
 
 
 @node
@@ -258,6 +260,18 @@ class Aggregate(Expr):
     seq: Expr
     body: Optional[Expr]
     where: Optional[Expr]
+
+
+@node
+class BestScorers(Expr):
+    """The winners a game's score decides (`score of p: …, lowest wins` or `highest wins`, and a bare
+    `end game`): the seats still in whose score (`value`, with the seat in `slot`), worked out seat
+    by seat from seat 0, is the lowest (`lowest`) or the highest; all of them when they tie."""
+
+    slot: int
+    value: Expr
+    lowest: bool
+    sitting: Optional[int] = None  # the seats sitting out the round are still in: they may win
 
 
 @node
@@ -459,9 +473,28 @@ class Announce(Stmt):
 
 @node
 class Eliminate(Stmt):
-    """`eliminate p`: the seat leaves play."""
+    """`eliminate p`: the seat leaves play (for good, also if it sits out: it leaves `sitting`, the
+    slot of the seats sitting out, when the game has one)."""
 
     player: Expr
+    sitting: Optional[int] = None
+
+
+@node
+class ReverseDirection(Stmt):
+    """`reverse direction`: the slot `slot` (true while play is reversed) flips: `next of`, `players`
+    and `players from` go the other way."""
+
+    slot: int
+
+
+@node
+class SitOut(Stmt):
+    """`p sits out`: the seat leaves play until the next round starts, when every seat in the tuple
+    of slot `sitting` comes back; one already out stays as it is."""
+
+    player: Expr
+    sitting: int
 
 
 @node
@@ -539,7 +572,7 @@ class Alternative:
     number from `source` to `high`, held in `slot`, where `where` holds; then `body`."""
 
     span: Span
-    kind: str  # "option", "card", "number"
+    kind: str  # "option", "card", "number", "player"
     slot: Optional[int]
     source: Optional[Expr]
     high: Optional[Expr]
@@ -560,6 +593,19 @@ class Choose(Stmt):
 
 
 # -------------------------------------------------------------------- program
+@node
+class Payoff:
+    """`payoff of p: value` (`slot` holds the seat) or `shared payoff: value` (`slot` None, one value
+    for every seat): what `State.returns()` gives each seat at the end. `zero_sum`: the game says the
+    payoffs add up to 0 (a rule error at the end otherwise)."""
+
+    span: Span
+    slot: Optional[int]
+    value: Expr
+    zero_sum: bool
+    shared: bool
+
+
 @attrs.define(eq=False)
 class Program:
     """A whole game lowered for a player count and options: setup, the round (played again and
@@ -575,3 +621,6 @@ class Program:
     nslots: int
     card_slots: tuple  # every slot that may hold a card (or none), declared or local
     cards_slots: tuple  # every slot that may hold a tuple of cards
+    payoff: Optional[Payoff] = None  # None: 1.0 for a winner, 0.0 for the others
+    sitting_slot: Optional[int] = None  # the seats sitting out this round (a tuple), if any may
+    reverse_slot: Optional[int] = None  # true while play goes against the declared direction, if it may

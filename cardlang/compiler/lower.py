@@ -50,6 +50,8 @@ class Lowerer:
     def program(self) -> ir.Program:
         """The whole game."""
         s, layout = self.sym, self.layout
+        self.sitting = self.state_slot(lambda st: isinstance(st, ast.Eliminate) and st.for_round)
+        self.reverse = self.state_slot(lambda st: isinstance(st, ast.Reverse))
         var_inits = [(layout.var_slots[name][0], False, self.as_type(sym.decl.value, sym.type))
                      for name, sym in s.vars.items()]
         var_inits += [(layout.pvar_slots[name][0], True, self.as_type(sym.decl.value, sym.type))
@@ -69,8 +71,21 @@ class Lowerer:
             self.scopes.append(dict(zip((prm.name for prm in d.params), phase.slots)))
             phase.body = self.block(d.body)
             self.scopes.pop()
+        payoff = self.payoff()
         return ir.Program(setup, round_, s.round.span, self.phases, self.choices, var_inits, score, self.nslots,
-                          tuple(self.card_slots), tuple(self.cards_slots))
+                          tuple(self.card_slots), tuple(self.cards_slots), payoff, self.sitting,
+                          self.reverse)
+
+    def payoff(self) -> Optional[ir.Payoff]:
+        """The game's payoff (`payoff of p: …`, `shared payoff: …`), or None when it declares none."""
+        d = self.sym.payoff
+        if d is None:
+            return None
+        slot = self.slot() if d.var is not None else None
+        self.scopes.append({d.var: slot} if d.var is not None else {})
+        value = self.expr(d.value)
+        self.scopes.pop()
+        return ir.Payoff(d.span, slot, value, d.zero_sum, d.shared)
 
     # --------------------------------------------------------------- statements
     def block(self, stmts) -> tuple:
@@ -164,10 +179,38 @@ class Lowerer:
         return ir.Announce(st.span, self.text(st.text), speaker)
 
     def s_Eliminate(self, st: ast.Eliminate):
-        return ir.Eliminate(st.span, self.expr(st.player))
+        if st.for_round:
+            return ir.SitOut(st.span, self.expr(st.player), self.sitting)
+        return ir.Eliminate(st.span, self.expr(st.player), self.sitting)
+
+    def state_slot(self, wanted) -> Optional[int]:
+        """A slot for what some statement of the game may change (the seats sitting out, the
+        direction reversed), when `wanted(statement)` holds for one of them; None otherwise."""
+        def uses(stmts) -> bool:
+            return any(wanted(st) or any(uses(b) for b in ast.child_blocks(st)) for st in stmts)
+        s = self.sym
+        blocks = [b for b in (s.setup, s.round, *s.phases.values()) if b is not None]
+        return self.slot() if any(uses(b.body) for b in blocks) else None
+
+    def s_Reverse(self, st: ast.Reverse):
+        return ir.ReverseDirection(st.span, self.reverse)
 
     def s_EndGame(self, st: ast.EndGame):
-        return ir.EndGame(st.span, self.seq(st.winners) if st.winners is not None else None)
+        if st.winners is None:
+            return ir.EndGame(st.span, self.score_winners(st.span))
+        return ir.EndGame(st.span, self.seq(st.winners))
+
+    def score_winners(self, span) -> Optional[ir.BestScorers]:
+        """Who wins a game that ends without naming its winners: those the score decides when it says
+        `highest wins` or `lowest wins` (else nobody: None)."""
+        d = self.sym.score
+        if d is None or d.order is None:
+            return None
+        slot = self.slot()
+        self.scopes.append({d.var: slot})
+        value = self.expr(d.value)
+        self.scopes.pop()
+        return ir.BestScorers(span, slot, value, d.order == "lowest", getattr(self, "sitting", None))
 
     def s_EndRound(self, st: ast.EndRound):
         return ir.EndRound(st.span)
@@ -214,6 +257,8 @@ class Lowerer:
                 source = self.cards(alt.source)
             elif alt.kind == "number":
                 source = self.expr(alt.source)
+            elif alt.kind == "player":
+                source = self.seq(alt.source)
             high = self.expr(alt.high) if alt.high is not None else None
             where = self.expr(alt.where) if alt.where is not None else None
             label = self.text(alt.label) if alt.label is not None else None
@@ -348,7 +393,8 @@ class Lowerer:
 
     def x_Neighbour(self, e: ast.Neighbour):
         step = {"left": 1, "right": -1, "next": self.layout.step}[e.side]
-        return ir.Neighbour(e.span, step, self.expr(e.player))
+        reverse = getattr(self, "reverse", None) if e.side == "next" else None
+        return ir.Neighbour(e.span, step, self.expr(e.player), reverse)
 
     def x_EndCard(self, e: ast.EndCard):
         players = self.type(e.zone) == PLAYERS
@@ -359,7 +405,7 @@ class Lowerer:
     def x_Players(self, e: ast.Players):
         start = self.expr(e.start) if e.start is not None else None
         stop = self.expr(e.stop) if e.stop is not None else None
-        return ir.Players(e.span, start, stop)
+        return ir.Players(e.span, start, stop, getattr(self, "reverse", None))
 
     def x_Seats(self, e):
         return ir.Const(e.span, tuple(range(self.n)))

@@ -22,6 +22,7 @@ from ..runtime.zones import known_only_by, learn, move_cards, strict_shortfall
 from . import ir
 from .layout import Layout, build_layout, choose_deck
 from .lower import lower, lower_expression
+from .payoff import payoff_rule
 from .reference_expr import Evaluator
 
 _RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule applied to what it cannot take
@@ -56,6 +57,7 @@ class ReferenceProgram(ProgramBase):
         self.card_slots, self.cards_slots = program.card_slots, program.cards_slots
         self.var_inits = [(slot, per_player, self._closure(e)) for slot, per_player, e in program.var_inits]
         self.score = None if program.score is None else (program.score[0], self._closure(program.score[1]))
+        self.payoff = payoff_rule(program.payoff, self.x.eval)
         self.chooses = [_Choice([_Alt(a.kind, a.slot, self._text_closure(a.label), a.pure)
                                  for a in c.alternatives]) for c in program.choices]
         self.rule_points = []  # (rule coverage counts only the compiled engine)
@@ -136,6 +138,11 @@ class ReferenceProgram(ProgramBase):
 
     # ---------------------------------------------------------------- frames
     def f_round(self, st, frame) -> None:
+        sitting = self.ir.sitting_slot
+        if sitting is not None and st.v[sitting]:  # a new round: those who sat out the last one come back
+            for q in st.v[sitting]:
+                st.active[q] = True
+            st.v[sitting] = ()
         st.round += 1
         self._spend(st, self.ir.round_span)
         if st.round > self.max_rounds:
@@ -320,10 +327,26 @@ class ReferenceProgram(ProgramBase):
 
     def s_Eliminate(self, st, node: ir.Eliminate):
         p = self.x.eval(st, node.player)
+        if node.sitting is not None and p in (st.v[node.sitting] or ()):  # sitting out: now out for good
+            st.v[node.sitting] = tuple(q for q in st.v[node.sitting] if q != p)
+            st.active[p] = True
         if st.active[p]:
             st.active[p] = False
             if st.log is not None:
                 st.fresh.append((f"{player_name(p)} is eliminated", ()))
+
+    def s_ReverseDirection(self, st, node: ir.ReverseDirection):
+        st.v[node.slot] = not st.v[node.slot]
+        if st.log is not None:
+            st.fresh.append(("play now goes the other way", ()))
+
+    def s_SitOut(self, st, node: ir.SitOut):
+        p = self.x.eval(st, node.player)
+        if st.active[p]:
+            st.active[p] = False
+            st.v[node.sitting] = (st.v[node.sitting] or ()) + (p,)
+            if st.log is not None:
+                st.fresh.append((f"{player_name(p)} sits out the rest of the round", ()))
 
     def s_EndGame(self, st, node: ir.EndGame):
         winners = self.x.eval(st, node.winners) if node.winners is not None else ()
@@ -381,6 +404,8 @@ class ReferenceProgram(ProgramBase):
             return [0] if alt.where is None or self.x.eval(st, alt.where) else []
         if alt.kind == "card":
             candidates = self.x.eval(st, alt.source)
+        elif alt.kind == "player":
+            candidates = tuple(dict.fromkeys(self.x.eval(st, alt.source)))  # (a seat offered twice is one action)
         else:
             lo, hi = self.x.eval(st, alt.source), self.x.eval(st, alt.high)
             if lo < 0 or hi > MAX_VALUE:

@@ -158,14 +158,19 @@ class Evaluator:
     def e_Neighbour(self, st, e: ir.Neighbour):
         p = self.eval(st, e.player)
         n = self.layout.players
-        around = tuple((p + e.step * i) % n for i in range(1, n + 1))  # p last
+        step = -e.step if e.reverse is not None and st.v[e.reverse] else e.step  # (play reversed)
+        around = tuple((p + step * i) % n for i in range(1, n + 1))  # p last
         return first_in(st, around)
 
     def e_Players(self, st, e: ir.Players):
         stop = self.eval(st, e.stop) if e.stop is not None else None  # the end first, as compiled
         start = self.eval(st, e.start) if e.start is not None else 0
         out = []
-        for q in self.layout.ring[start]:
+        ring = self.layout.ring
+        if e.reverse is not None and st.v[e.reverse]:  # play reversed: every seat from s the other way
+            n, step = self.layout.players, self.layout.step
+            ring = tuple(tuple((s - step * i) % n for i in range(n)) for s in range(n))
+        for q in ring[start]:
             if st.active[q]:
                 out.append(q)
             if e.stop is not None and q == stop:
@@ -265,6 +270,10 @@ class Evaluator:
             return sum(args[0])
         if name == "any":
             return len(args[0]) > 0
+        if name == "seat":
+            if args[0] is None:
+                raise RuleError("`seat(…)` of no player (none)", e.span)
+            return args[0] + 1  # (as `seats[k]` counts: 1 for P0)
         raise AssertionError(name)  # pragma: no cover
 
     @staticmethod
@@ -284,6 +293,18 @@ class Evaluator:
     # ----------------------------------------------------------------------- texts
     def e_Text(self, st, e: ir.Text):
         return embed(*self.render(st, e))  # a text as a value carries its cards (a text may show it)
+
+    def e_BestScorers(self, st, e: ir.BestScorers):
+        scores = {}
+        sitting = st.v[e.sitting] or () if e.sitting is not None else ()
+        for q in range(self.layout.players):
+            if st.active[q] or q in sitting:
+                st.v[e.slot] = q
+                scores[q] = self.eval(st, e.value)
+        if not scores:
+            return ()
+        best = (min if e.lowest else max)(scores.values())
+        return tuple(q for q, v in scores.items() if v == best)
 
     def render(self, st, t: ir.Text) -> tuple:
         """(the text with a card mark for each card shown, the cards marked)."""

@@ -261,10 +261,17 @@ class Announce(Stmt):
 
 
 @node
+class Reverse(Stmt):
+    """`reverse direction`: play turns the other way: `next of`, `players` and `players from` follow."""
+
+
+@node
 class Eliminate(Stmt):
-    """`eliminate p`: the player leaves play; turns, neighbours and deals skip him."""
+    """`eliminate p`: the player leaves play; turns, neighbours and deals skip him. `p sits out`
+    (`for_round`): the same until the next round starts."""
 
     player: Expr
+    for_round: bool = False
 
 
 @node
@@ -326,10 +333,11 @@ class While(Stmt):
 
 @node
 class Alternative:
-    """One thing a player may choose: a labelled option, a card of a zone, or a number in a range."""
+    """One thing a player may choose: a labelled option, a card of a zone, a number in a range, or a
+    player among players."""
 
     span: Span
-    kind: str  # "option", "card", "number"
+    kind: str  # "option", "card", "number", "player"
     label: Optional[Text]
     var: Optional[str]
     source: Optional[Expr]  # zone / cards, or low bound
@@ -411,7 +419,8 @@ class DirectionDecl(Decl):
 
 @node
 class OptionDecl(Decl):
-    """`option name = default [in lo..hi | in {a, b}] ["help"]`."""
+    """`option name = default [in lo..hi | in {a, b}] ["help"]`; a list of numbers as its default
+    (a tuple) makes a list option, each of its items in the range."""
 
     name: str
     default: object
@@ -518,10 +527,23 @@ class DefineDecl(Decl):
 
 @node
 class ScoreDecl(Decl):
-    """`score of p: expr`: each seat's score, for results and statistics."""
+    """`score of p: expr [, highest wins | , lowest wins]`: each seat's score, for results and
+    statistics; with `… wins`, the score also decides who wins a game that ends without naming them."""
 
     var: str
     value: Expr
+    order: Optional[str] = None  # "highest" or "lowest" when the score decides who wins
+
+
+@node
+class PayoffDecl(Decl):
+    """`payoff of p: expr [, zero sum]` or `shared payoff: expr`: what each seat gets at the end
+    (`State.returns()`), instead of 1 for a win and 0 otherwise."""
+
+    var: Optional[str]  # None for a shared payoff: one value for every seat
+    value: Expr
+    zero_sum: bool = False
+    shared: bool = False
 
 
 @node

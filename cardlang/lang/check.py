@@ -14,6 +14,8 @@ from .graph import check_define_cycles, check_phase_graph, check_unused
 from .grammar import keywords, reserved_words
 from .infoflow import check_infoflow
 from .nonempty import check_choices
+from .payoffs import check_payoff, check_score_order
+from .seats import check_list_option, check_reverse, check_sit_out
 from .limits import MAX_DECK_CARDS, MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
@@ -42,6 +44,7 @@ BUILTINS = {
     "max": (((NUMBER,), (NUMBER,)), NUMBER),
     "sum": (((LIST,),), NUMBER),
     "any": (((CARDS, ZONE, PLAYERS, LIST, SUITS, RANKS),), BOOL),
+    "seat": (((PLAYER,),), NUMBER),
     "select": None,
 }
 LIMITS = ("decisions", "rounds")  # what a `limit` line caps (the engine has a default for each)
@@ -81,6 +84,7 @@ class Symbols:
     setup: Optional[ast.BlockDecl] = None
     round: Optional[ast.BlockDecl] = None
     score: Optional[ast.ScoreDecl] = None
+    payoff: Optional[ast.PayoffDecl] = None  # `payoff of p: …` or `shared payoff: …` (None: 1 a win, 0 a loss)
     limits: dict = attrs.Factory(dict)  # "decisions" / "rounds" -> the cap a `limit` line sets
     types: dict = attrs.Factory(dict)  # id(expression node) -> its type, for the compiler
 
@@ -198,7 +202,7 @@ class Checker:
         seen_single: dict = {}
         for d in decls:
             single = type(d) in (ast.GameDecl, ast.PlayersDecl, ast.DirectionDecl, ast.DeckDecl,
-                                 ast.AboutDecl, ast.ScoreDecl, ast.LimitDecl) or (isinstance(d, ast.BlockDecl) and d.kind != "phase")
+                                 ast.AboutDecl, ast.ScoreDecl, ast.LimitDecl, ast.PayoffDecl) or (isinstance(d, ast.BlockDecl) and d.kind != "phase")
             if single:
                 key = self._decl_kind(d) or type(d).__name__
                 if key in seen_single:
@@ -251,6 +255,8 @@ class Checker:
                 self._declare(d.name, Symbol("define", ANY, d, d.name_span), d.name_span)
             elif isinstance(d, ast.ScoreDecl):
                 s.score = d
+            elif isinstance(d, ast.PayoffDecl):
+                s.payoff = d
             elif isinstance(d, ast.BlockDecl):
                 if d.kind == "phase":
                     s.phases[d.name] = d
@@ -316,6 +322,11 @@ class Checker:
 
     def _option(self, d: ast.OptionDecl) -> None:
         value = d.default
+        if isinstance(value, tuple):
+            check_list_option(self, d)
+            self.sym.options[d.name] = d
+            self._declare(d.name, Symbol("option", LIST, d, d.name_span), d.name_span)
+            return
         t = BOOL if isinstance(value, bool) else NUMBER if isinstance(value, int) else TEXT
         if d.low is not None:
             if d.high < d.low:
@@ -429,6 +440,8 @@ class Checker:
         if s.score is not None:
             self.scopes = [{s.score.var: Symbol("local", PLAYER)}]
             self.expect(s.score.value, (NUMBER,), "a score")
+            check_score_order(self)
+        check_payoff(self)
         for block in [s.setup, s.round, *s.phases.values()]:
             if block is None:
                 continue
@@ -565,10 +578,14 @@ class Checker:
             if st.speaker is not None:
                 self.expect(st.speaker, (PLAYER,), "who speaks")
         elif isinstance(st, ast.Eliminate):
-            self.expect(st.player, (PLAYER,), "who is eliminated")
+            self.expect(st.player, (PLAYER,), "who sits out" if st.for_round else "who is eliminated")
+            if st.for_round:
+                check_sit_out(self, st)
         elif isinstance(st, ast.EndGame):
             if st.winners is not None:
                 self.expect(st.winners, (PLAYER, PLAYERS), "the winners")
+        elif isinstance(st, ast.Reverse):
+            check_reverse(self, st)
         elif isinstance(st, ast.EndRound):
             pass
         elif isinstance(st, ast.CallPhase):
@@ -652,6 +669,9 @@ class Checker:
                 self.bind(alt.var, CARD, alt.span)
                 if alt.pile is not None:
                     check_piles.bind_pile(self, alt)
+            elif alt.kind == "player":
+                self.expect(alt.source, (PLAYERS,), "the players to choose from")
+                self.bind(alt.var, PLAYER, alt.span)
             else:
                 self.expect(alt.source, (NUMBER,), "the smallest number")
                 self.expect(alt.high, (NUMBER,), "the largest number")

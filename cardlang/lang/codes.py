@@ -41,6 +41,7 @@ CODES = {
     "E029": "too many players",
     "E030": "bad limit",
     "E031": "bad family of piles",
+    "E036": "value that cannot differ between seats",
     "E040": "more cards than the deck has",
     "E041": "loop with no way out",
     "E042": "choice that can have no legal option",

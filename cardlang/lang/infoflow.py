@@ -370,6 +370,9 @@ class InfoFlow:
         if isinstance(st, ast.EndRound):
             self._sink(st.span, EMPTY, "", "the round end")
             return facts
+        if isinstance(st, ast.Reverse):  # every seat sees play turn the other way
+            self._sink(st.span, EMPTY, "", "the reversal of the direction")
+            return facts
         if isinstance(st, ast.CallPhase):
             self._call(st, env, facts)
             return facts
@@ -555,6 +558,10 @@ class InfoFlow:
             elif alt.kind == "number":
                 bounds = self._ev(alt.source, env, facts).all | self._ev(alt.high, env, facts).all
                 self._to_chooser(alt.span, bounds, chooser, f"the numbers `{name}` may choose depend on {{}}")
+                inner[alt.var] = Binding(NOTHING, ("alt", id(alt)))
+            elif alt.kind == "player":
+                among = self._ev(alt.source, env, facts).all
+                self._to_chooser(alt.source.span, among, chooser, f"the players `{name}` may choose depend on {{}}")
                 inner[alt.var] = Binding(NOTHING, ("alt", id(alt)))
             if alt.where is not None:
                 w = self._ev(alt.where, inner, facts).all

@@ -97,6 +97,12 @@ class _ToAst(Transformer):
                 v = False
         return (v, self.S(meta))
 
+    def option_list(self, meta, c):
+        return (tuple(c), self.S(meta))
+
+    def reverse_stmt(self, meta, c):
+        return ast.Reverse(self.S(meta))
+
     def option_range(self, meta, c):
         return ("range", c[0], c[1])
 
@@ -181,7 +187,19 @@ class _ToAst(Transformer):
         return ast.DefineDecl(self.S(meta), str(c[0]), c[1] or (), c[2], self.T(c[0]))
 
     def score_decl(self, meta, c):
-        return ast.ScoreDecl(self.S(meta), str(c[0]), c[1])
+        return ast.ScoreDecl(self.S(meta), str(c[0]), c[1], str(c[2]) if c[2] is not None else None)
+
+    def score_order(self, meta, c):
+        return c[0]
+
+    def payoff_decl(self, meta, c):
+        return ast.PayoffDecl(self.S(meta), str(c[0]), c[1], c[2] is not None)
+
+    def zero_sum(self, meta, c):
+        return True
+
+    def shared_payoff_decl(self, meta, c):
+        return ast.PayoffDecl(self.S(meta), None, c[0], False, True)
 
     def setup_decl(self, meta, c):
         return ast.BlockDecl(self.S(meta), "setup", "setup", (), c[0], self.S(meta))
@@ -261,6 +279,9 @@ class _ToAst(Transformer):
     def eliminate_stmt(self, meta, c):
         return ast.Eliminate(self.S(meta), c[0])
 
+    def sit_out_stmt(self, meta, c):
+        return ast.Eliminate(self.S(meta), c[0], True)
+
     def end_game_stmt(self, meta, c):
         return ast.EndGame(self.S(meta), c[1])
 
@@ -322,6 +343,11 @@ class _ToAst(Transformer):
         c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
         name, low, high, where, label, body = c[-6:]
         return ast.Alternative(self.S(meta), "number", label, str(name), low, high, where, body)
+
+    def player_alt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
+        name, source, where, label, body = c[-5:]
+        return ast.Alternative(self.S(meta), "player", label, str(name), source, None, where, body)
 
     def choose_stmt(self, meta, c):
         return ast.Choose(self.S(meta), c[0], tuple(c[1:]))

@@ -59,7 +59,9 @@ def replay_lines(game, data, seat: Optional[int] = None, sep: str = " · ") -> l
     lines.append("")
     if state.is_terminal():
         scores = state.scores()
-        lines.append("Final scores: " + ", ".join(f"P{s} {_number(v)}" for s, v in enumerate(scores)))
+        order = game.symbols.score.order if game.symbols.score is not None else None
+        lines.append("Final scores: " + ", ".join(f"P{s} {_number(v)}" for s, v in enumerate(scores))
+                     + (f" ({order} wins)" if order else ""))
         winners = [f"P{w}" for w in state.winners()]
         if not winners:
             lines.append("Nobody wins.")
@@ -76,7 +78,13 @@ def _number(v):
     return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
-def _value(value) -> str:
+def option_text(value) -> str:
+    """An option's value as `--set` takes it (`true`, `20`, `20,30,40` for a list)."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
     return str(value)
+
+
+_value = option_text

@@ -206,8 +206,9 @@ def _game(data: Save, path: str, name: str) -> Game:
         decl = symbols.options.get(option)
         if decl is None:
             raise SaveError(f'{name}: field "options": {symbols.title} has no option {shown(option)}')
-        if type(value) is not type(decl.default):
-            kind = {bool: "true or false", int: "a whole number", str: "a text"}[type(decl.default)]
+        wanted = str if isinstance(decl.default, tuple) else type(decl.default)  # (a list option: its text)
+        if type(value) is not wanted:
+            kind = {bool: "true or false", int: "a whole number", str: "a text"}[wanted]
             raise SaveError(f'{name}: field "options.{printable(option)}": expected {kind}, got {shown(value)}')
     try:
         game = load(path, players=data.players, options=data.options)

@@ -121,14 +121,15 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
             if rec is not None:
                 rec.after(state)
         scores = state.scores()  # (a `score of p:` can break a rule too)
+        returns = state.returns()  # (and a payoff)
         record = rec.result(state) if rec is not None else None
     except RuleError as e:  # also one raised in a bot's search: placed in this game, by its seed
         raise e.in_game(seed, len(state.history))
     finally:
         if coverage is not None:
             coverage.on = False
-    out = {"seed": seed, "winners": list(state.winners()), "scores": scores, "decisions": decisions,
-           "rounds": state.round, "first": first if first >= 0 else 0}
+    out = {"seed": seed, "winners": list(state.winners()), "scores": scores, "returns": returns,
+           "decisions": decisions, "rounds": state.round, "first": first if first >= 0 else 0}
     if rec is not None:
         out["record"] = record
     return out
@@ -381,6 +382,19 @@ def wilson(successes: int, n: int) -> list:
     return [0.0 if successes == 0 else max(0.0, centre - half), 1.0 if successes == n else min(1.0, centre + half)]
 
 
+def mean_ci(values: Sequence[float]) -> list:
+    """The normal 95% interval of a mean, [low, high] ([mean, mean] with fewer than two values)."""
+    n = len(values)
+    if n == 0:
+        return [0.0, 0.0]
+    mean = math.fsum(values) / n
+    if n < 2:
+        return [mean, mean]
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return [mean - half, mean + half]
+
+
 def _spread(values) -> dict:
     n = len(values)
     if n == 0:
@@ -400,6 +414,8 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
     by_position = [0] * n
     scores: list = [[] for _ in range(n)]
     position_scores: list = [[] for _ in range(n)]
+    payoffs: list = [[] for _ in range(n)]
+    position_payoffs: list = [[] for _ in range(n)]
     shared = no_winner = 0
     for r in results:
         winners = r["winners"]
@@ -413,15 +429,20 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
         for s, v in enumerate(r["scores"]):
             scores[s].append(v)
             position_scores[((s - r["first"]) * step) % n].append(v)
+        for s, v in enumerate(r["returns"]):
+            payoffs[s].append(v)
+            position_payoffs[((s - r["first"]) * step) % n].append(v)
 
-    def seat_entry(count, values):
+    def seat_entry(count, values, returns):
         spread = _spread(values)
         return {"wins": count, "win_rate": count / played if played else 0.0,
                 "win_rate_ci95": wilson(count, played), "mean_score": spread["mean"], "score_sd": spread["sd"],
-                "min_score": spread["min"], "max_score": spread["max"]}
+                "min_score": spread["min"], "max_score": spread["max"],
+                "mean_payoff": _spread(returns)["mean"], "payoff_ci95": mean_ci(returns)}
 
-    seats = [{"seat": s, "bot": bots[s % len(bots)], **seat_entry(wins[s], scores[s])} for s in range(n)]
-    positions = [{"position": k, **seat_entry(by_position[k], position_scores[k])} for k in range(n)]
+    seats = [{"seat": s, "bot": bots[s % len(bots)], **seat_entry(wins[s], scores[s], payoffs[s])} for s in range(n)]
+    positions = [{"position": k, **seat_entry(by_position[k], position_scores[k], position_payoffs[k])}
+                 for k in range(n)]
     decisions = _spread([r["decisions"] for r in results])
     rounds = _spread([r["rounds"] for r in results])
     total_actions = sum(merged.actions.values())
@@ -434,6 +455,9 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
         "options": dict(game.options),
         "seed": seed,
         "bots": [bots[s % len(bots)] for s in range(n)],
+        "payoff": game.program.payoff is not None,  # False: a win pays 1, anything else 0
+        "score_order": game.symbols.score.order if game.symbols.score is not None else None,
+        "utility": game.utility,
         "games": played,
         "interrupted": interrupted,
         "seats": seats,

@@ -10,23 +10,10 @@ import math
 import random
 from typing import Sequence
 
-from .simulate import Z95, wilson
+from .simulate import mean_ci, wilson  # (kept there: `simulate` reports them too)
 
 __all__ = ["wilson", "mean_ci", "normal_sf", "fisher_exact", "mann_whitney", "holm", "seat_equality",
            "bootstrap_ci", "z_test"]
-
-
-def mean_ci(values: Sequence[float]) -> list:
-    """The normal 95% interval of a mean, [low, high] ([mean, mean] with fewer than two values)."""
-    n = len(values)
-    if n == 0:
-        return [0.0, 0.0]
-    mean = math.fsum(values) / n
-    if n < 2:
-        return [mean, mean]
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
-    half = Z95 * sd / math.sqrt(n)
-    return [mean - half, mean + half]
 
 
 def normal_sf(z: float) -> float:

@@ -54,6 +54,14 @@ def _legal_of(em, w, alt: ir.Alternative, base: int, out: str, span) -> None:
             w.line(f"{out} = {em.c((base,))} if ({em.x(w, alt.where)}) else ()")
         return
     each = (lambda x: x) if base == 0 else (lambda x: f"{base} | {x}")
+    if alt.kind == "player":  # the seats, each once, in the order given
+        q = w.fresh("_q")
+        w.line(f"{q} = tuple(dict.fromkeys({em.x(w, alt.source)}))")
+        if alt.where is None:
+            w.line(f"{out} = {q}" if base == 0 else f"{out} = {em.c(_with_base)}({base}, {q})")
+            return
+        _kept(em, w, alt, q, alt.where, out, each)
+        return
     if alt.kind == "card":
         q = w.fresh("_q")
         w.line(f"{q} = {em.view(w, alt.source)}")

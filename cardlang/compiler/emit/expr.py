@@ -13,6 +13,7 @@ from __future__ import annotations
 from .. import ir
 from ...runtime.zones import first_in, still_in
 from . import helpers
+from . import seats
 from .facts import never_none
 from .texts import renderer
 from ...runtime.log import embed
@@ -159,12 +160,19 @@ class ExprEmitter:
     def x_Neighbour(self, w, e: ir.Neighbour):
         n = self.layout.players
         around = self.c(tuple(tuple((p + e.step * i) % n for i in range(1, n + 1)) for p in range(n)))
+        if e.reverse is not None:  # `next of` in a game that may reverse play: the other way while it is
+            back = self.c(tuple(tuple((p - e.step * i) % n for i in range(1, n + 1)) for p in range(n)))
+            around = f"({back} if {w.read(e.reverse)} else {around})"
         p = self.x(w, e.player)
         # with nobody out (the usual case) the neighbour is the first seat around
         return f"({around}[{p}][0] if False not in s.active else {self.c(first_in)}(s, {around}[{p}]))"
 
     def x_Players(self, w, e: ir.Players):
         ring = self.c(self.layout.ring)
+        if e.reverse is not None:  # a game that may reverse play: every seat from s the other way while it is
+            n, step = self.layout.players, self.layout.step
+            back = self.c(tuple(tuple((s - step * i) % n for i in range(n)) for s in range(n)))
+            ring = f"({back} if {w.read(e.reverse)} else {ring})"
         start = self.x(w, e.start) if e.start is not None else "0"
         if e.stop is None:  # nobody out (the usual case): the ring itself
             return f"({ring}[{start}] if False not in s.active else {self.c(still_in)}(s, {ring}[{start}]))"
@@ -309,7 +317,14 @@ class ExprEmitter:
             return f"sum({self.x(w, e.args[0])})"
         if name == "any":
             return f"(len({self.view(w, e.args[0])}) > 0)"
+        if name == "seat":
+            return f"{self.c(seats.seat_number)}({self.x(w, e.args[0])}, {self.c(e.span)})"
         raise AssertionError(name)  # pragma: no cover - the checker knows every builtin
+
+    def x_BestScorers(self, w, e: ir.BestScorers):
+        score = self.program.em.compile_expr(e.value)  # (its own function: it reads the seat from its slot)
+        return (f"{self.c(seats.best_scorers)}(s, {e.slot}, {self.c(score)}, {e.lowest}, "
+                f"{self.c(e.sitting)})")
 
     # ----------------------------------------------------------------------- texts
     def text(self, w, t: ir.Text) -> str:

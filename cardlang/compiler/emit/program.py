@@ -15,10 +15,11 @@ import itertools
 from ...runtime import engine, view
 from ...runtime.actions import VALUE_BITS, VALUE_MASK
 from ...runtime.basics import RuleError
+from ...runtime.payoffs import PayoffRule
 from ...runtime.engine import STOP
 from ...runtime.log import flush, flush_up_to_error
 from ...runtime.program import ProgramBase, loops_forever
-from . import helpers
+from . import helpers, seats
 from .choose import write_choose
 from .stmt import StmtEmitter
 from .writer import Namespace, Writer
@@ -164,6 +165,10 @@ class Emitter(StmtEmitter):
         self.goto(w, op.target, way, start)
 
     def o_NextRound(self, w, op, way, start):
+        sitting = self.program.ir.sitting_slot
+        if sitting is not None:  # a new round: those who sat out the last one come back
+            w.line(f"if s.v[{sitting}]:")
+            w.line(f"    {self.c(seats.back_in)}(s, {sitting})")
         w.line("s.round += 1")
         w.line("s.steps -= 1")
         w.line(f"if s.steps < 0 or s.round > {self.program.max_rounds}:")
@@ -246,6 +251,9 @@ class Program(ProgramBase):
         self.resumes = tuple(graph.resumes)
         self.var_inits = [(slot, per_player, self.em.compile_expr(e)) for slot, per_player, e in self.ir.var_inits]
         self.score = None if self.ir.score is None else (self.ir.score[0], self.em.compile_expr(self.ir.score[1]))
+        pay = self.ir.payoff
+        self.payoff = None if pay is None else PayoffRule(pay.slot, self.em.compile_expr(pay.value), pay.zero_sum,
+                                                          pay.shared, pay.span)
         self.chooses = []
         for c in self.ir.choices:
             alts = []

@@ -13,7 +13,7 @@ from ...runtime.log import mark
 from ...runtime.program import loops_forever
 from ...runtime.zones import move_cards
 from ...runtime.log import flush
-from . import helpers
+from . import helpers, seats
 from .expr import ExprEmitter
 
 
@@ -240,10 +240,18 @@ class StmtEmitter(ExprEmitter):
     def s_Eliminate(self, w, st: ir.Eliminate):
         p = w.fresh("_p")
         w.line(f"{p} = {self.x(w, st.player)}")
+        if st.sitting is not None:  # a seat sitting out the round is now out for good
+            w.line(f"{self.c(seats.leave_sitting)}(s, {p}, {st.sitting})")
         w.line(f"if s.active[{p}]:")
         w.line(f"    s.active[{p}] = False")
         w.line("    if s.log is not None:")
         w.line(f"        {self.c(helpers.eliminated)}(s, {p})")
+
+    def s_SitOut(self, w, st: ir.SitOut):
+        w.line(f"{self.c(seats.sit_out)}(s, {self.x(w, st.player)}, {st.sitting})")
+
+    def s_ReverseDirection(self, w, st: ir.ReverseDirection):
+        w.line(f"{self.c(seats.reverse)}(s, {st.slot})")
 
     # ------------------------------------------------- control, as one function
     def _spend(self, w, span) -> None:
