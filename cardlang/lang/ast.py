@@ -410,14 +410,26 @@ class OptionDecl(Decl):
 
 
 @node
+class DeckExtra:
+    """One item of a deck's `with …`: `2 jokers`, `6 decks`, `2 copies`, `1 copy of 0`, `4 Wild`."""
+
+    span: Span
+    count: int
+    word: str
+    ranks: tuple  # the ranks of `N copies of R …` (else empty)
+    label: Optional[str]  # how players read a named card (`4 WildFour "Wild Draw Four"`)
+
+
+@node
 class DeckSpec:
-    """A deck: a named one (`standard`, `piquet`) or `ranks … suits …`, maybe `with 2 jokers`."""
+    """A deck: a named one (`standard`, `piquet`) or `ranks … suits …`, maybe `with 2 jokers, 6 decks`."""
 
     span: Span
     name: Optional[str]
     ranks: tuple
     suits: tuple
-    extra: Optional[tuple]  # (count, word)
+    extras: tuple = ()  # of DeckExtra
+    shorts: tuple = ()  # per suit: (its declared short name or None, span of the suit)
 
 
 @node

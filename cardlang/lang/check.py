@@ -8,11 +8,12 @@ import attrs
 
 from . import ast
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
+from .decks import plan_deck
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .grammar import reserved_words
 from .infoflow import check_infoflow
-from .limits import MAX_DECK_CARDS, MAX_PLAYERS
+from .limits import MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
 # Types of expressions. ZONE is a place holding cards; CARDS a list of cards; ZONES several zones.
@@ -121,6 +122,7 @@ class Checker:
         self.define_uses: dict[str, set] = {}  # definition -> the definitions its body names
         self.all_ranks: set = set()
         self.all_suits: set = set()
+        self.decks: list = []  # the DeckPlan of each deck the game may use (card literals are checked on them)
 
     # -- reporting
     def error(self, code: str, message: str, span: Span, help: Optional[str] = None) -> None:
@@ -306,26 +308,19 @@ class Checker:
 
     def _deck(self, d: ast.DeckDecl) -> None:
         for cond, spec in d.choices:
-            if spec.name is not None:
-                if spec.name not in PRESETS:
-                    self.error("E020", f"unknown deck `{spec.name}`", spec.span,
-                               help=did_you_mean(spec.name, PRESETS) or "decks: " + ", ".join(PRESETS)
-                               + ", or `ranks … suits …`")
-                    continue
-                ranks, suits = PRESETS[spec.name]
-            else:
-                ranks, suits = spec.ranks, spec.suits
-                if len(set(ranks)) != len(ranks) or len(set(suits)) != len(suits):
-                    self.error("E020", "a deck lists a rank or a suit twice", spec.span)
-            if spec.extra is not None and spec.extra[1] not in ("joker", "jokers"):
-                self.error("E020", f"a deck can add jokers, not `{spec.extra[1]}`", spec.span,
-                           help="write `with 2 jokers`")
-            size = len(ranks) * len(suits) + (spec.extra[0] if spec.extra is not None else 0)
-            if size > MAX_DECK_CARDS:
-                self.error("E020", f"this deck has {size} cards; a deck has at most {MAX_DECK_CARDS}", spec.span,
-                           help="a choice of a card keeps its number in 16 bits: use fewer ranks, suits or jokers")
-            self.all_ranks.update(ranks)
-            self.all_suits.update(suits)
+            plan, problems = plan_deck(spec)
+            for message, span, help_ in problems:
+                self.error("E020", message, span, help=help_)
+            if spec.name is not None and spec.name not in PRESETS:
+                continue
+            if plan is not None:
+                self.decks.append(plan)
+                self.all_ranks.update(plan.all_ranks)
+                self.all_suits.update(plan.suits)
+            else:  # names still resolve in a deck with a problem: one diagnostic, not one per use
+                self.all_ranks.update(PRESETS[spec.name][0] if spec.name else spec.ranks)
+                self.all_ranks.update(x.word for x in spec.extras if x.word[:1].isupper())
+                self.all_suits.update(PRESETS[spec.name][1] if spec.name else spec.suits)
 
     def _zone(self, d: ast.ZoneDecl) -> None:
         per_player, visibility, kind = False, None, "pile"

@@ -113,18 +113,28 @@ class _ToAst(Transformer):
             unquote(help_) if help_ is not None else None, self.T(name), dspan,
         )
 
-    def deck_extra(self, meta, c):
-        return (int(c[0]), str(c[1]))
+    def deck_item(self, meta, c):
+        count, word, *rest = c
+        label = rest.pop()  # the placeholder of [STRING]
+        ranks = tuple(str(t) for t in rest if t is not None)
+        return ast.DeckExtra(self.S(meta), int(count), str(word), ranks,
+                             unquote(label) if label is not None else None)
+
+    def deck_with(self, meta, c):
+        return tuple(c)
+
+    def deck_suit(self, meta, c):
+        return (str(c[0]), str(c[1]) if c[1] is not None else None, self.S(meta))
 
     def deck_named(self, meta, c):
-        return ast.DeckSpec(self.S(meta), str(c[0]), (), (), c[1])
+        return ast.DeckSpec(self.S(meta), str(c[0]), (), (), c[1] or ())
 
     def deck_custom(self, meta, c):
-        extra = c[-1]
-        toks = c[:-1]
-        ranks = tuple(str(t) for t in toks if t.type == "RANK")
-        suits = tuple(str(t) for t in toks if t.type == "NAME")
-        return ast.DeckSpec(self.S(meta), None, ranks, suits, extra)
+        extras = c[-1] or ()
+        ranks = tuple(str(t) for t in c[:-1] if isinstance(t, Token))
+        suits = [t for t in c[:-1] if isinstance(t, tuple)]
+        return ast.DeckSpec(self.S(meta), None, ranks, tuple(n for n, _, _ in suits), extras,
+                            tuple((short, span) for _, short, span in suits))
 
     def deck_if(self, meta, c):
         first, cond, rest = c

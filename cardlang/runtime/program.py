@@ -98,7 +98,7 @@ class ProgramBase:
         text, cards = self._label(st, info, alt, a & 0xFFFF)
         if alt.slot is not None:
             st.v[alt.slot] = saved
-        return fill_marks(self.deck, text, cards)
+        return fill_marks(self.deck, text, cards, copy=True)
 
     def _unseen_label(self, st, info, alt, a: int, logged: bool = False):
         """The label of a card the chooser does not know: its place stands for the card (`take a card
