@@ -54,6 +54,16 @@ class Name(Expr):
 
 
 @node
+class CardLit(Expr):
+    """`Q of spades`, `2 of clubs`: the cards of one face (rank and suit) of the deck."""
+
+    rank: str
+    suit: str
+    rank_span: Span
+    suit_span: Span
+
+
+@node
 class ListExpr(Expr):
     """`[a, b, c]`."""
 

@@ -8,7 +8,7 @@ import attrs
 
 from . import ast
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
-from .decks import plan_deck
+from .decks import literal_copies, plan_deck
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .grammar import reserved_words
@@ -647,10 +647,14 @@ class Checker:
                            help=f"use it as `{e.name}(…)`" if sym.kind != "phase" else None)
                 return ANY
             return sym.type
+        if isinstance(e, ast.CardLit):
+            return self.card_literal(e)
         if isinstance(e, ast.ListExpr):
             types = {self.type_of(i) for i in e.items} - {ANY}
             if not e.items:
                 return "empty"
+            if types == {CARDS} and all(isinstance(i, ast.CardLit) for i in e.items):
+                return CARDS  # literals of faces with copies: every card of each face
             if len(types) > 1:
                 self.error("E012", "a list mixes " + " and ".join(sorted(types)), e.span)
                 return ANY
@@ -744,6 +748,15 @@ class Checker:
             self.expect(e.left, (NUMBER,), f"`{op}`")
             self.expect(e.right, (NUMBER,), f"`{op}`")
             return BOOL
+        if op in ("==", "!=") and (isinstance(e.left, ast.CardLit) or isinstance(e.right, ast.CardLit)):
+            lit, other = (e.left, e.right) if isinstance(e.left, ast.CardLit) else (e.right, e.left)
+            self.type_of(lit)
+            self.expect(other, (CARD,), f"what `{op}` compares with a card")
+            return BOOL
+        if op == "in" and isinstance(e.left, ast.CardLit):
+            self.type_of(e.left)
+            self.expect(e.right, (CARDS, ZONE), "the right side of `in`")
+            return BOOL
         if op in ("==", "!="):
             a, b = self.type_of(e.left), self.type_of(e.right)
             if not (_fits(a, (b,)) or _fits(b, (a,))):
@@ -754,7 +767,8 @@ class Checker:
             self.expect(e.left, (ELEMENT.get(seq, ANY),), "the left side of `in`")
             return BOOL
         if op in ("is", "is not"):
-            self.expect(e.left, (CARD, PLAYER, SUIT, RANK, NONE), f"the left side of `{op}`")
+            lit = isinstance(e.right, ast.CardLit)
+            self.expect(e.left, (CARD,) if lit else (CARD, PLAYER, SUIT, RANK, NONE), f"the left side of `{op}`")
             self._pattern(e.right, op)
             return BOOL
         if op == "has":
@@ -769,11 +783,25 @@ class Checker:
         raise AssertionError(op)  # pragma: no cover
 
     def _pattern(self, e: ast.Expr, op: str) -> None:
+        if isinstance(e, ast.CardLit):
+            self.type_of(e)
+            return
         if isinstance(e, ast.Number):
             if str(e.value) not in self.all_ranks:
                 self.error("E021", f"`{e.value}` is not a rank of the deck", e.span)
             return
         self.expect(e, (RANK, SUIT, NONE, PLAYER, CARD), f"the right side of `{op}`")
+
+    def card_literal(self, e: ast.CardLit) -> str:
+        """The type of `Q of spades`: a card, or the cards of that face when a deck has copies of it (E036
+        when no deck of the game has it)."""
+        if not self.decks:
+            return ANY  # the deck line has a problem of its own
+        copies, problem = literal_copies(self.decks, e)
+        if problem is not None:
+            self.error("E036", *problem)
+            return ANY
+        return CARD if copies == 1 else CARDS
 
     def call(self, e: ast.Call) -> str:
         """The type of `f(args)`: a builtin, a per-player zone or variable, an order, a ranking or a definition."""

@@ -133,3 +133,24 @@ def plan_deck(spec: ast.DeckSpec) -> tuple[Optional[DeckPlan], list]:
             help="a choice of a card keeps its number in 16 bits: use fewer ranks, suits or jokers")
         return None, problems
     return (None if problems else plan), problems
+
+
+def literal_copies(plans, e: ast.CardLit) -> tuple[int, Optional[tuple]]:
+    """How many cards `Q of spades` names in the decks the game may use (the most of any), and the
+    problem (message, span, help) of a literal that none of them has."""
+    copies, suitless = 0, False
+    for plan in plans:
+        if e.rank in plan.ranks and e.suit in plan.suits:
+            copies = max(copies, plan.copies[plan.ranks.index(e.rank)] * plan.decks)
+        suitless = suitless or any(e.rank == r for r, _, _ in plan.named)
+    if copies:
+        return copies, None
+    ranks = list(dict.fromkeys(r for plan in plans for r in plan.all_ranks))  # in the decks' order
+    suits = list(dict.fromkeys(s for plan in plans for s in plan.suits))
+    if suitless:
+        return 0, (f"`{e.rank}` cards have no suit", e.span, f"write `{e.rank}` alone: `c is {e.rank}`")
+    if e.rank not in ranks:
+        return 0, (f"the deck has no card `{e.rank} of {e.suit}`: `{e.rank}` is not one of its ranks", e.rank_span,
+                   did_you_mean(e.rank, ranks) or "ranks: " + " ".join(ranks))
+    return 0, (f"the deck has no card `{e.rank} of {e.suit}`: `{e.suit}` is not one of its suits", e.suit_span,
+               did_you_mean(e.suit, suits) or "suits: " + ", ".join(suits))

@@ -332,6 +332,13 @@ class _ToAst(Transformer):
     def name(self, meta, c):
         return ast.Name(self.S(meta), str(c[0]))
 
+    def card_rank(self, meta, c):
+        return c[0]
+
+    def card_literal(self, meta, c):
+        rank, suit = c
+        return ast.CardLit(self.S(meta), str(rank), str(suit), self.T(rank), self.T(suit))
+
     def list_expr(self, meta, c):
         return ast.ListExpr(self.S(meta), c[0] or ())
 
@@ -514,6 +521,8 @@ def _describe_terminal(name: str) -> str:
 def _expected_words(accepted) -> str:
     """What the parser would have accepted, in words: "`to` or `under`", "an expression"."""
     acc = set(accepted) - {"_DEDENT", "$END"}
+    if acc & expression_continuations():  # after a name that is a whole expression, `of` would only
+        acc.discard("OF")  # make it a card literal (`Q of spades`): not what the line lacks
     words = []
     starts = expression_starts()  # terminals that start an expression, from the grammar
     if len(acc & starts) >= 3:
@@ -549,6 +558,7 @@ _EXAMPLES = {
     ],
     "`move` puts cards `to` a zone (on top) or `under` it: `move c to talon`": [
         _DECLS + "round:\n    move x y\n",
+        _DECLS + "round:\n    move top of x y\n",  # (a name where no card literal can start)
         _DECLS + "round:\n    move x\n",
     ],
     "`deal` reads `deal 5 from talon to hand(players)`": [
