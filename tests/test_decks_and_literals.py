@@ -175,6 +175,18 @@ def test_a_ranking_counts_two_copies_of_a_card_as_a_pair_and_a_flush_may_hold_th
         assert g.new_initial_state(stack=["As", "As", "Ks", "7s", "2s"]).var("shown") == "flush"
 
 
+def test_a_ranking_the_evaluator_cannot_follow_is_e022_not_a_wrong_value(tmp_path):
+    body = CHOOSE.replace("hand(top of players)", "talon")
+    ranking = "ranking hands by v: flush > pair > high_card\nvar x = 0\n"
+    long_order = "order v: " + " ".join(map(str, range(1, 15))) + "\n" + ranking
+    assert check_codes(tmp_path, body, deck="ranks " + " ".join(map(str, range(1, 15))) + " suits a b c d",
+                       decls=long_order) == [("E022", "a hand ranking orders at most 13 ranks; order `v` has 14")]
+    assert check_codes(tmp_path, body, deck="ranks 1 2 3 4 5 suits a b c d e", decls="order v: 1 2 3 4 5\n" + ranking) == [
+        ("E022", "a hand ranking needs a deck of at most 4 suits; this one has 5")]
+    assert check_codes(tmp_path, body, deck="standard with 2 jokers", decls="order v: 2 3 4 5 6 7 8 9 10 J Q K A\n"
+                       + ranking) == [("E022", "a hand ranking cannot value suitless cards, and the deck has jokers")]
+
+
 # ------------------------------------------------------------------------- suit short names
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_suit_may_declare_its_short_name(tmp_path, engine):
@@ -182,8 +194,8 @@ def test_a_suit_may_declare_its_short_name(tmp_path, engine):
              deck="ranks 7 8 suits stars as t suns moons", engine=engine)
     assert g.card_name(g.card("7t")) == "7t" and g.deck.suit_name(g.card("7t")) == "stars"
     assert g.deck.suit_name(g.card("7s")) == "suns" and g.deck.suit_name(g.card("8 of moons")) == "moons"
-    st = g.new_initial_state(stack=["8t"])
-    assert st.zone("talon")[-1] == "8t"
+    st = g.new_initial_state(stack=["8t", "7 of moons"])  # a stack may name a card as the rules do
+    assert st.zone("talon")[-2:] == ["7m", "8t"]
 
 
 def test_colliding_short_names_and_bad_deck_items_are_e020(tmp_path):

@@ -8,7 +8,7 @@ import attrs
 
 from . import ast
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
-from .decks import literal_copies, plan_deck
+from .decks import literal_copies, plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .grammar import reserved_words
@@ -264,6 +264,9 @@ class Checker:
                 elif cat in seen:
                     self.error("E022", f"category `{cat}` is listed twice", span)
                 seen.add(cat)
+            problem = ranking_problem(self.decks, s.orders.get(d.order))
+            if problem is not None:
+                self.error("E022", problem[0], d.name_span, help=problem[1])
         for name in self.all_ranks:
             if name not in s.table:
                 s.table[name] = Symbol("rank", RANK)

@@ -154,3 +154,21 @@ def literal_copies(plans, e: ast.CardLit) -> tuple[int, Optional[tuple]]:
                    did_you_mean(e.rank, ranks) or "ranks: " + " ".join(ranks))
     return 0, (f"the deck has no card `{e.rank} of {e.suit}`: `{e.suit}` is not one of its suits", e.suit_span,
                did_you_mean(e.suit, suits) or "suits: " + ", ".join(suits))
+
+
+def ranking_problem(plans, order) -> Optional[tuple]:
+    """Why a poker ranking cannot value the hands of these decks, (message, help), or None: the
+    evaluator knows 13 ranks and 4 suits, and a suitless card (a joker, a named card) has no place
+    in a poker hand. (Copies are fine: two copies of a card are a pair.)"""
+    if order is not None and len(order.ranks) > 13:
+        return (f"a hand ranking orders at most 13 ranks; order `{order.name}` has {len(order.ranks)}",
+                "poker hands know 13 ranks: rank the hands by an order of 13 ranks or fewer")
+    for plan in plans:
+        if len(plan.suits) > 4:
+            return (f"a hand ranking needs a deck of at most 4 suits; this one has {len(plan.suits)}",
+                    "poker hands know 4 suits")
+        if plan.jokers or plan.named:
+            what = "jokers" if plan.jokers else f"`{plan.named[0][0]}` cards"
+            return (f"a hand ranking cannot value suitless cards, and the deck has {what}",
+                    "poker hands hold suited cards only: leave the suitless cards out of the deck")
+    return None
