@@ -656,7 +656,7 @@ class Checker:
             types = {self.type_of(i) for i in e.items} - {ANY}
             if not e.items:
                 return "empty"
-            if types == {CARDS} and all(isinstance(i, ast.CardLit) for i in e.items):
+            if CARDS in types <= {CARD, CARDS} and all(isinstance(i, ast.CardLit) for i in e.items):
                 return CARDS  # literals of faces with copies: every card of each face
             if len(types) > 1:
                 self.error("E012", "a list mixes " + " and ".join(sorted(types)), e.span)

@@ -143,7 +143,7 @@ def _action_key(state, a: int) -> str:
     label = program.label(state, a)
     if program.is_card_action(state, a):
         # the card's name, or its place when the chooser does not know it
-        for name in (state.game.deck.label_of(a & 0xFFFF), place_text(program, state, a & 0xFFFF)):
+        for name in (state.game.deck.label_of(a & 0xFFFF, copy=True), place_text(program, state, a & 0xFFFF)):
             if name in label:
                 label = label.replace(name, "a card")
                 break
