@@ -1,8 +1,8 @@
 """Shoes, copies, named suitless cards, suits' short names and card literals (docs/language.md,
 "Decks" and "Card literals"): each test writes a tiny game, stacks the deck, plays and asserts.
 
-Card literals run on the reference interpreter (`engine="reference"`, which defines what a game
-does); the decks are built by the layout both engines share, so those tests run on both.
+Every scenario runs on both engines: the reference interpreter, which defines what a game does,
+and the emitted one (the decks are built by the layout both share).
 """
 
 from __future__ import annotations
@@ -217,8 +217,9 @@ def test_colliding_short_names_and_bad_deck_items_are_e020(tmp_path):
 
 
 # ----------------------------------------------------------------------------- literals
-def test_card_literals_in_comparisons_has_in_filters_moves_and_texts(tmp_path):
-    g = load(tmp_path, """
+@pytest.mark.parametrize("engine", ENGINES)
+def test_card_literals_in_comparisons_has_in_filters_moves_and_texts(tmp_path, engine):
+    g = load(tmp_path, engine=engine, body="""
         shuffle talon
         deal 2 from talon to hand(players)
         move Q of spades to table
@@ -242,8 +243,9 @@ def test_card_literals_in_comparisons_has_in_filters_moves_and_texts(tmp_path):
     assert st.transcript()[-2] == "Q♠ was moved"
 
 
-def test_in_a_shoe_a_literal_names_every_copy_of_its_face(tmp_path):
-    g = load(tmp_path, """
+@pytest.mark.parametrize("engine", ENGINES)
+def test_in_a_shoe_a_literal_names_every_copy_of_its_face(tmp_path, engine):
+    g = load(tmp_path, engine=engine, body="""
         shuffle talon
         deal 1 from talon to hand(players)
         set same = top of hand(top of players) == Q of spades
