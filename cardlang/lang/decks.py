@@ -39,11 +39,13 @@ class DeckPlan:
 
     @property
     def size(self) -> int:
+        """How many cards the deck has, every copy counted."""
         one = sum(self.copies) * len(self.suits) + sum(n for _, n, _ in self.named) + self.jokers
         return one * self.decks
 
     @property
     def all_ranks(self) -> tuple:
+        """The suited ranks, then the named suitless ones."""
         return self.ranks + tuple(r for r, _, _ in self.named)
 
     def build_args(self) -> dict:
@@ -71,7 +73,8 @@ def plan_deck(spec: ast.DeckSpec) -> tuple[Optional[DeckPlan], list]:
         if len(set(ranks)) != len(ranks) or len(set(suits)) != len(suits):
             bad("a deck lists a rank or a suit twice",
                 help="to have a card several times, write `with 2 copies` (or `with 6 decks` for a shoe)")
-        shorts = tuple(short or name[0] for name, (short, _) in zip(suits, spec.shorts or ((None, spec.span),) * len(suits)))
+        declared = spec.shorts or ((None, spec.span),) * len(suits)
+        shorts = tuple(short or name[0] for name, (short, _) in zip(suits, declared))
         for (short, span), name in zip(spec.shorts, suits):
             if short is not None and not _SHORT.fullmatch(short):
                 bad(f"the short name of suit `{name}` must be one letter, not `{short}`", span,

@@ -164,7 +164,8 @@ class Deck:
         if rank.upper() == "T":
             rank = "10"
         shorts = self.shorts or tuple(s[0] for s in self.suits)
-        suits = [i for i, s in enumerate(shorts) if s == short] or [i for i, s in enumerate(shorts) if s.lower() == short.lower()]
+        suits = ([i for i, s in enumerate(shorts) if s == short]
+                 or [i for i, s in enumerate(shorts) if s.lower() == short.lower()])
         return self._matching(rank, suits[0]) if len(suits) == 1 else ()
 
     def _matching(self, rank: str, suit: int) -> tuple:
