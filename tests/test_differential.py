@@ -320,10 +320,11 @@ def bools(scope: frozenset, depth: int):
     for v in cards:
         leaves.append(st.sampled_from([f"{v} is hearts", f"{v} is K", f"{v} is none", f"{v} != none",
                                        f"{v} in table", f"suit({v}) == suit(top of table)", f"{v} is not spades",
-                                       f"{v} is face up"]))
+                                       f"{v} is face up", f"{v} is Q of spades", f"{v} != 7 of hearts"]))
     if "p" in scope:
         leaves.append(st.sampled_from(["p == dealer", "hand(p) has Q", "hand(p) has hearts", "p is not dealer",
-                                       "left of p == dealer", "p in players from dealer"]))
+                                       "left of p == dealer", "p in players from dealer", "hand(p) has K of clubs",
+                                       "A of hearts in hand(p)"]))
     if depth == 0:
         return st.one_of(leaves)
     sub, num = bools(scope, depth - 1), numbers(scope, depth - 1)
@@ -337,7 +338,7 @@ def bools(scope: frozenset, depth: int):
 
 
 def card_sets(scope: frozenset, depth: int):
-    sets = ["table", "stock", "top 2 of stock", "bottom 1 of table"]
+    sets = ["table", "stock", "top 2 of stock", "bottom 1 of table", "[Q of spades, 8 of clubs]"]
     if "p" in scope:
         sets += ["hand(p)", "table + hand(p)", "hand(left of p)"]
     if "c" in scope:

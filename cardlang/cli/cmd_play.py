@@ -440,7 +440,8 @@ class Session:
 
     def card_of(self, text: str) -> Optional[str]:
         try:
-            return self.game.deck.label_of(self.game.deck.card_id(text))
+            deck = self.game.deck
+            return deck.label_of(deck.card_id(text), copy="#" in text)  # `7h#2`: that copy's label
         except (ValueError, IndexError):
             return None
 

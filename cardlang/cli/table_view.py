@@ -26,7 +26,7 @@ BLACK = "bold"
 HIDDEN = "dim"
 JOKER_STYLE = "bold magenta"
 # A card label as the deck writes it: a rank (digits or letters) glued to a suit symbol, or Joker.
-CARD_RE = re.compile(r"(?<![\w♣♦♥♠])[0-9A-Za-z]{1,3}[♣♦♥♠]|\bJoker\b")
+CARD_RE = re.compile(r"(?<![\w♣♦♥♠])[0-9A-Za-z]{1,3}[♣♦♥♠](?:#\d+)?|\bJoker\b(?:#\d+)?")
 SYMBOLS = "♠♣♥♦▒─╭★◀"  # what a terminal must be able to write for the table to use symbols
 PILE_SHOWN = 8  # a pile with more cards than this shows its count and its top card only
 

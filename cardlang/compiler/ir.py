@@ -200,8 +200,9 @@ class Except(Expr):
 
 @node
 class Is(Expr):
-    """`x is pattern` (`negate`: `is not`): with `table` ("rank" or "suit"), the card's rank or suit
-    equals the pattern (a none card never does); without, the values are equal."""
+    """`x is pattern` (`negate`: `is not`): with `table` ("rank", "suit" or "face": a card literal's
+    rank and suit, which copies share), the card's rank, suit or face equals the pattern (a none
+    card never does); without, the values are equal."""
 
     value: Expr
     pattern: Expr
@@ -211,8 +212,8 @@ class Is(Expr):
 
 @node
 class Has(Expr):
-    """`cards has pattern`: some card has that rank or suit (`table`), or is that card (no table);
-    the pattern is worked out first."""
+    """`cards has pattern`: some card has that rank, suit or face (`table`), or is that card (no
+    table); the pattern is worked out first."""
 
     cards: Expr
     pattern: Expr

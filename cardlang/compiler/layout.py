@@ -12,6 +12,7 @@ import attrs
 
 from ..lang import ast
 from ..lang.check import CARD, CARDS, Symbols
+from ..lang.decks import plan_deck
 from ..runtime.cards import Deck
 
 
@@ -101,10 +102,8 @@ def choose_deck(symbols: Symbols, truth) -> Deck:
     """The deck of the first `deck … if cond` choice whose condition `truth(cond)` holds."""
     for cond, spec in symbols.deck.choices:
         if cond is None or truth(cond):
-            jokers = spec.extra[0] if spec.extra else 0
-            if spec.name is not None:
-                return Deck.preset(spec.name, jokers)
-            return Deck.build("custom", spec.ranks, spec.suits, jokers)
+            plan = plan_deck(spec)[0]  # (a checked game's deck has no problem)
+            return Deck.build(plan.name, plan.ranks, plan.suits, plan.jokers, **plan.build_args())
     raise AssertionError("no deck applies")  # unreachable: the last choice has no condition
 
 

@@ -342,7 +342,24 @@ class Lowerer:
         return names.index(name) if name in names else -2
 
     def x_ListExpr(self, e):
+        if self.type(e) == CARDS and any(self.type(i) == CARDS for i in e.items):  # literals with copies
+            out = self.cards(e.items[0])
+            for item in e.items[1:]:
+                out = ir.Concat(e.span, out, self.cards(item))
+            return out
         return ir.Tuple(e.span, tuple(self.expr(i) for i in e.items))
+
+    def x_CardLit(self, e: ast.CardLit):
+        """`Q of spades`: the card (none if this deck lacks it), or the cards of the face with copies."""
+        ids = self.deck.card_ids(f"{e.rank} of {e.suit}")
+        if self.type(e) == CARD:
+            return ir.Const(e.span, ids[0] if ids else None)
+        return ir.Const(e.span, ids)
+
+    def _face(self, e: ast.CardLit) -> ir.Const:
+        """The face index of a literal, for a test of a card's face (-2, which no card has, if none)."""
+        ids = self.deck.card_ids(f"{e.rank} of {e.suit}")
+        return ir.Const(e.span, self.deck.card_face[ids[0]] if ids else -2)
 
     def x_Index(self, e: ast.Index):
         return ir.Index(e.span, self.seq(e.base), self.expr(e.index))
@@ -366,6 +383,11 @@ class Lowerer:
             return ir.Concat(span, left, right)
         if op in ("is", "is not", "has"):
             return self._pattern(e)
+        if op in ("==", "!=") and (isinstance(e.left, ast.CardLit) or isinstance(e.right, ast.CardLit)):
+            lit, other = (e.left, e.right) if isinstance(e.left, ast.CardLit) else (e.right, e.left)
+            return ir.Is(span, self.expr(other), self._face(lit), "face", op == "!=")
+        if op == "in" and isinstance(e.left, ast.CardLit):
+            return ir.Has(span, self.cards(e.right), self._face(e.left), "face")
         if op == "in":
             return ir.In(span, self.expr(e.left), self.seq(e.right))
         if op == "except":
@@ -383,6 +405,8 @@ class Lowerer:
         pt = self.type(pattern)
         if isinstance(pattern, ast.Number):
             test, table = ir.Const(pattern.span, self._index("rank", str(pattern.value))), "rank"
+        elif isinstance(pattern, ast.CardLit):
+            test, table = self._face(pattern), "face"
         else:
             test, table = self.expr(pattern), "rank" if pt == RANK else "suit" if pt == SUIT else None
         if e.op == "has":

@@ -136,7 +136,7 @@ class Evaluator:
         return tuple(x for x in q if x != other)
 
     def _table(self, name):
-        return self.deck.card_rank if name == "rank" else self.deck.card_suit
+        return self.deck.card_rank if name == "rank" else self.deck.card_suit if name == "suit" else self.deck.card_face
 
     def e_Is(self, st, e: ir.Is):
         value = self.eval(st, e.value)

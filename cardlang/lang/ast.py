@@ -54,6 +54,16 @@ class Name(Expr):
 
 
 @node
+class CardLit(Expr):
+    """`Q of spades`, `2 of clubs`: the cards of one face (rank and suit) of the deck."""
+
+    rank: str
+    suit: str
+    rank_span: Span
+    suit_span: Span
+
+
+@node
 class ListExpr(Expr):
     """`[a, b, c]`."""
 
@@ -433,14 +443,26 @@ class OptionDecl(Decl):
 
 
 @node
+class DeckExtra:
+    """One item of a deck's `with …`: `2 jokers`, `6 decks`, `2 copies`, `1 copy of 0`, `4 Wild`."""
+
+    span: Span
+    count: int
+    word: str
+    ranks: tuple  # the ranks of `N copies of R …` (else empty)
+    label: Optional[str]  # how players read a named card (`4 WildFour "Wild Draw Four"`)
+
+
+@node
 class DeckSpec:
-    """A deck: a named one (`standard`, `piquet`) or `ranks … suits …`, maybe `with 2 jokers`."""
+    """A deck: a named one (`standard`, `piquet`) or `ranks … suits …`, maybe `with 2 jokers, 6 decks`."""
 
     span: Span
     name: Optional[str]
     ranks: tuple
     suits: tuple
-    extra: Optional[tuple]  # (count, word)
+    extras: tuple = ()  # of DeckExtra
+    shorts: tuple = ()  # per suit: (its declared short name or None, span of the suit)
 
 
 @node

@@ -8,6 +8,7 @@ import attrs
 
 from . import ast, check_piles
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
+from .decks import literal_copies, plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .graph import check_define_cycles, check_phase_graph, check_unused
@@ -16,7 +17,7 @@ from .infoflow import check_infoflow
 from .nonempty import check_choices
 from .payoffs import check_payoff, check_score_order
 from .seats import check_list_option, check_reverse, check_sit_out
-from .limits import MAX_DECK_CARDS, MAX_PLAYERS
+from .limits import MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
 # Types of expressions. ZONE is a place holding cards; CARDS a list of cards; ZONES several zones.
@@ -134,6 +135,7 @@ class Checker:
         self.all_ranks: set = set()
         self.all_suits: set = set()
         self.points: dict = {}  # name -> ast.PointsDecl (`points name: J 20, …`)
+        self.decks: list = []  # the DeckPlan of each deck the game may use (card literals are checked on them)
 
     # -- reporting
     def error(self, code: str, message: str, span: Span, help: Optional[str] = None) -> None:
@@ -287,6 +289,9 @@ class Checker:
                 elif cat in seen:
                     self.error("E022", f"category `{cat}` is listed twice", span)
                 seen.add(cat)
+            problem = ranking_problem(self.decks, s.orders.get(d.order))
+            if problem is not None:
+                self.error("E022", problem[0], d.name_span, help=problem[1])
         for name in self.all_ranks:
             if name not in s.table:
                 s.table[name] = Symbol("rank", RANK)
@@ -349,26 +354,19 @@ class Checker:
 
     def _deck(self, d: ast.DeckDecl) -> None:
         for cond, spec in d.choices:
-            if spec.name is not None:
-                if spec.name not in PRESETS:
-                    self.error("E020", f"unknown deck `{spec.name}`", spec.span,
-                               help=did_you_mean(spec.name, PRESETS) or "decks: " + ", ".join(PRESETS)
-                               + ", or `ranks … suits …`")
-                    continue
-                ranks, suits = PRESETS[spec.name]
-            else:
-                ranks, suits = spec.ranks, spec.suits
-                if len(set(ranks)) != len(ranks) or len(set(suits)) != len(suits):
-                    self.error("E020", "a deck lists a rank or a suit twice", spec.span)
-            if spec.extra is not None and spec.extra[1] not in ("joker", "jokers"):
-                self.error("E020", f"a deck can add jokers, not `{spec.extra[1]}`", spec.span,
-                           help="write `with 2 jokers`")
-            size = len(ranks) * len(suits) + (spec.extra[0] if spec.extra is not None else 0)
-            if size > MAX_DECK_CARDS:
-                self.error("E020", f"this deck has {size} cards; a deck has at most {MAX_DECK_CARDS}", spec.span,
-                           help="a choice of a card keeps its number in 16 bits: use fewer ranks, suits or jokers")
-            self.all_ranks.update(ranks)
-            self.all_suits.update(suits)
+            plan, problems = plan_deck(spec)
+            for message, span, help_ in problems:
+                self.error("E020", message, span, help=help_)
+            if spec.name is not None and spec.name not in PRESETS:
+                continue
+            if plan is not None:
+                self.decks.append(plan)
+                self.all_ranks.update(plan.all_ranks)
+                self.all_suits.update(plan.suits)
+            else:  # names still resolve in a deck with a problem: one diagnostic, not one per use
+                self.all_ranks.update(PRESETS[spec.name][0] if spec.name else spec.ranks)
+                self.all_ranks.update(x.word for x in spec.extras if x.word[:1].isupper())
+                self.all_suits.update(PRESETS[spec.name][1] if spec.name else spec.suits)
 
     def _zone(self, d: ast.ZoneDecl) -> None:
         per_player, visibility, kind, count = False, None, "pile", None
@@ -756,6 +754,8 @@ class Checker:
                            help=f"use it as `{e.name}(…)`" if sym.kind != "phase" else None)
                 return ANY
             return sym.type
+        if isinstance(e, ast.CardLit):
+            return self.card_literal(e)
         if isinstance(e, ast.ListExpr):
             types = {self.type_of(i) for i in e.items} - {ANY}
             if not e.items:
@@ -764,6 +764,8 @@ class Checker:
                 types.discard(NONE)
                 if not types:
                     return NONES
+            if CARDS in types <= {CARD, CARDS} and all(isinstance(i, ast.CardLit) for i in e.items):
+                return CARDS  # literals of faces with copies: every card of each face
             if len(types) > 1:
                 self.error("E012", "a list mixes " + " and ".join(sorted(types)), e.span)
                 return ANY
@@ -872,6 +874,15 @@ class Checker:
             self.expect(e.left, (NUMBER,), f"`{op}`")
             self.expect(e.right, (NUMBER,), f"`{op}`")
             return BOOL
+        if op in ("==", "!=") and (isinstance(e.left, ast.CardLit) or isinstance(e.right, ast.CardLit)):
+            lit, other = (e.left, e.right) if isinstance(e.left, ast.CardLit) else (e.right, e.left)
+            self.type_of(lit)
+            self.expect(other, (CARD,), f"what `{op}` compares with a card")
+            return BOOL
+        if op == "in" and isinstance(e.left, ast.CardLit):
+            self.type_of(e.left)
+            self.expect(e.right, (CARDS, ZONE), "the right side of `in`")
+            return BOOL
         if op in ("==", "!="):
             a, b = self.type_of(e.left), self.type_of(e.right)
             if not (_fits(a, (b,)) or _fits(b, (a,))):
@@ -882,7 +893,8 @@ class Checker:
             self.expect(e.left, (ELEMENT.get(seq, ANY),), "the left side of `in`")
             return BOOL
         if op in ("is", "is not"):
-            self.expect(e.left, (CARD, PLAYER, SUIT, RANK, NONE), f"the left side of `{op}`")
+            lit = isinstance(e.right, ast.CardLit)
+            self.expect(e.left, (CARD,) if lit else (CARD, PLAYER, SUIT, RANK, NONE), f"the left side of `{op}`")
             self._pattern(e.right, op)
             return BOOL
         if op == "has":
@@ -897,11 +909,25 @@ class Checker:
         raise AssertionError(op)  # pragma: no cover
 
     def _pattern(self, e: ast.Expr, op: str) -> None:
+        if isinstance(e, ast.CardLit):
+            self.type_of(e)
+            return
         if isinstance(e, ast.Number):
             if str(e.value) not in self.all_ranks:
                 self.error("E021", f"`{e.value}` is not a rank of the deck", e.span)
             return
         self.expect(e, (RANK, SUIT, NONE, PLAYER, CARD), f"the right side of `{op}`")
+
+    def card_literal(self, e: ast.CardLit) -> str:
+        """The type of `Q of spades`: a card, or the cards of that face when a deck has copies of it (E037
+        when no deck of the game has it)."""
+        if not self.decks:
+            return ANY  # the deck line has a problem of its own
+        copies, problem = literal_copies(self.decks, e)
+        if problem is not None:
+            self.error("E037", *problem)
+            return ANY
+        return CARD if copies == 1 else CARDS
 
     def call(self, e: ast.Call) -> str:
         """The type of `f(args)`: a builtin, a per-player zone or variable, an order, a ranking or a definition."""

@@ -20,7 +20,7 @@ from typing import Optional
 import attrs
 
 from . import ast
-from ..runtime.cards import PRESETS
+from .decks import plan_deck
 from .diagnostics import Span
 from .limits import MAX_PLAYERS
 
@@ -203,13 +203,8 @@ class Flow:
                     return None
                 if not v:
                     continue
-            if spec.name is not None:
-                if spec.name not in PRESETS:
-                    return None
-                ranks, suits = PRESETS[spec.name]
-            else:
-                ranks, suits = spec.ranks, spec.suits
-            return len(ranks) * len(suits) + (spec.extra[0] if spec.extra else 0)
+            plan = plan_deck(spec)[0]
+            return plan.size if plan is not None else None
         return None
 
     # -- the walk

@@ -122,18 +122,28 @@ class _ToAst(Transformer):
             unquote(help_) if help_ is not None else None, self.T(name), dspan,
         )
 
-    def deck_extra(self, meta, c):
-        return (int(c[0]), str(c[1]))
+    def deck_item(self, meta, c):
+        count, word, *rest = c
+        label = rest.pop()  # the placeholder of [STRING]
+        ranks = tuple(str(t) for t in rest if t is not None)
+        return ast.DeckExtra(self.S(meta), int(count), str(word), ranks,
+                             unquote(label) if label is not None else None)
+
+    def deck_with(self, meta, c):
+        return tuple(c)
+
+    def deck_suit(self, meta, c):
+        return (str(c[0]), str(c[1]) if c[1] is not None else None, self.S(meta))
 
     def deck_named(self, meta, c):
-        return ast.DeckSpec(self.S(meta), str(c[0]), (), (), c[1])
+        return ast.DeckSpec(self.S(meta), str(c[0]), (), (), c[1] or ())
 
     def deck_custom(self, meta, c):
-        extra = c[-1]
-        toks = c[:-1]
-        ranks = tuple(str(t) for t in toks if t.type == "RANK")
-        suits = tuple(str(t) for t in toks if t.type == "NAME")
-        return ast.DeckSpec(self.S(meta), None, ranks, suits, extra)
+        extras = c[-1] or ()
+        ranks = tuple(str(t) for t in c[:-1] if isinstance(t, Token))
+        suits = [t for t in c[:-1] if isinstance(t, tuple)]
+        return ast.DeckSpec(self.S(meta), None, ranks, tuple(n for n, _, _ in suits), extras,
+                            tuple((short, span) for _, short, span in suits))
 
     def deck_if(self, meta, c):
         first, cond, rest = c
@@ -371,6 +381,13 @@ class _ToAst(Transformer):
     def name(self, meta, c):
         return ast.Name(self.S(meta), str(c[0]))
 
+    def card_rank(self, meta, c):
+        return c[0]
+
+    def card_literal(self, meta, c):
+        rank, suit = c
+        return ast.CardLit(self.S(meta), str(rank), str(suit), self.T(rank), self.T(suit))
+
     def list_expr(self, meta, c):
         return ast.ListExpr(self.S(meta), c[0] or ())
 
@@ -591,6 +608,8 @@ def _describe_terminal(name: str) -> str:
 def _expected_words(accepted) -> str:
     """What the parser would have accepted, in words: "`to` or `under`", "an expression"."""
     acc = set(accepted) - {"_DEDENT", "$END"}
+    if acc & expression_continuations():  # after a name that is a whole expression, `of` would only
+        acc.discard("OF")  # make it a card literal (`Q of spades`): not what the line lacks
     words = []
     starts = expression_starts()  # terminals that start an expression, from the grammar
     if len(acc & starts) >= 3:
@@ -626,6 +645,7 @@ _EXAMPLES = {
     ],
     "`move` puts cards `to` a zone (on top) or `under` it: `move c to talon`": [
         _DECLS + "round:\n    move x y\n",
+        _DECLS + "round:\n    move top of x y\n",  # (a name where no card literal can start)
         _DECLS + "round:\n    move x\n",
     ],
     "`deal` reads `deal 5 from talon to hand(players)`": [

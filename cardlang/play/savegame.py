@@ -224,22 +224,15 @@ def _check_game_fields(data: Save, game: Game) -> None:
     """The stacked deck names cards of this game's deck, each at most once a shuffle; the bot is known."""
     deck = game.deck
     for i, shuffle in enumerate(data.stack or ()):
-        seen = set()
+        seen: set = set()
         for j, card in enumerate(shuffle):
             where = f"shuffle {i + 1}, card {j + 1}"
-            if isinstance(card, str):
-                try:
-                    card_id = deck.card_id(card)
-                except ValueError:
-                    raise FieldError("stack", f"no card {shown(card)} in the {deck.name} deck ({where})") from None
-            else:
-                card_id = card
-                if not 0 <= card_id < deck.size:
-                    raise FieldError("stack", f"no card {card} in the {deck.name} deck: ids are 0 to "
-                                              f"{deck.size - 1} ({where})")
-            if card_id in seen:
-                raise FieldError("stack", f"{deck.name_of(card_id)} is there twice ({where})")
-            seen.add(card_id)
+            if isinstance(card, str) and not deck.card_ids(card):
+                raise FieldError("stack", f"no card {shown(card)} in the {deck.name} deck ({where})")
+            try:  # (a face named without its copy number names its next copy not listed yet)
+                seen.add(deck.pick(card, seen))
+            except ValueError as e:
+                raise FieldError("stack", f"{e} ({where})") from None
     from .bots import BotNameError, make_bot  # late: the bots pull in the search code
 
     try:

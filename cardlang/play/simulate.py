@@ -181,7 +181,7 @@ def _action_key(state, a: int) -> str:
     label = program.label(state, a)
     if program.is_card_action(state, a):
         # the card's name, or its place when the chooser does not know it
-        for name in (state.game.deck.label_of(value_of(a)), place_text(program, state, value_of(a))):
+        for name in (state.game.deck.label_of(value_of(a), copy=True), place_text(program, state, value_of(a))):
             if name in label:
                 label = label.replace(name, "a card")
                 break

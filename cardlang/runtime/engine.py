@@ -85,14 +85,13 @@ class State:
             for a in legal:
                 if self.game.program.label(self, a) == action:
                     return a
-            deck = self.game.deck
-            try:  # a card's short name, as tests and the terminal accept
-                card = deck.card_id(action)
-            except ValueError:
-                card = None
-            for a in legal:
-                if card is not None and value_of(a) == card and self.game.program.is_card_action(self, a):
-                    return a
+            # a card's short name, as tests and the terminal accept (a face named without its copy
+            # number: the first of its copies that is legal)
+            cards = self.game.deck.card_ids(action)
+            for card in cards:
+                for a in legal:
+                    if value_of(a) == card and self.game.program.is_card_action(self, a):
+                        return a
             labels = ", ".join(repr(self.game.program.label(self, a)) for a in legal)
             raise IllegalActionError(f"`{action}` is not a legal action; legal: {labels}")
         a = int(action)
@@ -288,7 +287,8 @@ class Game:
         return st
 
     def card(self, name: str) -> int:
-        """The id of a card of this game's deck, by name (`As`, `10h`)."""
+        """The id of a card of this game's deck, by name (`As`, `10h`, `Q of spades`; `7h#2` for the
+        second copy of a face the deck has several of, `7h` for its first)."""
         return self.deck.card_id(name)
 
     def card_name(self, card: int) -> str:
@@ -299,8 +299,15 @@ class Game:
 
 
 def _stacks(deck, stack) -> tuple:
-    """(index of the next stacked shuffle, the stack as given, its card ids); replaced, never mutated."""
+    """(index of the next stacked shuffle, the stack as given, its card ids); replaced, never mutated.
+    ValueError for a shuffle that names a card the deck lacks, or one card twice (a name without
+    its copy number, `7h`, names the next copy of a face not listed yet)."""
     if stack and isinstance(stack[0], (str, int)):
         stack = [stack]
-    ids = tuple(tuple(deck.card_id(n) if isinstance(n, str) else int(n) for n in s) for s in stack)
-    return (0, [list(s) for s in stack], ids)
+    ids = []
+    for i, s in enumerate(stack):
+        try:
+            ids.append(deck.stack_ids([n if isinstance(n, str) else int(n) for n in s]))
+        except ValueError as e:
+            raise ValueError(f"stacked deck: {e}" + (f", shuffle {i + 1}" if len(stack) > 1 else "")) from None
+    return (0, [list(s) for s in stack], tuple(ids))

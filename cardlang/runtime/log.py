@@ -83,9 +83,10 @@ def flush_up_to_error(s) -> None:
         flush(s)
 
 
-def fill_marks(deck, text: str, cards) -> str:
-    """`text` with each card mark replaced by its card's label (an omniscient rendering)."""
-    return MARK_RE.sub(lambda m: deck.label_of(cards[int(m.group(1))]), text)
+def fill_marks(deck, text: str, cards, copy: bool = False) -> str:
+    """`text` with each card mark replaced by its card's label (an omniscient rendering); `copy`:
+    a card of a face with copies says which copy it is (the labels of choices, which must differ)."""
+    return MARK_RE.sub(lambda m: deck.label_of(cards[int(m.group(1))], copy=copy), text)
 
 
 def render_log(deck, st, seat, start: int = 0) -> list:

@@ -106,7 +106,7 @@ class ProgramBase:
         text, cards = self._label(st, info, alt, value_of(a))
         if alt.slot is not None:
             st.v[alt.slot] = saved
-        return fill_marks(self.deck, text, cards)
+        return fill_marks(self.deck, text, cards, copy=True)
 
     def _unseen_label(self, st, info, alt, a: int, logged: bool = False):
         """The label of a card the chooser does not know: its place stands for the card (`take a card

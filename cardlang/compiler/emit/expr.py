@@ -131,7 +131,8 @@ class ExprEmitter:
         return f"({self.c(fn)}({q}, {self.x(w, e.other)}) if ({q} := {self.x(w, e.seq)}) else ())"
 
     def _table(self, name):
-        return self.ranks if name == "rank" else self.suits
+        """The table `Is`/`Has` read by card id: its rank, its suit, or its face (a card literal's)."""
+        return self.ranks if name == "rank" else self.suits if name == "suit" else self.layout.deck.card_face
 
     def x_Is(self, w, e: ir.Is):
         if e.table is not None:
