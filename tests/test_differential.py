@@ -68,6 +68,7 @@ def snapshot(state, full: bool) -> dict:
         "log": list(state.log or ()),
         "rng": state.rng,
         "scores": _attempt(state.scores),  # (a score may be a rule error: the same in both)
+        "returns": _attempt(state.returns),  # (a payoff may be a rule error: the same in both)
         "observations": [_observation(state, seat, full) for seat in range(n)],
     }
     if not state.terminal:

@@ -30,6 +30,7 @@ from ..runtime.zones import first_in as _first_in
 from ..runtime.zones import move_cards as _move
 from ..runtime.zones import still_in as _still_in
 from .layout import build_layout, choose_deck, seat_ring
+from .payoff import attach_payoff
 
 
 class Choice:
@@ -1625,4 +1626,6 @@ def compile_program(symbols: Symbols, players: int, options: dict, counting: boo
     """Compiles checked symbols for a player count and options into a `Program`; with `counting`,
     its code counts each rule point it reaches in `Program.hits` and `Program.offered`."""
     deck = select_deck(symbols, players, options)
-    return Compiler(symbols, players, options, deck, counting).build()
+    program = Compiler(symbols, players, options, deck, counting).build()
+    attach_payoff(program, symbols, players, options)  # (evaluated over the IR: see compiler/payoff.py)
+    return program

@@ -503,6 +503,19 @@ class Choose(Stmt):
 
 
 # -------------------------------------------------------------------- program
+@node
+class Payoff:
+    """`payoff of p: value` (`slot` holds the seat) or `shared payoff: value` (`slot` None, one value
+    for every seat): what `State.returns()` gives each seat at the end. `zero_sum`: the game says the
+    payoffs add up to 0 (a rule error at the end otherwise)."""
+
+    span: Span
+    slot: Optional[int]
+    value: Expr
+    zero_sum: bool
+    shared: bool
+
+
 @attrs.define(eq=False)
 class Program:
     """A whole game lowered for a player count and options: setup, the round (played again and
@@ -518,3 +531,4 @@ class Program:
     nslots: int
     card_slots: tuple  # every slot that may hold a card (or none), declared or local
     cards_slots: tuple  # every slot that may hold a tuple of cards
+    payoff: Optional[Payoff] = None  # None: 1.0 for a winner, 0.0 for the others

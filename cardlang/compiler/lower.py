@@ -65,8 +65,20 @@ class Lowerer:
             self.scopes.append(dict(zip((prm.name for prm in d.params), phase.slots)))
             phase.body = self.block(d.body)
             self.scopes.pop()
+        payoff = self.payoff()
         return ir.Program(setup, round_, s.round.span, self.phases, self.choices, var_inits, score, self.nslots,
-                          tuple(self.card_slots), tuple(self.cards_slots))
+                          tuple(self.card_slots), tuple(self.cards_slots), payoff)
+
+    def payoff(self) -> Optional[ir.Payoff]:
+        """The game's payoff (`payoff of p: …`, `shared payoff: …`), or None when it declares none."""
+        d = self.sym.payoff
+        if d is None:
+            return None
+        slot = self.slot() if d.var is not None else None
+        self.scopes.append({d.var: slot} if d.var is not None else {})
+        value = self.expr(d.value)
+        self.scopes.pop()
+        return ir.Payoff(d.span, slot, value, d.zero_sum, d.shared)
 
     # --------------------------------------------------------------- statements
     def block(self, stmts) -> tuple:

@@ -21,6 +21,7 @@ from ..runtime.zones import move_cards
 from . import ir
 from .layout import Layout, build_layout, choose_deck
 from .lower import lower, lower_expression
+from .payoff import payoff_rule
 from .reference_expr import Evaluator
 
 _RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule applied to what it cannot take
@@ -55,6 +56,7 @@ class ReferenceProgram(ProgramBase):
         self.card_slots, self.cards_slots = program.card_slots, program.cards_slots
         self.var_inits = [(slot, per_player, self._closure(e)) for slot, per_player, e in program.var_inits]
         self.score = None if program.score is None else (program.score[0], self._closure(program.score[1]))
+        self.payoff = payoff_rule(program.payoff, self.x.eval)
         self.chooses = [_Choice([_Alt(a.kind, a.slot, self._text_closure(a.label), a.pure)
                                  for a in c.alternatives]) for c in program.choices]
         self.rule_points = []  # (rule coverage counts only the compiled engine)

@@ -487,6 +487,17 @@ class ScoreDecl(Decl):
 
 
 @node
+class PayoffDecl(Decl):
+    """`payoff of p: expr [, zero sum]` or `shared payoff: expr`: what each seat gets at the end
+    (`State.returns()`), instead of 1 for a win and 0 otherwise."""
+
+    var: Optional[str]  # None for a shared payoff: one value for every seat
+    value: Expr
+    zero_sum: bool = False
+    shared: bool = False
+
+
+@node
 class Param:
     """A phase or define parameter, `p` or `p: player`."""
 

@@ -12,6 +12,7 @@ from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .grammar import reserved_words
 from .infoflow import check_infoflow
+from .payoffs import check_payoff
 from .limits import MAX_DECK_CARDS, MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 
@@ -75,6 +76,7 @@ class Symbols:
     setup: Optional[ast.BlockDecl] = None
     round: Optional[ast.BlockDecl] = None
     score: Optional[ast.ScoreDecl] = None
+    payoff: Optional[ast.PayoffDecl] = None  # `payoff of p: …` or `shared payoff: …` (None: 1 a win, 0 a loss)
     limits: dict = attrs.Factory(dict)  # "decisions" / "rounds" -> the cap a `limit` line sets
     types: dict = attrs.Factory(dict)  # id(expression node) -> its type, for the compiler
 
@@ -183,7 +185,7 @@ class Checker:
         seen_single: dict = {}
         for d in decls:
             single = type(d) in (ast.GameDecl, ast.PlayersDecl, ast.DirectionDecl, ast.DeckDecl,
-                                 ast.AboutDecl, ast.ScoreDecl, ast.LimitDecl) or (isinstance(d, ast.BlockDecl) and d.kind != "phase")
+                                 ast.AboutDecl, ast.ScoreDecl, ast.LimitDecl, ast.PayoffDecl) or (isinstance(d, ast.BlockDecl) and d.kind != "phase")
             if single:
                 key = self._decl_kind(d) or type(d).__name__
                 if key in seen_single:
@@ -233,6 +235,8 @@ class Checker:
                 self._declare(d.name, Symbol("define", ANY, d, d.name_span), d.name_span)
             elif isinstance(d, ast.ScoreDecl):
                 s.score = d
+            elif isinstance(d, ast.PayoffDecl):
+                s.payoff = d
             elif isinstance(d, ast.BlockDecl):
                 if d.kind == "phase":
                     s.phases[d.name] = d
@@ -384,6 +388,7 @@ class Checker:
         if s.score is not None:
             self.scopes = [{s.score.var: Symbol("local", PLAYER)}]
             self.expect(s.score.value, (NUMBER,), "a score")
+        check_payoff(self)
         for block in [s.setup, s.round, *s.phases.values()]:
             if block is None:
                 continue

@@ -171,6 +171,15 @@ class _ToAst(Transformer):
     def score_decl(self, meta, c):
         return ast.ScoreDecl(self.S(meta), str(c[0]), c[1])
 
+    def payoff_decl(self, meta, c):
+        return ast.PayoffDecl(self.S(meta), str(c[0]), c[1], c[2] is not None)
+
+    def zero_sum(self, meta, c):
+        return True
+
+    def shared_payoff_decl(self, meta, c):
+        return ast.PayoffDecl(self.S(meta), None, c[0], False, True)
+
     def setup_decl(self, meta, c):
         return ast.BlockDecl(self.S(meta), "setup", "setup", (), c[0], self.S(meta))
 

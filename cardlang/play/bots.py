@@ -6,7 +6,7 @@ has no path to the cards hidden from its seat, so a bot cannot read them, and tw
 differ only in such cards give equal views, hence equal decisions for equal seeds
 (tests/test_leaks.py checks it on every file). Every bot that looks ahead does so on
 `view.determinize(rng)`: copies dealt to fit what the seat knows and how the others played, from
-which it also takes its baseline scores.
+which it also takes its baseline (payoffs, or scores).
 
 A bot is named `NAME` or `NAME:BUDGET`: `greedy:64` plays 64 playouts per decision, `ismcts:200`
 runs 200 iterations, `ismcts:0.5s` searches for half a second (not reproducible: it depends on the
@@ -89,9 +89,22 @@ def _playout(state, rng: random.Random, stop_round: Optional[int]) -> None:
             resume(state, legal[int(rand() * len(legal))])
 
 
+def _progress(state) -> list:
+    """Where each seat stands, the baseline a playout's values are measured from: the game's payoffs
+    as they stand when it declares them, else its scores (its returns without a score)."""
+    payoffs = state.game.program.payoffs(state)
+    return state.scores() if payoffs is None else payoffs
+
+
 def _values(state, before: Sequence) -> list:
-    """Each seat's gain over the others since `before` (its scores then): its score's change minus
-    the mean change of the other seats. At the end of a game without scores, wins count instead."""
+    """Each seat's value of a playout that started from `before` (its `_progress` then).
+
+    A game with a payoff: the seat's own payoff's change (what it maximises, whatever the others get;
+    in a game whose players share their payoff every seat gets the same). Without one: its score's
+    change minus the mean change of the other seats, and at the end of a game without scores, wins.
+    """
+    if state.game.program.payoff is not None:
+        return [a - b for a, b in zip(_progress(state), before)]
     after = state.scores()
     n = len(after)
     gains = [a - b for a, b in zip(after, before)]
@@ -171,7 +184,7 @@ class _SearchBot:
     def _world(self, view):
         """A determinized copy and the scores it starts from (the baseline of its values)."""
         det = view.determinize(self.rng, self.consistent)
-        return det, det.scores()
+        return det, _progress(det)
 
     def _search(self, view, legal: tuple, seat: int, stop: Optional[int]) -> int:
         raise NotImplementedError

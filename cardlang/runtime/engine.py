@@ -11,6 +11,7 @@ import random
 from typing import Any, Iterable, Optional, Sequence, Union
 
 from .basics import MAX_EVENTS, TERMINAL, Action, Events, IllegalActionError, RuleError  # noqa: F401 (re-exported)
+from .payoffs import utility
 from .view import SeatView, redeal
 
 STOP = -1  # what an instruction returns to suspend the run loop
@@ -99,11 +100,12 @@ class State:
         return a
 
     def returns(self) -> list:
-        """1.0 for each winner and 0.0 for the others once the game is over; zeros before."""
-        n = self.game.players
-        if not self.terminal:
-            return [0.0] * n
-        return [1.0 if s in self.winner_seats else 0.0 for s in range(n)]
+        """Each seat's payoff once the game is over (the game's `payoff of p:`, else 1.0 for each
+        winner and 0.0 for the others); zeros before."""
+        try:
+            return self.game.program.returns(self)
+        except RuleError as e:  # (a payoff can break a rule: its division by zero, its zero sum)
+            raise e.in_game(self.seed, len(self.history))
 
     def winners(self) -> tuple:
         """The winning seats (empty before the end)."""
@@ -249,6 +251,7 @@ class Game:
         self.source_hash = source_hash
         self.title = symbols.title
         self.deck = program.deck
+        self.utility = utility(program.payoff)  # "zero_sum", "identical" (a shared payoff) or "general_sum"
 
     def new_initial_state(self, seed: int = 0, stack: Optional[Sequence] = None,
                           draws: Optional[Sequence] = None, log: bool = True, chance=None) -> State:

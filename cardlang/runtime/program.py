@@ -15,6 +15,7 @@ from ..lang.check import CARD, CARDS, LIST, PLAYER, PLAYERS, RANK, SUIT, ZONE
 from . import engine, view
 from .basics import MAX_EVENTS, Events, RuleError
 from .log import MARK_RE, fill_marks, mark, placed_mark, player_name, render_log
+from .payoffs import final_returns, payoffs_now
 
 
 def loops_forever(at, s):
@@ -28,6 +29,8 @@ def loops_forever(at, s):
 
 class ProgramBase:
     """The engine-independent half of a program (see the module's docstring)."""
+
+    payoff = None  # a `runtime.payoffs.PayoffRule` when the game declares its payoff
 
     def _init_layout(self, layout) -> None:
         """Copies the layout's tables onto the program, where states and tools read them."""
@@ -192,6 +195,16 @@ class ProgramBase:
         if not st.terminal and st.pending[1] == seat:
             obs["legal_actions"] = [a.label for a in st.legal_actions()]
         return obs
+
+    def returns(self, st) -> list:
+        """What each seat gets at the end (see `runtime.payoffs`); zeros before."""
+        if not st.terminal:
+            return [0.0] * self.n
+        return final_returns(self.payoff, st, self.n)
+
+    def payoffs(self, st) -> Optional[list]:
+        """Each seat's declared payoff in the state as it stands, or None when the game declares none."""
+        return None if self.payoff is None else payoffs_now(self.payoff, st, self.n)
 
     def scores(self, st) -> list:
         """Each seat's score (`score of p:`), or its returns when the game declares none."""

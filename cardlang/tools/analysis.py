@@ -20,7 +20,8 @@ from .keywords import grammar_keywords, keyword_doc
 from .names import Declared, Index, index
 
 _DECLARATIONS = ("game", "about", "extends", "players", "direction", "option", "deck", "order", "ranking",
-                 "zone", "var", "per player var", "define", "score of", "setup", "round", "phase")
+                 "zone", "var", "per player var", "define", "score of", "payoff of",
+                 "shared payoff", "setup", "round", "phase")
 _STATEMENTS = ("pass", "set", "let", "add", "subtract", "move", "deal", "shuffle", "swap", "reveal", "hide",
                "announce", "eliminate", "end game", "end round", "if", "elif", "else", "for each", "repeat",
                "repeat until", "while")
@@ -307,6 +308,8 @@ def outline(a: Analysis) -> list:
             out.append(Symbol(d.title, "game", d.span, d.span))
         elif isinstance(d, ast.ScoreDecl):
             out.append(Symbol("score", "score", d.span, d.span))
+        elif isinstance(d, ast.PayoffDecl):
+            out.append(Symbol("payoff", "score", d.span, d.span))
     return [attrs.evolve(x, span=trimmed(a, x.span), name_span=trimmed(a, x.name_span)) for x in out]
 
 

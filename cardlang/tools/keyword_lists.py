@@ -14,8 +14,8 @@ KEYWORDS = (
     "chooses", "count", "deal", "deck", "define", "direction", "down", "each", "elif", "eliminate",
     "else", "end", "extends", "face", "for", "from", "game", "hide", "highest", "if", "left", "let",
     "limit", "low", "lowest", "max", "min", "move", "next", "number", "option", "order", "pass",
-    "per", "phase", "player", "players", "ranking", "ranks", "repeat", "reveal", "right", "round",
-    "says", "score", "seats", "select", "set", "setup", "shuffle", "subtract", "suits", "sum",
-    "swap", "times", "to", "top", "under", "until", "up", "var", "where", "while", "winner",
-    "winners", "with", "zone",
+    "payoff", "per", "phase", "player", "players", "ranking", "ranks", "repeat", "reveal", "right",
+    "round", "says", "score", "seats", "select", "set", "setup", "shared", "shuffle", "subtract",
+    "suits", "sum", "swap", "times", "to", "top", "under", "until", "up", "var", "where", "while",
+    "winner", "winners", "with", "zero", "zone",
 )

@@ -145,6 +145,10 @@ class _Walker:
         elif isinstance(d, ast.ScoreDecl):
             self.bind(d.var, self.find(d.span, r"score\s+of\s+([A-Za-z_]\w*)"))
             self.expr(d.value)
+        elif isinstance(d, ast.PayoffDecl):
+            if d.var is not None:
+                self.bind(d.var, self.find(d.span, r"payoff\s+of\s+([A-Za-z_]\w*)"))
+            self.expr(d.value)
         elif isinstance(d, ast.BlockDecl):
             self.params(d.params)
             self.stmts(d.body)
