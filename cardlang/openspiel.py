@@ -32,7 +32,11 @@ from .research.encoding import MAX_NUMBER, Encoder
 SHORT_NAME = "python_cardlang"
 MAX_DRAW = 256  # chance outcomes a `random` draw may have (beyond the deck's size)
 _PARAMETERS = {"file": "", "players": 0, "options": "", "engine": "compiled"}
+PAYOFF_BOUND = 1e9  # the utility bounds OpenSpiel is told for a game with a payoff declaration
+_UTILITIES = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM, "identical": pyspiel.GameType.Utility.IDENTICAL,
+              "general_sum": pyspiel.GameType.Utility.GENERAL_SUM}
 _GAMES: dict = {}  # (file, players, options, engine) -> (engine Game, Encoder): loaded once a process
+_STARTS: dict = {}  # the same key -> the core of the game's start
 
 
 def _type(utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
@@ -92,12 +96,16 @@ class CardsGame(pyspiel.Game):
         n = game.players
         params["players"] = n
         program = game.program
+        utility = _UTILITIES[game.utility]
+        # a payoff's bounds are not known from the rules; without one a seat gets 0 or 1
+        low, high = (0.0, 1.0) if program.payoff is None else (-PAYOFF_BOUND, PAYOFF_BOUND)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoder.num_actions,
             max_chance_outcomes=max(game.deck.size, MAX_DRAW),
-            num_players=n, min_utility=0.0, max_utility=1.0, utility_sum=None,
+            num_players=n, min_utility=low, max_utility=high,
+            utility_sum=0.0 if game.utility == "zero_sum" else None,
             max_game_length=program.max_decisions + game.deck.size * min(program.max_rounds, 1000))
-        super().__init__(_type(), info, params)
+        super().__init__(_type(utility), info, params)
 
     def new_initial_state(self) -> "CardsState":
         """The game's start (a chance node if the rules shuffle before the first decision)."""
@@ -112,7 +120,7 @@ class _Core:
     """Where an OpenSpiel state stands, in plain engine terms; fields are replaced, never changed in
     place, so a copy shares them safely. Pickled as its key and moves (replayed when unpickled)."""
 
-    __slots__ = ("key", "st", "base", "action", "script", "event", "drawn", "moves")
+    __slots__ = ("key", "st", "base", "action", "script", "event", "drawn", "moves", "views")
 
     def __copy__(self) -> "_Core":
         c = _Core.__new__(_Core)
@@ -126,6 +134,16 @@ class _Core:
     def __reduce__(self):
         return _revive, (self.key, self.moves)
 
+    def view(self, seat: int):
+        """The seat's view where the step stands (at a chance node: where it began), kept once made."""
+        view = self.views.get(seat)
+        if view is None:
+            st = self.st if self.st is not None else self.base
+            if st is None:
+                return None
+            view = self.views[seat] = st.view(seat, past=False)
+        return view
+
 
 def _revive(key: tuple, moves: tuple) -> _Core:
     """A state's core played again from the start (how a serialized state comes back)."""
@@ -137,9 +155,13 @@ def _revive(key: tuple, moves: tuple) -> _Core:
 
 
 def _start(key: tuple, game) -> _Core:
-    core = _Core()
-    core.key, core.base, core.action, core.script, core.moves = key, None, None, (), ()
-    return _run(core, game)
+    """The core of the game's start (made once a game: cores are never changed in place)."""
+    got = _STARTS.get(key)
+    if got is None:
+        core = _Core()
+        core.key, core.base, core.action, core.script, core.moves = key, None, None, (), ()
+        got = _STARTS[key] = _run(core, game)
+    return got
 
 
 def _run(core: _Core, game) -> _Core:
@@ -153,9 +175,10 @@ def _run(core: _Core, game) -> _Core:
             st.rng = Script(core.script)
             st.apply(core.action)
     except NeedChance as e:
-        core.st, core.event, core.drawn = None, (e.kind, e.data), ()
+        st, core.event = None, (e.kind, e.data)
     else:
-        core.st, core.event, core.drawn = st, None, ()
+        core.event = None
+    core.st, core.drawn, core.views = st, (), {}
     return core
 
 
@@ -170,13 +193,13 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
             return _run(new, game)
         drawn = core.drawn + (action,)
         if len(drawn) < len(data) - 1:
-            new.drawn = drawn
+            new.drawn = drawn  # (the same step, the same views)
             return new
         last = [c for c in data if c not in drawn]
         new.script = core.script + (drawn + tuple(last),)
         return _run(new, game)
     st = core.st
-    view = st.view(player, past=False)
+    view = core.view(player)
     a = encoder.action_of(view.choice, action)
     new.base, new.action, new.script = st, view.action_in(st, a), ()
     return _run(new, game)
@@ -208,7 +231,7 @@ class CardsState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list:
         """The seat's legal action indices, ascending (from its view)."""
-        return self._encoder.legal_indices(self._core.st.view(player, past=False))
+        return self._encoder.legal_indices(self._core.view(player))
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) of the chance event under way: a card drawn, or an index drawn."""
@@ -230,7 +253,7 @@ class CardsState(pyspiel.State):
         st = self._core.st
         if st is None or st.is_terminal() or st.current_player != player:
             return f"action {action}"
-        view = st.view(player, past=False)
+        view = self._core.view(player)
         try:
             a = self._encoder.action_of(view.choice, action)
         except ValueError:
@@ -245,7 +268,8 @@ class CardsState(pyspiel.State):
         return self._core.event is None and self._core.st.is_terminal()
 
     def returns(self) -> list:
-        """Each seat's return once the game is over (1.0 for a winner, 0.0 otherwise); zeros before."""
+        """Each seat's return once the game is over (its payoff; without a payoff declaration 1.0 for
+        a winner, 0.0 otherwise); zeros before."""
         if not self.is_terminal():
             return [0.0] * self._cards.players
         return [float(x) for x in self._core.st.returns()]
@@ -281,18 +305,11 @@ class CardsObserver:
             self.tensor = np.zeros(game.encoder.size, np.float32)
             self.dict = {b.name: self.tensor[b.start:b.start + b.size] for b in game.encoder.blocks}
 
-    @staticmethod
-    def _view(state: CardsState, player: int):
-        """The seat's view where the state stands (at a chance node: where its step began)."""
-        core = state._core
-        st = core.st if core.st is not None else core.base
-        return None if st is None else st.view(player, past=False)
-
     def set_from(self, state: CardsState, player: int) -> None:
         """Fills the tensor with what `player` knows in `state`."""
         if self.perfect_recall:
             return
-        view = self._view(state, player)
+        view = state._core.view(player)
         if view is None:
             self.tensor.fill(0.0)
         else:
@@ -301,18 +318,22 @@ class CardsObserver:
     def string_from(self, state: CardsState, player: int) -> str:
         """The observation (or, perfect recall, the information state) of `player` as a string."""
         core = state._core
-        view = self._view(state, player)
+        view = core.view(player)
         head = f"P{player}"
         if core.event is not None:
             head += f" (chance: {len(core.drawn)} drawn)"
-        if view is None:
-            return head
-        obs = view.observation()
-        lines = obs.pop("log")
-        text = head + "\n" + json.dumps(obs, sort_keys=True, ensure_ascii=False)
-        if self.perfect_recall:
-            text += "\n" + "\n".join(lines)
-        return text
+        return head if view is None else seat_string(view, head, self.perfect_recall)
+
+
+def seat_string(view, head: str, perfect_recall: bool) -> str:
+    """A seat's observation string from its view (its observation as JSON, after `head`); with
+    `perfect_recall`, its information state: its transcript follows."""
+    obs = view.observation()
+    lines = obs.pop("log")
+    text = head + "\n" + json.dumps(obs, sort_keys=True, ensure_ascii=False)
+    if perfect_recall:
+        text += "\n" + "\n".join(lines)
+    return text
 
 
 pyspiel.register_game(_type(), CardsGame)
