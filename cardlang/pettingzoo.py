@@ -101,8 +101,11 @@ class CardsEnv(AECEnv):
             self._was_dead_step(action)
             return
         view = self._view(self._seat[agent])
-        a = self.encoder.action_of(view.choice, int(action))
-        if a not in view.legal_action_ids():
+        try:
+            a = self.encoder.action_of(view.choice, int(action))
+        except ValueError:
+            a = None
+        if a is None or a not in view.legal_action_ids():
             raise ValueError(f"action {int(action)} is not legal for {agent} (see its action_mask)")
         self._state.apply(view.action_in(self._state, a))
         self._views = {}

@@ -112,8 +112,8 @@ class Encoder:
         self.active_at = block("active", n, "1 for each seat still in play")
         self.winners_at = block("winners", n, "1 for each winner, once the game is over")
         self.choices = lowered.choices
-        self.choice_at = block("choice", len(self.choices), "the pending choice (in the order of the "
-                               "game's `chooses`), one-hot")
+        self.choice_at = block("choice", len(self.choices), "the pending choice, one-hot, by the "
+                               "engine's choice index (a choice nested in another's alternative first)")
         self.terminal_at = block("terminal", 1, "1 once the game is over")
         self.round_at = block("round", 1, "the rounds begun, scaled")
         self.size = self._size
