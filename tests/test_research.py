@@ -11,26 +11,25 @@ is shown by the adapters is part of the generic leak test (tests/test_leaks.py).
 import glob
 import os
 import random
+import subprocess
+import sys
 import warnings
 
 import numpy as np
+import pyspiel
 import pytest
+from gymnasium.utils.env_checker import check_env
+from open_spiel.python import policy
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
+from pettingzoo.test import api_test, seed_test
 
-pytest.importorskip("pettingzoo")
-pyspiel = pytest.importorskip("pyspiel")
-
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from open_spiel.python import policy  # noqa: E402
-from open_spiel.python.algorithms import cfr, expected_game_score, exploitability  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-
-import cardlang  # noqa: E402
-from cardlang import gymnasium as cards_gym  # noqa: E402
-from cardlang import openspiel, pettingzoo  # noqa: E402
-from cardlang.load import check_file  # noqa: E402
-from cardlang.research.chance import NeedChance, Script  # noqa: E402
-from cardlang.research.encoding import Encoder, scaled  # noqa: E402
-from scenario import ROOT, game, path  # noqa: E402
+import cardlang
+from cardlang import gymnasium as cards_gym
+from cardlang import openspiel, pettingzoo
+from cardlang.load import check_file
+from cardlang.research.chance import NeedChance, Script
+from cardlang.research.encoding import Encoder, scaled
+from scenario import ROOT, game, path
 
 FILES = sorted(os.path.relpath(p, ROOT) for folder in ("games", "examples")
                for p in glob.glob(os.path.join(ROOT, folder, "*.cards")))
@@ -352,3 +351,25 @@ def test_kuhn_poker_python_cfr_on_the_python_game_itself():
         found.append(exploitability.exploitability(g, solver.average_policy()))
     assert found[0] == pytest.approx(found[1], abs=1e-9)
     assert found[0] < 0.001
+
+
+# ------------------------------------------------------------------------- examples/research
+def _script(name, *args) -> str:
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "research", name), *args],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_random_agents_script_plays_every_game():
+    lines = _script("random_agents.py", "--games", "1").splitlines()
+    assert sorted(line.split()[0] for line in lines) == sorted(os.path.basename(f) for f in FILES)
+    assert all("1 games" in line and "mean returns" in line for line in lines)
+
+
+def test_the_cfr_script_prints_the_exploitability_by_iteration_as_on_the_native_game():
+    lines = _script("cfr_kuhn.py", "--iterations", "30", "--every", "10", "--native").splitlines()
+    assert lines[0].split() == ["iteration", "cards", "native"]
+    rows = [line.split() for line in lines[1:]]
+    assert [r[0] for r in rows] == ["10", "20", "30"]
+    assert all(r[1] == r[2] for r in rows) and float(rows[-1][1]) < float(rows[0][1])
