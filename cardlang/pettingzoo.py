@@ -123,9 +123,8 @@ class CardsEnv(AECEnv):
             self._accumulate_rewards()
             if self.agent_selection not in self.agents:
                 self.agent_selection = self.agents[0]
-        else:
+        else:  # (rewards stay 0 until the end: nothing to clear)
             self.agent_selection = self.possible_agents[st.current_player]
-            self._clear_rewards()
 
     def render(self) -> Optional[str]:
         """With `render_mode="ansi"`: the table as the seat to play (or seat 0 at the end) sees it."""

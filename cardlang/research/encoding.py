@@ -125,6 +125,16 @@ class Encoder:
                 self.high[at:at + self._width(t)] = SCALE_BOUND
         self.high[self.round_at] = SCALE_BOUND
         self._arange = np.arange(D, dtype=np.int64)
+        # the variables by how they are written: numbers and truths at once, one-hot ones as a list
+        # of indices, the others (lists of seats, cards or numbers, texts) one by one
+        self._numbers = [(slot, at) for slot, t, at, _ in self.vars if t == NUMBER]
+        self._number_slots = [slot for slot, _ in self._numbers]
+        self._number_at = np.array([at for _, at in self._numbers], dtype=np.int64)
+        self._bools = [(slot, at) for slot, t, at, _ in self.vars if t == BOOL]
+        self._bool_slots = [slot for slot, _ in self._bools]
+        self._bool_at = np.array([at for _, at in self._bools], dtype=np.int64)
+        self._one_hot = [(slot, at, t == CARD) for slot, t, at, _ in self.vars if t in (PLAYER, SUIT, RANK, ZONE, CARD)]
+        self._others = [(slot, t, at) for slot, t, at, _ in self.vars if t in (PLAYERS, CARDS, TEXT, LIST)]
         self._init_actions(max_number)
 
     # ------------------------------------------------------------------ observation
@@ -160,17 +170,25 @@ class Encoder:
             v[self.tops_at + np.nonzero(shown)[0] * D + tops[shown]] = 1.0
         v[self.sizes_at:self.sizes_at + self.Z] = np.array(t.sizes, dtype=np.float32) / D
         values = t.values
-        for slot, typ, at, _ in self.vars:
-            self._put(v, at, typ, values[slot])
-        v[self.seat_at + seat] = 1.0
+        if self._numbers:  # every number at once: numpy, not one scalar at a time
+            x = np.array([values[slot] for slot in self._number_slots], dtype=np.float64)
+            v[self._number_at] = np.clip(np.sign(x) * np.log1p(np.abs(x)), -SCALE_BOUND, SCALE_BOUND)
+        if self._bools:
+            v[self._bool_at] = [bool(values[slot]) for slot in self._bool_slots]
+        hot = [at + (D if x < 0 else x) if card else at + x
+               for slot, at, card in self._one_hot if (x := values[slot]) is not None]
+        hot.append(self.seat_at + seat)
         if t.current_player != TERMINAL:
-            v[self.current_at + t.current_player] = 1.0
-        v[self.active_at:self.active_at + self.players] = t.active
-        for w in t.winners if t.terminal else ():
-            v[self.winners_at + w] = 1.0
+            hot.append(self.current_at + t.current_player)
+        if t.terminal:
+            hot.append(self.terminal_at)
+            hot.extend(self.winners_at + w for w in t.winners)
         if t.choice >= 0:
-            v[self.choice_at + t.choice] = 1.0
-        v[self.terminal_at] = float(t.terminal)
+            hot.append(self.choice_at + t.choice)
+        v[hot] = 1.0
+        for slot, typ, at in self._others:
+            self._put(v, at, typ, values[slot])
+        v[self.active_at:self.active_at + self.players] = t.active
         v[self.round_at] = min(scaled(t.round), SCALE_BOUND)
         return v
 
@@ -227,7 +245,10 @@ class Encoder:
                 at += width
             self.offsets.append(row)
         self.num_actions = max(at, 1)
-        self._alt_starts = np.array([r[2] for r in self.alternatives] or [0], dtype=np.int64)
+        # index -> its run in `alternatives` (a list lookup: an environment step asks it every time)
+        self._run_of = [-1] * self.num_actions
+        for k, (_, _, start, width, _) in enumerate(self.alternatives):
+            self._run_of[start:start + width] = [k] * width
 
     def index_of(self, choice: int, a: int) -> int:
         """The index of action id `a` (`alternative << 16 | value`) of choice `choice`."""
@@ -240,9 +261,9 @@ class Encoder:
 
     def action_of(self, choice: int, index: int) -> int:
         """The action id of index `index` in choice `choice` (a ValueError if it is not that choice's)."""
-        k = int(np.searchsorted(self._alt_starts, index, side="right")) - 1
+        k = self._run_of[index] if 0 <= index < len(self._run_of) else -1
         c, a, start, width, _ = self.alternatives[k] if k >= 0 else (-1, 0, 0, 0, "")
-        if c != choice or not start <= index < start + width:
+        if c != choice:
             raise ValueError(f"action index {index} is not one of the pending choice's")
         return (a << 16) | (index - start)
 
