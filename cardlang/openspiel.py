@@ -237,6 +237,9 @@ class CardsState(pyspiel.State):
         """(outcome, probability) of the chance event under way: a card drawn, or an index drawn."""
         kind, data = self._core.event
         if kind == "draw":
+            if data > max(self._cards.deck.size, MAX_DRAW):
+                raise ValueError(f"a `random` draw among {data} items: this game offers OpenSpiel at most "
+                                 f"{max(self._cards.deck.size, MAX_DRAW)} chance outcomes")
             return [(i, 1.0 / data) for i in range(data)]
         left = sorted(set(data).difference(self._core.drawn))
         return [(c, 1.0 / len(left)) for c in left]
