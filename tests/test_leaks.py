@@ -6,7 +6,8 @@ mid-game states (seeded), the cards seat k does not know are dealt again in a wa
 round's past play (`SeatView.sample`, which replays the round by place in the new deal, so the
 twin's own log is written again from the round's first decision), and for seat k the view (labels
 included), `transcript(k)`, the rendered play screen and each bot's decision with the same seed
-must be the same in both. The explicit findings of issue 13 follow.
+must be the same in both, and so must everything the research adapters (PettingZoo, Gymnasium,
+OpenSpiel) give that seat. The explicit findings of issue 13 follow.
 """
 
 import glob
@@ -16,6 +17,9 @@ import random
 
 import pytest
 
+from functools import lru_cache
+
+from cardlang import gymnasium, openspiel, pettingzoo
 from cardlang.runtime.view import ChoiceCount
 from rich.console import Console
 
@@ -75,6 +79,24 @@ def twins(relative, players):
                 yield state, seat, twin, fits
 
 
+@lru_cache(maxsize=None)
+def _environments(relative, players):
+    return (pettingzoo.CardsEnv(path(relative), players), gymnasium.CardsEnv(path(relative), 0, "random", players))
+
+
+def adapters_show(relative, players, state, seat) -> list:
+    """Everything the research adapters give seat `seat` of `state`: PettingZoo's observation and mask,
+    Gymnasium's, OpenSpiel's observation and information-state strings (its tensor is the vector)."""
+    pz, gym = _environments(relative, players)
+    pz._state, pz._views = state, {}
+    shown = {k: v.tolist() for k, v in pz.observe(pz.possible_agents[seat]).items()}
+    gym._state, gym.seat = state, seat
+    obs, info = gym._observe()
+    view = state.view(seat, past=False)
+    return [shown, {k: v.tolist() for k, v in obs.items()}, info["action_mask"].tolist(),
+            openspiel.seat_string(view, "", False), openspiel.seat_string(view, "", True)]
+
+
 def _players(relative):
     low, high = check_file(path(relative))[0].players
     return sorted({low, min(high, low + 1)})
@@ -105,6 +127,7 @@ def test_a_seat_sees_the_same_whatever_the_cards_hidden_from_it(relative, player
         if state.current_player == seat:
             for name in BOT_NAMES:
                 assert make_bot(name, seed=5).choose(seen) == make_bot(name, seed=5).choose(view), name
+        assert adapters_show(relative, players, twin, seat) == adapters_show(relative, players, state, seat)
     assert tried >= 3, f"only {tried} twins fitted the past"
     assert differs > 0, "the twins must really differ in hidden cards"
 

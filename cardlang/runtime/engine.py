@@ -263,17 +263,18 @@ class Game:
         self.utility = utility(program.payoff)  # "zero_sum", "identical" (a shared payoff) or "general_sum"
 
     def new_initial_state(self, seed: int = 0, stack: Optional[Sequence] = None,
-                          draws: Optional[Sequence] = None, log: bool = True) -> State:
+                          draws: Optional[Sequence] = None, log: bool = True, chance=None) -> State:
         """A new game, run up to its first decision.
 
         `stack` fixes the order of shuffled cards, top first: a list of card names for the first
         shuffle, or a list of such lists for successive shuffles (later shuffles are random).
         `draws` fixes what successive `random(…)` draws give (players as seat numbers). `log=False`
-        skips the log, for fast playouts.
+        skips the log, for fast playouts. `chance`, a chance source (see `runtime/rng.py`), supplies
+        every shuffle and draw in place of the seed (adapters that enumerate chance do).
         """
         st = State(self)
         st.seed = seed
-        st.rng = random.Random(seed).getrandbits(64)
+        st.rng = random.Random(seed).getrandbits(64) if chance is None else chance
         st.stacks = _stacks(self.deck, stack) if stack else None
         st.draws = (0, tuple(draws)) if draws else None
         st.log = [] if log else None

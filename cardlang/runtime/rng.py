@@ -5,6 +5,12 @@ the new `state.rng`, so a state stays a few flat lists and an int (cheap to clon
 These functions give exactly what `random.Random(seed).shuffle(...)` and `.randrange(n)` give, so
 seeded games do not change, but without `Random.__init__`, the Python-level `seed()` and the
 per-card method calls of `random.shuffle`: the generator is reseeded in C, one per thread.
+
+A state's chance may instead be a *chance source* (any object that is not an int, with the methods
+`shuffle(pile) -> next chance` and `randbelow(n) -> (value, next chance)`): both engines draw only
+through these two functions, so an adapter that must supply the outcomes itself (OpenSpiel's
+chance nodes: `cardlang.research.chance`) sets one as `state.rng` and every shuffle and `random`
+draw of either engine asks it. A seeded game never meets one (its chance is an int).
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ def _generator(seed: int) -> random.Random:
 
 def shuffle(pile: list, seed: int) -> int:
     """Shuffles `pile` in place as `random.Random(seed).shuffle(pile)` does; returns the next seed."""
+    if type(seed) is not int:  # a chance source (see the module's docstring)
+        return seed.shuffle(pile)
     mt = _generator(seed)
     bits = mt.getrandbits
     lengths = _BITS
@@ -48,6 +56,8 @@ def shuffle(pile: list, seed: int) -> int:
 
 def randbelow(n: int, seed: int) -> tuple[int, int]:
     """(`random.Random(seed).randrange(n)`, the next seed), for n >= 1."""
+    if type(seed) is not int:  # a chance source (see the module's docstring)
+        return seed.randbelow(n)
     mt = _generator(seed)
     bits = mt.getrandbits
     k = n.bit_length()

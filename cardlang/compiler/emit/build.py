@@ -8,6 +8,7 @@ from ...runtime import engine
 from .. import passes as passes_
 from ..layout import build_layout, choose_deck
 from ..lower import lower, lower_expression
+from ..payoff import payoff_rule
 from ..reference_expr import Evaluator
 from .graph import build
 from .program import Program
@@ -27,4 +28,6 @@ def emit_program(symbols: Symbols, players: int, options: dict, counting: bool =
     graph = build(lowered, counting)
     passes_.run(graph, names)
     program.setup(graph, names)
+    # the game's payoff, evaluated over the IR as compile.py did (see compiler/payoff.py)
+    program.payoff = payoff_rule(lowered.payoff, Evaluator(layout, program).eval)
     return program

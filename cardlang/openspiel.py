@@ -1,0 +1,342 @@
+"""Any `.cards` game as an OpenSpiel game: `load_game("games/x.cards", players=2, **options)`, or
+`pyspiel.load_game("python_cardlang", {"file": …, "players": …})` once this module is imported.
+
+Chance is explicit: every shuffle and `random` draw of the rules is a chance node with its outcomes
+and their probabilities. A shuffle of k cards is k - 1 successive chance nodes, each drawing the next
+card from the top among those left (uniformly: the same distribution as the engine's shuffle); a
+draw among n items is one node of n outcomes. The engine cannot stop inside a step, so a state
+plays its step again from the step's start (the decision, or the game's start) with one outcome
+more each time it meets a chance event it has no outcome for (`research/chance.py`).
+
+Information-state and observation strings and the observation tensor of a seat come from that
+seat's view (`state.view(seat)`): its observation, its transcript, the vector of
+`research/encoding.py`. The information-state string is the seat's transcript (every step of the
+game as the seat read it) with its current observation, which makes it perfect recall; there is no
+information-state tensor (a vector of fixed size cannot hold a history of any length).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Optional
+
+import numpy as np
+import pyspiel
+
+from .lang.limits import MAX_PLAYERS
+from .load import load
+from .research.chance import NeedChance, Script
+from .research.encoding import MAX_NUMBER, Encoder
+
+SHORT_NAME = "python_cardlang"
+MAX_DRAW = 256  # chance outcomes a `random` draw may have (beyond the deck's size)
+_PARAMETERS = {"file": "", "players": 0, "options": "", "engine": "compiled"}
+PAYOFF_BOUND = 1e9  # the utility bounds OpenSpiel is told for a game with a payoff declaration
+_UTILITIES = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM, "identical": pyspiel.GameType.Utility.IDENTICAL,
+              "general_sum": pyspiel.GameType.Utility.GENERAL_SUM}
+_GAMES: dict = {}  # (file, players, options, engine) -> (engine Game, Encoder): loaded once a process
+_STARTS: dict = {}  # the same key -> the core of the game's start
+
+
+def _type(utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME, long_name="a cardlang rule file",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=MAX_PLAYERS, min_num_players=1,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=_PARAMETERS, default_loadable=False)
+
+
+def options_text(options: dict) -> str:
+    """Options as the `options` game parameter holds them: `name:value;name:value`."""
+    return ";".join(f"{k}:{v}" for k, v in sorted(options.items()))
+
+
+def _options(text: str) -> dict:
+    out = {}
+    for part in filter(None, text.split(";")):
+        name, sep, value = part.partition(":")
+        if not sep:
+            raise ValueError(f"option `{part}` is not `name:value`")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _engine_game(key: tuple):
+    """The loaded game and its encoder for a parameter key (loaded once a process)."""
+    got = _GAMES.get(key)
+    if got is None:
+        path, players, options, engine = key
+        game = load(path, players or None, _options(options) or None, engine=engine)
+        got = _GAMES[key] = (game, Encoder(game, MAX_NUMBER))
+    return got
+
+
+def load_game(path: str, players: Optional[int] = None, engine: str = "compiled", **options) -> "CardsGame":
+    """The OpenSpiel game of a rule file for `players` seats and its `options`."""
+    return CardsGame({"file": os.path.abspath(path), "players": int(players or 0),
+                      "options": options_text(options), "engine": engine})
+
+
+class CardsGame(pyspiel.Game):
+    """A `.cards` game for OpenSpiel (see the module's docstring)."""
+
+    def __init__(self, params: Optional[dict] = None):
+        params = {**_PARAMETERS, **(params or {})}
+        if not params["file"]:
+            raise ValueError(f"{SHORT_NAME} needs a `file` parameter: the rule file to play")
+        self.key = (params["file"], int(params["players"]), params["options"], params["engine"])
+        self.cards, self.encoder = _engine_game(self.key)
+        game = self.cards
+        n = game.players
+        params["players"] = n
+        program = game.program
+        utility = _UTILITIES[game.utility]
+        # a payoff's bounds are not known from the rules; without one a seat gets 0 or 1
+        low, high = (0.0, 1.0) if program.payoff is None else (-PAYOFF_BOUND, PAYOFF_BOUND)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.encoder.num_actions,
+            max_chance_outcomes=max(game.deck.size, MAX_DRAW),
+            num_players=n, min_utility=low, max_utility=high,
+            utility_sum=0.0 if game.utility == "zero_sum" else None,
+            max_game_length=program.max_decisions + game.deck.size * min(program.max_rounds, 1000))
+        super().__init__(_type(utility), info, params)
+
+    def new_initial_state(self) -> "CardsState":
+        """The game's start (a chance node if the rules shuffle before the first decision)."""
+        return CardsState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "CardsObserver":
+        """An observer of a seat: the information state (perfect recall) or the observation."""
+        return CardsObserver(self, iig_obs_type, params)
+
+
+class _Core:
+    """Where an OpenSpiel state stands, in plain engine terms; fields are replaced, never changed in
+    place, so a copy shares them safely. Pickled as its key and moves (replayed when unpickled)."""
+
+    __slots__ = ("key", "st", "base", "action", "script", "event", "drawn", "moves", "views")
+
+    def __copy__(self) -> "_Core":
+        c = _Core.__new__(_Core)
+        for f in _Core.__slots__:
+            setattr(c, f, getattr(self, f))
+        return c
+
+    def __deepcopy__(self, memo) -> "_Core":
+        return self.__copy__()
+
+    def __reduce__(self):
+        return _revive, (self.key, self.moves)
+
+    def view(self, seat: int):
+        """The seat's view where the step stands (at a chance node: where it began), kept once made."""
+        view = self.views.get(seat)
+        if view is None:
+            st = self.st if self.st is not None else self.base
+            if st is None:
+                return None
+            view = self.views[seat] = st.view(seat, past=False)
+        return view
+
+
+def _revive(key: tuple, moves: tuple) -> _Core:
+    """A state's core played again from the start (how a serialized state comes back)."""
+    game, encoder = _engine_game(key)
+    core = _start(key, game)
+    for player, action in moves:
+        core = _advance(core, game, encoder, player, action)
+    return core
+
+
+def _start(key: tuple, game) -> _Core:
+    """The core of the game's start (made once a game: cores are never changed in place)."""
+    got = _STARTS.get(key)
+    if got is None:
+        core = _Core()
+        core.key, core.base, core.action, core.script, core.moves = key, None, None, (), ()
+        got = _STARTS[key] = _run(core, game)
+    return got
+
+
+def _run(core: _Core, game) -> _Core:
+    """Plays the step from its start with the outcomes known so far: to a decision, or to the next
+    chance event without an outcome."""
+    try:
+        if core.base is None:
+            st = game.new_initial_state(seed=0, chance=Script(core.script))
+        else:
+            st = core.base.clone()
+            st.rng = Script(core.script)
+            st.apply(core.action)
+    except NeedChance as e:
+        st, core.event = None, (e.kind, e.data)
+    else:
+        core.event = None
+    core.st, core.drawn, core.views = st, (), {}
+    return core
+
+
+def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _Core:
+    """The core after OpenSpiel action `action` of `player` (a seat, or chance)."""
+    new = core.__copy__()
+    new.moves = core.moves + ((player, action),)
+    if core.event is not None:
+        kind, data = core.event
+        if kind == "draw":
+            new.script = core.script + (action,)
+            return _run(new, game)
+        drawn = core.drawn + (action,)
+        if len(drawn) < len(data) - 1:
+            new.drawn = drawn  # (the same step, the same views)
+            return new
+        last = [c for c in data if c not in drawn]
+        new.script = core.script + (drawn + tuple(last),)
+        return _run(new, game)
+    st = core.st
+    view = core.view(player)
+    a = encoder.action_of(view.choice, action)
+    new.base, new.action, new.script = st, view.action_in(st, a), ()
+    return _run(new, game)
+
+
+class CardsState(pyspiel.State):
+    """A state of a `.cards` game for OpenSpiel: a decision, a chance node or the end."""
+
+    def __init__(self, game: CardsGame):
+        super().__init__(game)
+        self._core = _start(game.key, game.cards)  # (the only attribute: OpenSpiel copies and pickles them)
+
+    @property
+    def _cards(self):
+        return _GAMES[self._core.key][0]
+
+    @property
+    def _encoder(self) -> Encoder:
+        return _GAMES[self._core.key][1]
+
+    def current_player(self) -> int:
+        """The seat to decide, CHANCE or TERMINAL."""
+        core = self._core
+        if core.event is not None:
+            return pyspiel.PlayerId.CHANCE
+        if core.st.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return core.st.current_player
+
+    def _legal_actions(self, player: int) -> list:
+        """The seat's legal action indices, ascending (from its view)."""
+        return self._encoder.legal_indices(self._core.view(player))
+
+    def chance_outcomes(self) -> list:
+        """(outcome, probability) of the chance event under way: a card drawn, or an index drawn."""
+        kind, data = self._core.event
+        if kind == "draw":
+            if data > max(self._cards.deck.size, MAX_DRAW):
+                raise ValueError(f"a `random` draw among {data} items: this game offers OpenSpiel at most "
+                                 f"{max(self._cards.deck.size, MAX_DRAW)} chance outcomes")
+            return [(i, 1.0 / data) for i in range(data)]
+        left = sorted(set(data).difference(self._core.drawn))
+        return [(c, 1.0 / len(left)) for c in left]
+
+    def _apply_action(self, action: int) -> None:
+        self._core = _advance(self._core, self._cards, self._encoder, self.current_player(), int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            kind, data = self._core.event or ("", 0)
+            if kind == "shuffle":
+                return f"chance: {self._cards.deck.label_of(action)} next"
+            return f"chance: item {action} of {data}"
+        st = self._core.st
+        if st is None or st.is_terminal() or st.current_player != player:
+            return f"action {action}"
+        view = self._core.view(player)
+        try:
+            a = self._encoder.action_of(view.choice, action)
+        except ValueError:
+            return f"action {action}"
+        for x in view.legal_actions():
+            if x == a:
+                return x.label
+        return f"action {action}"
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self._core.event is None and self._core.st.is_terminal()
+
+    def returns(self) -> list:
+        """Each seat's return once the game is over (its payoff; without a payoff declaration 1.0 for
+        a winner, 0.0 otherwise); zeros before."""
+        if not self.is_terminal():
+            return [0.0] * self._cards.players
+        return [float(x) for x in self._core.st.returns()]
+
+    def __str__(self) -> str:
+        core = self._core
+        st = core.st if core.st is not None else core.base
+        lines = st.transcript() if st is not None else []
+        if core.event is not None:
+            kind, data = core.event
+            what = f"a shuffle of {len(data)} cards, {len(core.drawn)} drawn" if kind == "shuffle" \
+                else f"a draw among {data}"
+            lines = lines + [f"chance: {what}"]
+        return "\n".join(lines)
+
+
+class CardsObserver:
+    """A seat's observation (the vector and a string) or information state (a string), from its view."""
+
+    def __init__(self, game: CardsGame, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"observer parameters are not supported: {params}")
+        kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if kind.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not kind.public_info:
+            raise ValueError("a cardlang seat observes its own private information and the public one; "
+                             "other observation types are not offered")
+        self.perfect_recall = kind.perfect_recall
+        self.encoder = game.encoder
+        if self.perfect_recall:  # an information state is a string only (see the module's docstring)
+            self.tensor = np.zeros(0, np.float32)
+            self.dict = {}
+        else:
+            self.tensor = np.zeros(game.encoder.size, np.float32)
+            self.dict = {b.name: self.tensor[b.start:b.start + b.size] for b in game.encoder.blocks}
+
+    def set_from(self, state: CardsState, player: int) -> None:
+        """Fills the tensor with what `player` knows in `state`."""
+        if self.perfect_recall:
+            return
+        view = state._core.view(player)
+        if view is None:
+            self.tensor.fill(0.0)
+        else:
+            self.encoder.observation(view, out=self.tensor)
+
+    def string_from(self, state: CardsState, player: int) -> str:
+        """The observation (or, perfect recall, the information state) of `player` as a string."""
+        core = state._core
+        view = core.view(player)
+        head = f"P{player}"
+        if core.event is not None:
+            head += f" (chance: {len(core.drawn)} drawn)"
+        return head if view is None else seat_string(view, head, self.perfect_recall)
+
+
+def seat_string(view, head: str, perfect_recall: bool) -> str:
+    """A seat's observation string from its view (its observation as JSON, after `head`); with
+    `perfect_recall`, its information state: its transcript follows."""
+    obs = view.observation()
+    lines = obs.pop("log")
+    text = head + "\n" + json.dumps(obs, sort_keys=True, ensure_ascii=False)
+    if perfect_recall:
+        text += "\n" + "\n".join(lines)
+    return text
+
+
+pyspiel.register_game(_type(), CardsGame)

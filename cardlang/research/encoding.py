@@ -1,0 +1,288 @@
+"""A seat's view as a fixed-size numpy vector, and a stable index over the game's action ids.
+
+Both are derived once per game (file, player count, options) from its declarations: the zones of
+its layout, its declared variables and their types, its choices and their alternatives. They read
+nothing but a seat's view (`SeatView.table()`, `SeatView.legal_action_ids()`): an adapter built on
+them cannot show a seat a card it does not know. `docs/research.md` documents both layouts.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import attrs
+import numpy as np
+
+from ..compiler import ir
+from ..compiler.lower import lower
+from ..lang.check import BOOL, CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE
+from ..runtime.engine import TERMINAL
+
+MAX_NUMBER = 1023  # the largest number a `a number … from a to b` choice may index, unless `b` is a constant
+LIST_ITEMS = 8  # the first items of a list variable that the vector holds
+SCALE_BOUND = 64.0  # |a scaled number| never exceeds this (log1p of any 64-bit int is under 45)
+
+
+def scaled(x) -> float:
+    """A number as the vector holds it: sign(x) * log(1 + |x|), so counts and chips stay small."""
+    return math.copysign(math.log1p(abs(x)), x) if x else 0.0
+
+
+def _walk(node, out: set) -> None:
+    """Collects the texts a text variable may take in an IR tree: each text constant and each plain
+    text (no `{…}`), but not what is only shown (announcements, labels)."""
+    if isinstance(node, ir.Const):
+        if isinstance(node.value, str):
+            out.add(node.value)
+        return
+    if isinstance(node, ir.Text):
+        if all(isinstance(p, str) for p in node.parts):
+            out.add("".join(node.parts))
+        return
+    if isinstance(node, ir.Announce):
+        return
+    if isinstance(node, ir.Alternative):
+        for x in (node.source, node.high, node.where, node.body):
+            _walk(x, out)
+        return
+    if isinstance(node, (tuple, list)):
+        for x in node:
+            _walk(x, out)
+    elif isinstance(node, dict):
+        for x in node.values():
+            _walk(x, out)
+    elif attrs.has(type(node)):
+        for f in attrs.fields(type(node)):
+            _walk(getattr(node, f.name), out)
+
+
+@attrs.define(frozen=True)
+class Block:
+    """A named run of the vector: `name`, its first index, its length, and what each entry means."""
+
+    name: str
+    start: int
+    size: int
+    meaning: str
+
+
+class Encoder:
+    """The observation vector and the action index of one game (see `docs/research.md`)."""
+
+    def __init__(self, game, max_number: int = MAX_NUMBER):
+        program = game.program
+        layout = program.layout
+        self.game = game
+        self.players = n = game.players
+        self.deck = deck = game.deck
+        self.D = D = deck.size
+        self.Z = Z = len(layout.zone_names)
+        lowered = lower(game.symbols, n, game.options, layout)
+        texts: set = set()
+        _walk((lowered.setup, lowered.round, lowered.phases, lowered.var_inits), texts)
+        self.texts = tuple(sorted(texts))
+        self._text_index = {t: i for i, t in enumerate(self.texts)}
+        self.blocks: list[Block] = []
+        self._size = 0
+
+        def block(name, size, meaning) -> int:
+            b = Block(name, self._size, size, meaning)
+            self.blocks.append(b)
+            self._size += size
+            return b.start
+
+        self.zone_names = layout.zone_names
+        self.cards_at = block("cards", Z * D, "zone by zone, card by card (deck order): 1 where the seat "
+                              "knows that card lies in that zone")
+        self.piles = np.array([z for z in range(Z) if layout.zone_kind[z] == "pile"], dtype=np.int64)
+        self.tops_at = block("tops", len(self.piles) * D, "each pile zone: its top card, one-hot, if the "
+                             "seat knows it")
+        self.sizes_at = block("sizes", Z, "each zone's card count / deck size")
+        # the declared variables: (slot, type, first index, name) for each, a per-player one per seat
+        self.vars = []
+        for name, (slot, t) in layout.var_slots.items():
+            self.vars.append((slot, t, block(f"var {name}", self._width(t), self._meaning(t)), name))
+        for name, (slot, t) in layout.pvar_slots.items():
+            for seat in range(n):
+                self.vars.append((slot + seat, t, block(f"var {name}(P{seat})", self._width(t), self._meaning(t)),
+                                  f"{name}(P{seat})"))
+        self.seat_at = block("seat", n, "the observing seat, one-hot")
+        self.current_at = block("current player", n, "the seat to decide, one-hot (none at the end)")
+        self.active_at = block("active", n, "1 for each seat still in play")
+        self.winners_at = block("winners", n, "1 for each winner, once the game is over")
+        self.choices = lowered.choices
+        self.choice_at = block("choice", len(self.choices), "the pending choice, one-hot, by the "
+                               "engine's choice index (a choice nested in another's alternative first)")
+        self.terminal_at = block("terminal", 1, "1 once the game is over")
+        self.round_at = block("round", 1, "the rounds begun, scaled")
+        self.size = self._size
+        self.low = np.zeros(self.size, dtype=np.float32)
+        self.high = np.ones(self.size, dtype=np.float32)
+        for slot, t, at, _ in self.vars:
+            if t in (NUMBER, LIST):
+                self.low[at:at + self._width(t)] = -SCALE_BOUND
+                self.high[at:at + self._width(t)] = SCALE_BOUND
+        self.high[self.round_at] = SCALE_BOUND
+        self._arange = np.arange(D, dtype=np.int64)
+        # the variables by how they are written: numbers and truths at once, one-hot ones as a list
+        # of indices, the others (lists of seats, cards or numbers, texts) one by one
+        self._numbers = [(slot, at) for slot, t, at, _ in self.vars if t == NUMBER]
+        self._number_slots = [slot for slot, _ in self._numbers]
+        self._number_at = np.array([at for _, at in self._numbers], dtype=np.int64)
+        self._bools = [(slot, at) for slot, t, at, _ in self.vars if t == BOOL]
+        self._bool_slots = [slot for slot, _ in self._bools]
+        self._bool_at = np.array([at for _, at in self._bools], dtype=np.int64)
+        self._one_hot = [(slot, at, t == CARD) for slot, t, at, _ in self.vars if t in (PLAYER, SUIT, RANK, ZONE, CARD)]
+        self._others = [(slot, t, at) for slot, t, at, _ in self.vars if t in (PLAYERS, CARDS, TEXT, LIST)]
+        self._init_actions(max_number)
+
+    # ------------------------------------------------------------------ observation
+    def _width(self, t: str) -> int:
+        return {NUMBER: 1, BOOL: 1, PLAYER: self.players, PLAYERS: self.players, CARD: self.D + 1,
+                CARDS: self.D + 1, SUIT: len(self.deck.suits), RANK: len(self.deck.ranks), ZONE: self.Z,
+                TEXT: len(self.texts) + 1, LIST: LIST_ITEMS + 1}.get(t, 1)
+
+    def _meaning(self, t: str) -> str:
+        return {NUMBER: "the number, scaled", BOOL: "0 or 1", PLAYER: "the seat, one-hot (none: zeros)",
+                PLAYERS: "1 for each seat in it", CARD: "the card, one-hot, if the seat knows it; the last "
+                "entry 1 for a card it does not know", CARDS: "1 for each card in it the seat knows; the "
+                "last entry: how many it does not know / deck size", SUIT: "the suit, one-hot",
+                RANK: "the rank, one-hot", ZONE: "the zone, one-hot", TEXT: "the text, one-hot among the "
+                "texts of the game's rules; the last entry for any other", LIST: "its first items, scaled, "
+                "then its length, scaled"}.get(t, "")
+
+    def observation(self, view, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """The vector of what the view's seat knows (`out`, if given, is filled in place)."""
+        t = view.table()
+        v = np.zeros(self.size, dtype=np.float32) if out is None else out
+        if out is not None:
+            v.fill(0.0)
+        D, seat = self.D, t.seat
+        known = np.array(t.known, dtype=np.int64)
+        mine = ((known >> seat) & 1).astype(bool)
+        loc = np.array(t.loc, dtype=np.int64)
+        v[self.cards_at + loc[mine] * D + self._arange[mine]] = 1.0
+        if len(self.piles):
+            tops = np.array(t.tops, dtype=np.int64)[self.piles]
+            shown = tops >= 0
+            shown[shown] = mine[tops[shown]]
+            v[self.tops_at + np.nonzero(shown)[0] * D + tops[shown]] = 1.0
+        v[self.sizes_at:self.sizes_at + self.Z] = np.array(t.sizes, dtype=np.float32) / D
+        values = t.values
+        if self._numbers:  # every number at once: numpy, not one scalar at a time
+            x = np.array([values[slot] for slot in self._number_slots], dtype=np.float64)
+            v[self._number_at] = np.clip(np.sign(x) * np.log1p(np.abs(x)), -SCALE_BOUND, SCALE_BOUND)
+        if self._bools:
+            v[self._bool_at] = [bool(values[slot]) for slot in self._bool_slots]
+        hot = [at + (D if x < 0 else x) if card else at + x
+               for slot, at, card in self._one_hot if (x := values[slot]) is not None]
+        hot.append(self.seat_at + seat)
+        if t.current_player != TERMINAL:
+            hot.append(self.current_at + t.current_player)
+        if t.terminal:
+            hot.append(self.terminal_at)
+            hot.extend(self.winners_at + w for w in t.winners)
+        if t.choice >= 0:
+            hot.append(self.choice_at + t.choice)
+        v[hot] = 1.0
+        for slot, typ, at in self._others:
+            self._put(v, at, typ, values[slot])
+        v[self.active_at:self.active_at + self.players] = t.active
+        v[self.round_at] = min(scaled(t.round), SCALE_BOUND)
+        return v
+
+    def _put(self, v, at: int, t: str, x) -> None:
+        """Writes one variable's value at `at` (see `_meaning` for each type)."""
+        if x is None:
+            return
+        if t == NUMBER:
+            v[at] = max(-SCALE_BOUND, min(SCALE_BOUND, scaled(x)))
+        elif t == BOOL:
+            v[at] = float(bool(x))
+        elif t in (PLAYER, SUIT, RANK, ZONE):
+            v[at + x] = 1.0
+        elif t == PLAYERS:
+            for p in x:
+                v[at + p] = 1.0
+        elif t == CARD:
+            v[at + (self.D if x < 0 else x)] = 1.0
+        elif t == CARDS:
+            hidden = 0
+            for c in x:
+                if c < 0:
+                    hidden += 1
+                else:
+                    v[at + c] = 1.0
+            v[at + self.D] = hidden / self.D
+        elif t == TEXT:
+            v[at + self._text_index.get(x, len(self.texts))] = 1.0
+        elif t == LIST:
+            for i, item in enumerate(x[:LIST_ITEMS]):
+                v[at + i] = max(-SCALE_BOUND, min(SCALE_BOUND, scaled(item)))
+            v[at + LIST_ITEMS] = scaled(len(x))
+
+    # --------------------------------------------------------------------- actions
+    def _init_actions(self, max_number: int) -> None:
+        """Index i of the action space: choice by choice, alternative by alternative, a run of
+        indices: an option 1, a card the deck's size (by card id), a number `b + 1` (by value, `b`
+        the range's end if it is a constant, else `max_number`)."""
+        self.offsets = []  # choice index -> alternative -> (first index, width)
+        self.alternatives = []  # action index run: (choice, alternative, first index, width, kind)
+        at = 0
+        for c, choose in enumerate(self.choices):
+            row = []
+            for a, alt in enumerate(choose.alternatives):
+                if alt.kind == "option":
+                    width = 1
+                elif alt.kind == "card":
+                    width = self.D
+                else:
+                    high = alt.high.value if isinstance(alt.high, ir.Const) else max_number
+                    width = min(int(high), 0xFFFF) + 1
+                row.append((at, width))
+                self.alternatives.append((c, a, at, width, alt.kind))
+                at += width
+            self.offsets.append(row)
+        self.num_actions = max(at, 1)
+        # index -> its run in `alternatives` (a list lookup: an environment step asks it every time)
+        self._run_of = [-1] * self.num_actions
+        for k, (_, _, start, width, _) in enumerate(self.alternatives):
+            self._run_of[start:start + width] = [k] * width
+
+    def index_of(self, choice: int, a: int) -> int:
+        """The index of action id `a` (`alternative << 16 | value`) of choice `choice`."""
+        start, width = self.offsets[choice][a >> 16]
+        value = a & 0xFFFF
+        if value >= width:
+            raise ValueError(f"the number {value} lies beyond the {width - 1} this environment indexes "
+                             "(a larger `max_number` makes room)")
+        return start + value
+
+    def action_of(self, choice: int, index: int) -> int:
+        """The action id of index `index` in choice `choice` (a ValueError if it is not that choice's)."""
+        k = self._run_of[index] if 0 <= index < len(self._run_of) else -1
+        c, a, start, width, _ = self.alternatives[k] if k >= 0 else (-1, 0, 0, 0, "")
+        if c != choice:
+            raise ValueError(f"action index {index} is not one of the pending choice's")
+        return (a << 16) | (index - start)
+
+    def legal_indices(self, view) -> list:
+        """The sorted indices of the view's legal actions (empty unless its seat decides)."""
+        legal = view.legal_action_ids()
+        if not legal:
+            return []
+        choice = view.choice
+        return sorted([self.index_of(choice, a) for a in legal])
+
+    def mask(self, view) -> np.ndarray:
+        """An int8 vector over the action space: 1 for each legal action of the view's seat."""
+        m = np.zeros(self.num_actions, dtype=np.int8)
+        legal = self.legal_indices(view)
+        if legal:
+            m[legal] = 1
+        return m
+
+    def layout_text(self) -> str:
+        """The vector's layout, one block a line (for docs and for people reading a vector)."""
+        return "\n".join(f"{b.start:>6} +{b.size:<5} {b.name}: {b.meaning}" for b in self.blocks)

@@ -1,0 +1,21 @@
+"""A seat's view drawn as text (`render_mode="ansi"` of the research environments): the play screen's table."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from ..cli.table_view import Layout, Style, render_table
+
+WIDTH = 100  # columns of the text a render returns
+
+
+def ansi(game, view, layout: Layout = None) -> str:
+    """The table as `view`'s seat sees it, as plain text (the last log lines under it)."""
+    obs = view.observation()
+    out = io.StringIO()
+    console = Console(file=out, width=WIDTH, color_system=None, force_terminal=False, legacy_windows=False)
+    console.print(render_table(obs, layout or Layout.of(game), Style(), events=obs["log"][-8:],
+                               viewer=view.seat))
+    return out.getvalue()
