@@ -40,6 +40,7 @@ CODES = {
     "E028": "not a variable",
     "E029": "too many players",
     "E030": "bad limit",
+    "E038": "bad melds or card values",
     "E040": "more cards than the deck has",
     "E041": "loop with no way out",
     "E042": "choice that can have no legal option",

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-__all__ = ["MeldRule", "Arrangement", "MeldError", "count_subsets", "count_pairs", "count_runs",
-           "longest_suit"]
+__all__ = ["MeldRule", "Arrangement", "MeldError", "combination", "count_subsets", "count_pairs",
+           "count_runs", "longest_suit"]
 
 MAX_COMBINATIONS = 4096  # set choices tried for one arrangement: beyond, a rule error (bounded time)
 _MEMO_LIMIT = 200_000  # arrangements and suit tables memoised per rule before the memo is cleared
@@ -181,7 +181,7 @@ class MeldRule:
     def deadwood(self, cards) -> int:
         """The points of the cards its best arrangement leaves out of melds."""
         points = self.points
-        return sum(points[c] for c in cards) - self.arrange(cards)[0]
+        return sum(points[c] for c in dict.fromkeys(cards)) - self.arrange(cards)[0]
 
     def layoffs(self, cards, onto) -> tuple:
         """The cards of `cards` that can be laid off onto the melds of `onto`'s best arrangement:
@@ -244,6 +244,27 @@ def _runs(order, run_min: int, ace, ace_rank) -> frozenset:
     return frozenset(out)
 
 
+def combination(name: str, rule, deck, table, *args):
+    """The value of the language's function `name` (`melded`, `deadwood`, `layoffs`, `subsets`,
+    `pairs`, `runs`, `run_cards`, `longest_suit`) over `args`; `rule` is the game's MeldRule,
+    `table` the card table (an order or values) an argument names. Raises MeldError."""
+    if name == "melded":
+        return rule.melded(args[0])
+    if name == "deadwood":
+        return rule.deadwood(args[0])
+    if name == "layoffs":
+        return rule.layoffs(args[0], args[1])
+    if name == "subsets":
+        return count_subsets(args[0], table, args[1])
+    if name == "pairs":
+        return count_pairs(args[0], deck.card_rank, deck.card_suit)
+    if name in ("runs", "run_cards"):
+        return count_runs(args[0], table, name == "run_cards")
+    if name == "longest_suit":
+        return longest_suit(args[0], deck.card_suit)
+    raise AssertionError(name)  # pragma: no cover
+
+
 def count_subsets(cards, values, total: int) -> int:
     """How many subsets of `cards` have `values[card]` adding up to `total`."""
     if total < 0:
@@ -252,7 +273,7 @@ def count_subsets(cards, values, total: int) -> int:
     for c in cards:
         v = values[c]
         if v < 0:
-            raise ValueError("count_subsets needs values of 0 or more")
+            raise MeldError("`subsets` adds up values of 0 or more")
         if v == 0:
             ways = [w * 2 for w in ways]
             continue
