@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-__all__ = ["MeldRule", "Arrangement", "MeldError", "combination", "count_subsets", "count_pairs",
+__all__ = ["MeldRule", "MeldError", "combination", "count_subsets", "count_pairs",
            "count_runs", "longest_suit"]
 
 MAX_COMBINATIONS = 4096  # set choices tried for one arrangement: beyond, a rule error (bounded time)
@@ -33,13 +33,6 @@ _MEMO_LIMIT = 200_000  # arrangements and suit tables memoised per rule before t
 
 class MeldError(Exception):
     """Cards too many to arrange in bounded time (the engines turn it into a rule error)."""
-
-
-class Arrangement(tuple):
-    """(value, idmask, sets, runs): the melded points, `sum(1 << id)` of the melded cards, the
-    sets as tuples of card ids, the runs as (suit, rank mask)."""
-
-    __slots__ = ()
 
 
 class MeldRule:
@@ -65,9 +58,35 @@ class MeldRule:
                 bit = m & -m
                 self.runs_with.setdefault(bit, []).append(run)
                 m ^= bit
+        # a card can be in a run when one of the shortest runs through its rank is there
+        shortest = [run for run in self.runs if run.bit_count() == run_min]
+        self.short_runs_with = {bit: [run for run in shortest if run & bit] for bit in self.runs_with}
         self.run_value = {run: self._mask_points(run) for run in self.runs}
-        self._suit_memo: dict = {0: (0, 0, ())}
+        self._suit_memo: dict = {0: (0, 0, (), 0)}
         self._memo: dict = {}
+        self._spread_memo: dict = {}
+        self.bit = tuple(1 << c for c in range(len(card_rank)))
+        # the fast path packs a hand into one int: a 16-bit rank mask per suit, then a 4-bit count
+        # per rank, biased so that bit 3 of a count is set exactly when the rank can make a set
+        nr = nranks + 1
+        # (and needs ids `rank * nsuits + suit` and points by rank, as every deck of the language has)
+        self._fast = (nr <= 16 and nsuits <= 8 and (not set_min or set_min <= 8)
+                      and all(card_rank[c] * nsuits + card_suit[c] == c and points[c] == self.rank_points[card_rank[c]]
+                              for c in range(len(card_rank)) if card_suit[c] >= 0))
+        self._flag_ranks: dict = {}
+        self._suits = tuple(range(nsuits))
+        if self._fast:
+            base = 16 * nsuits
+            self._count_base = base
+            # then a count of jokers, so that a card given twice shows (a carry loses a bit)
+            self._joker_base = base + 4 * nr
+            self._suit_region = (1 << base) - 1
+            self._packed = tuple((1 << (card_suit[c] * 16 + card_rank[c]) | 1 << (base + 4 * card_rank[c]))
+                                 if card_suit[c] >= 0 else 1 << self._joker_base
+                                 for c in range(len(card_rank)))
+            bias = 8 - set_min if set_min else 0
+            self._bias = sum(bias << (base + 4 * r) for r in range(nr))
+            self._set_flags = sum(8 << (base + 4 * r) for r in range(nr)) if set_min else 0
 
     def _mask_points(self, mask: int) -> int:
         total, r = 0, 0
@@ -79,7 +98,8 @@ class MeldRule:
         return total
 
     def _suit_best(self, mask: int):
-        """(value, melded rank mask, runs) of the best runs inside one suit's rank mask."""
+        """(value, melded rank mask, runs, the melded cards' ids in the first suit) of the best
+        runs inside one suit's rank mask (shift the ids left by a suit's index for that suit)."""
         memo = self._suit_memo
         hit = memo.get(mask)
         if hit is not None:
@@ -89,26 +109,129 @@ class MeldRule:
         bv, bm = best[0], best[1]
         for run in self.runs_with.get(low, ()):
             if run & mask == run:
-                v, m, rs = self._suit_best(mask & ~run)
+                v, m, rs, _ = self._suit_best(mask & ~run)
                 v += self.run_value[run]
                 if v > bv or (v == bv and m | run > bm):
-                    best, bv, bm = (v, m | run, rs + (run,)), v, m | run
+                    best, bv, bm = (v, m | run, rs + (run,), 0), v, m | run
+        best = best[:3] + (self._spread(best[1]),)
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
-            memo[0] = (0, 0, ())
+            memo[0] = (0, 0, (), 0)
         memo[mask] = best
         return best
 
-    def arrange(self, cards) -> Arrangement:
-        """The best arrangement of `cards` (ids) into melds (see the module's docstring)."""
-        key = frozenset(cards)
-        hit = self._memo.get(key)
-        if hit is not None:
-            return hit
+    def arrange(self, cards) -> tuple:
+        """The best arrangement of `cards` (ids) into melds: (value, idmask, sets, runs), the
+        melded points, `sum(1 << id)` of the melded cards, the sets as tuples of card ids and the
+        runs as (suit, the rank masks of its runs) for each suit that has runs."""
+        memo = self._memo
+        if self._fast:
+            key = sum(map(self._packed.__getitem__, cards))
+            if (key & self._suit_region).bit_count() + (key >> self._joker_base) != len(cards):
+                return self.arrange(tuple(dict.fromkeys(cards)))  # a card given twice counts once
+            hit = memo.get(key)
+            if hit is not None:
+                return hit
+            if (key + self._bias) & self._set_flags:
+                best = self._arrange_packed(key + self._bias, len(cards))
+            else:  # no rank makes a set: the suits are separate problems (inline: the common case)
+                value = idmask = 0
+                runs = []
+                suit_memo = self._suit_memo
+                for s in self._suits:
+                    mask = key >> (s << 4) & 0xFFFF
+                    if mask:
+                        e = suit_memo.get(mask) or self._suit_best(mask)
+                        if e[1]:
+                            value += e[0]
+                            idmask |= e[3] << s
+                            runs.append((s, e[2]))
+                best = (value, idmask, (), tuple(runs))
+        else:
+            key = sum(map(self.bit.__getitem__, cards))  # the cards' id mask
+            if key.bit_count() != len(cards):
+                return self.arrange(tuple(dict.fromkeys(cards)))
+            hit = memo.get(key)
+            if hit is not None:
+                return hit
+            best = self._arrange(cards)
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        memo[key] = best
+        return best
+
+    def _best_runs(self, masks, value: int, idmask: int, sets) -> tuple:
+        """The arrangement of `sets` (worth `value`, ids `idmask`) and the best runs of what is left
+        of each suit (`masks`)."""
+        runs = []
+        memo = self._suit_memo
+        for s, mask in enumerate(masks):
+            if mask:
+                e = memo.get(mask) or self._suit_best(mask)
+                if e[1]:
+                    value += e[0]
+                    idmask |= e[3] << s
+                    runs.append((s, e[2]))
+        return (value, idmask, tuple(sets), tuple(runs))
+
+    def _ranks_of(self, flags: int) -> tuple:
+        """The ranks whose count bit is set in `flags` (the ranks that can make a set)."""
+        out = self._flag_ranks.get(flags)
+        if out is None:
+            base = self._count_base
+            out = self._flag_ranks[flags] = tuple(r for r in range(17) if flags >> (base + 4 * r + 3) & 1)
+        return out
+
+    def _arrange_packed(self, packed: int, ncards: int) -> tuple:
+        """`arrange` over a hand packed as suit masks and biased rank counts (see `__init__`)."""
+        ns = self.nsuits
+        masks = [packed >> (16 * s) & 0xFFFF for s in range(ns)]
+        flags = packed & self._set_flags
+        if not flags:  # no rank makes a set: the suits are separate problems
+            return self._best_runs(masks, 0, 0, ())
+        value, idmask, sets, options = 0, 0, [], []
+        for r in self._ranks_of(flags):
+            bit = 1 << r
+            suits = [s for s in range(ns) if masks[s] & bit]
+            loose = [s for s in suits if self._in_some_run(bit, masks[s])]
+            if not loose:  # no card of the rank can be in a run: the whole set it is
+                for s in suits:
+                    masks[s] ^= bit
+                value += len(suits) * self.rank_points[r]
+                idmask |= sum(1 << (r * ns + s) for s in suits)
+                sets.append(tuple(r * ns + s for s in suits))
+                continue
+            choices = [(r, kept) for k in range(len(loose) + 1) for out in combinations(loose, k)
+                       for kept in [tuple(s for s in suits if s not in out)] if len(kept) >= self.set_min]
+            options.append(choices + [(r, ())])
+        if not options:
+            return self._best_runs(masks, value, idmask, sets)
+        total = 1
+        for choices in options:
+            total *= len(choices)
+        if total > MAX_COMBINATIONS:
+            raise MeldError(f"{ncards} cards have too many ways to be arranged into melds")
+        best = None
+        for combo in _product(options):
+            ms, v, ids, chosen = list(masks), value, idmask, list(sets)
+            for r, kept in combo:
+                if kept:
+                    bit = 1 << r
+                    for s in kept:
+                        ms[s] ^= bit
+                        ids |= 1 << (r * ns + s)
+                    v += len(kept) * self.rank_points[r]
+                    chosen.append(tuple(r * ns + s for s in kept))
+            cand = self._best_runs(ms, v, ids, chosen)
+            if best is None or cand[0] > best[0] or (cand[0] == best[0] and cand[1] > best[1]):
+                best = cand
+        return best
+
+    def _arrange(self, cards) -> tuple:
         nsuits, card_rank, card_suit = self.nsuits, self.card_rank, self.card_suit
         suit_masks = [0] * nsuits
         by_rank: dict = {}
-        for c in key:
+        for c in cards:
             s = card_suit[c]
             if s < 0:
                 continue  # a joker is never in a meld
@@ -123,6 +246,9 @@ class MeldRule:
                     continue
                 bit = 1 << r
                 loose = [c for c in group if self._in_some_run(bit, suit_masks[card_suit[c]])]
+                if not loose:  # no card of the rank can be in a run: the whole set it is
+                    options.append((r, [tuple(sorted(group))]))
+                    continue
                 choices = []
                 for k in range(len(loose) + 1):
                     for out in combinations(loose, k):
@@ -135,7 +261,7 @@ class MeldRule:
         for _, choices in options:
             total *= len(choices)
             if total > MAX_COMBINATIONS:
-                raise MeldError(f"{len(key)} cards have too many ways to be arranged into melds")
+                raise MeldError(f"{len(cards)} cards have too many ways to be arranged into melds")
         best = None
         for sets in _product([choices for _, choices in options]):
             masks = list(suit_masks)
@@ -148,29 +274,35 @@ class MeldRule:
             runs = []
             for s in range(nsuits):
                 if masks[s]:
-                    v, m, rs = self._suit_best(masks[s])
+                    v, m, rs, ids = self._suit_best(masks[s])
                     if m:
                         value += v
-                        idmask |= self._spread(m, s)
-                        runs.extend((s, run) for run in rs)
+                        idmask |= ids << s
+                        runs.append((s, rs))
             if best is None or value > best[0] or (value == best[0] and idmask > best[1]):
-                best = Arrangement((value, idmask, tuple(m for m in sets if m), tuple(runs)))
-        if len(self._memo) > _MEMO_LIMIT:
-            self._memo.clear()
-        self._memo[key] = best
+                best = (value, idmask, tuple(m for m in sets if m), tuple(runs))
         return best
 
     def _in_some_run(self, bit: int, suit_mask: int) -> bool:
-        return any(run & suit_mask == run for run in self.runs_with.get(bit, ()))
+        for run in self.short_runs_with.get(bit, ()):
+            if run & suit_mask == run:
+                return True
+        return False
 
-    def _spread(self, rank_mask: int, suit: int) -> int:
-        """`sum(1 << id)` of the cards of one suit whose ranks are in `rank_mask`."""
-        out, r, n = 0, 0, self.nsuits
-        while rank_mask:
-            if rank_mask & 1:
-                out |= 1 << (r * n + suit)
-            rank_mask >>= 1
-            r += 1
+    def _spread(self, rank_mask: int) -> int:
+        """`sum(1 << id)` of the cards of the first suit whose ranks are in `rank_mask` (shift it
+        left by a suit's index for that suit)."""
+        out = self._spread_memo.get(rank_mask)
+        if out is None:
+            out, r, n, m = 0, 0, self.nsuits, rank_mask
+            while m:
+                if m & 1:
+                    out |= 1 << (r * n)
+                m >>= 1
+                r += 1
+            if len(self._spread_memo) > _MEMO_LIMIT:
+                self._spread_memo.clear()
+            self._spread_memo[rank_mask] = out
         return out
 
     def melded(self, cards) -> tuple:
@@ -196,7 +328,7 @@ class MeldRule:
         by_suit: dict = {}
         for c in free:
             by_suit.setdefault(card_suit[c], {})[1 << card_rank[c]] = c
-        for s, run in runs:
+        for s, run in ((s, run) for s, rs in runs for run in rs):
             loose = by_suit.get(s)
             grown = True
             while loose and grown:
