@@ -22,6 +22,7 @@ from typing import Callable, Optional, Sequence
 from ..runtime.view import place_text
 from .bots import decide, make_bot, parse_bot
 from .coverage import coverage_entries, instrument
+from .chance import decides
 from ..runtime.engine import Game, RuleError
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
@@ -393,6 +394,7 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
     out = {
         "game": game.title,
         "file": game.path,
+        "decides": decides(game),  # false: pure chance, the bots and their decisions mean nothing
         "players": n,
         "options": dict(game.options),
         "seed": seed,
