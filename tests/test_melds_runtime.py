@@ -135,7 +135,7 @@ def oracle_order(hand, set_min, run_min, order):
 def laid_off_plainly(cards, onto, r, ace):
     """Lay off one card at a time while one fits a meld of `onto`'s arrangement (runs first: a
     card that fits a run and a set goes on the run, where it may let another follow it)."""
-    _, _, sets, runs = r.arrange(onto)
+    sets, runs = r.arrange(onto)[2:4]
     melds = [[c for c in onto if STD.card_suit[c] == s and mask >> STD.card_rank[c] & 1]
              for s, masks in runs for mask in masks] + [list(m) for m in sets]
     left, out = [c for c in cards if c not in onto], set()

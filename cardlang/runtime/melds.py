@@ -62,7 +62,7 @@ class MeldRule:
         shortest = [run for run in self.runs if run.bit_count() == run_min]
         self.short_runs_with = {bit: [run for run in shortest if run & bit] for bit in self.runs_with}
         self.run_value = {run: self._mask_points(run) for run in self.runs}
-        self._suit_memo: dict = {0: (0, 0, (), 0)}
+        self._suit_memo: dict = {0: (0, 0, (), 0, 0)}
         self._memo: dict = {}
         self._spread_memo: dict = {}
         self.bit = tuple(1 << c for c in range(len(card_rank)))
@@ -72,7 +72,7 @@ class MeldRule:
         # (and needs ids `rank * nsuits + suit` and points by rank, as every deck of the language has)
         self._fast = (nr <= 16 and nsuits <= 8 and (not set_min or set_min <= 8)
                       and all(card_rank[c] * nsuits + card_suit[c] == c and points[c] == self.rank_points[card_rank[c]]
-                              for c in range(len(card_rank)) if card_suit[c] >= 0))
+                              if card_suit[c] >= 0 else points[c] == 0 for c in range(len(card_rank))))
         self._flag_ranks: dict = {}
         self._suits = tuple(range(nsuits))
         if self._fast:
@@ -98,8 +98,9 @@ class MeldRule:
         return total
 
     def _suit_best(self, mask: int):
-        """(value, melded rank mask, runs, the melded cards' ids in the first suit) of the best
-        runs inside one suit's rank mask (shift the ids left by a suit's index for that suit)."""
+        """(value, melded rank mask, runs, the melded cards' ids in the first suit, the points of
+        the whole mask) of the best runs inside one suit's rank mask (shift the ids left by a
+        suit's index for that suit)."""
         memo = self._suit_memo
         hit = memo.get(mask)
         if hit is not None:
@@ -109,21 +110,22 @@ class MeldRule:
         bv, bm = best[0], best[1]
         for run in self.runs_with.get(low, ()):
             if run & mask == run:
-                v, m, rs, _ = self._suit_best(mask & ~run)
+                v, m, rs, _, _ = self._suit_best(mask & ~run)
                 v += self.run_value[run]
                 if v > bv or (v == bv and m | run > bm):
                     best, bv, bm = (v, m | run, rs + (run,), 0), v, m | run
-        best = best[:3] + (self._spread(best[1]),)
+        best = best[:3] + (self._spread(best[1]), self._mask_points(mask))
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
-            memo[0] = (0, 0, (), 0)
+            memo[0] = (0, 0, (), 0, 0)
         memo[mask] = best
         return best
 
     def arrange(self, cards) -> tuple:
-        """The best arrangement of `cards` (ids) into melds: (value, idmask, sets, runs), the
-        melded points, `sum(1 << id)` of the melded cards, the sets as tuples of card ids and the
-        runs as (suit, the rank masks of its runs) for each suit that has runs."""
+        """The best arrangement of `cards` (ids) into melds: (value, idmask, sets, runs, total),
+        the melded points, `sum(1 << id)` of the melded cards, the sets as tuples of card ids, the
+        runs as (suit, the rank masks of its runs) for each suit that has runs, and the points of
+        all the cards."""
         memo = self._memo
         if self._fast:
             key = sum(map(self._packed.__getitem__, cards))
@@ -135,18 +137,19 @@ class MeldRule:
             if (key + self._bias) & self._set_flags:
                 best = self._arrange_packed(key + self._bias, len(cards))
             else:  # no rank makes a set: the suits are separate problems (inline: the common case)
-                value = idmask = 0
+                value = idmask = total = 0
                 runs = []
                 suit_memo = self._suit_memo
                 for s in self._suits:
                     mask = key >> (s << 4) & 0xFFFF
                     if mask:
                         e = suit_memo.get(mask) or self._suit_best(mask)
+                        total += e[4]
                         if e[1]:
                             value += e[0]
                             idmask |= e[3] << s
                             runs.append((s, e[2]))
-                best = (value, idmask, (), tuple(runs))
+                best = (value, idmask, (), tuple(runs), total)
         else:
             key = sum(map(self.bit.__getitem__, cards))  # the cards' id mask
             if key.bit_count() != len(cards):
@@ -155,6 +158,8 @@ class MeldRule:
             if hit is not None:
                 return hit
             best = self._arrange(cards)
+        if len(best) == 4:  # the hand's own points, for `deadwood`
+            best += (sum(map(self.points.__getitem__, cards)),)
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
         memo[key] = best
@@ -274,7 +279,7 @@ class MeldRule:
             runs = []
             for s in range(nsuits):
                 if masks[s]:
-                    v, m, rs, ids = self._suit_best(masks[s])
+                    v, m, rs, ids, _ = self._suit_best(masks[s])
                     if m:
                         value += v
                         idmask |= ids << s
@@ -312,14 +317,14 @@ class MeldRule:
 
     def deadwood(self, cards) -> int:
         """The points of the cards its best arrangement leaves out of melds."""
-        points = self.points
-        return sum(points[c] for c in dict.fromkeys(cards)) - self.arrange(cards)[0]
+        arrangement = self.arrange(cards)
+        return arrangement[4] - arrangement[0]
 
     def layoffs(self, cards, onto) -> tuple:
         """The cards of `cards` that can be laid off onto the melds of `onto`'s best arrangement:
         a card of a set's rank, or a card of a run's suit that extends it, alone or through other
         cards of `cards` laid off before it."""
-        _, _, sets, runs = self.arrange(onto)
+        sets, runs = self.arrange(onto)[2:4]
         card_rank, card_suit = self.card_rank, self.card_suit
         onto_set = set(onto)
         free = [c for c in dict.fromkeys(cards) if c not in onto_set and card_suit[c] >= 0]
