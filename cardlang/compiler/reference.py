@@ -16,7 +16,7 @@ from ..lang.check import Symbols
 from ..runtime import engine, rng, view
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
-from ..runtime.program import ProgramBase, loops_forever
+from ..runtime.program import ProgramBase, loops_forever, round_begins
 from ..runtime.zones import move_cards
 from . import ir
 from .layout import Layout, build_layout, choose_deck
@@ -136,6 +136,7 @@ class ReferenceProgram(ProgramBase):
     # ---------------------------------------------------------------- frames
     def f_round(self, st, frame) -> None:
         st.round += 1
+        round_begins(st)
         self._spend(st, self.ir.round_span)
         if st.round > self.max_rounds:
             loops_forever(self.ir.round_span, st)

@@ -32,7 +32,8 @@ class State:
     __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "active", "rng", "pending",
                  "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round",
                  "steps",  # steps: loop passes left before a run is judged to loop (set by each run)
-                 "checkpoint")  # the round's first decision, for views (`view.record`); False: none kept
+                 "checkpoint",  # the round's first decision, for views (`view.record`); False: none kept
+                 "rounds_at")  # where each round began in the log (None without a log): `play` steps by it
 
     def __init__(self, game: "Game"):
         self.game = game
@@ -139,6 +140,7 @@ class State:
         s.seed = self.seed
         s.round = self.round
         s.checkpoint = self.checkpoint  # (never changed in place: shared safely)
+        s.rounds_at = None if self.rounds_at is None else self.rounds_at[:]
         return s
 
     def determinize(self, seat: int, rng: random.Random) -> "State":
@@ -155,6 +157,7 @@ class State:
         """
         s = self.clone()
         s.log = None
+        s.rounds_at = None
         s.history = []
         s.stacks = None
         s.draws = None

@@ -78,11 +78,16 @@ class MeldRule:
         if self._fast:
             base = 16 * nsuits
             self._count_base = base
-            # then a count of jokers, so that a card given twice shows (a carry loses a bit)
+            # then a count of jokers and a count of cards, so that a card given twice shows (a
+            # carry loses a bit) and a hand's key says how many cards it has
             self._joker_base = base + 4 * nr
+            self._count_shift = self._joker_base + 20
             self._suit_region = (1 << base) - 1
-            self._packed = tuple((1 << (card_suit[c] * 16 + card_rank[c]) | 1 << (base + 4 * card_rank[c]))
-                                 if card_suit[c] >= 0 else 1 << self._joker_base
+            joker_mask = (1 << 20) - 1
+            self._jokers = lambda key: key >> self._joker_base & joker_mask
+            one = 1 << self._count_shift
+            self._packed = tuple((1 << (card_suit[c] * 16 + card_rank[c]) | 1 << (base + 4 * card_rank[c]) | one)
+                                 if card_suit[c] >= 0 else 1 << self._joker_base | one
                                  for c in range(len(card_rank)))
             bias = 8 - set_min if set_min else 0
             self._bias = sum(bias << (base + 4 * r) for r in range(nr))
@@ -129,7 +134,11 @@ class MeldRule:
         memo = self._memo
         if self._fast:
             key = sum(map(self._packed.__getitem__, cards))
-            if (key & self._suit_region).bit_count() + (key >> self._joker_base) != len(cards):
+            # a key names one hand when no rank count can overflow its 4 bits (15 cards at most)
+            hit = memo.get(key) if len(cards) < 16 else None
+            if hit is not None:
+                return hit
+            if (key & self._suit_region).bit_count() + self._jokers(key) != len(cards):
                 return self.arrange(tuple(dict.fromkeys(cards)))  # a card given twice counts once
             hit = memo.get(key)
             if hit is not None:

@@ -17,6 +17,13 @@ from .basics import MAX_EVENTS, Events, RuleError
 from .log import MARK_RE, fill_marks, mark, placed_mark, player_name, render_log
 
 
+def round_begins(s) -> None:
+    """Marks where a round begins in the log (the events so far), for `play` to step by rounds."""
+    marks = s.rounds_at
+    if marks is not None:
+        marks.append(len(s.log) + len(s.fresh))
+
+
 def loops_forever(at, s):
     """Stops a run that would go on forever: its step budget is spent, or the game's rounds are."""
     if s.steps < 0:  # a step: a pass of a loop, a round
@@ -61,6 +68,7 @@ class ProgramBase:
         st.terminal = False
         st.winner_seats = ()
         st.round = 0
+        st.rounds_at = None if st.log is None else []
         for slot, per_player, init in self.var_inits:
             if per_player:
                 for seat in range(n):
