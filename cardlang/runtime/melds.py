@@ -59,10 +59,10 @@ class MeldRule:
                 self.runs_with.setdefault(bit, []).append(run)
                 m ^= bit
         # a card can be in a run when one of the shortest runs through its rank is there
-        shortest = [run for run in self.runs if run.bit_count() == run_min]
+        shortest = self.shortest_runs = [run for run in self.runs if run.bit_count() == run_min]
         self.short_runs_with = {bit: [run for run in shortest if run & bit] for bit in self.runs_with}
         self.run_value = {run: self._mask_points(run) for run in self.runs}
-        self._suit_memo: dict = {0: (0, 0, (), 0, 0)}
+        self._suit_memo: dict = {0: (0, 0, (), 0, 0, 0)}
         self._memo: dict = {}
         self._spread_memo: dict = {}
         self.bit = tuple(1 << c for c in range(len(card_rank)))
@@ -104,8 +104,8 @@ class MeldRule:
 
     def _suit_best(self, mask: int):
         """(value, melded rank mask, runs, the melded cards' ids in the first suit, the points of
-        the whole mask) of the best runs inside one suit's rank mask (shift the ids left by a
-        suit's index for that suit)."""
+        the whole mask, the ranks of the mask that some run inside it holds) of the best runs
+        inside one suit's rank mask (shift the ids left by a suit's index for that suit)."""
         memo = self._suit_memo
         hit = memo.get(mask)
         if hit is not None:
@@ -115,14 +115,14 @@ class MeldRule:
         bv, bm = best[0], best[1]
         for run in self.runs_with.get(low, ()):
             if run & mask == run:
-                v, m, rs, _, _ = self._suit_best(mask & ~run)
+                v, m, rs = self._suit_best(mask & ~run)[:3]
                 v += self.run_value[run]
                 if v > bv or (v == bv and m | run > bm):
                     best, bv, bm = (v, m | run, rs + (run,), 0), v, m | run
-        best = best[:3] + (self._spread(best[1]), self._mask_points(mask))
+        best = best[:3] + (self._spread(best[1]), self._mask_points(mask), self._runnable(mask))
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
-            memo[0] = (0, 0, (), 0, 0)
+            memo[0] = (0, 0, (), 0, 0, 0)
         memo[mask] = best
         return best
 
@@ -207,7 +207,8 @@ class MeldRule:
         for r in self._ranks_of(flags):
             bit = 1 << r
             suits = [s for s in range(ns) if masks[s] & bit]
-            loose = [s for s in suits if self._in_some_run(bit, masks[s])]
+            memo = self._suit_memo
+            loose = [s for s in suits if (memo.get(masks[s]) or self._suit_best(masks[s]))[5] & bit]
             if not loose:  # no card of the rank can be in a run: the whole set it is
                 for s in suits:
                     masks[s] ^= bit
@@ -288,7 +289,7 @@ class MeldRule:
             runs = []
             for s in range(nsuits):
                 if masks[s]:
-                    v, m, rs, ids, _ = self._suit_best(masks[s])
+                    v, m, rs, ids = self._suit_best(masks[s])[:4]
                     if m:
                         value += v
                         idmask |= ids << s
@@ -296,6 +297,14 @@ class MeldRule:
             if best is None or value > best[0] or (value == best[0] and idmask > best[1]):
                 best = (value, idmask, tuple(m for m in sets if m), tuple(runs))
         return best
+
+    def _runnable(self, mask: int) -> int:
+        """The ranks of a suit's mask that are in some run inside it."""
+        out = 0
+        for run in self.shortest_runs:
+            if run & mask == run:
+                out |= run
+        return out
 
     def _in_some_run(self, bit: int, suit_mask: int) -> bool:
         for run in self.short_runs_with.get(bit, ()):
