@@ -23,8 +23,8 @@ def run(*args, input_text=""):
 
 
 def test_war_is_a_game_nobody_decides_and_the_coin_flip_is_not():
-    assert not decides(cardlang.load(path(WAR), 2))
-    assert decides(cardlang.load(path("examples/coin_flip.cards"), 2))
+    assert not decides(cardlang.load(path(WAR), 2).symbols)
+    assert decides(cardlang.load(path("examples/coin_flip.cards"), 2).symbols)
 
 
 @pytest.mark.parametrize("engine", ["reference", "compiled"])

@@ -226,7 +226,7 @@ class Checker:
                 s.rankings[d.name] = d
                 self._declare(d.name, Symbol("ranking", HANDVALUE, d, d.name_span), d.name_span)
             elif isinstance(d, (ast.ValuesDecl, ast.MeldsDecl)):
-                check_melds.collect(self, d)
+                check_melds.collect(self, d, Symbol)
             elif isinstance(d, ast.ZoneDecl):
                 self._zone(d)
             elif isinstance(d, ast.VarDecl):

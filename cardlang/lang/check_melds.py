@@ -11,6 +11,9 @@ from __future__ import annotations
 from . import ast
 from .diagnostics import did_you_mean
 
+# the checker's type names (`check.py` imports this module, so they are not imported from there)
+NUMBER, CARDS, ZONE = "number", "cards", "zone"
+
 #: ace rules of a `melds` declaration: where the rank `A` plays in a run
 ACE_RULES = ("low", "high", "both", "around")
 MAX_VALUE = 1000  # the largest a card's value may be (`subsets` adds values up: bounded work)
@@ -29,15 +32,14 @@ COMBINATIONS = {
 NEEDS_MELDS = ("melded", "deadwood", "layoffs")
 
 
-def collect(checker, d) -> None:
-    """Registers a `values` or `melds` declaration (validated later by `validate`)."""
-    from .check import NUMBER, Symbol
-
+def collect(checker, d, symbol) -> None:
+    """Registers a `values` or `melds` declaration (validated later by `validate`); `symbol` is
+    the checker's `Symbol` class."""
     s = checker.sym
     if isinstance(d, ast.ValuesDecl):
         s.values[d.name] = d
         # a table of numbers by card, used as `name(c)` like an order
-        checker._declare(d.name, Symbol("order", NUMBER, d, d.name_span), d.name_span)
+        checker._declare(d.name, symbol("order", NUMBER, d, d.name_span), d.name_span)
     else:
         if s.melds is not None:
             checker.error("E011", "the file declares `melds` twice", d.span,
@@ -116,8 +118,6 @@ def _melds(checker, d: ast.MeldsDecl) -> None:
 
 def call(checker, e: ast.Call) -> str:
     """The type of a call of one of `COMBINATIONS` (E012/E013/E018 when it is misused)."""
-    from .check import CARDS, NUMBER, ZONE
-
     kinds, result = COMBINATIONS[e.func]
     if len(e.args) != len(kinds):
         return _arity(checker, e, len(kinds), result)
@@ -141,15 +141,9 @@ def call(checker, e: ast.Call) -> str:
 
 
 def _arity(checker, e: ast.Call, n: int, result: str) -> str:
-    from .check import CARDS, NUMBER
-
     checker.error("E013", f"`{e.func}` takes {n} argument{'s' if n != 1 else ''}, given {len(e.args)}", e.span)
     for a in e.args:
         if not isinstance(a, ast.Name):
             checker.type_of(a)
     return {"cards": CARDS, "number": NUMBER}[result]
 
-
-def is_combination(checker, name: str) -> bool:
-    """Whether `name(…)` is one of the functions of this module (a declared name hides them)."""
-    return name in COMBINATIONS and checker._find(name, called=True) is None

@@ -8,8 +8,9 @@ from ..lang import ast
 from ..lang.check import _contains
 
 
-def decides(game) -> bool:
-    """Whether any rule of the game is a `chooses` (a game without one is pure chance)."""
-    s = game.symbols
+def decides(symbols) -> bool:
+    """Whether any rule of a checked game (its `Symbols`) is a `chooses` (a game without one is
+    pure chance)."""
+    s = symbols
     return any(_contains(block.body, (ast.Choose,))
                for block in (s.setup, s.round, *s.phases.values()) if block is not None)

@@ -394,7 +394,7 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
     out = {
         "game": game.title,
         "file": game.path,
-        "decides": decides(game),  # false: pure chance, the bots and their decisions mean nothing
+        "decides": decides(game.symbols),  # false: pure chance, the bots and their decisions mean nothing
         "players": n,
         "options": dict(game.options),
         "seed": seed,
