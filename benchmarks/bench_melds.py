@@ -4,8 +4,8 @@ language, where the same deadwood is written with bit arithmetic over numbered s
 (`benchmarks/melds/deadwood_builtin.cards`).
 
 Each game deals `--hands` random hands of ten cards and announces the least deadwood of each; a
-third run of the second file with `arrange=false` deals the same hands without arranging them,
-and its time is taken off the others, so a figure is the cost of one arrangement. Both files must
+third game (`deal_only.cards`) deals the same hands without arranging them, and its time is
+taken off the others, so a figure is the cost of one arrangement. Both files must
 announce the same deadwood for every hand (checked). CPU time, the best of `--repeat` runs.
 
     python benchmarks/bench_melds.py [--hands 300] [--repeat 3] [--engine compiled reference] [--json]
@@ -59,23 +59,23 @@ def language(engine: str, hands: int, repeat: int) -> dict:
 
 
 def runtime(hands: int, repeat: int) -> dict:
-    """µs per `MeldRule.arrange` of random ten-card hands: new hands, and hands seen before."""
+    """µs per `MeldRule.deadwood` of random ten-card hands: new hands, and hands seen before."""
     game = cardlang.load(BUILTIN, 1, engine="reference")
     rule = game.program.layout.melds
     rng = random.Random(1)
     deals = [rng.sample(range(52), 10) for _ in range(hands)]
     for h in deals:  # the per-suit tables fill once per game
-        rule.arrange(h)
+        rule.deadwood(h)
     fresh = seen = None
     for _ in range(repeat):
         rule._memo.clear()
         t = time.process_time()
         for h in deals:
-            rule.arrange(h)
+            rule.deadwood(h)
         fresh = min(fresh or 1e9, time.process_time() - t)
         t = time.process_time()
         for h in deals:
-            rule.arrange(h)
+            rule.deadwood(h)
         seen = min(seen or 1e9, time.process_time() - t)
     return {"new_hand_us": fresh / hands * 1e6, "seen_hand_us": seen / hands * 1e6}
 
@@ -95,7 +95,7 @@ def main() -> None:
         print(json.dumps(out, indent=2))
         return
     r = out["runtime"]
-    print(f"runtime MeldRule.arrange: {r['new_hand_us']:.1f} µs a new hand, {r['seen_hand_us']:.1f} µs a hand seen before")
+    print(f"runtime MeldRule.deadwood: {r['new_hand_us']:.1f} µs a new hand, {r['seen_hand_us']:.1f} µs a hand seen before")
     for engine in args.engine:
         e = out[engine]
         builtin = "n/a (" + e["error"] + ")" if e.get("error") else f"{e['builtin_us']:.1f} µs"
