@@ -177,18 +177,24 @@ def _short(raw) -> str:
 
 
 def load(path: str, players: Optional[int] = None, options: Optional[dict] = None,
-         root: Optional[str] = None, engine: str = "compiled") -> "Game":
+         root: Optional[str] = None, engine: str = "compiled", passes=None) -> "Game":
     """Loads a `.cards` file as a `Game` for `players` seats (default: the smallest count allowed).
 
     `extends` reaches only files inside the root (the file's folder, widened by `root`, by
     `$CARDLANG_ROOT` or by a cardlang.toml: docs/security.md). `engine` is "compiled" (the fast
     engine) or "reference" (the plain interpreter over the IR that defines what a game does; slow);
-    both give the same `Game`/`State` API and the same games. Raises `CardlangError` with every
+    both give the same `Game`/`State` API and the same games. `passes` picks the compiled engine's
+    optimisation passes (default: `$CARDLANG_PASSES`, else all; e.g. "-fusion,-chaining" or a set of
+    names to run: docs/engine.md). Raises `CardlangError` with every
     diagnostic (and the text of the files read, to quote) when the file is not valid, or with a
     one-line message when the player count or an option value is outside what the game allows.
     """
     if engine not in ENGINES:
         raise CardlangError(message=f"no engine `{engine}` (engines: {', '.join(ENGINES)})")
+    if engine == "compiled":
+        from .compiler.passes import select
+
+        passes = select(passes)  # (an unknown pass is refused before the file is read)
     loader = Loader(root)
     symbols, diagnostics = loader.check_file(path)
     errors = [d for d in diagnostics if d.is_error]
@@ -202,9 +208,9 @@ def load(path: str, players: Optional[int] = None, options: Optional[dict] = Non
 
         program = reference_program(symbols, players, values)
     else:
-        from .compiler.compile import compile_program
+        from .compiler.emit.build import emit_program
 
-        program = compile_program(symbols, players, values)
+        program = emit_program(symbols, players, values, passes=passes)
     return Game(program, symbols, players, values, os.path.normpath(path), source_hash(path, symbols))
 
 

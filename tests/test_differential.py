@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cardlang
+from cardlang.compiler.passes import NAMES
 from cardlang.lang.diagnostics import CardlangError
 from cardlang.runtime.engine import RuleError
 
@@ -92,11 +93,14 @@ def _attempt(fn):
         return None, str(e)
 
 
-def play_both(path: str, players: int, seed: int, options=None, full_for: int = 10**9, limit: int = 10**9) -> int:
+def play_both(path: str, players: int, seed: int, options=None, full_for: int = 10**9, limit: int = 10**9,
+              passes=None) -> int:
     """Plays one seeded random game on both engines, comparing after every action; returns the
     number of actions. Snapshots are `full` (transcripts, logs in observations) for the first
-    `full_for` actions and at the end; at most `limit` actions are played."""
-    games = [cardlang.load(path, players, options, engine=engine) for engine in ("compiled", "reference")]
+    `full_for` actions and at the end; at most `limit` actions are played; `passes`: the compiled
+    engine's (`cardlang.load`)."""
+    games = [cardlang.load(path, players, options, passes=passes),
+             cardlang.load(path, players, options, engine="reference")]
     assert games[0].deck.size == games[1].deck.size
     (a, error_a), (b, error_b) = (_attempt(lambda g=g: g.new_initial_state(seed=seed)) for g in games)
     assert error_a == error_b, f"{path} ({players} players, seed {seed}): at the start"
@@ -130,6 +134,26 @@ def test_engines_agree_on_whole_games(path, players, seed):
     play_both(str(ROOT / path), players, seed, full_for=200)
 
 
+# Every optimisation pass switched off in turn, and all of them: the compiled engine still plays
+# every game as the reference does (to bisect a miscompile: `CARDLANG_PASSES=-name`).
+PASS_SETS = [f"-{name}" for name in NAMES] + ["none"]
+CORPUS = [p for p in FILES if p.startswith(("games/", "examples/"))]
+
+
+@pytest.mark.parametrize("passes", PASS_SETS)
+@pytest.mark.parametrize("path", CORPUS)
+def test_engines_agree_with_each_pass_switched_off(path, passes):
+    low = player_counts(path, False)[0]
+    play_both(str(ROOT / path), low, 1, full_for=10, limit=40, passes=passes)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("passes", PASS_SETS)
+@pytest.mark.parametrize("path,players,seed", cases(seeds=(2, 3), middle=False))
+def test_engines_agree_on_whole_games_with_each_pass_switched_off(path, players, seed, passes):
+    play_both(str(ROOT / path), players, seed, full_for=40, passes=passes)
+
+
 def test_a_game_text_that_reads_like_generated_source():
     """Issue 12's miscompile: `"s.v[0]"` is a text, not the slot the filter's card is held in."""
     path = str(ROOT / "tests/engine/slot_text.cards")
@@ -143,6 +167,7 @@ def test_a_game_text_that_reads_like_generated_source():
                                            f"{card}1 and {card}{card}0"]
     for seed in range(3):
         assert play_both(path, 2, seed) > 0
+        assert play_both(path, 2, seed, passes="none") > 0
 
 
 def test_reference_engine_is_selected_by_name():
@@ -346,10 +371,10 @@ def programs(draw) -> str:
         phase_points=draw(numbers(frozenset({"q"}), 1)), phase_text=draw(texts(frozenset())))
 
 
-def _run_generated(tmp_path_factory, source: str, players: int, seed: int) -> None:
+def _run_generated(tmp_path_factory, source: str, players: int, seed: int, passes=None) -> None:
     path = tmp_path_factory.mktemp("generated") / "game.cards"
     path.write_text(source, encoding="utf-8")
-    play_both(str(path), players, seed, full_for=30, limit=80)
+    play_both(str(path), players, seed, full_for=30, limit=80, passes=passes)
 
 
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture]
@@ -359,6 +384,13 @@ _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.functio
 @given(source=programs(), players=st.integers(2, 4), seed=st.integers(0, 2**16))
 def test_generated_programs_run_the_same_on_both_engines(tmp_path_factory, source, players, seed):
     _run_generated(tmp_path_factory, source, players, seed)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=_HEALTH)
+@given(source=programs(), players=st.integers(2, 4), seed=st.integers(0, 2**16),
+       passes=st.sampled_from(PASS_SETS))
+def test_generated_programs_run_the_same_with_a_pass_switched_off(tmp_path_factory, source, players, seed, passes):
+    _run_generated(tmp_path_factory, source, players, seed, passes)
 
 
 @pytest.mark.slow

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from cardlang.cli import main
 from cardlang.play.simulate import simulate, wilson
+from cardlang.compiler.passes import NAMES
 from scenario import game, path
 
 COIN = "examples/coin_flip.cards"
@@ -275,4 +276,4 @@ def test_a_bots_own_playouts_do_not_count_and_the_twin_runs_the_fast_code():
                      if kind == "if" and "deals_played == 20" in open(span.file).read().splitlines()[span.line - 1])
     assert searched.counts()[0][deal_over] == 1  # the game ended once, whatever the playouts did
     program = searched.game.program
-    assert program.code is program.plain  # no op wrapped: the twin runs its fused, chained code
+    assert program.passes == NAMES and program.refused == []  # the twin runs fused, chained code, as the game

@@ -1,7 +1,7 @@
 """Rule coverage: how often each branch of each `if` and each alternative of each `chooses` was reached.
 
 The compiler records where each such rule starts (`Program.rule_points`). `instrument(game)` gives a
-twin `Game` compiled again with counting (`compile_program(…, counting=True)`): its generated code
+twin `Game` compiled again with counting (`emit_program(…, counting=True)`): its generated code
 adds one to a counter at each rule it reaches and at each alternative it offers, and runs as fast
 as the plain game otherwise. The plain game is untouched, so coverage costs nothing when it is off.
 Counting is kept only while the real game moves (`Coverage.on`): what runs while it is off (a bot's
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..compiler.compile import compile_program
+from ..compiler.emit.build import emit_program
 from ..runtime.engine import Game
 
 
@@ -105,8 +105,10 @@ def rule_text(kind: str, span) -> tuple:
 
 @lru_cache(maxsize=8)
 def _counting_program(game: Game):
-    """The game compiled again with counters, once per game (a simulation makes a Coverage per batch)."""
-    return compile_program(game.symbols, game.players, game.options, counting=True)
+    """The game compiled again with counters, once per game (a simulation makes a Coverage per batch),
+    with the game's own passes."""
+    return emit_program(game.symbols, game.players, game.options, counting=True,
+                        passes=getattr(game.program, "passes", None))
 
 
 def instrument(game: Game) -> Coverage:

@@ -1,0 +1,310 @@
+"""Expressions: one method per IR expression node, `x_<Node>(w, e)`, giving a Python expression.
+
+A method builds its expression from its children's (each in parentheses) and never looks inside
+one. Python works operands out left to right, as the IR's meaning asks; where a node says
+otherwise (`/` works out the divisor first) the expression is ordered so (a conditional expression
+works out its test first). A node that needs statements (an aggregate's loop, a define without
+pasting) becomes a helper function of the unit, taking the locals that hold slots as parameters.
+Temporaries are walrus locals with fresh names, never inside a comprehension.
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ...runtime.zones import first_in, still_in
+from . import helpers
+from .facts import never_none
+from .texts import renderer
+
+
+class ExprEmitter:
+    """Writes IR expressions as Python expressions over the state `s` and its slots `v`."""
+
+    def __init__(self, program, ns, paste: bool):
+        self.program = program
+        self.layout = program.layout
+        self.ns = ns
+        self.paste = paste  # locals hold loop, filter and parameter values (passes/paste.py)
+        deck = self.layout.deck
+        self.ranks = deck.card_rank
+        self.suits = deck.card_suit
+        self.suit_of = tuple(None if x < 0 else x for x in deck.card_suit)  # a joker has no suit
+        self._texts: dict = {}
+        self.never_none = never_none(program.ir)  # slots that always hold a card (`emit/facts.py`)
+
+    def card(self, w, e: ir.Expr):
+        """(the expression of a card, whether it is never none)."""
+        return self.x(w, e), isinstance(e, ir.Slot) and e.slot in self.never_none
+
+    def x(self, w, e: ir.Expr) -> str:
+        """The Python expression for `e`."""
+        return getattr(self, "x_" + type(e).__name__)(w, e)
+
+    def view(self, w, e: ir.Expr) -> str:
+        """`e` for a reader that changes nothing while it reads: a zone's list itself, uncopied."""
+        if isinstance(e, ir.ZoneCards):
+            return f"s.zones[{self.x(w, e.zone)}]"
+        return self.x(w, e)
+
+    def c(self, value) -> str:
+        return self.ns.bind(value)
+
+    # ------------------------------------------------------------ values and places
+    def x_Const(self, w, e: ir.Const):
+        return self.c(e.value)
+
+    def x_Slot(self, w, e: ir.Slot):
+        return w.read(e.slot)
+
+    def x_PlayerVar(self, w, e: ir.PlayerVar):
+        return f"v[{e.base} + {self.x(w, e.player)}]"
+
+    def x_PlayerZone(self, w, e: ir.PlayerZone):
+        if e.many:
+            return f"{self.c(_offsets)}({e.base}, {self.x(w, e.player)})"
+        return f"({e.base} + {self.x(w, e.player)})"
+
+    def x_ZoneCards(self, w, e: ir.ZoneCards):
+        return f"tuple(s.zones[{self.x(w, e.zone)}])"
+
+    def x_Maybe(self, w, e: ir.Maybe):
+        t = w.fresh()
+        return f"(() if ({t} := {self.x(w, e.value)}) is None else ({t},))"
+
+    def x_Tuple(self, w, e: ir.Tuple):
+        return "(" + "".join(f"{self.x(w, i)}, " for i in e.items) + ")"
+
+    def x_Index(self, w, e: ir.Index):
+        return f"{self.c(helpers.index)}({self.x(w, e.seq)}, {self.x(w, e.index)}, {self.c(e.span)})"
+
+    # ------------------------------------------------------------------- operators
+    def x_Negate(self, w, e: ir.Negate):
+        return f"(-{self.x(w, e.operand)})"
+
+    def x_Not(self, w, e: ir.Not):
+        return f"(not {self.x(w, e.operand)})"
+
+    def x_And(self, w, e: ir.And):
+        return f"({self.x(w, e.left)} and {self.x(w, e.right)})"
+
+    def x_Or(self, w, e: ir.Or):
+        return f"({self.x(w, e.left)} or {self.x(w, e.right)})"
+
+    def x_Conditional(self, w, e: ir.Conditional):
+        return f"({self.x(w, e.then)} if {self.x(w, e.cond)} else {self.x(w, e.otherwise)})"
+
+    def x_Arith(self, w, e: ir.Arith):
+        if e.op in ("/", "%"):
+            d = w.fresh()
+            op = "//" if e.op == "/" else "%"
+            # the test, which works out the divisor, comes first; then the dividend
+            return (f"({self.x(w, e.left)} {op} {d} if ({d} := {self.x(w, e.right)}) != 0 "
+                    f"else {self.c(helpers.divide_by_zero)}({self.c(e.span)}))")
+        return f"({self.x(w, e.left)} {e.op} {self.x(w, e.right)})"
+
+    def x_Compare(self, w, e: ir.Compare):
+        return f"({self.x(w, e.left)} {e.op} {self.x(w, e.right)})"
+
+    def x_Concat(self, w, e: ir.Concat):
+        return f"(tuple({self.x(w, e.left)}) + tuple({self.x(w, e.right)}))"
+
+    def x_In(self, w, e: ir.In):
+        return f"({self.x(w, e.item)} in {self.view(w, e.seq)})"
+
+    def x_Except(self, w, e: ir.Except):
+        q = w.fresh()
+        fn = helpers.except_many if e.many else helpers.except_one
+        return f"({self.c(fn)}({q}, {self.x(w, e.other)}) if ({q} := {self.x(w, e.seq)}) else ())"
+
+    def _table(self, name):
+        return self.ranks if name == "rank" else self.suits
+
+    def x_Is(self, w, e: ir.Is):
+        if e.table is not None:
+            value, sure = self.card(w, e.value)
+            if sure:
+                table = self.c(self._table(e.table))
+                return f"({table}[{value}] {'!=' if e.negate else '=='} {self.x(w, e.pattern)})"
+        value = self.x(w, e.value)
+        if e.table is None:
+            if isinstance(e.pattern, ir.Const) and e.pattern.value is None:  # identity says the same, faster
+                return f"({value} is {'not ' if e.negate else ''}None)"
+            return f"({value} {'!=' if e.negate else '=='} {self.x(w, e.pattern)})"
+        t, table = w.fresh("_c"), self.c(self._table(e.table))
+        if e.negate:
+            return f"(({t} := {value}) is None or {table}[{t}] != {self.x(w, e.pattern)})"
+        return f"(({t} := {value}) is not None and {table}[{t}] == {self.x(w, e.pattern)})"
+
+    def x_Has(self, w, e: ir.Has):
+        test = self.x(w, e.pattern)
+        if e.table is None:
+            return f"({test} in {self.view(w, e.cards)})"
+        get = self.c(self._table(e.table).__getitem__)
+        return f"({test} in map({get}, {self.view(w, e.cards)}))"  # the same == tests, in C
+
+    # ----------------------------------------------------------------------- seats
+    def x_Neighbour(self, w, e: ir.Neighbour):
+        n = self.layout.players
+        around = self.c(tuple(tuple((p + e.step * i) % n for i in range(1, n + 1)) for p in range(n)))
+        p = self.x(w, e.player)
+        # with nobody out (the usual case) the neighbour is the first seat around
+        return f"({around}[{p}][0] if False not in s.active else {self.c(first_in)}(s, {around}[{p}]))"
+
+    def x_Players(self, w, e: ir.Players):
+        ring = self.c(self.layout.ring)
+        start = self.x(w, e.start) if e.start is not None else "0"
+        if e.stop is None:  # nobody out (the usual case): the ring itself
+            return f"({ring}[{start}] if False not in s.active else {self.c(still_in)}(s, {ring}[{start}]))"
+        stop = self.x(w, e.stop)
+        return f"{self.c(helpers.players_to)}(s, {ring}, {stop}, {start})"
+
+    def x_EndCards(self, w, e: ir.EndCards):
+        seq = self.view(w, e.seq)
+        if e.count is None:
+            q = w.fresh("_q")
+            first = e.top == e.players  # players: the top is the first; cards: the top is the last
+            return f"({q}[{'0' if first else '-1'}] if ({q} := {seq}) else None)"
+        return (f"{self.c(helpers.end_cards)}({seq}, {self.x(w, e.count)}, {e.top}, {e.players}, "
+                f"{self.c(e.span)})")
+
+    # ------------------------------------------------------------------ aggregates
+    def x_Aggregate(self, w, e: ir.Aggregate):
+        h = w.helper()
+        name = w.fresh("_agg")
+        h.line(f"def {name}({w.params()}):")
+        with h.indent():
+            h.line("v = s.v")
+            self._aggregate(h, e)
+        return f"{name}({w.params()})"
+
+    def _aggregate(self, h, e: ir.Aggregate) -> None:
+        kind, x = e.kind, h.fresh("_x")
+        start = {"any": None, "count": "total = 0", "sum": "total = 0", "select": "out = []",
+                 "min": "values = []", "max": "values = []"}.get(kind, "chosen = score = None")
+        if start:
+            h.line(start)
+        h.line(f"for {x} in {self.view(h, e.seq)}:")
+        with h.indent():
+            if self.paste:
+                context = h.holding(e.slot, x)
+            else:
+                h.line(f"v[{e.slot}] = {x}")
+                context = h.holding(e.slot, f"v[{e.slot}]")
+            with context:
+                if e.where is not None:
+                    h.line(f"if not ({self.x(h, e.where)}):")
+                    h.line("    continue")
+                if kind == "any":
+                    h.line("return True")
+                elif kind == "count":
+                    h.line("total += 1")
+                elif kind == "sum":
+                    h.line(f"total += {self.x(h, e.body)}")
+                elif kind == "select":
+                    h.line(f"out.append({x})")
+                elif kind in ("min", "max"):
+                    h.line(f"values.append({self.x(h, e.body)})")
+                else:  # highest, lowest: the first of the best
+                    h.line(f"value = {self.x(h, e.body)}")
+                    h.line(f"if chosen is None or value {'>' if kind == 'highest' else '<'} score:")
+                    h.line(f"    chosen, score = {x}, value")
+        if kind == "any":
+            h.line("return False")
+        elif kind in ("count", "sum"):
+            h.line("return total")
+        elif kind == "select":
+            h.line("return tuple(out)")
+        elif kind in ("min", "max"):
+            h.line("if not values:")
+            h.line(f"    {self.c(helpers.aggregate_empty)}({kind!r}, {self.c(e.span)})")
+            h.line(f"return {kind}(values)")
+        else:
+            h.line("return chosen")
+
+    # ------------------------------------------------------------------ functions
+    def x_OrderOf(self, w, e: ir.OrderOf):
+        card, sure = self.card(w, e.card)
+        table = self.c(self.layout.orders[e.order])
+        if sure:
+            return f"{table}[{card}]"
+        t = w.fresh("_c")
+        return f"(0 if ({t} := {card}) is None else {table}[{t}])"
+
+    def x_HandValue(self, w, e: ir.HandValue):
+        ranking, codes = self.layout.rankings[e.ranking]
+        evaluate = ranking.evaluate_value if hasattr(ranking, "evaluate_value") else ranking.evaluate
+        return (f"{self.c(helpers.hand_value)}({self.x(w, e.cards)}, {self.c(evaluate)}, {self.c(codes)}, "
+                f"{self.c(e.span)})")
+
+    def x_DefineCall(self, w, e: ir.DefineCall):
+        if not self.paste:  # each argument into its parameter's slot, in a helper, then the body
+            h = w.helper()
+            name = w.fresh("_def")
+            h.line(f"def {name}({w.params()}):")
+            with h.indent():
+                h.line("v = s.v")
+                for slot, arg in zip(e.slots, e.args):
+                    h.line(f"v[{slot}] = {self.x(h, arg)}")
+                with h.fresh_frame():
+                    h.line(f"return {self.x(h, e.body)}")
+            return f"{name}({w.params()})"
+        # pasted: each argument worked out once, in turn, into a local the body reads; a constant
+        # or a slot is read where the body uses it (nothing in an expression writes a caller's slot)
+        sets, held = [], {}
+        for slot, arg in zip(e.slots, e.args):
+            if isinstance(arg, ir.Const) or (isinstance(arg, ir.Slot)):
+                held[slot] = self.x(w, arg)
+            else:
+                local = w.fresh("_a")
+                sets.append(f"({local} := {self.x(w, arg)})")
+                held[slot] = local
+        saved = w.frame
+        with w.fresh_frame():  # the body sees its parameters and the globals only
+            w.frame.slots.update(held)
+            body = self.x(w, e.body)
+        w.frame = saved
+        if not sets:
+            return f"({body})"
+        return "(" + ", ".join(sets + [body]) + ")[-1]"
+
+    def x_Builtin(self, w, e: ir.Builtin):
+        name = e.name
+        if name == "count":
+            return f"len({self.view(w, e.args[0])})"
+        if name == "random":
+            return f"{self.c(helpers.draw)}(s, tuple({self.x(w, e.args[0])}), {self.c(e.span)})"
+        if name in ("suit", "rank"):
+            card, sure = self.card(w, e.args[0])
+            table = self.c(self.suit_of if name == "suit" else self.ranks)
+            if sure:
+                return f"{table}[{card}]"
+            t = w.fresh("_c")
+            return f"(None if ({t} := {card}) is None else {table}[{t}])"
+        if name == "abs":
+            return f"abs({self.x(w, e.args[0])})"
+        if name in ("min", "max"):
+            return f"{name}({self.x(w, e.args[0])}, {self.x(w, e.args[1])})"
+        if name == "sum":
+            return f"sum({self.x(w, e.args[0])})"
+        if name == "any":
+            return f"(len({self.view(w, e.args[0])}) > 0)"
+        raise AssertionError(name)  # pragma: no cover - the checker knows every builtin
+
+    # ----------------------------------------------------------------------- texts
+    def text(self, w, t: ir.Text) -> str:
+        """The expression (text with card marks, the cards marked) of a text."""
+        if all(isinstance(part, str) for part in t.parts):
+            return self.c(("".join(t.parts), ()))
+        render = self._texts.get(id(t))
+        if render is None:
+            render = self._texts[id(t)] = renderer(self.program, t)
+        values = "".join(f"{self.x(w, part.expr)}, " for part in t.parts if not isinstance(part, str))
+        return f"{self.c(render)}(s, ({values}))"
+
+    def x_Text(self, w, e: ir.Text):
+        return f"{self.text(w, e)}[0]"
+
+
+def _offsets(base, seats):
+    """The zone ids `base + p` of each seat p."""
+    return tuple([base + p for p in seats])

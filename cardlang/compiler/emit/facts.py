@@ -1,0 +1,80 @@
+"""What the emitter knows of a lowered game before it writes it: the slots that never hold none.
+
+A variable bound to each card of a zone, or of one card that is there (a `for each`, an aggregate,
+a card to choose), holds a card id, never none, unless some `set` writes that slot; the emitter
+then reads its rank or suit without testing for none.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .. import ir
+
+_CARD_SOURCES = (ir.ZoneCards, ir.Maybe)
+
+
+def _walk(node, seen: set):
+    """Every IR node under `node` (phases once)."""
+    if isinstance(node, (tuple, list)):
+        for x in node:
+            yield from _walk(x, seen)
+        return
+    if isinstance(node, ir.Phase):
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        yield from _walk(node.body, seen)
+        return
+    if not attrs.has(type(node)):
+        return
+    yield node
+    for f in attrs.fields(type(node)):
+        if f.name != "span":
+            yield from _walk(getattr(node, f.name), seen)
+
+
+def _is_card_source(e) -> bool:
+    return isinstance(e, _CARD_SOURCES) or (isinstance(e, ir.Const) and isinstance(e.value, tuple)
+                                            and all(type(c) is int for c in e.value))
+
+
+def never_none(program: ir.Program) -> frozenset:
+    """The slots bound only to cards of a zone (or of a card there) that no statement writes."""
+    seen: set = set()
+    nodes = list(_walk([program.setup, program.round, list(program.phases.values()),
+                        [e for _, _, e in program.var_inits], program.score[1] if program.score else ()], seen))
+    written = {n.target.slot for n in nodes if isinstance(n, (ir.Assign, ir.Increase))
+               and isinstance(n.target, ir.SlotTarget)}
+    bound = set()
+    for n in nodes:
+        if isinstance(n, (ir.ForEach, ir.Aggregate)) and _is_card_source(n.seq):
+            bound.add(n.slot)
+        elif isinstance(n, ir.Alternative) and n.kind == "card" and n.slot is not None and _is_card_source(n.source):
+            bound.add(n.slot)
+    return frozenset(bound - written)
+
+
+def draws(node) -> bool:
+    """Whether an expression may draw the state's chance (`random`)."""
+    if isinstance(node, ir.Builtin) and node.name == "random":
+        return True
+    return any(draws(x) for x in children(node))
+
+
+def reads(node, slot: int) -> bool:
+    """Whether an expression reads slot `slot` anywhere in it."""
+    if isinstance(node, ir.Slot):
+        return node.slot == slot
+    return any(reads(x, slot) for x in children(node))
+
+
+def children(node):
+    """The IR nodes directly under an expression."""
+    for f in attrs.fields(type(node)):
+        if f.name == "span":
+            continue
+        value = getattr(node, f.name)
+        for x in value if isinstance(value, tuple) else (value,):
+            if attrs.has(type(x)):
+                yield x

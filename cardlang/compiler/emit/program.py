@@ -1,0 +1,334 @@
+"""The compiled program: the op graph written as Python by the emitter, one function per op
+entered, with the protocol `State` calls (`ProgramBase`).
+
+Each op is written by its method `o_<Op>` and goes on with `goto`, which writes `return pc`, or,
+when the chaining pass is on, writes the op found there in place (a pasted op starts knowing no
+local of its host), so that one call runs from a decision to the next. An op is compiled the first
+time the run loop enters it, so loading a game stays cheap: only the ops a run starts from or comes
+back to are ever compiled (an alternative's body, a loop head, a phase's return point).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ...runtime import engine, view
+from ...runtime.basics import RuleError
+from ...runtime.engine import STOP
+from ...runtime.log import flush, flush_up_to_error
+from ...runtime.program import ProgramBase, loops_forever
+from . import helpers
+from .choose import write_choose
+from .stmt import StmtEmitter
+from .writer import Namespace, Writer
+
+_RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule applied to what it cannot take
+_TOO_DEEP = (SyntaxError, RecursionError, MemoryError)  # what Python's compiler refuses: too deep, too nested
+_units = itertools.count()
+
+
+class Alt:
+    """One alternative of a choice as `ProgramBase` and the bots read it: kind, slot, label, pure."""
+
+    __slots__ = ("kind", "slot", "label", "pure")
+
+    def __init__(self, kind, slot, label, pure):
+        self.kind, self.slot, self.label, self.pure = kind, slot, label, pure
+
+
+class Choice:
+    """A choice's alternatives, its op's pc and its rule's span."""
+
+    __slots__ = ("alts", "pc", "span")
+
+    def __init__(self, alts, pc, span):
+        self.alts, self.pc, self.span = alts, pc, span
+
+
+class Emitter(StmtEmitter):
+    """Writes the ops of a graph (`o_<Op>`), with the statements and expressions they hold."""
+
+    def __init__(self, program, graph, ns, counting: bool):
+        super().__init__(program, ns, graph.paste, counting)
+        self.graph = graph
+        self.branch_points = graph.branch_points
+
+    def op(self, w, pc: int, way: frozenset, start: int) -> None:
+        """Writes op `pc` (its lines end on every path with a `return`)."""
+        node = self.graph.ops[pc]
+        with w.at(node.span), w.fresh_frame():
+            getattr(self, "o_" + type(node).__name__)(w, node, way | {pc}, start)
+
+    def goto(self, w, target: int, way: frozenset, start: int) -> None:
+        """Goes on at op `target`: pasted here when chaining allows it, else `return target`."""
+        chaining = self.graph.chaining
+        if (chaining is not None and target not in way and len(way) <= chaining[1]
+                and len(w.lines) - start < chaining[0] and 0 <= target < len(self.graph.ops)):
+            self.op(w, target, way, start)
+        else:
+            w.line(f"return {target}")
+
+    # ----------------------------------------------------------------- ops
+    def o_Stmts(self, w, op, way, start):
+        for st in op.stmts:
+            self.stmt(w, st)
+        self.goto(w, op.next, way, start)
+
+    def o_Test(self, w, op, way, start):
+        w.line(f"if {self.x(w, op.cond)}:")
+        with w.indent():
+            self.goto(w, op.yes, way, start)
+        self.goto(w, op.no, way, start)
+
+    def o_Jump(self, w, op, way, start):
+        self.goto(w, op.target, way, start)
+
+    def o_Count(self, w, op, way, start):
+        self.count(w, op.k)
+        self.goto(w, op.next, way, start)
+
+    def o_ForStart(self, w, op, way, start):
+        w.line(f"v[{op.loop.seq_slot}] = tuple({self.x(w, op.loop.seq)})")
+        w.line(f"v[{op.index}] = 0")
+        self.goto(w, op.next, way, start)
+
+    def o_ForNext(self, w, op, way, start):
+        loop, q, i = op.loop, w.fresh("_q"), w.fresh("_i")
+        # a pass spends no step of the budget: the loop goes through a tuple made before it starts
+        w.line(f"{q} = v[{loop.seq_slot}]")
+        w.line(f"{i} = v[{op.index}]")
+        w.line(f"while {i} < len({q}):")
+        with w.indent():
+            x = w.fresh("_x")
+            w.line(f"v[{loop.slot}] = {x} = {q}[{i}]")
+            w.line(f"{i} += 1")
+            if loop.where is not None:
+                with w.holding(loop.slot, x) if self.paste else w.holding(loop.slot, f"v[{loop.slot}]"):
+                    w.line(f"if not ({self.x(w, loop.where)}):")
+                w.line("    continue")
+            w.line(f"v[{op.index}] = {i}")
+            self.goto(w, op.body, way, start)
+        self.goto(w, op.end, way, start)
+
+    def o_RepeatStart(self, w, op, way, start):
+        w.line(f"v[{op.slot}] = {self.x(w, op.count)}")
+        self.goto(w, op.next, way, start)
+
+    def o_RepeatNext(self, w, op, way, start):
+        w.line(f"if v[{op.slot}] > 0:")
+        with w.indent():
+            w.line(f"v[{op.slot}] -= 1")
+            self._spend(w, op.span)
+            self.goto(w, op.body, way, start)
+        self.goto(w, op.end, way, start)
+
+    def o_WhileTest(self, w, op, way, start):
+        w.line(f"if {'not ' if op.negate else ''}{self.x(w, op.cond)}:")
+        with w.indent():
+            self._spend(w, op.span)
+            self.goto(w, op.body, way, start)
+        self.goto(w, op.end, way, start)
+
+    def o_Call(self, w, op, way, start):
+        # every argument is worked out before any parameter is set (an argument may read one);
+        # a call spends no step of the budget: a phase never plays itself (E023), so calls end
+        values = []
+        for arg in op.args:
+            a = w.fresh("_a")
+            w.line(f"{a} = {self.x(w, arg)}")
+            values.append(a)
+        for slot, a in zip(op.phase.slots, values):
+            w.line(f"v[{slot}] = {a}")
+        if op.push:
+            w.line(f"s.stack.append({op.next})")
+        self.goto(w, op.target, way, start)
+
+    def o_Return(self, w, op, way, start):
+        w.line("return s.stack.pop()")
+
+    def o_Choose(self, w, op, way, start):
+        write_choose(self, w, op)
+
+    def o_EndGame(self, w, op, way, start):
+        winners = self.x(w, op.node.winners) if op.node.winners is not None else "()"
+        w.line(f"s.winner_seats = tuple(sorted(set({winners})))")
+        w.line("s.terminal = True")
+        w.line("s.pending = None")
+        w.line("if s.log is not None:")
+        w.line(f"    {self.c(helpers.game_over)}(s)")
+        w.line(f"return {STOP}")
+
+    def o_EndRound(self, w, op, way, start):
+        w.line("s.stack.clear()")
+        self.goto(w, op.target, way, start)
+
+    def o_NextRound(self, w, op, way, start):
+        w.line("s.round += 1")
+        w.line("s.steps -= 1")
+        w.line(f"if s.steps < 0 or s.round > {self.program.max_rounds}:")
+        w.line(f"    {self.c(loops_forever)}({self.c(op.span)}, s)")
+        self.goto(w, op.next, way, start)
+
+    # ------------------------------------------------------------ compiling
+    def compile_op(self, pc: int, chained: bool = True):
+        """The function of op `pc` (chained, unless `chained` is false)."""
+        saved = self.graph.chaining
+        if not chained:
+            self.graph.chaining = None
+        try:
+            w = Writer(self.ns)
+            name = self.ns.fresh("_op")
+            w.line(f"def {name}(s):")
+            with w.indent():
+                w.line("v = s.v")
+                self.op(w, pc, frozenset(), 0)
+            return self._keep(w.compile(name, f"<cardlang op {next(_units)}>"))
+        finally:
+            self.graph.chaining = saved
+
+    def compile_expr(self, e):
+        """A function `f(s)` giving the value of expression `e`."""
+        w = Writer(self.ns)
+        name = self.ns.fresh("_e")
+        w.line(f"def {name}(s):")
+        with w.indent():
+            w.line("v = s.v")
+            w.line(f"return {self.x(w, e)}")
+        return self._keep(w.compile(name, f"<cardlang expr {next(_units)}>"))
+
+    def compile_text(self, t):
+        """A function `f(s)` giving (text with card marks, the cards marked) of text `t`."""
+        w = Writer(self.ns)
+        name = self.ns.fresh("_label")
+        w.line(f"def {name}(s):")
+        with w.indent():
+            w.line("v = s.v")
+            w.line(f"return {self.text(w, t)}")
+        return self._keep(w.compile(name, f"<cardlang text {next(_units)}>"))
+
+    def _keep(self, compiled):
+        """The function of a compiled unit, its spans and source kept for errors and readers."""
+        f, spans, text = compiled
+        filename = f.__code__.co_filename
+        self.program.spans_of[filename] = spans
+        self.program.sources[filename] = text
+        return f
+
+
+class Program(ProgramBase):
+    """A game compiled by the emitter, with the protocol `State` calls (see `ProgramBase`)."""
+
+    def __init__(self, layout, lowered, max_decisions: int, max_rounds: int, counting: bool = False):
+        self._init_layout(layout)
+        self.ir = lowered
+        self.max_decisions, self.max_rounds = max_decisions, max_rounds
+        self.counting = counting
+        self.hits: list = []
+        self.offered: list = []
+        self.spans_of: dict = {}  # generated file name -> the rule span of each of its lines
+        self.sources: dict = {}  # generated file name -> its source, for reading what was generated
+        self.passes: tuple = ()
+        self.refused: list = []  # (pc, chained, why) of each op Python refused to compile
+
+    def setup(self, graph, passes) -> None:
+        """Takes the op graph the passes left and makes the program's tables and functions."""
+        self.graph, self.passes = graph, tuple(passes)
+        self.ns = Namespace()
+        self.em = Emitter(self, graph, self.ns, self.counting)
+        self.rule_points = list(graph.rule_points)
+        self.hits.extend([0] * len(self.rule_points))  # (in place: the generated code holds these lists)
+        self.offered.extend([0] * len(self.rule_points))
+        self.nslots = graph.nslots
+        self.card_slots, self.cards_slots = self.ir.card_slots, self.ir.cards_slots
+        self.entry, self.round_pc = graph.entry, graph.round_pc
+        self.op_spans = [op.span for op in graph.ops]
+        self.resumes = tuple(graph.resumes)
+        self.var_inits = [(slot, per_player, self.em.compile_expr(e)) for slot, per_player, e in self.ir.var_inits]
+        self.score = None if self.ir.score is None else (self.ir.score[0], self.em.compile_expr(self.ir.score[1]))
+        self.chooses = []
+        for c in self.ir.choices:
+            alts = []
+            for a in c.alternatives:
+                label = self.em.compile_text(a.label) if a.label is not None else None
+                alts.append(Alt(a.kind, a.slot, label, a.pure))
+            self.chooses.append(Choice(alts, graph.choices[c.index], c.span))
+        self.code = [self._stub(pc) for pc in range(len(graph.ops))]
+
+    def _stub(self, pc: int):
+        def first_entry(s):
+            op = self.code[pc] = self._compiled(pc)
+            return op(s)
+        return first_entry
+
+    def _compiled(self, pc: int):
+        """Op `pc` as a function: chained if Python accepts it, else alone, else unfused."""
+        for chained in (True, False):
+            try:
+                return self.em.compile_op(pc, chained)
+            except _TOO_DEEP as e:
+                self.refused.append((pc, chained, f"{type(e).__name__}: {e}"))  # (tests check that none is)
+        unfused = getattr(self.graph.ops[pc], "plain", None)
+        if unfused is None:
+            raise RuleError("this rule is nested too deeply for the engine", self.op_spans[pc])
+        self.graph.ops[pc] = unfused  # (a fused run Python refuses: its statements one op each)
+        return self._compiled(pc)
+
+    def source(self, f) -> str:
+        """The Python source of a generated function `f` (an op of `code`, a label, an initial value)."""
+        return self.sources.get(f.__code__.co_filename, "")
+
+    # ---------------------------------------------------------------- running
+    def _start(self, st) -> None:
+        st.pc = self.entry
+        st.stack = []
+
+    def repend(self, st) -> None:
+        """Works out the pending choice's legal actions again (its op only reads the state)."""
+        self.code[self.chooses[st.pending[0]].pc](st)
+
+    def run(self, st) -> None:
+        """Runs the state from `st.pc` to the next decision or the end."""
+        self._run(st, st.pc)
+
+    def _run(self, st, pc: int) -> None:
+        code = self.code
+        # The step budget is spent where a run could go on forever: each pass of a `while` or a
+        # `repeat`, each round; it is read at each run, so that tests and tools can lower it.
+        st.steps = engine.STEP_BUDGET
+        try:
+            while pc >= 0:
+                pc = code[pc](st)
+        except RuleError as e:
+            flush_up_to_error(st)
+            raise e.located(self._where(e, pc)).in_game(st.seed, len(st.history))
+        except _RUNTIME_ERRORS as e:
+            flush_up_to_error(st)
+            raise RuleError(str(e), self._where(e, pc)).in_game(st.seed, len(st.history)) from e
+        if st.log is not None and st.fresh:
+            flush(st)
+
+    def _where(self, error, pc: int):
+        """The rule line the error left generated code at (the innermost generated frame)."""
+        at = None
+        tb = error.__traceback__
+        while tb is not None:
+            spans = self.spans_of.get(tb.tb_frame.f_code.co_filename)
+            if spans is not None and 1 <= tb.tb_lineno <= len(spans):
+                at = spans[tb.tb_lineno - 1] or at
+            tb = tb.tb_next
+        return at if at is not None else self.op_spans[pc] if 0 <= pc < len(self.op_spans) else None
+
+    def resume(self, st, a: int) -> None:
+        """Plays the legal action `a` of the pending choice and runs on to the next decision."""
+        if st.checkpoint is not False:  # (False in the copies bots play out: they keep no past)
+            view.record(st, a)
+        slot, body = self.resumes[st.pending[0]][a >> 16]
+        if slot is not None:
+            st.v[slot] = a & 0xFFFF
+        st.history.append(a)
+        if st.log is not None:
+            self._log_choice(st, a)
+        st.pending = None
+        self._run(st, body)
+        if len(st.history) >= self.max_decisions:
+            self._check_decisions(st, self.chooses[st.pending[0]].span if st.pending else None)

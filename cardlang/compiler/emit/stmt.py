@@ -1,0 +1,271 @@
+"""Statements: one method per IR statement node, `s_<Node>(w, st)`, writing Python statements.
+
+Each writes the statement whole, in the order the reference interpreter works it out. The
+control statements (`if`, loops) are written with Python's own `if`/`for`/`while` here: that is
+how a fused run of statements that cannot stop runs (passes/fusion.py); the op graph
+(`emit/graph.py`) splits them into ops otherwise.
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ...runtime.log import mark
+from ...runtime.program import loops_forever
+from ...runtime.zones import move_cards
+from ...runtime.log import flush
+from . import helpers
+from .expr import ExprEmitter
+
+
+class StmtEmitter(ExprEmitter):
+    """Writes IR statements (and, through `ExprEmitter`, their expressions)."""
+
+    def __init__(self, program, ns, paste: bool, counting: bool):
+        super().__init__(program, ns, paste)
+        self.counting = counting
+        self.branch_points: dict = {}  # id(If) -> its branches' rule points (else last), when counting
+        self.hits = program.hits
+
+    def stmt(self, w, st: ir.Stmt) -> None:
+        """Writes one statement that cannot stop the run."""
+        with w.at(st.span):
+            getattr(self, "s_" + type(st).__name__)(w, st)
+
+    def block(self, w, stmts) -> None:
+        if not stmts:
+            w.line("pass")
+        for st in stmts:
+            self.stmt(w, st)
+
+    def count(self, w, k) -> None:
+        """When counting, the line that counts rule point `k`."""
+        if self.counting and k is not None:
+            w.line(f"{self.c(self.hits)}[{k}] += 1")
+
+    # ------------------------------------------------------------- variables
+    def s_Assign(self, w, st: ir.Assign):
+        value, t = self.x(w, st.value), st.target
+        if isinstance(t, ir.SlotTarget):
+            w.line(f"v[{t.slot}] = {value}")
+        elif isinstance(t, ir.PlayerVarTarget):
+            x = w.fresh()
+            w.line(f"{x} = {value}")  # the value first, then where it goes
+            w.line(f"v[{t.base} + ({self.x(w, t.player)})] = {x}")
+        else:
+            x = w.fresh()
+            w.line(f"{x} = {value}")
+            w.line(f"{self.c(helpers.set_item)}(v, {t.slot}, ({self.x(w, t.index)}), {x}, {self.c(t.span)})")
+
+    def s_Increase(self, w, st: ir.Increase):
+        t = st.target
+        if isinstance(t, ir.SlotTarget):
+            w.line(f"v[{t.slot}] += {self.x(w, st.amount)}")
+        elif isinstance(t, ir.PlayerVarTarget):
+            i = w.fresh("_i")
+            w.line(f"{i} = {t.base} + ({self.x(w, t.player)})")  # where first, then the amount
+            w.line(f"v[{i}] += {self.x(w, st.amount)}")
+        else:
+            items, i = w.fresh("_l"), w.fresh("_i")
+            w.line(f"{items} = list(v[{t.slot}])")
+            w.line(f"{i} = {self.c(helpers.item_index)}({items}, ({self.x(w, t.index)}), {self.c(t.span)})")
+            w.line(f"{items}[{i} - 1] = {items}[{i} - 1] + ({self.x(w, st.amount)})")
+            w.line(f"v[{t.slot}] = tuple({items})")
+
+    # ----------------------------------------------------------------- cards
+    def _learn(self, w, moving: str, dest: str, face) -> None:
+        """Who learns the cards `moving` put on zone `dest`: whoever sees it, everyone, or nobody more."""
+        if face is None:
+            add = w.fresh("_m")
+            w.line(f"{add} = {self.c(self.layout.zone_vis)}[{dest}]")
+            w.line(f"if {add}:")
+            w.line("    known = s.known")
+            w.line(f"    for c in {moving}:")
+            w.line(f"        known[c] |= {add}")
+        elif face == "up":
+            w.line("known = s.known")
+            w.line(f"for c in {moving}:")
+            w.line(f"    known[c] = {self.layout.all}")
+            w.line("if s.log is not None:")
+            w.line(f"    {self.c(helpers.face_up)}(s, {dest}, {moving}, {self.c(self.layout.zone_names)})")
+
+    def s_Move(self, w, st: ir.Move):
+        cards, face, names = st.cards, st.face, self.layout.zone_names
+        if isinstance(cards, ir.Const) and cards.value == tuple(range(self.layout.deck.size)):
+            order = cards.value[::-1] if st.bottom else cards.value
+            w.line(f"{self.c(helpers.move_all)}(s, ({self.x(w, st.zone)}), {self.c(order)}, "
+                   f"{self.c(self.layout.zone_vis)}, {self.layout.all}, {face!r}, {self.c(names)})")
+            return
+        if isinstance(cards, ir.Maybe):  # one card (or none): taken out of its zone
+            c, dest = w.fresh("_c"), w.fresh("_z")
+            w.line(f"{c} = {self.x(w, cards.value)}")
+            w.line(f"{dest} = {self.x(w, st.zone)}")
+            w.line(f"if {c} is not None:")
+            with w.indent():
+                w.line("loc = s.loc")
+                w.line(f"s.zones[loc[{c}]].remove({c})")
+                w.line(f"s.zones[{dest}].insert(0, {c})" if st.bottom else f"s.zones[{dest}].append({c})")
+                w.line(f"loc[{c}] = {dest}")
+                if face is None:
+                    w.line(f"s.known[{c}] |= {self.c(self.layout.zone_vis)}[{dest}]")
+                elif face == "up":
+                    texts = tuple(f"face up on {name}: {mark(0)}" for name in names)
+                    w.line(f"s.known[{c}] = {self.layout.all}")
+                    w.line("if s.log is not None:")
+                    w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
+            return
+        if isinstance(cards, ir.ZoneCards):  # a whole zone
+            pile, dest, moving = w.fresh("_p"), w.fresh("_z"), w.fresh("_q")
+            w.line(f"{pile} = s.zones[{self.x(w, cards.zone)}]")
+            w.line(f"{dest} = {self.x(w, st.zone)}")
+            w.line(f"if {pile}:")
+            with w.indent():
+                w.line(f"{moving} = {pile}[:]")
+                w.line(f"{pile}.clear()")
+                w.line(f"s.zones[{dest}][:0] = {moving}[::-1]" if st.bottom else f"s.zones[{dest}].extend({moving})")
+                w.line("loc = s.loc")
+                w.line(f"for c in {moving}:")
+                w.line(f"    loc[c] = {dest}")
+                self._learn(w, moving, dest, face)
+            return
+        moving, dest = w.fresh("_q"), w.fresh("_z")
+        w.line(f"{moving} = tuple({self.x(w, cards)})")
+        w.line(f"{dest} = {self.x(w, st.zone)}")
+        w.line(f"if {moving}:")
+        with w.indent():
+            w.line(f"{self.c(move_cards)}(s, {moving}, {dest}, {st.bottom})")
+            self._learn(w, moving, dest, face)
+
+    def s_Deal(self, w, st: ir.Deal):
+        n, src, targets, pile = w.fresh("_n"), w.fresh("_z"), w.fresh("_q"), w.fresh("_p")
+        names, at = self.c(self.layout.zone_names), self.c(st.span)
+        w.line(f"{n} = {self.x(w, st.count)}")
+        w.line(f"{src} = {self.x(w, st.source)}")
+        w.line(f"{targets} = tuple({self.x(w, st.dest)})")
+        w.line(f"{pile} = s.zones[{src}]")
+        w.line(f"if {n} * len({targets}) > len({pile}):")
+        w.line(f"    {self.c(helpers.cannot_deal)}(s, {n}, {src}, {targets}, {names}, {at})")
+        w.line("zones, loc, known = s.zones, s.loc, s.known")
+        # one card at a time, each place in turn, from the top (the end of the list)
+        w.line(f"for _ in range({n}):")
+        w.line(f"    for z in {targets}:")
+        w.line(f"        c = {pile}.pop()")
+        w.line("        zones[z].append(c)")
+        w.line("        loc[c] = z")
+        if st.face == "up":
+            w.line(f"        known[c] = {self.layout.all}")
+        elif st.face is None:
+            w.line(f"        known[c] |= {self.c(self.layout.zone_vis)}[z]")
+        w.line("if s.log is not None:")
+        w.line(f"    {self.c(helpers.log_deal)}(s, {n}, {src}, {targets}, {names})")
+
+    def s_Shuffle(self, w, st: ir.Shuffle):
+        w.line(f"{self.c(helpers.shuffle)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis)}, "
+               f"{self.c(self.layout.zone_names)})")
+
+    def s_SwapZones(self, w, st: ir.SwapZones):
+        a, b = w.fresh("_z"), w.fresh("_z")
+        w.line(f"{a}, {b} = ({self.x(w, st.left)}), ({self.x(w, st.right)})")
+        w.line("zones, loc, known = s.zones, s.loc, s.known")
+        w.line(f"zones[{a}], zones[{b}] = zones[{b}], zones[{a}]")
+        w.line(f"for z in ({a}, {b}):")
+        w.line(f"    add = {self.c(self.layout.zone_vis)}[z]")
+        w.line("    for c in zones[z]:")
+        w.line("        loc[c] = z")
+        w.line("        known[c] |= add")
+
+    def s_SwapCards(self, w, st: ir.SwapCards):
+        a, b = w.fresh("_c"), w.fresh("_c")
+        vis = self.c(self.layout.zone_vis)
+        w.line(f"{a}, {b} = ({self.x(w, st.left)}), ({self.x(w, st.right)})")
+        w.line(f"if {a} is None or {b} is None:")
+        w.line(f"    {self.c(helpers.swap_none)}({self.c(st.span)})")
+        w.line("zones, loc, known = s.zones, s.loc, s.known")
+        w.line(f"za, zb = loc[{a}], loc[{b}]")
+        w.line(f"ia, ib = zones[za].index({a}), zones[zb].index({b})")
+        w.line(f"zones[za][ia], zones[zb][ib] = {b}, {a}")
+        w.line(f"loc[{a}], loc[{b}] = zb, za")
+        w.line(f"known[{a}] |= {vis}[zb]")
+        w.line(f"known[{b}] |= {vis}[za]")
+
+    def s_Reveal(self, w, st: ir.Reveal):
+        shown = w.fresh("_q")
+        w.line(f"{shown} = tuple({self.x(w, st.cards)})")
+        reveal = self.c(helpers.reveal)
+        owners = self.c(self.layout.zone_owner)
+        if st.to is None:  # shown to all, without a log: only who knows the cards changes
+            w.line("if s.log is None:")
+            w.line("    known = s.known")
+            w.line(f"    for c in {shown}:")
+            w.line(f"        known[c] |= {self.layout.all}")
+            w.line("else:")
+            w.line(f"    {reveal}(s, {shown}, None, {self.layout.all}, {owners})")
+        else:
+            w.line(f"{reveal}(s, {shown}, tuple({self.x(w, st.to)}), {self.layout.all}, {owners})")
+
+    def s_Hide(self, w, st: ir.Hide):
+        w.line("if s.fresh:")
+        w.line(f"    {self.c(flush)}(s)")  # a card shown before it is hidden stays shown in the log
+        w.line(f"for c in {self.x(w, st.cards)}:")
+        w.line(f"    s.known[c] = {self.c(self.layout.zone_vis)}[s.loc[c]]")
+
+    def s_Announce(self, w, st: ir.Announce):
+        w.line("if s.log is not None:")  # a text is worked out only to be shown
+        with w.indent():
+            speaker = self.x(w, st.speaker) if st.speaker is not None else "None"
+            w.line(f"{self.c(helpers.announce)}(s, {self.text(w, st.text)}, {speaker})")
+
+    def s_Eliminate(self, w, st: ir.Eliminate):
+        p = w.fresh("_p")
+        w.line(f"{p} = {self.x(w, st.player)}")
+        w.line(f"if s.active[{p}]:")
+        w.line(f"    s.active[{p}] = False")
+        w.line("    if s.log is not None:")
+        w.line(f"        {self.c(helpers.eliminated)}(s, {p})")
+
+    # ------------------------------------------------- control, as one function
+    def _spend(self, w, span) -> None:
+        """A pass of a `while` or a `repeat` spends a step of the run's budget."""
+        w.line("s.steps -= 1")
+        w.line("if s.steps < 0:")
+        w.line(f"    {self.c(loops_forever)}({self.c(span)}, s)")
+
+    def s_If(self, w, st: ir.If):
+        points = self.branch_points.get(id(st), [None] * (len(st.branches) + 1))
+        for i, (cond, body) in enumerate(st.branches):
+            w.line(("if " if i == 0 else "elif ") + f"{self.x(w, cond)}:")
+            with w.indent():
+                self.count(w, points[i])
+                self.block(w, body)
+        if st.orelse:
+            w.line("else:")
+            with w.indent():
+                self.count(w, points[-1])
+                self.block(w, st.orelse)
+
+    def s_ForEach(self, w, st: ir.ForEach):
+        seq, x = w.fresh("_q"), w.fresh("_x")
+        w.line(f"v[{st.seq_slot}] = {seq} = tuple({self.x(w, st.seq)})")
+        w.line(f"for {x} in {seq}:")
+        with w.indent():
+            w.line(f"v[{st.slot}] = {x}")
+            if st.where is not None:
+                with w.holding(st.slot, x) if self.paste else w.holding(st.slot, f"v[{st.slot}]"):
+                    w.line(f"if not ({self.x(w, st.where)}):")
+                w.line("    continue")
+            self.block(w, st.body)
+
+    def s_Repeat(self, w, st: ir.Repeat):
+        left = w.fresh("_n")
+        w.line(f"{left} = {self.x(w, st.count)}")
+        w.line(f"while {left} > 0:")
+        with w.indent():
+            w.line(f"{left} -= 1")
+            self._spend(w, st.span)
+            self.block(w, st.body)
+
+    def s_While(self, w, st: ir.While):
+        cond = self.x(w, st.cond)
+        w.line(f"while {'not ' if st.negate else ''}({cond}):")
+        with w.indent():
+            self._spend(w, st.span)
+            self.block(w, st.body)
