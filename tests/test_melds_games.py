@@ -10,7 +10,7 @@ import pytest
 import cardlang
 from scenario import path, random_playout
 
-ENGINES = ["reference"]
+ENGINES = ["reference", "compiled"]
 RUMMY = "examples/knock_rummy.cards"
 SHOW = "examples/counting_show.cards"
 

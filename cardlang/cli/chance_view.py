@@ -31,8 +31,9 @@ def steps(state) -> list:
 
 
 def step_through(game, state, console: Console, style: Style, read: Callable[[str], str] = input,
-                 replay_hint: str = "") -> None:
-    """Shows a finished game nobody decided, a round at a time, then its scores and winners."""
+                 replay_hint: str = "", echo: bool = False) -> None:
+    """Shows a finished game nobody decided, a round at a time, then its scores and winners
+    (`echo`: the input is not a terminal, so what was read is written after the prompt)."""
     chunks = steps(state)
     console.print(Text(f"{game.title}: nobody decides in this game, chance plays it "
                        f"({len(chunks)} rounds). Press Enter for each round.", style="bold"))
@@ -46,6 +47,8 @@ def step_through(game, state, console: Console, style: Style, read: Callable[[st
             answer = read(PROMPT).strip().lower()
         except EOFError:
             answer = "a"  # the input closed: the rest at once
+        if echo:
+            console.print(answer, markup=False, highlight=False)
         if answer in ("q", "quit", "exit"):
             console.print(f"Stopped after round {k + 1} of {len(chunks)}.", markup=False)
             break

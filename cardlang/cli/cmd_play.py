@@ -669,7 +669,7 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
         _bots_only(game, state, bots, console, save_path, speed or 0.0, bot_name)
         return
     if not decides(game.symbols):  # pure chance: nothing to ask, the game is shown a round at a time
-        step_through(game, state, console, style, replay_hint=replay_hint)
+        step_through(game, state, console, style, replay_hint=replay_hint, echo=not _stdin_is_terminal())
         return
     if speed is None:
         speed = BOT_PAUSE if console.is_terminal else 0.0

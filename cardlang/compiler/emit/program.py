@@ -16,7 +16,7 @@ from ...runtime import engine, view
 from ...runtime.basics import RuleError
 from ...runtime.engine import STOP
 from ...runtime.log import flush, flush_up_to_error
-from ...runtime.program import ProgramBase, loops_forever
+from ...runtime.program import ProgramBase, loops_forever, round_begins
 from . import helpers
 from .choose import write_choose
 from .stmt import StmtEmitter
@@ -164,6 +164,8 @@ class Emitter(StmtEmitter):
 
     def o_NextRound(self, w, op, way, start):
         w.line("s.round += 1")
+        w.line("if s.rounds_at is not None:")
+        w.line(f"    {self.c(round_begins)}(s)")
         w.line("s.steps -= 1")
         w.line(f"if s.steps < 0 or s.round > {self.program.max_rounds}:")
         w.line(f"    {self.c(loops_forever)}({self.c(op.span)}, s)")
