@@ -204,6 +204,8 @@ players 2..4
 option word = "{word}" in {{"{word}", "other"}}
 deck piquet
 order value: 7 8 9 10 J Q K A
+values pips: 7=7 8=8 9=9 10=10 J=2 Q=3 K=4 A=11
+melds: sets 2, runs 3 in value, ace {ace}, deadwood pips
 zone stock: pile, hidden
 zone hand: per player, private
 zone table: pile, public
@@ -289,7 +291,9 @@ def numbers(scope: frozenset, depth: int):
     leaves = [st.integers(0, 5).map(str), st.sampled_from(["total", "player_count", "count(stock)", "count(table)",
                                                           "marks[1]", "sum(marks)"])]
     if "p" in scope:
-        leaves.append(st.sampled_from(["points(p)", "count(hand(p))", "bonus(p)"]))
+        leaves.append(st.sampled_from(["points(p)", "count(hand(p))", "bonus(p)", "deadwood(hand(p))",
+                                       "subsets(table + hand(p), pips, 13)", "runs(hand(p) + table, value)",
+                                       "run_cards(stock, value)", "pairs(hand(p) + table)", "longest_suit(stock)"]))
     if "q" in scope:
         leaves.append(st.sampled_from(["points(q)", "count(hand(q))"]))
     if "c" in scope:
@@ -340,7 +344,8 @@ def bools(scope: frozenset, depth: int):
 def card_sets(scope: frozenset, depth: int):
     sets = ["table", "stock", "top 2 of stock", "bottom 1 of table", "[Q of spades, 8 of clubs]"]
     if "p" in scope:
-        sets += ["hand(p)", "table + hand(p)", "hand(left of p)"]
+        sets += ["hand(p)", "table + hand(p)", "hand(left of p)", "melded(table + hand(p))",
+                 "layoffs(hand(p), table)"]
     if "c" in scope:
         sets += ["hand(p) except c", "table except c"]
     if "p" in scope:  # what is left out draws chance: it must be worked out once, the same on both engines
@@ -372,7 +377,8 @@ def programs(draw) -> str:
     p, pc, pk = frozenset({"p"}), frozenset({"p", "c"}), frozenset({"p", "k"})
     word = draw(_plain(5).filter(lambda w: w != "other"))
     return TEMPLATE.format(
-        word=word, bonus=draw(numbers(frozenset({"q"}), 1)), cond=draw(bools(p, 1)),
+        word=word, ace=draw(st.sampled_from(["low", "high", "both", "around"])),
+        bonus=draw(numbers(frozenset({"q"}), 1)), cond=draw(bools(p, 1)),
         card_filter=draw(bools(pc, 2)), card_label=draw(texts(pc)), card_points=draw(numbers(pc, 2)),
         number_filter=draw(bools(pk, 1)), number_total=draw(numbers(pk, 2)),
         option_text=draw(_plain()), option_cond=draw(bools(p, 1)), announce=draw(texts(p)),

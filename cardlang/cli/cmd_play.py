@@ -22,6 +22,8 @@ from rich.console import Console
 from rich.text import Text
 
 from ..play.bots import BOTS
+from ..play.chance import decides
+from .chance_view import step_through
 from .cmd_common import TAIL_SHOWN, exit_on_rule_error, load_game, parse_settings
 from ..play.savegame import SaveError, load_saved, save_data, write_save
 from ..play.replay import option_text
@@ -604,6 +606,9 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
                    else f"Play the same deal again: {replay_command(game, seed, settings_shown, bot_name)}")
     if bots_only:
         _bots_only(game, state, bots, console, save_path, speed or 0.0, bot_name)
+        return
+    if not decides(game.symbols):  # pure chance: nothing to ask, the game is shown a round at a time
+        step_through(game, state, console, style, replay_hint=replay_hint, echo=not _stdin_is_terminal())
         return
     if speed is None:
         speed = BOT_PAUSE if console.is_terminal else 0.0

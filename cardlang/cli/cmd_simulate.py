@@ -110,6 +110,9 @@ def _print_tables(stats) -> None:
     if stats["interrupted"]:
         head += " (interrupted: the games finished so far)"
     echo(head)
+    if not stats.get("decides", True):
+        _print_chance_tables(stats)
+        return
     payoff = stats.get("payoff", False)  # a declared payoff: its mean and interval beside the win rate
     extra = f"  {'mean payoff':>11}  {'95% interval':>19}" if payoff else ""
     echo(f"{'seat':>4}  {'bot':<12} {'wins':>6}  {'win rate':>8}  {'95% interval':>17}  {'mean score':>10}  {'sd':>7}"
@@ -142,6 +145,27 @@ def _print_tables(stats) -> None:
             echo(f"  {a['share']:6.1%}  {a['count']:>8}  {a['label']}")
         if len(actions) > 15:
             echo(f"  … and {len(actions) - 15} more (see --json)")
+    _print_coverage(stats)
+    echo(f"games per second: {stats['games_per_second']:.1f}")
+
+
+def _print_chance_tables(stats) -> None:
+    """A game nobody decides: no bots, positions, decisions or actions, only what chance does."""
+    echo = click.echo
+    echo("nobody decides in this game: chance alone plays it (no bots, decisions or actions to show)")
+    echo(f"{'seat':>4}  {'wins':>6}  {'win rate':>8}  {'95% interval':>17}  {'mean score':>10}  {'sd':>7}")
+    for s in stats["seats"]:
+        echo(f"{'P%d' % s['seat']:>4}  {s['wins']:>6}  {s['win_rate']:>8.1%}  "
+             f"{_interval(s['win_rate_ci95']):>17}  {s['mean_score']:>10.2f}  {s['score_sd']:>7.2f}")
+    ties, r = stats["ties"], stats["rounds"]
+    echo(f"shared wins: {ties['shared_wins']}, games without a winner: {ties['no_winner']}")
+    echo(f"rounds per game: {r['mean']:.1f} (sd {r['sd']:.1f}, {r['min']}–{r['max']})")
+    _print_coverage(stats)
+    echo(f"games per second: {stats['games_per_second']:.1f}")
+
+
+def _print_coverage(stats) -> None:
+    echo = click.echo
     if "coverage" in stats:
         cov = stats["coverage"]
         reached = sum(1 for e in cov if e["hits"])
@@ -149,4 +173,3 @@ def _print_tables(stats) -> None:
         for e in stats["never_reached"]:
             offered = f" (offered {e['offered']} times, never chosen)" if e.get("offered") else ""
             echo(f"  never reached: {e['file']}:{e['line']}: {e['kind']}: {e['label']}{offered}")
-    echo(f"games per second: {stats['games_per_second']:.1f}")

@@ -292,6 +292,18 @@ class HandValue(Expr):
 
 
 @node
+class Combination(Expr):
+    """`melded(cards)`, `deadwood(cards)`, `layoffs(cards, onto)`, `subsets(cards, values, n)`,
+    `pairs(cards)`, `runs(cards, order)`, `run_cards(cards, order)`, `longest_suit(cards)`: the
+    function of `runtime/melds.py` of that name, over `args` worked out in turn (`table`: the
+    order or values an argument names, in `Layout.orders`; melds follow `Layout.melds`)."""
+
+    name: str
+    args: tuple
+    table: Optional[str]
+
+
+@node
 class DefineCall(Expr):
     """A `define` used: each argument worked out in turn into its parameter's slot, then `body`."""
 

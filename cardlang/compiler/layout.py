@@ -40,6 +40,7 @@ class Layout:
     card_slots: tuple  # declared slots holding a card (or none)
     cards_slots: tuple  # declared slots holding a tuple of cards
     zone_counts: dict = attrs.Factory(dict)  # numbered family (`7 piles`) -> its piles, `column(1)` first
+    melds: object = None  # the `melds` declaration's `runtime.melds.MeldRule`, if the game has one
 
 
 def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
@@ -65,6 +66,10 @@ def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
     for name, d in symbols.orders.items():
         pos = {r: i + 1 for i, (r, _) in enumerate(d.ranks)}
         orders[name] = tuple(pos.get(deck.rank_name(c), 0) for c in range(deck.size))
+    for name, d in symbols.values.items():  # a `values` table is used as `pips(c)`, like an order
+        by_rank = {r: n for r, n, _ in d.items}
+        orders[name] = tuple(by_rank.get(deck.rank_name(c), 0) if deck.card_suit[c] >= 0 else 0
+                             for c in range(deck.size))
     rankings = {name: _ranking(symbols, deck, d) for name, d in symbols.rankings.items()}
     # variables first, then per-player variables, from slot 0
     slot, var_slots, pvar_slots, card_slots, cards_slots = 0, {}, {}, [], []
@@ -76,7 +81,7 @@ def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
             slot += width
     return Layout(players, deck, symbols.title, step, all_, ring, tuple(names), tuple(owner), tuple(vis),
                   tuple(kind), families, first_zone, orders, rankings, var_slots, pvar_slots, slot,
-                  tuple(card_slots), tuple(cards_slots), dict(symbols.zone_counts))
+                  tuple(card_slots), tuple(cards_slots), dict(symbols.zone_counts), _meld_rule(symbols, deck, orders))
 
 
 def seat_ring(players: int, direction: str) -> tuple:
@@ -96,6 +101,21 @@ def _ranking(symbols: Symbols, deck: Deck, d: ast.RankingDecl):
     codes = tuple((pos.get(deck.rank_name(c), 0) + offset) * 4 + max(0, deck.card_suit[c]) % 4
                   for c in range(deck.size))
     return ranking, codes
+
+
+def _meld_rule(symbols: Symbols, deck: Deck, orders: dict):
+    """The `MeldRule` of the game's `melds` declaration (None without one)."""
+    if symbols.melds is None:
+        return None
+    from ..runtime.melds import MeldRule
+
+    rule = symbols.meld_rule
+    points = orders[rule["deadwood"]] if "deadwood" in rule else (1,) * deck.size
+    run_min, order = rule.get("runs", (None, None))
+    run_order = [deck.ranks.index(r) for r, _ in symbols.orders[order].ranks] if order else []
+    ace_rank = deck.ranks.index("A") if "A" in deck.ranks else None
+    return MeldRule(deck.card_rank, deck.card_suit, len(deck.ranks), len(deck.suits), points,
+                    rule.get("sets"), run_min, run_order, rule.get("ace"), ace_rank)
 
 
 def choose_deck(symbols: Symbols, truth) -> Deck:

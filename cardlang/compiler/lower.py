@@ -8,6 +8,7 @@ from typing import Optional
 import attrs
 
 from ..lang import ast
+from ..lang.check_melds import COMBINATIONS
 from ..lang.check import CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE, ZONES, Symbols
 from . import ir
 from .layout import Layout
@@ -494,11 +495,19 @@ class Lowerer:
 
     def _builtin(self, e: ast.Call):
         name, args = e.func, e.args
+        if name in COMBINATIONS:
+            return self._combination(e)
         if name in ("count", "random", "any"):
             lowered = (self.seq(args[0]),)
         else:
             lowered = tuple(self.expr(a) for a in args)
         return ir.Builtin(e.span, name, lowered)
+
+    def _combination(self, e: ast.Call):
+        kinds = COMBINATIONS[e.func][0]
+        table = next((a.name for a, k in zip(e.args, kinds) if k == "table"), None)
+        args = tuple(self.cards(a) if k == "cards" else self.expr(a) for a, k in zip(e.args, kinds) if k != "table")
+        return ir.Combination(e.span, e.func, args, table)
 
     # -------------------------------------------------- conversions by static type
     def cards(self, e) -> ir.Expr:

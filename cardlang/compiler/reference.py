@@ -17,7 +17,7 @@ from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
 from ..runtime import engine, rng, view
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
-from ..runtime.program import ProgramBase, loops_forever
+from ..runtime.program import ProgramBase, loops_forever, round_begins
 from ..runtime.zones import known_only_by, learn, move_cards, strict_shortfall
 from . import ir
 from .layout import Layout, build_layout, choose_deck
@@ -144,6 +144,7 @@ class ReferenceProgram(ProgramBase):
                 st.active[q] = True
             st.v[sitting] = ()
         st.round += 1
+        round_begins(st)
         self._spend(st, self.ir.round_span)
         if st.round > self.max_rounds:
             loops_forever(self.ir.round_span, st)

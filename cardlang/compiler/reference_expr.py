@@ -9,7 +9,8 @@ from __future__ import annotations
 import operator
 
 from . import ir
-from ..runtime import rng
+from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
+from ..runtime import melds, rng
 from ..runtime.engine import RuleError
 from ..runtime.log import embed
 from ..runtime.zones import first_in
@@ -242,6 +243,14 @@ class Evaluator:
         ranking, codes = self.layout.rankings[e.ranking]
         evaluate = ranking.evaluate_value if hasattr(ranking, "evaluate_value") else ranking.evaluate
         return int(evaluate([codes[c] for c in hand]))
+
+    def e_Combination(self, st, e: ir.Combination):
+        args = [self.eval(st, a) for a in e.args]
+        table = self.layout.orders[e.table] if e.table is not None else None
+        try:
+            return melds.combination(e.name, self.layout.melds, self.deck, table, *args)
+        except melds.MeldError as err:
+            raise RuleError(str(err), e.span) from None
 
     def e_DefineCall(self, st, e: ir.DefineCall):
         for slot, arg in zip(e.slots, e.args):

@@ -491,6 +491,23 @@ class PointsDecl(Decl):
 
 
 @node
+class ValuesDecl(Decl):
+    """`values name: A=1 2=2 … K=10`: a number for each rank (0 for a rank it does not list)."""
+
+    name: str
+    items: tuple  # of (rank, number, span)
+    name_span: Span
+
+
+@node
+class MeldsDecl(Decl):
+    """`melds: sets 3, runs 3 in order, ace low, deadwood values`: what a meld is and what the
+    cards left out of melds count."""
+
+    attributes: tuple  # of (words, number or None, order name or None, span)
+
+
+@node
 class RankingDecl(Decl):
     """`ranking name by order: straight_flush > … > high_card[, ace low]`."""
 

@@ -6,7 +6,7 @@ from typing import Iterable, Optional
 
 import attrs
 
-from . import ast, check_piles
+from . import ast, check_melds, check_piles
 from ..runtime.cards import JOKER, PRESETS, STANDARD_SUITS
 from .decks import literal_copies, plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
@@ -88,6 +88,9 @@ class Symbols:
     payoff: Optional[ast.PayoffDecl] = None  # `payoff of p: …` or `shared payoff: …` (None: 1 a win, 0 a loss)
     limits: dict = attrs.Factory(dict)  # "decisions" / "rounds" -> the cap a `limit` line sets
     types: dict = attrs.Factory(dict)  # id(expression node) -> its type, for the compiler
+    values: dict = attrs.Factory(dict)  # `values` declarations by name (also in `table`, as orders)
+    melds: Optional[ast.MeldsDecl] = None
+    meld_rule: dict = attrs.Factory(dict)  # sets, runs (min, order), ace, deadwood: see check_melds
 
 
 def _fits(actual: str, wanted: Iterable[str]) -> bool:
@@ -246,6 +249,8 @@ class Checker:
             elif isinstance(d, ast.RankingDecl):
                 s.rankings[d.name] = d
                 self._declare(d.name, Symbol("ranking", HANDVALUE, d, d.name_span), d.name_span)
+            elif isinstance(d, (ast.ValuesDecl, ast.MeldsDecl)):
+                check_melds.collect(self, d, Symbol)
             elif isinstance(d, ast.ZoneDecl):
                 self._zone(d)
             elif isinstance(d, ast.VarDecl):
@@ -292,6 +297,7 @@ class Checker:
             problem = ranking_problem(self.decks, s.orders.get(d.order))
             if problem is not None:
                 self.error("E022", problem[0], d.name_span, help=problem[1])
+        check_melds.validate(self)
         for name in self.all_ranks:
             if name not in s.table:
                 s.table[name] = Symbol("rank", RANK)
@@ -939,6 +945,8 @@ class Checker:
         if sym is None:
             if name in BUILTINS and BUILTINS[name] is not None:
                 return self._builtin(e)
+            if name in check_melds.COMBINATIONS:
+                return check_melds.call(self, e)
             self.error("E014", f"unknown function `{name}`", e.func_span,
                        help=did_you_mean(name, list(self.sym.table) + [b for b in BUILTINS if BUILTINS[b]]))
             for a in e.args:

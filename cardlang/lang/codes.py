@@ -43,6 +43,7 @@ CODES = {
     "E031": "bad family of piles",
     "E036": "value that cannot differ between seats",
     "E037": "card not in the deck",
+    "E038": "bad melds or card values",
     "E040": "more cards than the deck has",
     "E041": "loop with no way out",
     "E042": "choice that can have no legal option",

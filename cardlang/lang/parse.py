@@ -172,6 +172,22 @@ class _ToAst(Transformer):
             ace is not None, self.T(name), self.T(order),
         )
 
+    def values_decl(self, meta, c):
+        return ast.ValuesDecl(self.S(meta), str(c[0]), tuple(c[1:]), self.T(c[0]))
+
+    def value_item(self, meta, c):
+        return (str(c[0]), c[1], self.S(meta))
+
+    def melds_decl(self, meta, c):
+        return ast.MeldsDecl(self.S(meta), tuple(c))
+
+    def meld_attr(self, meta, c):
+        words = [t for t in c if t is not None]
+        number = next((int(t) for t in words if t.type == "INT"), None)
+        names = [str(t) for t in words if t.type != "INT"]
+        order = names.pop() if number is not None and len(names) > 1 else None
+        return (" ".join(names), number, order, self.S(meta))
+
     def zone_attr(self, meta, c):
         return (" ".join(str(t) for t in c), self.S(meta))
 

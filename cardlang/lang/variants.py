@@ -17,7 +17,7 @@ from .diagnostics import Diagnostic
 from .files import locate_base, roots_for
 
 _SINGLE = (ast.GameDecl, ast.AboutDecl, ast.PlayersDecl, ast.DirectionDecl, ast.DeckDecl, ast.ScoreDecl,
-           ast.LimitDecl, ast.PayoffDecl)
+           ast.LimitDecl, ast.PayoffDecl, ast.MeldsDecl)
 
 
 def _key(d) -> Optional[tuple]:

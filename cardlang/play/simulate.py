@@ -24,6 +24,7 @@ from ..runtime.engine import Game, RuleError
 from ..runtime.playout import quiet, seat_playout
 from ..runtime.view import place_text
 from .bots import RandomBot, decide, make_bot, parse_bot
+from .chance import decides
 from .coverage import coverage_entries, instrument
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
@@ -451,6 +452,7 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
     out = {
         "game": game.title,
         "file": game.path,
+        "decides": decides(game.symbols),  # false: pure chance, the bots and their decisions mean nothing
         "players": n,
         "options": dict(game.options),
         "seed": seed,

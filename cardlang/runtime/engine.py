@@ -35,7 +35,8 @@ class State:
                  "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round",
                  "steps",  # steps: loop passes left before a run is judged to loop (set by each run)
                  "checkpoint",  # the round's first decision, for views (`view.record`); False: none kept
-                 "quiet")  # nothing will observe this state: see `runtime.playout.quiet`
+                 "quiet",  # nothing will observe this state: see `runtime.playout.quiet`
+                 "rounds_at")  # where each round began in the log (None without a log): `play` steps by it
 
     def __init__(self, game: "Game"):
         self.game = game
@@ -143,6 +144,7 @@ class State:
         s.round = self.round
         s.checkpoint = self.checkpoint  # (never changed in place: shared safely)
         s.quiet = self.quiet
+        s.rounds_at = None if self.rounds_at is None else self.rounds_at[:]
         return s
 
     def determinize(self, seat: int, rng: random.Random) -> "State":
@@ -159,6 +161,7 @@ class State:
         """
         s = self.clone()
         s.log = None
+        s.rounds_at = None
         s.history = []
         s.stacks = None
         s.draws = None

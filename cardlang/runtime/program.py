@@ -19,6 +19,13 @@ from .log import MARK_RE, absorb, describe, fill_marks, fill_refs, mark, placed_
 from .payoffs import final_returns, payoffs_now
 
 
+def round_begins(s) -> None:
+    """Marks where a round begins in the log (the events so far), for `play` to step by rounds."""
+    marks = s.rounds_at
+    if marks is not None:
+        marks.append(len(s.log) + len(s.fresh))
+
+
 def loops_forever(at, s):
     """Stops a run that would go on forever: its step budget is spent, or the game's rounds are."""
     if s.steps < 0:  # a step: a pass of a loop, a round
@@ -66,6 +73,7 @@ class ProgramBase:
         st.terminal = False
         st.winner_seats = ()
         st.round = 0
+        st.rounds_at = None if st.log is None else []
         for slot, per_player, init in self.var_inits:
             if per_player:
                 for seat in range(n):

@@ -162,6 +162,7 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
     s.active = state.active[:]
     s.rng = 0
     s.log = None
+    s.rounds_at = None
     s.fresh = []
     s.history = []
     s.terminal = state.terminal

@@ -12,6 +12,7 @@ import attrs
 
 from ..lang import ast
 from ..lang.check import BUILTINS, TYPE_NAMES, ZONE_WORDS, check
+from ..lang.check_melds import COMBINATIONS
 from ..lang.diagnostics import Diagnostic, Span
 from ..lang.parse import parse
 from ..load import check_source, read_source
@@ -262,7 +263,7 @@ def complete(a: Analysis, line: int, column: int) -> list:
         first = zones_first and d.kind in ("zone", "pzone")
         out.append(Completion(d.name, d.kind, _KIND_WORDS.get(d.kind, d.kind), 0 if first else 1))
     out += [Completion(w, "keyword", "expression", 2) for w in _EXPRESSIONS]
-    out += [Completion(w, "builtin", "builtin", 2) for w in sorted(BUILTINS)]
+    out += [Completion(w, "builtin", "builtin", 2) for w in sorted({*BUILTINS, *COMBINATIONS})]
     if last not in ("is", "has", "not"):
         out += [Completion(n, s.kind, s.kind, 3) for n, s in table.items() if s.kind in ("rank", "suit")]
     return _unique(out)
@@ -301,7 +302,7 @@ def outline(a: Analysis) -> list:
         if isinstance(d, ast.BlockDecl):
             out.append(Symbol(d.name, d.kind, d.span, d.name_span))
         elif isinstance(d, (ast.OptionDecl, ast.OrderDecl, ast.RankingDecl, ast.ZoneDecl, ast.DefineDecl,
-                            ast.PointsDecl)):
+                            ast.PointsDecl, ast.ValuesDecl)):
             out.append(Symbol(d.name, type(d).__name__[:-4].lower(), d.span, d.name_span))
         elif isinstance(d, ast.VarDecl):
             out.append(Symbol(d.name, "pvar" if d.per_player else "var", d.span, d.name_span))

@@ -126,6 +126,13 @@ def _space(prev: tuple, cur: tuple) -> bool:
     return True
 
 
+def _tight(toks: list, i: int) -> bool:
+    """`A=1` in a `values` declaration: a rank, `=` and its number are written together."""
+    if toks[i][0] == "EQUAL":
+        return toks[i - 1][0] == "RANK"
+    return i >= 2 and toks[i - 1][0] == "EQUAL" and toks[i - 2][0] == "RANK"
+
+
 def _text(tok: tuple) -> str:
     return ", ace low" if tok[0] == "ACE_LOW" else tok[1]
 
@@ -133,7 +140,7 @@ def _text(tok: tuple) -> str:
 def _join(toks: list) -> str:
     out = []
     for i, tok in enumerate(toks):
-        if i and _space(toks[i - 1], tok):
+        if i and _space(toks[i - 1], tok) and not _tight(toks, i):
             out.append(" ")
         out.append(_text(tok))
     return "".join(out)

@@ -116,7 +116,8 @@ class _Walker:
     # -- declarations
     def module(self, module: ast.Module) -> Index:
         for d in module.decls:
-            if isinstance(d, (ast.OptionDecl, ast.OrderDecl, ast.RankingDecl, ast.DefineDecl, ast.PointsDecl)):
+            if isinstance(d, (ast.OptionDecl, ast.OrderDecl, ast.RankingDecl, ast.DefineDecl, ast.PointsDecl,
+                              ast.ValuesDecl)):
                 self.declare_global(d.name, type(d).__name__[:-4].lower(), d.name_span, d)
             elif isinstance(d, ast.ZoneDecl):
                 per = any(words == "per player" for words, _ in d.attributes)

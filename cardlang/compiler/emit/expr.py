@@ -266,6 +266,12 @@ class ExprEmitter:
         return (f"{self.c(helpers.hand_value)}({self.x(w, e.cards)}, {self.c(evaluate)}, {self.c(codes)}, "
                 f"{self.c(e.span)})")
 
+    def x_Combination(self, w, e: ir.Combination):
+        table = self.c(self.layout.orders[e.table]) if e.table is not None else "None"
+        args = "".join(f", {self.x(w, a)}" for a in e.args)
+        return (f"{self.c(helpers.combination)}({e.name!r}, {self.c(self.layout.melds)}, {self.c(self.layout.deck)}, "
+                f"{table}, {self.c(e.span)}{args})")
+
     def x_DefineCall(self, w, e: ir.DefineCall):
         if not self.paste:  # each argument into its parameter's slot, in a helper, then the body
             h = w.helper()

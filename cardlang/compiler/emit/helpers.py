@@ -3,7 +3,7 @@ in the program's namespace). Each does what the reference interpreter does for i
 
 from __future__ import annotations
 
-from ...runtime import rng
+from ...runtime import melds, rng
 from ...runtime.basics import RuleError
 from ...runtime.log import flush, marks, player_name
 from ...runtime.zones import strict_shortfall
@@ -83,6 +83,14 @@ def hand_value(hand, evaluate, codes, span):
     if not 5 <= len(hand) <= 10:
         raise RuleError(f"a poker hand needs 5 to 10 cards, not {len(hand)}", span)
     return int(evaluate([codes[c] for c in hand]))
+
+
+def combination(name, rule, deck, table, span, *args):
+    """A function of `runtime/melds.py` (`melded`, `deadwood`, …); too many cards is a rule error."""
+    try:
+        return melds.combination(name, rule, deck, table, *args)
+    except melds.MeldError as e:
+        raise RuleError(str(e), span) from None
 
 
 def draw(s, items, span):

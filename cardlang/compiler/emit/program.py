@@ -18,7 +18,7 @@ from ...runtime.basics import RuleError
 from ...runtime.payoffs import PayoffRule
 from ...runtime.engine import STOP
 from ...runtime.log import flush, flush_up_to_error
-from ...runtime.program import ProgramBase, loops_forever
+from ...runtime.program import ProgramBase, loops_forever, round_begins
 from . import helpers, seats
 from .choose import write_choose
 from .stmt import StmtEmitter
@@ -170,6 +170,8 @@ class Emitter(StmtEmitter):
             w.line(f"if s.v[{sitting}]:")
             w.line(f"    {self.c(seats.back_in)}(s, {sitting})")
         w.line("s.round += 1")
+        w.line("if s.rounds_at is not None:")
+        w.line(f"    {self.c(round_begins)}(s)")
         w.line("s.steps -= 1")
         w.line(f"if s.steps < 0 or s.round > {self.program.max_rounds}:")
         w.line(f"    {self.c(loops_forever)}({self.c(op.span)}, s)")

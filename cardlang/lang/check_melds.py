@@ -1,0 +1,149 @@
+"""The checks of melds and combinations: `values` and `melds` declarations, and the functions
+`melded`, `deadwood`, `layoffs`, `subsets`, `pairs`, `runs`, `run_cards` and `longest_suit`.
+
+Kept apart from `check.py` (which calls in here) so that the feature is one module: the
+declarations are collected with the others, validated once the deck's ranks are known, and the
+calls are typed where `check.Checker.call` finds no declared name.
+"""
+
+from __future__ import annotations
+
+from . import ast
+from .diagnostics import did_you_mean
+
+# the checker's type names (`check.py` imports this module, so they are not imported from there)
+NUMBER, CARDS, ZONE = "number", "cards", "zone"
+
+#: ace rules of a `melds` declaration: where the rank `A` plays in a run
+ACE_RULES = ("low", "high", "both", "around")
+MAX_VALUE = 1000  # the largest a card's value may be (`subsets` adds values up: bounded work)
+
+# name: (argument kinds, result); "cards" is cards or a zone, "table" the name of an order or values
+COMBINATIONS = {
+    "melded": (("cards",), "cards"),
+    "deadwood": (("cards",), "number"),
+    "layoffs": (("cards", "cards"), "cards"),
+    "subsets": (("cards", "table", "number"), "number"),
+    "pairs": (("cards",), "number"),
+    "runs": (("cards", "table"), "number"),
+    "run_cards": (("cards", "table"), "number"),
+    "longest_suit": (("cards",), "number"),
+}
+NEEDS_MELDS = ("melded", "deadwood", "layoffs")
+
+
+def collect(checker, d, symbol) -> None:
+    """Registers a `values` or `melds` declaration (validated later by `validate`); `symbol` is
+    the checker's `Symbol` class."""
+    s = checker.sym
+    if isinstance(d, ast.ValuesDecl):
+        s.values[d.name] = d
+        # a table of numbers by card, used as `name(c)` like an order
+        checker._declare(d.name, symbol("order", NUMBER, d, d.name_span), d.name_span)
+    else:
+        if s.melds is not None:
+            checker.error("E011", "the file declares `melds` twice", d.span,
+                          help=f"the first is at line {s.melds.span.line}")
+            return
+        s.melds = d
+
+
+def validate(checker) -> None:
+    """E021/E038: the ranks of each `values`, and the attributes of `melds`."""
+    s = checker.sym
+    ranks = checker.all_ranks
+    for d in s.values.values():
+        seen = set()
+        for rank, number, span in d.items:
+            if rank in seen:
+                checker.error("E021", f"rank `{rank}` is given a value twice in `{d.name}`", span)
+            seen.add(rank)
+            if ranks and rank not in ranks:
+                checker.error("E021", f"`{rank}` is not a rank of the deck", span, help=did_you_mean(rank, ranks))
+            if not 0 <= number <= MAX_VALUE:
+                checker.error("E038", f"a card's value is from 0 to {MAX_VALUE}, not {number}", span)
+    if s.melds is not None:
+        _melds(checker, s.melds)
+
+
+def _melds(checker, d: ast.MeldsDecl) -> None:
+    s, rule, seen = checker.sym, {}, set()
+    for words, number, order, span in d.attributes:
+        head, *rest = words.split()
+        if head in seen:
+            checker.error("E038", f"`melds` says `{head}` twice", span)
+            continue
+        seen.add(head)
+        if head == "sets" and not rest and order is None:
+            if number is not None and number < 2:
+                checker.error("E038", f"a set has at least 2 cards, not {number}", span)
+            rule["sets"] = number or 3
+        elif head == "runs" and not rest:
+            if order is None:
+                checker.error("E038", "`runs` needs the order its ranks follow", span,
+                              help="write e.g. `runs 3 in value`, where `value` is an `order`")
+            elif order not in s.orders:
+                checker.error("E010", f"unknown order `{order}`", span, help=did_you_mean(order, s.orders))
+            elif number is not None and number < 2:
+                checker.error("E038", f"a run has at least 2 cards, not {number}", span)
+            else:
+                s.table[order].used = True
+                rule["runs"] = (number or 3, order)
+        elif head == "ace" and len(rest) == 1 and number is None:
+            if rest[0] not in ACE_RULES:
+                checker.error("E038", f"the ace plays `{' or '.join(ACE_RULES)}`, not `{rest[0]}`", span,
+                              help=did_you_mean(rest[0], ACE_RULES))
+            elif checker.all_ranks and "A" not in checker.all_ranks:
+                checker.error("E038", "`ace` places the rank `A`, which the deck does not have", span)
+            else:
+                rule["ace"] = rest[0]
+        elif head == "deadwood" and len(rest) == 1 and number is None:
+            sym = s.table.get(rest[0])
+            if sym is None or sym.kind != "order":
+                checker.error("E010", f"unknown values `{rest[0]}`", span,
+                              help=did_you_mean(rest[0], list(s.values) + list(s.orders)))
+            else:
+                sym.used = True
+                rule["deadwood"] = rest[0]
+        else:
+            checker.error("E038", f"`{words}{'' if number is None else f' {number}'}` is not an attribute of `melds`",
+                          span, help="attributes: `sets N`, `runs N in ORDER`, `ace low|high|both|around`, "
+                                     "`deadwood VALUES`")
+    if "ace" in rule and "runs" not in rule:
+        checker.error("E038", "`ace` says where the ace plays in a run, but `melds` has no runs", d.span)
+    if "sets" not in rule and "runs" not in rule and not any(x.code == "E038" for x in checker.diags):
+        checker.error("E038", "`melds` needs `sets` or `runs`", d.span, help="write e.g. `melds: sets 3, runs 3 in value`")
+    s.meld_rule = rule
+
+
+def call(checker, e: ast.Call) -> str:
+    """The type of a call of one of `COMBINATIONS` (E012/E013/E018 when it is misused)."""
+    kinds, result = COMBINATIONS[e.func]
+    if len(e.args) != len(kinds):
+        return _arity(checker, e, len(kinds), result)
+    if e.func in NEEDS_MELDS and checker.sym.melds is None:
+        checker.error("E018", f"`{e.func}` needs a `melds` declaration: what a meld is", e.span,
+                      help="declare e.g. `melds: sets 3, runs 3 in value, deadwood value`")
+    for i, (a, kind) in enumerate(zip(e.args, kinds)):
+        nth = ("first", "second", "third")[i]
+        if kind == "cards":
+            checker.expect(a, (CARDS, ZONE), f"the {nth} argument of `{e.func}`")
+        elif kind == "number":
+            checker.expect(a, (NUMBER,), f"the {nth} argument of `{e.func}`")
+        else:
+            sym = checker.sym.table.get(a.name) if isinstance(a, ast.Name) else None
+            if sym is None or sym.kind != "order":
+                checker.error("E012", f"the {nth} argument of `{e.func}` names an `order` or `values`", a.span,
+                              help=f"e.g. `{e.func}(hand(p), value{', 15' if e.func == 'subsets' else ''})`")
+            else:
+                sym.used = True
+    return {"cards": CARDS, "number": NUMBER}[result]
+
+
+def _arity(checker, e: ast.Call, n: int, result: str) -> str:
+    checker.error("E013", f"`{e.func}` takes {n} argument{'s' if n != 1 else ''}, given {len(e.args)}", e.span)
+    for a in e.args:
+        if not isinstance(a, ast.Name):
+            checker.type_of(a)
+    return {"cards": CARDS, "number": NUMBER}[result]
+
