@@ -73,7 +73,7 @@ def check_phase_graph(checker) -> None:
 def _has_decision_or_end(checker, block: str, seen: set) -> bool:
     seen.add(block)
     body = checker.sym.round.body if block == "round" else checker.sym.phases[block].body if block in checker.sym.phases else ()
-    if _contains(body, (ast.Choose, ast.EndGame)):
+    if contains(body, (ast.Choose, ast.EndGame)):
         return True
     return any(c not in seen and _has_decision_or_end(checker, c, seen) for c in checker.calls.get(block, ()))
 
@@ -87,11 +87,11 @@ def check_unused(checker) -> None:
                          help=f"remove the declaration, or use `{name.rstrip('()')}` in the rules")
 
 
-def _contains(stmts, kinds) -> bool:
+def contains(stmts, kinds) -> bool:
     for st in stmts:
         if isinstance(st, kinds):
             return True
         for child in ast.child_blocks(st):
-            if _contains(child, kinds):
+            if contains(child, kinds):
                 return True
     return False

@@ -5,12 +5,12 @@ its bots, positions, decisions and actions)."""
 from __future__ import annotations
 
 from ..lang import ast
-from ..lang.check import _contains
+from ..lang.graph import contains
 
 
 def decides(symbols) -> bool:
     """Whether any rule of a checked game (its `Symbols`) is a `chooses` (a game without one is
     pure chance)."""
     s = symbols
-    return any(_contains(block.body, (ast.Choose,))
+    return any(contains(block.body, (ast.Choose,))
                for block in (s.setup, s.round, *s.phases.values()) if block is not None)
