@@ -158,6 +158,7 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
     try:
         decisions = seat_playout(state, [b.rng for b in players], on_decision=count, tally=times)
         scores = state.scores()  # (a `score of p:` can break a rule too)
+        returns = state.returns()  # (and a payoff)
     except RuleError as e:
         raise e.in_game(seed, len(state.history))
     finally:
@@ -165,8 +166,8 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
             coverage.on = False
         for k, n in times.items():
             actions[keys[k]] += n
-    return {"seed": seed, "winners": list(state.winners()), "scores": scores, "decisions": decisions,
-            "rounds": state.round, "first": first if first >= 0 else 0}
+    return {"seed": seed, "winners": list(state.winners()), "scores": scores, "returns": returns,
+            "decisions": decisions, "rounds": state.round, "first": first if first >= 0 else 0}
 
 
 _KEYS: dict = {}  # (program, choice, action) -> key, for labels that depend only on the action
