@@ -52,3 +52,9 @@ def test_the_documented_orders_hold(tmp_path, engine):
     assert "under 2♥, 3♥" in text  # under: one at a time, the 2nd ends at the very bottom
     assert "copy 6♥, 5♥, 4♥, top 4♥" in text  # a whole zone keeps its order
     assert "hello P0 8 4 hello P2 3" in text
+
+
+@pytest.mark.parametrize("engine", ["reference", "compiled"])
+def test_a_variable_that_starts_as_an_empty_list_joins_numbers_and_cards(engine):
+    game = cardlang.load("tests/check/valid/empty_list_var.cards", 2, engine=engine)
+    assert game.new_initial_state(seed=1).transcript()[-1] == "6 2 2"  # sum of [1, 2, 3], item 2, two cards

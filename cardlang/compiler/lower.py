@@ -377,8 +377,8 @@ class Lowerer:
         lt, rt = self.type(e.left), self.type(e.right)
         if op in ("and", "or"):
             return (ir.And if op == "and" else ir.Or)(span, self.expr(e.left), self.expr(e.right))
-        if op == "+" and lt in _SEQUENCE_TYPES:
-            cards = lt in (ZONE, CARD, CARDS)
+        if op == "+" and (lt in _SEQUENCE_TYPES or lt == "empty"):  # "empty": `[]`, or a variable it started as
+            cards = lt in (ZONE, CARD, CARDS) or (lt == "empty" and self.type(e) == CARDS)
             left = self.cards(e.left) if cards else self.expr(e.left)
             right = self.cards(e.right) if cards else self.seq(e.right)
             return ir.Concat(span, left, right)
