@@ -12,6 +12,8 @@ from . import ast
 from .limits import MAX_PILES
 
 PILES_RE = re.compile(r"([0-9]+) piles?")
+# the checker's names of types (lang/check.py, which imports this module)
+NUMBER, BOOL, CARD, CARDS, ZONE = "number", "bool", "card", "cards", "zone"
 
 
 def zone_count(checker, d: ast.ZoneDecl, words: str, span) -> int:
@@ -25,8 +27,6 @@ def zone_count(checker, d: ast.ZoneDecl, words: str, span) -> int:
 
 def family_call(checker, e: ast.Call, count: int) -> str:
     """The type of `column(k)`: one pile of a numbered family (E031 for a constant outside 1..count)."""
-    from .check import NUMBER, ZONE
-
     if len(e.args) != 1:
         checker.error("E013", f"`{e.func}(…)` takes one pile number, from 1 to {count}", e.span)
         for a in e.args:
@@ -47,8 +47,6 @@ def family_name(checker, e: ast.Name) -> None:
 
 def expr_type(checker, e) -> str:
     """The type of `c is face up` or `position of c in z`."""
-    from .check import BOOL, CARD, CARDS, NUMBER, ZONE
-
     if isinstance(e, ast.FaceUp):
         checker.expect(e.card, (CARD,), "what `is face up` tests")
         return BOOL
@@ -59,8 +57,6 @@ def expr_type(checker, e) -> str:
 
 def bind_pile(checker, alt: ast.Alternative) -> None:
     """Checks `and a pile k from family` and binds `k` (a number) for the filter, label and body."""
-    from .check import NUMBER
-
     pile = alt.pile
     count = checker.sym.zone_counts.get(pile.family)
     if count is None:
