@@ -88,6 +88,7 @@ def check_unused(checker) -> None:
 
 
 def contains(stmts, kinds) -> bool:
+    """Whether a block holds a statement of one of `kinds`, at any depth."""
     for st in stmts:
         if isinstance(st, kinds):
             return True
