@@ -41,6 +41,7 @@ def quiet(state, knowledge: bool = False):
     keep it when labels will be read (they name a card the chooser does not know by its place)."""
     state.log = None
     state.fresh = Events(0)
+    state.rounds_at = None  # (where rounds begin in the log: there is none)
     state.checkpoint = False
     state.quiet = not knowledge
     return state
