@@ -9,7 +9,7 @@ test parses each in the places recovery uses it.
 import pytest
 from lark.exceptions import UnexpectedInput
 
-from cardlang.lang import grammar, parse
+from cardlang.lang import grammar, parse, syntax_errors
 from cardlang.lang.check import check
 
 
@@ -58,7 +58,7 @@ def test_block_openers_are_the_words_of_statements_and_declarations_with_a_block
 
 def test_every_terminal_named_in_messages_is_a_terminal_of_the_grammar():
     names = {t.name for t in grammar.parser().terminals} | {"_INDENT", "_DEDENT", "$END"}
-    assert set(parse._TERMINAL_WORDS) <= names
+    assert set(syntax_errors._TERMINAL_WORDS) <= names
     ind = grammar._Indenter
     assert {ind.NL_type, *ind.OPEN_PAREN_types, *ind.CLOSE_PAREN_types} <= names
 
@@ -89,8 +89,8 @@ def test_recovery_lines_parse(case):
 
 def test_the_innermost_block_is_named_from_the_grammar():
     lines = ["round:", "    for each p in players:", "        move x", ""]
-    assert parse._innermost_block(lines, 3) == "for each"
-    assert parse._innermost_block(["round:", "    dealer chooses:", "        x", ""], 3) == "chooses"
+    assert syntax_errors._innermost_block(lines, 3) == "for each"
+    assert syntax_errors._innermost_block(["round:", "    dealer chooses:", "        x", ""], 3) == "chooses"
 
 
 def test_first_sets_agree_with_larks_own_analysis():
@@ -107,8 +107,8 @@ def test_every_labelled_mistake_is_still_a_mistake_the_grammar_refuses():
     still fail to parse, where its label can be found again."""
     from lark.exceptions import UnexpectedToken
 
-    table = parse._example_table()
-    for label, snippets in parse._EXAMPLES.items():
+    table = syntax_errors._example_table()
+    for label, snippets in syntax_errors._EXAMPLES.items():
         assert label in table.values(), f"no example of {label!r} fails where the table can find it"
         for snippet in snippets:
             assert not parses(snippet), snippet

@@ -1,0 +1,67 @@
+"""The types of the checker's expressions, the built-in functions' signatures, and how types fit."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+# Types of expressions. ZONE is a place holding cards; CARDS a list of cards; ZONES several zones.
+NUMBER, BOOL, TEXT, CARD, CARDS, ZONE, ZONES = "number", "bool", "text", "card", "cards", "zone", "zones"
+PLAYER, PLAYERS, SUIT, RANK, LIST, NONE, ANY = "player", "players", "suit", "rank", "list", "none", "any"
+HANDVALUE = "hand value"
+SUITS, RANKS = "suits", "ranks"  # lists of suits, of ranks (an item may be none); LIST is of numbers
+NONES = "list of none"  # `[none, none]`: a list of suits or of ranks, by its declared type
+LISTS = (LIST, SUITS, RANKS)
+TYPE_NAMES = {NUMBER, BOOL, TEXT, CARD, CARDS, PLAYER, PLAYERS, SUIT, RANK, LIST, ZONE, SUITS, RANKS}
+
+ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, ZONE: CARD, LIST: NUMBER, ZONES: ZONE, SUITS: SUIT, RANKS: RANK}
+NULLABLE = {CARD, PLAYER, SUIT, RANK}
+ZONE_WORDS = {"per player", "pile", "row", "hidden", "private", "public"}
+VISIBILITY = {"hidden", "private", "public"}
+
+# name: (argument types (a tuple of alternatives each), result) — result "elem" means the element type
+BUILTINS = {
+    "count": (((CARDS, ZONE, PLAYERS, LIST, ZONES, SUITS, RANKS),), NUMBER),
+    "random": (((PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS),), "elem"),
+    "suit": (((CARD,),), SUIT),
+    "rank": (((CARD,),), RANK),
+    "abs": (((NUMBER,),), NUMBER),
+    "min": (((NUMBER,), (NUMBER,)), NUMBER),
+    "max": (((NUMBER,), (NUMBER,)), NUMBER),
+    "sum": (((LIST,),), NUMBER),
+    "any": (((CARDS, ZONE, PLAYERS, LIST, SUITS, RANKS),), BOOL),
+    "seat": (((PLAYER,),), NUMBER),
+    "select": None,
+}
+LIMITS = ("decisions", "rounds")  # what a `limit` line caps (the engine has a default for each)
+MAX_LIMIT = 1_000_000  # the most a `limit` may allow: a game's memory stays bounded
+
+
+def fits(actual: str, wanted: Iterable[str]) -> bool:
+    """Whether a value of type `actual` may stand where one of `wanted` is expected."""
+    wanted = tuple(wanted)
+    if actual == ANY or ANY in wanted or actual in wanted:
+        return True
+    if actual == NONE:
+        return any(w in NULLABLE for w in wanted)
+    if actual == ZONE and CARDS in wanted:
+        return True
+    if actual == CARD and CARDS in wanted:
+        return True
+    if actual == PLAYER and PLAYERS in wanted:
+        return True
+    if actual == HANDVALUE and NUMBER in wanted:
+        return True
+    if actual == "empty":
+        return any(w in (CARDS, PLAYERS, LIST, SUITS, RANKS) for w in wanted)
+    if actual == NONES:
+        return any(w in (SUITS, RANKS) for w in wanted)
+    return False
+
+
+def article(t: str) -> str:
+    """The type `t` with its article, as messages say it (`a card`, `cards`, `a value`)."""
+    if t in (PLAYERS, CARDS, ZONES):
+        return f"{t}"
+    if t == ANY:
+        return "a value"
+    return ("an " if t[0] in "aeiou" else "a ") + t
