@@ -476,6 +476,36 @@ class Hide(Stmt):
     cards: Expr
 
 
+# -------------------------------------------------------- finer knowledge (runtime/facts.py)
+@node
+class TellFace(Stmt):
+    """`tell players the suit of c` (`kind` "suit") or `… the rank of c`: each of those players learns
+    that the card has no other suit (rank); a rule error if the card is none."""
+
+    to: Expr  # the players, as a tuple
+    kind: str
+    card: Expr
+
+
+@node
+class TellWhich(Stmt):
+    """`tell players which cards of cards are v`: for each card, those players learn that it has the
+    suit (rank) v, or that it has not; the cards are worked out before v; a rule error if v is none."""
+
+    to: Expr  # the players, as a tuple
+    cards: Expr
+    kind: str  # "suit" or "rank"
+    value: Expr
+
+
+@node
+class ForgetOrder(Stmt):
+    """`forget order of zone`: the cards stay where they are; each is known only to those who see the
+    zone, and nobody keeps a fact of one of them."""
+
+    zone: Expr
+
+
 @node
 class Announce(Stmt):
     """`announce "text"` / `p says "text"`: a line in the log (worked out only when there is a log)."""

@@ -14,6 +14,7 @@ from ..lang import ast
 from ..lang.check import CARD, CARDS, Symbols
 from ..lang.decks import plan_deck
 from ..runtime.cards import Deck
+from ..runtime.facts import Facts
 
 
 @attrs.define(frozen=True, eq=False)
@@ -41,6 +42,7 @@ class Layout:
     cards_slots: tuple  # declared slots holding a tuple of cards
     zone_counts: dict = attrs.Factory(dict)  # numbered family (`7 piles`) -> its piles, `column(1)` first
     melds: object = None  # the `melds` declaration's `runtime.melds.MeldRule`, if the game has one
+    facts: object = None  # `runtime.facts.Facts` for a game that tells facts of cards (`tell …`), else None
 
 
 def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
@@ -55,7 +57,8 @@ def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
         for seat in range(players if per_player else piles or 1):
             names.append(f"{name}(P{seat})" if per_player else f"{name}({seat + 1})" if piles else name)
             owner.append(seat if per_player else -1)
-            vis.append({"public": all_, "private": 1 << seat if per_player else 0, "hidden": 0}[visibility])
+            vis.append({"public": all_, "private": 1 << seat if per_player else 0, "hidden": 0,
+                        "facing away": all_ & ~(1 << seat) if per_player else 0}[visibility])
             kind.append(zone_kind)
     shared = [b for b, pp in families.values() if not pp]
     first_zone = shared[0] if shared else 0
@@ -81,7 +84,8 @@ def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
             slot += width
     return Layout(players, deck, symbols.title, step, all_, ring, tuple(names), tuple(owner), tuple(vis),
                   tuple(kind), families, first_zone, orders, rankings, var_slots, pvar_slots, slot,
-                  tuple(card_slots), tuple(cards_slots), dict(symbols.zone_counts), _meld_rule(symbols, deck, orders))
+                  tuple(card_slots), tuple(cards_slots), dict(symbols.zone_counts), _meld_rule(symbols, deck, orders),
+                  Facts(deck, players) if symbols.facts else None)
 
 
 def seat_ring(players: int, direction: str) -> tuple:

@@ -175,6 +175,19 @@ class Lowerer:
     def s_Hide(self, st: ast.Hide):
         return ir.Hide(st.span, self.cards(st.cards))
 
+    # finer knowledge (runtime/facts.py)
+    def s_TellFace(self, st: ast.TellFace):
+        return ir.TellFace(st.span, self.seq(st.to), st.kind, self.expr(st.card))
+
+    def s_TellWhich(self, st: ast.TellWhich):
+        kind = "rank" if self.type(st.value) == RANK else "suit"
+        value = (ir.Const(st.value.span, self._index("rank", str(st.value.value))) if isinstance(st.value, ast.Number)
+                 else self.expr(st.value))  # (`are 5`: the rank written as a number)
+        return ir.TellWhich(st.span, self.seq(st.to), self.cards(st.cards), kind, value)
+
+    def s_ForgetOrder(self, st: ast.ForgetOrder):
+        return ir.ForgetOrder(st.span, self.expr(st.zone))
+
     def s_Announce(self, st: ast.Announce):
         speaker = self.expr(st.speaker) if st.speaker is not None else None
         return ir.Announce(st.span, self.text(st.text), speaker)

@@ -18,6 +18,7 @@ from ..runtime import engine, rng, view
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
 from ..runtime.program import ProgramBase, loops_forever, round_begins
+from ..runtime import facts
 from ..runtime.zones import known_only_by, learn, move_cards, strict_shortfall
 from . import ir
 from .layout import Layout, build_layout, choose_deck
@@ -276,6 +277,7 @@ class ReferenceProgram(ProgramBase):
             pile[:] = rest + top[::-1]  # the end of the list is the top
             st.stacks = (i + 1, given, ids)
         known_only_by(st, pile, self.zone_vis[z])
+        facts.clear(st, pile)
         if st.log is not None:
             st.fresh.append((f"{self.zone_names[z]} is shuffled", ()))
 
@@ -317,6 +319,20 @@ class ReferenceProgram(ProgramBase):
             flush(st)  # a card shown before it is hidden stays shown in the log
         for c in self.x.eval(st, node.cards):
             known_only_by(st, (c,), self.zone_vis[st.loc[c]])
+            facts.clear(st, (c,))
+
+    # -- finer knowledge (runtime/facts.py): what a seat is told of cards it does not see
+    def s_TellFace(self, st, node: ir.TellFace):
+        to = tuple(self.x.eval(st, node.to))
+        facts.tell_face(st, self.layout.facts, to, self.x.eval(st, node.card), node.kind, node.span)
+
+    def s_TellWhich(self, st, node: ir.TellWhich):
+        to = tuple(self.x.eval(st, node.to))
+        cards = tuple(self.x.eval(st, node.cards))
+        facts.tell_which(st, self.layout.facts, to, cards, node.kind, self.x.eval(st, node.value), node.span)
+
+    def s_ForgetOrder(self, st, node: ir.ForgetOrder):
+        facts.forget_order(st, self.x.eval(st, node.zone), self.zone_vis)
 
     def s_Announce(self, st, node: ir.Announce):
         if st.log is None:

@@ -262,6 +262,34 @@ class Hide(Stmt):
     cards: Expr
 
 
+# -------------------------------------------------------- finer knowledge (docs/language.md)
+@node
+class TellFace(Stmt):
+    """`tell players the suit of c` / `… the rank of c`: they learn that face of the card, not the card."""
+
+    to: Expr
+    kind: str  # "suit" or "rank" (anything else is E057)
+    card: Expr
+    kind_span: Span
+
+
+@node
+class TellWhich(Stmt):
+    """`tell players which cards of cards are v`: they learn which of them have the suit (rank) v, and
+    that the others have not."""
+
+    to: Expr
+    cards: Expr
+    value: Expr
+
+
+@node
+class ForgetOrder(Stmt):
+    """`forget order of zone`: the cards stay in place; only who sees the zone still knows which is which."""
+
+    zone: Expr
+
+
 @node
 class Announce(Stmt):
     """`announce "text"` or `p says "text"`: a line in the log."""

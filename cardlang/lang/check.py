@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import ast, check_melds, check_piles
+from . import ast, check_facts, check_melds, check_piles
 from ..runtime.cards import PRESETS
 from .decks import plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
@@ -296,6 +296,7 @@ class Checker(ExpressionChecks):
         if visibility == "private" and not per_player:
             self.error("E019", f"zone `{d.name}` is private but shared: private zones are `per player`", d.span,
                        help="add `per player`, or make it `hidden` or `public`")
+        check_facts.zone_visibility(self, d, per_player, visibility)
         if count is not None and per_player:
             self.error("E031", f"zone `{d.name}` is both `per player` and a family of piles", d.span,
                        help="a family of piles is shared: drop `per player`, or the number of piles")
@@ -480,6 +481,8 @@ class Checker(ExpressionChecks):
                 self.expect(st.to, (PLAYER, PLAYERS), "whom `reveal` shows cards to")
         elif isinstance(st, ast.Hide):
             self.expect(st.cards, (CARD, CARDS, ZONE), "what `hide` hides")
+        elif isinstance(st, (ast.TellFace, ast.TellWhich, ast.ForgetOrder)):  # finer knowledge
+            check_facts.statement(self, st)
         elif isinstance(st, ast.Announce):
             self.text(st.text)
             if st.speaker is not None:

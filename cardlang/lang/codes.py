@@ -48,12 +48,16 @@ CODES = {
     "E041": "loop with no way out",
     "E042": "choice that can have no legal option",
     "E043": "pile chosen from something not a family of piles",
+    "E056": "zone facing away but shared",
+    "E057": "tell of something not a suit or a rank",
+    "E058": "tell which cards are something not a suit or a rank",
     "E900": "internal checker error",
     "W001": "unused declaration",
     "W002": "unreachable phase",
     "W003": "statement with no effect",
     "W004": "hidden card made public",
     "W005": "choice the checker cannot decide",
+    "W009": "forgetting the order of a public zone",
 }
 
 

@@ -297,6 +297,16 @@ class _ToAst(Transformer):
     def hide_stmt(self, meta, c):
         return ast.Hide(self.S(meta), c[0])
 
+    # finer knowledge (docs/language.md, "Finer knowledge")
+    def tell_face(self, meta, c):
+        return ast.TellFace(self.S(meta), c[0], str(c[1]), c[2], self.T(c[1]))
+
+    def tell_which(self, meta, c):
+        return ast.TellWhich(self.S(meta), c[0], c[1], c[2])
+
+    def forget_stmt(self, meta, c):
+        return ast.ForgetOrder(self.S(meta), c[0])
+
     def announce_stmt(self, meta, c):
         return ast.Announce(self.S(meta), self._text(c[0]), None)
 

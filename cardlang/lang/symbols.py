@@ -48,4 +48,5 @@ class Symbols:
     types: dict = attrs.Factory(dict)  # id(expression node) -> its type, for the compiler
     values: dict = attrs.Factory(dict)  # `values` declarations by name (also in `table`, as orders)
     melds: Optional[ast.MeldsDecl] = None
+    facts: bool = False  # the game tells seats facts of cards (`tell …`): states keep `facts` (runtime/facts.py)
     meld_rule: dict = attrs.Factory(dict)  # sets, runs (min, order), ace, deadwood: see check_melds

@@ -15,8 +15,8 @@ TYPE_NAMES = {NUMBER, BOOL, TEXT, CARD, CARDS, PLAYER, PLAYERS, SUIT, RANK, LIST
 
 ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, ZONE: CARD, LIST: NUMBER, ZONES: ZONE, SUITS: SUIT, RANKS: RANK}
 NULLABLE = {CARD, PLAYER, SUIT, RANK}
-ZONE_WORDS = {"per player", "pile", "row", "hidden", "private", "public"}
-VISIBILITY = {"hidden", "private", "public"}
+ZONE_WORDS = {"per player", "pile", "row", "hidden", "private", "public", "facing away"}
+VISIBILITY = {"hidden", "private", "public", "facing away"}  # facing away: see lang/check_facts.py
 
 # name: (argument types (a tuple of alternatives each), result) — result "elem" means the element type
 BUILTINS = {

@@ -31,7 +31,7 @@ _new_int = int.__new__
 class State:
     """Everything that changes during a game, as flat lists of small ints (cheap to clone)."""
 
-    __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "active", "rng", "pending",
+    __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "facts", "active", "rng", "pending",
                  "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round",
                  "steps",  # steps: loop passes left before a run is judged to loop (set by each run)
                  "checkpoint",  # the round's first decision, for views (`view.record`); False: none kept
@@ -130,6 +130,7 @@ class State:
         s.zones = [z[:] for z in self.zones]
         s.loc = self.loc[:]
         s.known = self.known[:]
+        s.facts = None if self.facts is None else self.facts[:]  # (see `runtime.facts`)
         s.active = self.active[:]
         s.rng = self.rng
         s.pending = self.pending

@@ -49,6 +49,7 @@ class ProgramBase:
         self.zone_families, self.first_zone = layout.zone_families, layout.first_zone
         self.zone_counts = layout.zone_counts  # a numbered family's piles (`column(1)` … `column(N)`)
         self.var_slots, self.pvar_slots = dict(layout.var_slots), dict(layout.pvar_slots)
+        self.facts = layout.facts  # what seats are told of cards (`runtime.facts.Facts`), None without `tell`
         self.label_cache = {}  # (choice index, action id) -> label, for alternatives marked pure
         # the caps on one game (the game's own, from its `limit` line, else the engine's defaults)
         self.max_decisions = engine.MAX_DECISIONS
@@ -66,6 +67,7 @@ class ProgramBase:
         st.zones[self.first_zone] = list(range(ncards))
         st.loc = [self.first_zone] * ncards
         st.known = [0] * ncards
+        st.facts = None if self.facts is None else [0] * ncards
         st.active = [True] * n
         st.pending = None
         st.fresh = Events(0) if st.log is None else Events(MAX_EVENTS)

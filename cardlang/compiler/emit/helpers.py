@@ -3,7 +3,7 @@ in the program's namespace). Each does what the reference interpreter does for i
 
 from __future__ import annotations
 
-from ...runtime import melds, rng
+from ...runtime import facts, melds, rng
 from ...runtime.basics import RuleError
 from ...runtime.log import flush, marks, player_name
 from ...runtime.zones import strict_shortfall
@@ -152,6 +152,8 @@ def shuffle(s, z, vis, names):
     else:
         for c in pile:
             known[c] = mask
+    if s.facts is not None:
+        facts.clear(s, pile)
     if s.log is not None:
         s.fresh.append((f"{names[z]} is shuffled", ()))
 

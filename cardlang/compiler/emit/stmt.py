@@ -13,6 +13,7 @@ from ...runtime.log import mark
 from ...runtime.program import loops_forever
 from ...runtime.zones import move_cards
 from ...runtime.log import flush
+from ...runtime import facts
 from . import helpers, seats
 from .expr import ExprEmitter
 
@@ -230,6 +231,20 @@ class StmtEmitter(ExprEmitter):
         w.line(f"    {self.c(flush)}(s)")  # a card shown before it is hidden stays shown in the log
         w.line(f"for c in {self.x(w, st.cards)}:")
         w.line(f"    s.known[c] = {self.c(self.layout.zone_vis)}[s.loc[c]]")
+        if self.layout.facts is not None:
+            w.line(f"    {self.c(facts.clear)}(s, (c,))")
+
+    # -- finer knowledge: the runtime's helpers (runtime/facts.py), in the reference's order
+    def s_TellFace(self, w, st: ir.TellFace):
+        w.line(f"{self.c(facts.tell_face)}(s, {self.c(self.layout.facts)}, tuple({self.x(w, st.to)}), "
+               f"({self.x(w, st.card)}), {st.kind!r}, {self.c(st.span)})")
+
+    def s_TellWhich(self, w, st: ir.TellWhich):
+        w.line(f"{self.c(facts.tell_which)}(s, {self.c(self.layout.facts)}, tuple({self.x(w, st.to)}), "
+               f"tuple({self.x(w, st.cards)}), {st.kind!r}, ({self.x(w, st.value)}), {self.c(st.span)})")
+
+    def s_ForgetOrder(self, w, st: ir.ForgetOrder):
+        w.line(f"{self.c(facts.forget_order)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis)})")
 
     def s_Announce(self, w, st: ir.Announce):
         w.line("if s.log is not None:")  # a text is worked out only to be shown
