@@ -209,6 +209,13 @@ def seat_zone_text(cards: Sequence[Optional[str]], style: Style, count_only: boo
     return out
 
 
+def facts_text(told: Optional[Sequence], style: Style) -> Optional[Text]:
+    """What a seat was told of the cards of one zone, by place from the bottom: `1: hearts · 3: not 5`
+    (None when nothing: `observation()["facts"]`, see runtime/facts.py)."""
+    parts = [f"{i}: {style.plain(fact['text'])}" for i, fact in enumerate(told or (), 1) if fact]
+    return Text(style.sep.join(parts), style="green") if parts else None
+
+
 def value_text(value, type_: Optional[str], style: Style) -> Text:
     """A variable's value: cards coloured, suits with their symbol, `none` as a dash."""
     if value is None:
@@ -262,6 +269,9 @@ def render_table(obs: dict, layout: Layout, style: Optional[Style] = None, *, ev
                 continue  # public ones are in the players' table
             shown = layout.sorted_hand(cards) if visibility == "private" else list(cards)
             grid.add_row(Text(f"your {words(name)}", style="bold green"), hand_text(shown, style))
+            told = facts_text((obs.get("facts") or {}).get(name, [None] * (seat + 1))[seat], style)
+            if told is not None:  # what the seat was told of cards it does not see (a hand facing away)
+                grid.add_row(Text("  you were told", style="green"), told)
     for name in shared:
         kind = layout.zones.get(name, (0, 0, "pile"))[2]
         if zones[name] and isinstance(zones[name][0], list):  # a numbered family: a row per pile

@@ -5,7 +5,9 @@ show those cards first.
 The model (docs/diagnostics.md, "What the information-flow check can and cannot see"):
 
 - *Sources*. Reading a `private` zone (`hand(p)`) gives a value only its owner knows; reading a
-  `hidden` zone, one nobody knows; a `public` zone is known to all. A value carries the set of
+  `hidden` zone, one nobody knows; a `public` zone is known to all; a zone `facing away`, one every
+  seat knows but its owner (a player written otherwise than its owner, `hand(q)` for `p`, is taken
+  to be another seat). A value carries the set of
   sources it was computed from, split in two: what its cards *are* (`ident`) and how many there
   are or whether there is one (`shape`). `count(hand(p))` is public (every seat sees how many cards
   a zone holds); `suit(top of hand(p))` is not.
@@ -56,6 +58,13 @@ class Source:
     text: str = attrs.field(eq=False, hash=False)
     private: bool = attrs.field(eq=False, hash=False)
     seen_by: frozenset = attrs.field(default=EMPTY, eq=False, hash=False)  # keys of players shown it (`reveal … to`)
+    away: bool = attrs.field(default=False, eq=False, hash=False)  # facing away: every seat but its owner sees it
+
+    def mine(self, key) -> bool:
+        """Whether the player `key` knows these cards: his own private zone, or (facing away) another's."""
+        if self.away:
+            return self.owner is not None and self.owner != key
+        return self.owner == key
 
 
 @attrs.frozen
@@ -142,7 +151,8 @@ def show(e, env: Optional[dict] = None) -> str:
 
 def _describe(src: Source, note: Optional[str] = None) -> str:
     where = f" ({note})" if note else ""
-    return f"`{src.text}`{where}, which " + ("only its owner sees" if src.private else "no seat sees")
+    seen = "only its owner sees" if src.private else "its owner does not see" if src.away else "no seat sees"
+    return f"`{src.text}`{where}, which " + seen
 
 
 def _shown_to(key, facts: frozenset) -> frozenset:
@@ -238,11 +248,11 @@ class InfoFlow:
         for its source); with `implicit`, the place also tells whether it is reached, which waits for
         the enclosing branches to end (they may reveal what they test)."""
         if speaker is not None:
-            explicit = frozenset(s for s in explicit if s.owner != speaker)
+            explicit = frozenset(s for s in explicit if not s.mine(speaker))
         if explicit:
             self._report(span, message, explicit)
             return
-        pc = frozenset(s for s in self.pc if speaker is None or s.owner != speaker)
+        pc = frozenset(s for s in self.pc if speaker is None or not s.mine(speaker))
         if pc and implicit is not None:
             self.frames[-1].pending.append((span, f"every seat sees {implicit}, and whether it happens depends on {{}}",
                                             pc, {}))
@@ -254,7 +264,7 @@ class InfoFlow:
 
     def _to_chooser(self, span, sources: frozenset, chooser, message: str) -> None:
         """What only the chooser sees (labels, filters): his own cards are no secret to him."""
-        hidden = frozenset(s for s in sources if s.owner != chooser and chooser not in s.seen_by)
+        hidden = frozenset(s for s in sources if not s.mine(chooser) and chooser not in s.seen_by)
         if hidden:
             self._report(span, message, hidden)
 
@@ -262,7 +272,7 @@ class InfoFlow:
         """A branch ends: what it revealed or its owner said clears the condition's sources; the rest
         waits for the enclosing branch, or is reported at the top of a block."""
         def clear(pc):
-            return frozenset(s for s in pc if s not in frame.revealed and s.owner not in frame.speakers)
+            return frozenset(s for s in pc if s not in frame.revealed and not any(s.mine(k) for k in frame.speakers))
 
         for item in frame.pending:
             if item[0] == "call":
@@ -430,7 +440,7 @@ class InfoFlow:
                 v = self._ev(part, env, facts)
                 shown = v.shape if self.types.get(id(part)) in CARDISH else v.all
                 if speaker is not None:
-                    shown = frozenset(s for s in shown if s.owner != speaker)
+                    shown = frozenset(s for s in shown if not s.mine(speaker))
                 if shown:
                     self._sink(part.span, shown, "this text shows every seat a value computed from {}")
                     return
@@ -628,9 +638,11 @@ class InfoFlow:
             over = env[owner_expr.name].over
             if over is not None and ("zone", family, over) in facts:
                 return NOTHING
-        private = visibility == "private" and self.types.get(id(owner_expr)) == "player"
+        private = visibility in ("private", "facing away") and self.types.get(id(owner_expr)) == "player"
         viewers = _shown_to(("zone", family, owner), facts)
-        return Val(frozenset({Source(family, owner if private else None, show(e, env), private, viewers)}))
+        away = visibility == "facing away"  # (seen by every seat but its owner: `Source.mine`)
+        return Val(frozenset({Source(family, owner if private else None, show(e, env), private and not away, viewers,
+                                     away)}))
 
     def _ev(self, e, env: dict, facts: frozenset) -> Val:
         """The taint of an expression where `env` binds the local names and `facts` says what is shown."""

@@ -116,6 +116,14 @@ class Encoder:
                                "engine's choice index (a choice nested in another's alternative first)")
         self.terminal_at = block("terminal", 1, "1 once the game is over")
         self.round_at = block("round", 1, "the rounds begun, scaled")
+        # what the seat was told of the cards it does not know (a game with `tell`: runtime/facts.py)
+        self.facts = layout.facts
+        self.facts_at = -1
+        if layout.facts is not None:
+            self.fact_row = layout.facts.width + Z
+            self.facts_at = block("facts", D * self.fact_row, "row k: the k-th card the seat does not know, "
+                                  "zone by zone, bottom first: 1 for each rank, then each suit (last: no suit), "
+                                  "it was told the card has not; then its zone, one-hot")
         self.size = self._size
         self.low = np.zeros(self.size, dtype=np.float32)
         self.high = np.ones(self.size, dtype=np.float32)
@@ -190,7 +198,20 @@ class Encoder:
             self._put(v, at, typ, values[slot])
         v[self.active_at:self.active_at + self.players] = t.active
         v[self.round_at] = min(scaled(t.round), SCALE_BOUND)
+        if t.told:
+            self._put_facts(v, t.told)
         return v
+
+    def _put_facts(self, v, told: tuple) -> None:
+        """The `facts` block: a row for each card the seat does not know, in place order."""
+        width, row, at = self.facts.width, self.fact_row, self.facts_at
+        for k, (z, field) in enumerate(told):
+            start = at + k * row
+            while field:
+                low = field & -field
+                v[start + low.bit_length() - 1] = 1.0
+                field ^= low
+            v[start + width + z] = 1.0
 
     def _put(self, v, at: int, t: str, x) -> None:
         """Writes one variable's value at `at` (see `_meaning` for each type)."""

@@ -13,6 +13,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from .actions import value_of
 from .basics import MAX_EVENTS, TERMINAL, Action, Events, IllegalActionError, RuleError  # noqa: F401 (re-exported)
 from .payoffs import utility
+from .facts import seen_by
 from .view import SeatView, redeal
 
 STOP = -1  # what an instruction returns to suspend the run loop
@@ -171,7 +172,10 @@ class State:
         s.rng = rng.getrandbits(64)
         bit = 1 << seat
         known = self.known
-        redeal(s, [c for c in range(len(known)) if not known[c] & bit], rng)
+        unknown = [c for c in range(len(known)) if not known[c] & bit]
+        redeal(s, unknown, rng, seat)
+        if s.facts is not None:  # what others were told of a card the seat does not know would tell of it
+            s.facts = seen_by(s, unknown, unknown, seat)
         return s
 
     def view(self, seat: int, past: bool = True) -> "SeatView":

@@ -48,12 +48,41 @@ class Facts:
         return not field & self.face[card]
 
     def possible(self, field: int) -> tuple:
-        """(rank names, suit names) a card with this field may still have (`none` for no suit)."""
+        """(rank names, suit names) of the deck's that a card with this field may still have (`none`:
+        no suit)."""
         deck = self.deck
-        ranks = [r for i, r in enumerate(tuple(deck.ranks) + ("Joker",)) if not field >> i & 1]
+        names = tuple(deck.ranks) + ("Joker",)
+        ranks = [names[r] for r in sorted(set(deck.card_rank)) if not field >> r & 1]
         base = len(deck.ranks) + 1
-        suits = [u for i, u in enumerate(tuple(deck.suits) + ("none",)) if not field >> (base + i) & 1]
+        suits = [deck.suits[u] if u >= 0 else "none" for u in sorted(set(deck.card_suit), key=lambda u: (u < 0, u))
+                 if not field >> (base + (u if u >= 0 else len(deck.suits))) & 1]
         return ranks, suits
+
+    def describe(self, field: int) -> str:
+        """What a seat was told of a card, in short: `hearts`, `5`, `not red`, `not 5, not 1`."""
+        ranks, suits = self.possible(field)
+        all_ranks, all_suits = self.possible(0)
+        parts = []
+        for have, every in ((suits, all_suits), (ranks, all_ranks)):
+            if len(have) == 1:
+                parts.append(have[0])
+            elif len(have) < len(every):
+                parts.append(" ".join("not " + x for x in every if x not in have))
+        return ", ".join(parts) if parts else "nothing"
+
+    def observed(self, s, seat: int, cards) -> list:
+        """What the seat was told of each of `cards` it does not know, for its observation: None where
+        nothing, else {"ranks": [...], "suits": [...], "text": …} (the faces the card may still have)."""
+        out = []
+        known, shift, field = s.known, seat * self.width, self.field
+        for c in cards:
+            m = 0 if known[c] >> seat & 1 else s.facts[c] >> shift & field
+            if not m:
+                out.append(None)
+                continue
+            ranks, suits = self.possible(m)
+            out.append({"ranks": ranks, "suits": suits, "text": self.describe(m)})
+        return out
 
 
 # ------------------------------------------------------------------ the writes (both engines call these)
@@ -113,7 +142,20 @@ def forget_order(s, z: int, vis) -> None:
     clear(s, pile)
 
 
-# ------------------------------------------------------------------ deals that respect facts
+# ------------------------------------------------------------------ views and deals that respect facts
+def seen_by(s, placed, unknown, seat: int) -> list:
+    """The facts of a view's canonical copy (`runtime.view._canonical`), where the cards `placed` (in
+    the order of their places) become `unknown` (in id order): what belongs to a place goes with the
+    card now there, and of a card the seat does not know only what the seat itself was told stays
+    (what others were told of it would tell of the card)."""
+    table = s.game.program.facts
+    shift, field, f = seat * table.width, table.field, s.facts
+    out = f[:]
+    for c, d in zip(placed, unknown):
+        out[d] = (f[c] >> shift & field) << shift
+    return out
+
+
 def seat_fields(s, table: Facts, cards, seat: int) -> list:
     """The seat's field of each card of `cards`, in order."""
     shift, field, f = seat * table.width, table.field, s.facts
@@ -167,3 +209,24 @@ def _matches(fields: list, cards: list, face) -> bool:
         return False
 
     return all(place(i, set()) for i in range(len(fields)))
+
+
+def told_in_place(s, seat: int) -> tuple:
+    """(zone, the seat's field) for each card the seat does not know, in place order (`view.Table.told`)."""
+    table = s.game.program.facts
+    shift, field, f, bit, known = seat * table.width, table.field, s.facts, 1 << seat, s.known
+    return tuple((z, f[c] >> shift & field) for z, pile in enumerate(s.zones) for c in pile if not known[c] & bit)
+
+
+def fits_view(w, c, seat: int) -> bool:
+    """Whether a replayed world `w` keeps what the seat was told, as the view's copy `c` holds it: place
+    by place, the same facts for the seat, and each card the seat does not know fitting them."""
+    table = w.game.program.facts
+    shift, field, face, bit = seat * table.width, table.field, table.face, 1 << seat
+    wf, cf, ck = w.facts, c.facts, c.known
+    for wz, cz in zip(w.zones, c.zones):
+        for a, b in zip(wz, cz):
+            m = cf[b] >> shift & field
+            if wf[a] >> shift & field != m or (not ck[b] & bit and m & face[a]):
+                return False
+    return True

@@ -241,6 +241,13 @@ class ProgramBase:
             "log": self.render_log(st, seat),
             "winners": [player_name(w) for w in st.winners()],
         }
+        if self.facts is not None:  # what the seat was told of cards it does not see (runtime/facts.py)
+            told = self.facts.observed
+            obs["facts"] = {name: ([told(st, seat, st.zones[base + k]) for k in range(self.zone_counts[name])]
+                                   if name in self.zone_counts else
+                                   [told(st, seat, st.zones[base + s]) for s in range(self.n)] if per_player
+                                   else told(st, seat, st.zones[base]))
+                            for name, (base, per_player) in self.zone_families.items()}
         if not st.terminal and st.pending.player == seat:
             obs["legal_actions"] = [a.label for a in st.legal_actions()]
         return obs

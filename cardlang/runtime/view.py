@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple, Optional
 
+from . import facts
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
 
@@ -34,16 +35,29 @@ TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignorin
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
 
 
-def redeal(s, unknown: list, rng: random.Random) -> None:
+def redeal(s, unknown: list, rng: random.Random, seat: Optional[int] = None) -> None:
     """In place: the cards `unknown` (in id order) are shuffled with `rng` and dealt back into the
     places they occupy, zone by zone, bottom first. What belongs to a place stays with it: who knows
-    the card there, card values held in variables, card ids in pending actions."""
+    the card there, what was told of it (`state.facts`), card values held in variables, card ids in
+    pending actions. Where `seat` was told facts of those places (`runtime.facts`), the deal fits
+    them: any deal that fits can come out."""
     if not unknown:
         return
-    dealt = unknown[:]
-    rng.shuffle(dealt)
-    before = s.known[:]
     hidden = set(unknown)
+    dealt = None
+    if s.facts is not None and seat is not None:
+        placed = [c for pile in s.zones for c in pile if c in hidden]
+        table = s.game.program.facts
+        fields = facts.seat_fields(s, table, placed, seat)
+        if any(fields):
+            dealt = facts.deal(fields, unknown, table, rng)
+            if dealt is None:
+                raise RuleError(f"no deal of the cards P{seat} does not know fits what P{seat} was told of them")
+    if dealt is None:
+        dealt = unknown[:]
+        rng.shuffle(dealt)
+    before = s.known[:]
+    told = s.facts[:] if s.facts is not None else None
     new_of = {}  # old card -> the card dealt into its place
     nxt = iter(dealt).__next__
     known, loc = s.known, s.loc
@@ -57,6 +71,8 @@ def redeal(s, unknown: list, rng: random.Random) -> None:
                 new_of[c] = d
                 known[d] = before[c]
                 loc[d] = z
+                if told is not None:
+                    s.facts[d] = told[c]
     _follow(s, new_of)
 
 
@@ -89,6 +105,8 @@ def _exchange(s, a: int, b: int) -> None:
     s.zones[za][ia], s.zones[zb][ib] = b, a
     s.loc[a], s.loc[b] = zb, za
     s.known[a], s.known[b] = s.known[b], s.known[a]
+    if s.facts is not None:
+        s.facts[a], s.facts[b] = s.facts[b], s.facts[a]
     _follow(s, {a: b, b: a})
 
 
@@ -185,6 +203,7 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
         for c, d in zip(placed, unknown):
             nk[d] = known[c]
             nl[d] = loc[c]
+    s.facts = None if state.facts is None else facts.seen_by(state, placed or (), unknown, seat)
     s.v = v
     s.pending = pending
     if unknown:
@@ -217,6 +236,8 @@ class Table(NamedTuple):
     round: int
     terminal: bool
     winners: tuple
+    told: tuple = ()  # each card the seat does not know, in place order (zone by zone, bottom first):
+    # (zone, what the seat was told of it: a field of `runtime.facts`, 0 for nothing); () without `tell`
 
 
 class ChoiceCount:
@@ -350,8 +371,9 @@ class SeatView:
         for slot in program.layout.cards_slots:
             if values[slot] and any(not known[c] & bit for c in values[slot]):
                 values[slot] = tuple([c if known[c] & bit else -1 for c in values[slot]])
+        told = () if w.facts is None else facts.told_in_place(w, self.seat)
         return Table(self.seat, [len(z) for z in w.zones], known, w.loc, [z[-1] if z else -1 for z in w.zones],
-                     values, w.active, self.current_player, self.choice, w.round, w.terminal, w.winner_seats)
+                     values, w.active, self.current_player, self.choice, w.round, w.terminal, w.winner_seats, told)
 
     def action_in(self, state, a: int) -> int:
         """The action of `state` that is this view's action `a`: the same, or for a card the card
@@ -369,10 +391,10 @@ class SeatView:
         past = None
         if self._past is not None:
             s = self._past[0]
-            past = (s.zones, s.known, s.v, s.pending, s.pc, s.stack, s.round, self._past[1:])
-        return (self.seat, c.zones, c.known, c.loc, c.pending, c.pc, c.stack, c.active, c.round, c.terminal,
-                c.winner_seats, w.zones, w.known, w.v, w.pending, [(a.id, a.label) for a in self.legal_actions()],
-                self._lines, past)
+            past = (s.zones, s.known, s.facts, s.v, s.pending, s.pc, s.stack, s.round, self._past[1:])
+        return (self.seat, c.zones, c.known, c.facts, c.loc, c.pending, c.pc, c.stack, c.active, c.round,
+                c.terminal, c.winner_seats, w.zones, w.known, w.facts, w.v, w.pending,
+                [(a.id, a.label) for a in self.legal_actions()], self._lines, past)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, SeatView) and self.fingerprint() == other.fingerprint()
@@ -424,7 +446,7 @@ class SeatView:
         unknown = list(self._unknown)
         deal = start.clone()
         deal.rng = rng.getrandbits(64)
-        redeal(deal, unknown, rng)
+        redeal(deal, unknown, rng, self.seat)
         hidden = set(unknown)
         places = [(z, i) for z, pile in enumerate(deal.zones) for i, c in enumerate(pile) if c in hidden]
         for _ in range(tries):
@@ -476,6 +498,8 @@ class SeatView:
             for a, b in zip(wz, cz):
                 if wk[a] != ck[b] or (ck[b] & bit and a != b):
                     return False
+        if c.facts is not None and not facts.fits_view(w, c, self.seat):
+            return False
         wo, co = w.observation(self.seat), c.observation(self.seat)
         wo.pop("log")
         co.pop("log")
