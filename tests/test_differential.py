@@ -60,6 +60,7 @@ def snapshot(state, full: bool) -> dict:
         "history": list(state.history),
         "zones": [list(z) for z in state.zones],
         "known": list(state.known),
+        "facts": None if state.facts is None else list(state.facts),  # what seats were told (runtime/facts.py)
         "active": list(state.active),
         "terminal": state.terminal,
         "winners": state.winners(),
