@@ -226,3 +226,104 @@ def test_a_bot_is_given_a_view_and_refuses_the_state():
     twin, _ = view.sample(random.Random(1), history=True)
     assert twin.view(0) == view and any(twin.zones[z] != state.zones[z] for z in range(len(state.zones)))
     assert hidden
+
+
+# --------------------------------------------------------------------- finer knowledge (issue 16.5)
+HINTS = "examples/hints.cards"
+
+
+def _fitting_twin(state, seat: int, rng: random.Random):
+    """A copy of `state` whose cards unknown to `seat` are dealt again among their places so that each
+    fits what `seat` was told of its place (found by rejection, not by the engine's own deal); what
+    belongs to a place (who knows it, what was told of it) stays with the place. None if no other
+    deal that fits turns up."""
+    from cardlang.runtime.view import _follow
+
+    table = state.game.program.facts
+    places = [(z, i) for z, pile in enumerate(state.zones) for i, c in enumerate(pile) if not state.knows(seat, c)]
+    cards = [state.zones[z][i] for z, i in places]
+    fields = [table.of(state, c, seat) for c in cards]
+    for _ in range(2000):
+        dealt = cards[:]
+        rng.shuffle(dealt)
+        if dealt != cards and all(table.fits(c, f) for c, f in zip(dealt, fields)):
+            break
+    else:
+        return None
+    twin = state.clone()
+    moved = {}
+    for (z, i), old, new in zip(places, cards, dealt):
+        twin.zones[z][i] = new
+        twin.loc[new] = z
+        twin.known[new] = state.known[old]
+        twin.facts[new] = state.facts[old]
+        moved[old] = new
+    _follow(twin, moved)
+    return twin
+
+
+def _told_states(players: int):
+    """Mid-game states of hints.cards in which the seat to play has been told something of its hand."""
+    g = game(HINTS, players)
+    hand = g.program.zone_families["hand"][0]
+    out = []
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = g.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            p = state.current_player
+            if any(g.program.facts.of(state, c, p) for c in state.zones[hand + p]) and rng.random() < 0.3:
+                out.append(state.clone())
+                break
+            legal = state.legal_action_ids()
+            tells = [a for a in legal if a >> 16 >= 2]
+            state.apply((tells or legal)[rng.randrange(len(tells or legal))] if rng.random() < 0.6
+                        else legal[rng.randrange(len(legal))])
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_twins_that_differ_only_in_cards_that_fit_what_a_seat_was_told_look_alike(players):
+    tried = 0
+    for k, state in enumerate(_told_states(players)):
+        seat = state.current_player
+        twin = _fitting_twin(state, seat, random.Random(k))
+        if twin is None:
+            continue
+        tried += 1
+        assert twin.zones != state.zones
+        view, seen = state.view(seat), twin.view(seat)
+        assert seen == view
+        assert twin.transcript(seat) == state.transcript(seat)
+        labels = [a.label for a in state.legal_actions()]
+        assert [a.label for a in twin.legal_actions()] == labels
+        assert (screen(seen.observation(), twin.game, seat, labels)
+                == screen(view.observation(), state.game, seat, labels))
+        assert "you were told" in screen(view.observation(), state.game, seat, labels)
+        for name in BOT_NAMES:
+            assert make_bot(name, seed=5).choose(seen) == make_bot(name, seed=5).choose(view), name
+        assert adapters_show(HINTS, players, twin, seat) == adapters_show(HINTS, players, state, seat)
+    assert tried >= 5
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_seat_is_never_shown_its_own_hand_facing_away(players):
+    g = game(HINTS, players)
+    hand = g.program.zone_families["hand"][0]
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = g.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            for seat in range(players):
+                own = state.zones[hand + seat]
+                assert not any(state.knows(seat, c) for c in own)
+                assert state.observation(seat)["zones"]["hand"][seat] == [None] * len(own)
+                t = state.view(seat, past=False).table()
+                assert not any(t.known[c] >> seat & 1 for z, pile in [(hand + seat, own)] for c in pile)
+                assert all(x is not None for q in range(players) if q != seat
+                           for x in state.observation(seat)["zones"]["hand"][q])
+            p = state.current_player
+            for a in state.view(p).legal_actions():  # his own cards only by their place
+                assert "play" not in a.label and "discard" not in a.label or "a card from" in a.label
+            legal = state.legal_action_ids()
+            state.apply(legal[rng.randrange(len(legal))])
