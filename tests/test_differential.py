@@ -234,6 +234,7 @@ round:
         p chooses:
             a card c from hand(p) where {card_filter} as "{card_label}":
                 move c to table face up
+                tell {tell_to} which cards of {tell_cards} are {tell_what}
                 add {card_points} to points(p)
                 set told(p)[1 + value(c) % 2] = suit(c)
             a number k from 0 to 2 where {number_filter}:
@@ -252,6 +253,8 @@ round:
         hide hand(q)
     while count(table) > 4:
         move bottom of table under stock
+    if turns == 1:
+        forget order of {forget_zone}
     if turns == 2:
         shuffle stock
         if count(players) > 2:
@@ -275,6 +278,8 @@ phase bid(q, n: number):
     keep(q, table)
 
 phase keep(q, z: zone):
+    if count(z) > 0:
+        tell {tell_to_q} the {tell_face} of top of z
     if count(z) > 2:
         move bottom of z to stock
     announce "{{q}} {{told(q)}} {{tally(z)}} {{shown}}"
@@ -387,7 +392,13 @@ def programs(draw) -> str:
         reveal_to=draw(st.sampled_from(["random(players)", "players except random(players)", "p", "dealer"])),
         item_points=draw(numbers(p, 1)), phase_arg=draw(numbers(frozenset(), 1)),
         phase_points=draw(numbers(frozenset({"q"}), 1)), phase_text=draw(texts(frozenset())),
-        payoff=draw(numbers(p, 2)))
+        payoff=draw(numbers(p, 2)),
+        # finer knowledge (runtime/facts.py): who is told, of which cards, what; a forgotten order
+        tell_to=draw(st.sampled_from(["p", "players", "random(players)", "players except p", "left of p"])),
+        tell_cards=draw(card_sets(pc, 1)), tell_what=draw(st.sampled_from(["suit(c)", "rank(c)", "hearts", "K", "8"])),
+        tell_to_q=draw(st.sampled_from(["q", "players", "random(players)"])),
+        tell_face=draw(st.sampled_from(["suit", "rank"])),
+        forget_zone=draw(st.sampled_from(["stock", "hand(random(players))", "hand(dealer)"])))
 
 
 def _run_generated(tmp_path_factory, source: str, players: int, seed: int, passes=None) -> None:

@@ -90,6 +90,7 @@ def test_clone_and_json_play_on_identically(relative):
         twin = state.clone()
         saved = type(state).from_json(g, json.loads(json.dumps(state.to_json())))
         assert saved.history == state.history
+        assert (saved.known, saved.facts) == (twin.known, twin.facts) == (state.known, state.facts)  # (runtime/facts.py)
         tail = play_out(state, random.Random(seed + 1000), check_every_step=False)
         for other in (twin, saved):
             for a in tail:
@@ -98,6 +99,7 @@ def test_clone_and_json_play_on_identically(relative):
             assert other.returns() == state.returns()
             assert other.transcript() == state.transcript()
             assert other.zones == state.zones
+            assert (other.known, other.facts) == (state.known, state.facts)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -110,6 +110,8 @@ def tell_which(s, table: Facts, seats, cards, kind: str, value, at=None) -> None
     """`tell p which cards of z are v`: each card of v is known to be v, every other one not to be."""
     if value is None:
         raise RuleError(f"`tell … which cards … are …` names no {kind} (none)", at)
+    if s.quiet:  # (what `_add` would skip card by card)
+        return
     deck = table.deck
     of = deck.card_suit if kind == "suit" else deck.card_rank
     for c in cards:
@@ -173,14 +175,16 @@ def deal(fields: list, cards: list, table: Facts, rng: random.Random) -> Optiona
     left = list(cards)
     out: list = [None] * len(fields)
     for k, i in enumerate(told):
-        fits = [c for c in left if not fields[i] & face[c]]
-        rng.shuffle(fits)
+        m = fields[i]
+        fits = [c for c in left if not m & face[c]]
         rest = [fields[j] for j in told[k + 1:]]
-        for c in fits:
-            others = [d for d in left if d != c]
-            if _matches(rest, others, face):
+        while fits:  # a random one of them, then another, without repeats
+            j = int(rng.random() * len(fits))
+            fits[j], fits[-1] = fits[-1], fits[j]
+            c = fits.pop()
+            if not rest or _matches(rest, left, face, c):
                 out[i] = c
-                left = others
+                left.remove(c)
                 break
         else:
             return None
@@ -192,30 +196,23 @@ def deal(fields: list, cards: list, table: Facts, rng: random.Random) -> Optiona
     return out
 
 
-def _matches(fields: list, cards: list, face) -> bool:
-    """Whether each field can take a distinct card of `cards` that fits it (Kuhn's augmenting paths)."""
-    if not fields:
-        return True
-    owner: dict = {}  # card -> the field holding it
+def _matches(fields: list, cards: list, face, taken: int) -> bool:
+    """Whether each field can take a distinct card of `cards` but `taken` that fits it (Kuhn's
+    augmenting paths)."""
+    owner: dict = {taken: -1}  # card -> the field holding it (`taken` is held already)
 
     def place(i: int, seen: set) -> bool:
         for c in cards:
             if c in seen or fields[i] & face[c]:
                 continue
             seen.add(c)
-            if c not in owner or place(owner[c], seen):
+            h = owner.get(c)
+            if h is None or (h >= 0 and place(h, seen)):
                 owner[c] = i
                 return True
         return False
 
-    return all(place(i, set()) for i in range(len(fields)))
-
-
-def told_in_place(s, seat: int) -> tuple:
-    """(zone, the seat's field) for each card the seat does not know, in place order (`view.Table.told`)."""
-    table = s.game.program.facts
-    shift, field, f, bit, known = seat * table.width, table.field, s.facts, 1 << seat, s.known
-    return tuple((z, f[c] >> shift & field) for z, pile in enumerate(s.zones) for c in pile if not known[c] & bit)
+    return all(place(i, {taken}) for i in range(len(fields)))
 
 
 def fits_view(w, c, seat: int) -> bool:
