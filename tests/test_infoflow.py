@@ -175,7 +175,7 @@ def test_with_every_zone_public_nothing_is_secret(path, tmp_path):
     import re
 
     text = path.read_text(encoding="utf-8")
-    opened = re.sub(r"^(zone [^\n]*?)\b(hidden|private)\b", r"\1public", text, flags=re.M)
+    opened = re.sub(r"^(zone [^\n]*?)\b(hidden|private|facing away)\b", r"\1public", text, flags=re.M)
     copy = tmp_path / path.name
     copy.write_text(opened, encoding="utf-8")
     assert warnings_of(copy) == []
