@@ -51,16 +51,37 @@ def random_playout(state, rng, limit: int = 100_000):
     return n
 
 
-def permute_hidden(state, seat: int, rng):
-    """A copy of `state` whose cards unknown to `seat` trade places among themselves at random."""
+def permute_hidden(state, seat: int, rng, tries: int = 200):
+    """A copy of `state` whose cards unknown to `seat` trade places among themselves at random. What
+    belongs to a place stays with it (who knows the card there, what was told of it, a card held in
+    a variable or offered by the pending choice), and in a game that keeps facts (`tell`) the new
+    deal fits what `seat` was told of each place: drawn again up to `tries` times, else the copy is
+    left as it was."""
+    from cardlang.runtime.view import _follow
+
     other = state.clone()
     unknown = [c for c in range(len(other.known)) if not other.known[c] >> seat & 1]
     places = [(other.loc[c], other.zones[other.loc[c]].index(c)) for c in unknown]
     shuffled = unknown[:]
     rng.shuffle(shuffled)
-    for (z, i), c in zip(places, shuffled):
-        other.zones[z][i] = c
-        other.loc[c] = z
+    table = state.game.program.facts
+    if table is not None:
+        fields = [table.of(state, c, seat) for c in unknown]
+        for _ in range(tries):
+            if all(table.fits(c, f) for c, f in zip(shuffled, fields)):
+                break
+            rng.shuffle(shuffled)
+        else:
+            return other
+    moved = {}
+    for (z, i), old, new in zip(places, unknown, shuffled):
+        other.zones[z][i] = new
+        other.loc[new] = z
+        other.known[new] = state.known[old]
+        if other.facts is not None:
+            other.facts[new] = state.facts[old]
+        moved[old] = new
+    _follow(other, moved)
     return other
 
 

@@ -27,7 +27,7 @@ from cardlang.cli.table_view import Layout, Style, actions_list, render_table
 from cardlang.load import check_file
 from cardlang.play.bots import decide, make_bot
 from cardlang.play.chance import decides
-from scenario import ROOT, game, path
+from scenario import ROOT, game, path, permute_hidden
 
 FILES = sorted(os.path.relpath(p, ROOT) for folder in ("games", "examples", os.path.join("tests", "check", "valid"), os.path.join("tests", "check", "leaky"))
                for p in glob.glob(os.path.join(ROOT, folder, "*.cards")))
@@ -234,32 +234,10 @@ HINTS = "examples/hints.cards"
 
 def _fitting_twin(state, seat: int, rng: random.Random):
     """A copy of `state` whose cards unknown to `seat` are dealt again among their places so that each
-    fits what `seat` was told of its place (found by rejection, not by the engine's own deal); what
-    belongs to a place (who knows it, what was told of it) stays with the place. None if no other
-    deal that fits turns up."""
-    from cardlang.runtime.view import _follow
-
-    table = state.game.program.facts
-    places = [(z, i) for z, pile in enumerate(state.zones) for i, c in enumerate(pile) if not state.knows(seat, c)]
-    cards = [state.zones[z][i] for z, i in places]
-    fields = [table.of(state, c, seat) for c in cards]
-    for _ in range(2000):
-        dealt = cards[:]
-        rng.shuffle(dealt)
-        if dealt != cards and all(table.fits(c, f) for c, f in zip(dealt, fields)):
-            break
-    else:
-        return None
-    twin = state.clone()
-    moved = {}
-    for (z, i), old, new in zip(places, cards, dealt):
-        twin.zones[z][i] = new
-        twin.loc[new] = z
-        twin.known[new] = state.known[old]
-        twin.facts[new] = state.facts[old]
-        moved[old] = new
-    _follow(twin, moved)
-    return twin
+    fits what `seat` was told of its place (found by rejection, not by the engine's own deal:
+    `scenario.permute_hidden`); None if no other deal that fits turns up."""
+    twin = permute_hidden(state, seat, rng, tries=2000)
+    return None if twin.zones == state.zones else twin
 
 
 def _told_states(players: int):

@@ -215,6 +215,13 @@ def _matches(fields: list, cards: list, face, taken: int) -> bool:
     return all(place(i, {taken}) for i in range(len(fields)))
 
 
+def told_in_place(s, seat: int) -> tuple:
+    """(zone, the seat's field) for each card the seat does not know, in place order (`view.Table.told`)."""
+    table = s.game.program.facts
+    shift, field, f, bit, known = seat * table.width, table.field, s.facts, 1 << seat, s.known
+    return tuple((z, f[c] >> shift & field) for z, pile in enumerate(s.zones) for c in pile if not known[c] & bit)
+
+
 def fits_view(w, c, seat: int) -> bool:
     """Whether a replayed world `w` keeps what the seat was told, as the view's copy `c` holds it: place
     by place, the same facts for the seat, and each card the seat does not know fitting them."""
