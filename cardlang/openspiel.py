@@ -28,6 +28,7 @@ from .lang.limits import MAX_PLAYERS
 from .load import load
 from .research.chance import NeedChance, Script
 from .research.encoding import MAX_NUMBER, Encoder
+from .runtime.seat_table import TableView
 
 SHORT_NAME = "python_cardlang"
 MAX_DRAW = 256  # chance outcomes a `random` draw may have (beyond the deck's size)
@@ -144,6 +145,18 @@ class _Core:
             view = self.views[seat] = st.view(seat, past=False)
         return view
 
+    def table_view(self, seat: int):
+        """The part of the seat's view that the vector, the mask and the action index read (cheaper:
+        `runtime/seat_table.py`), where the step stands; kept once made."""
+        key = -1 - seat  # (in the same dict as the views: seats are >= 0)
+        view = self.views.get(key)
+        if view is None:
+            st = self.st if self.st is not None else self.base
+            if st is None:
+                return None
+            view = self.views[key] = TableView(st, seat)
+        return view
+
 
 def _revive(key: tuple, moves: tuple) -> _Core:
     """A state's core played again from the start (how a serialized state comes back)."""
@@ -199,7 +212,7 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
         new.script = core.script + (drawn + tuple(last),)
         return _run(new, game)
     st = core.st
-    view = core.view(player)
+    view = core.table_view(player)
     a = encoder.action_of(view.choice, action)
     new.base, new.action, new.script = st, view.action_in(st, a), ()
     return _run(new, game)
@@ -231,7 +244,7 @@ class CardsState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list:
         """The seat's legal action indices, ascending (from its view)."""
-        return self._encoder.legal_indices(self._core.view(player))
+        return self._encoder.legal_indices(self._core.table_view(player))
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) of the chance event under way: a card drawn, or an index drawn."""
@@ -312,7 +325,7 @@ class CardsObserver:
         """Fills the tensor with what `player` knows in `state`."""
         if self.perfect_recall:
             return
-        view = state._core.view(player)
+        view = state._core.table_view(player)
         if view is None:
             self.tensor.fill(0.0)
         else:
