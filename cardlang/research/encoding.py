@@ -2,8 +2,9 @@
 
 Both are derived once per game (file, player count, options) from its declarations: the zones of
 its layout, its declared variables and their types, its choices and their alternatives. They read
-nothing but a seat's view (`SeatView.table()`, `SeatView.legal_action_ids()`): an adapter built on
-them cannot show a seat a card it does not know. `docs/research.md` documents both layouts.
+nothing but a seat's view (`table()`, `legal_action_ids()`, `choice` of a `SeatView` or of the
+cheaper `runtime.seat_table.TableView`): an adapter built on them cannot show a seat a card it does
+not know. `docs/research.md` documents both layouts.
 """
 
 from __future__ import annotations
@@ -131,7 +132,8 @@ class Encoder:
         self._bools = [(slot, at) for slot, t, at, _ in self.vars if t == BOOL]
         self._numbers = [(slot, at) for slot, t, at, _ in self.vars if t == NUMBER]
         self._number_slots = [slot for slot, _ in self._numbers]
-        self._value_at = [self.sizes_at + z for z in range(Z)] + [at for _, at in self._numbers] + [self.round_at]
+        self._value_at = np.array([self.sizes_at + z for z in range(Z)] + [at for _, at in self._numbers]
+                                  + [self.round_at], dtype=np.int64)
         self._others = [(slot, t, at) for slot, t, at, _ in self.vars if t in (PLAYERS, CARDS, TEXT, LIST)]
         self._init_actions(max_number)
 
