@@ -8,11 +8,13 @@ draw among n items is one node of n outcomes. The engine cannot stop inside a st
 plays its step again from the step's start (the decision, or the game's start) with one outcome
 more each time it meets a chance event it has no outcome for (`research/chance.py`).
 
-Information-state and observation strings and the observation tensor of a seat come from that
-seat's view (`state.view(seat)`): its observation, its transcript, the vector of
-`research/encoding.py`. The information-state string is the seat's transcript (every step of the
-game as the seat read it) with its current observation, which makes it perfect recall; there is no
-information-state tensor (a vector of fixed size cannot hold a history of any length).
+Information-state and observation strings and tensors of a seat come from that seat's view
+(`state.view(seat)` for the strings, `runtime.seat_table.TableView` for the vector): its
+observation, its transcript, the vector of `research/encoding.py`. The information-state string is
+the seat's transcript (every step of the game as the seat read it) with its current observation,
+which makes it perfect recall; the information-state tensor is the vector followed by the game's
+last decisions as the seat read them (`research/history.py`: who chose, which alternative, the
+number, the card where the seat knew it once the step was over), which a state records as it goes.
 """
 
 from __future__ import annotations

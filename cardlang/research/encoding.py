@@ -183,7 +183,8 @@ class Encoder:
         v[hot] = 1.0
         # the values that are not 1: zone sizes, numbers, the round (scaled in Python: a few each)
         val = [n / D for n in t.sizes]
-        val.extend(min(SCALE_BOUND, max(-SCALE_BOUND, scaled(values[slot]))) if values[slot] is not None else 0.0
+        log1p, copysign, bound = math.log1p, math.copysign, SCALE_BOUND
+        val.extend(copysign(min(log1p(abs(x)), bound), x) if (x := values[slot]) else 0.0
                    for slot in self._number_slots)
         val.append(min(scaled(t.round), SCALE_BOUND))
         v[self._value_at] = val
