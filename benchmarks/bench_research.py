@@ -48,7 +48,7 @@ import numpy as np  # noqa: E402
 import cardlang  # noqa: E402
 from cardlang.pettingzoo import env as make_env  # noqa: E402
 from cardlang.runtime import rng  # noqa: E402
-from cardlang.runtime.seat_table import TableView  # noqa: E402
+from cardlang.runtime.encoder_view import TableView  # noqa: E402
 
 PLAYERS = {"coucou": 7, "ascenseur": 4, "red_dog": 5, "pioche_poker": 3, "counter_bluff": 2}
 

@@ -21,7 +21,7 @@ from .play.bots import decide, make_bot
 from .pettingzoo import observation_spaces
 from .research.encoding import MAX_NUMBER, Encoder
 from .research.render import ansi
-from .runtime.seat_table import TableView
+from .runtime.encoder_view import TableView
 
 
 def env(path: str, seat: int = 0, opponents: Union[str, Sequence[str]] = "random", players: Optional[int] = None,

@@ -9,7 +9,7 @@ plays its step again from the step's start (the decision, or the game's start) w
 more each time it meets a chance event it has no outcome for (`research/chance.py`).
 
 Information-state and observation strings and tensors of a seat come from that seat's view
-(`state.view(seat)` for the strings, `runtime.seat_table.TableView` for the vector): its
+(`state.view(seat)` for the strings, `runtime.encoder_view.TableView` for the vector): its
 observation, its transcript, the vector of `research/encoding.py`. The information-state string is
 the seat's transcript (every step of the game as the seat read it) with its current observation,
 which makes it perfect recall; the information-state tensor is the vector followed by the game's
@@ -32,7 +32,7 @@ from .research.chance import NeedChance, Script
 from .research.encoding import MAX_NUMBER, Encoder
 from .research.history import Decision, History, history_length
 from .runtime.actions import alt_of, value_of
-from .runtime.seat_table import TableView
+from .runtime.encoder_view import TableView
 
 SHORT_NAME = "python_cardlang"
 MAX_DRAW = 256  # chance outcomes a `random` draw may have (beyond the deck's size)
@@ -152,7 +152,7 @@ class _Core:
 
     def table_view(self, seat: int):
         """The part of the seat's view that the vector, the mask and the action index read (cheaper:
-        `runtime/seat_table.py`), where the step stands; kept once made."""
+        `runtime/encoder_view.py`), where the step stands; kept once made."""
         key = -1 - seat  # (in the same dict as the views: seats are >= 0)
         view = self.views.get(key)
         if view is None:

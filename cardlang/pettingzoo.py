@@ -2,7 +2,7 @@
 
 Agents are `player_0 … player_{n-1}` (seat numbers). Each observation is a dict: `observation`,
 the fixed-size vector of what that seat knows, and `action_mask`, 1 for its legal actions; both
-are built from the seat's view (`runtime.seat_table.TableView`, the part of `state.view(seat)`
+are built from the seat's view (`runtime.encoder_view.TableView`, the part of `state.view(seat)`
 that they read), never from the state. The action space is
 `Discrete(n)` over a stable index of the game's action ids. `docs/research.md` gives both layouts.
 
@@ -22,7 +22,7 @@ from pettingzoo import AECEnv
 from .load import load
 from .research.encoding import MAX_NUMBER, Encoder
 from .research.render import ansi
-from .runtime.seat_table import TableView
+from .runtime.encoder_view import TableView
 
 
 def env(path: str, players: Optional[int] = None, render_mode: Optional[str] = None, engine: str = "compiled",
@@ -85,7 +85,7 @@ class CardsEnv(AECEnv):
 
     def _view(self, seat: int) -> TableView:
         """The seat's view of the game now, as much of it as the vector and the mask need (one per
-        seat and step: `runtime/seat_table.py`)."""
+        seat and step: `runtime/encoder_view.py`)."""
         view = self._views.get(seat)
         if view is None:
             view = self._views[seat] = TableView(self._state, seat)

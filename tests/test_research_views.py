@@ -1,4 +1,4 @@
-"""The research adapters' cheap view (`runtime/seat_table.py`, issue 17's step cost): a `TableView`
+"""The research adapters' cheap view (`runtime/encoder_view.py`, issue 17's step cost): a `TableView`
 gives the encoder exactly what the seat's `SeatView` gives it, on every game of games/ and
 examples/, and it holds nothing the seat does not know."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cardlang.research.encoding import Encoder
-from cardlang.runtime.seat_table import TableView
+from cardlang.runtime.encoder_view import TableView
 from scenario import ROOT, game
 
 FILES = sorted(os.path.relpath(p, ROOT) for folder in ("games", "examples")

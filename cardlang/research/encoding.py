@@ -3,7 +3,7 @@
 Both are derived once per game (file, player count, options) from its declarations: the zones of
 its layout, its declared variables and their types, its choices and their alternatives. They read
 nothing but a seat's view (`table()`, `legal_action_ids()`, `choice` of a `SeatView` or of the
-cheaper `runtime.seat_table.TableView`): an adapter built on them cannot show a seat a card it does
+cheaper `runtime.encoder_view.TableView`): an adapter built on them cannot show a seat a card it does
 not know. `docs/research.md` documents both layouts.
 """
 
