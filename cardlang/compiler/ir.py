@@ -637,3 +637,38 @@ class Program:
     payoff: Optional[Payoff] = None  # None: 1.0 for a winner, 0.0 for the others
     sitting_slot: Optional[int] = None  # the seats sitting out this round (a tuple), if any may
     reverse_slot: Optional[int] = None  # true while play goes against the declared direction, if it may
+
+
+# ------------------------------------------------------------- pots and betting
+@node
+class PotValue(Expr):
+    """What `runtime.pots.READERS[what]` reads of a pot (`runtime.pots.PotSpec`) over `args`
+    worked out in turn: the chips in it, a player's contribution, the contenders, whether someone
+    is to bet and who, which betting actions are legal, the range of a raise."""
+
+    pot: object
+    what: str
+    args: tuple
+
+
+@node
+class PotRule(Stmt):
+    """`runtime.pots.RULES[what]` on a pot over `args` worked out in turn: "put" (player, amount),
+    "start" a betting round (first, blinds, minimum raise, fixed raise, cap), "act" (kind, amount)."""
+
+    pot: object
+    what: str
+    args: tuple
+
+
+@node
+class PotAward(Stmt):
+    """`award pot to highest p by value`: `anchor` (who takes odd chips first, or none) worked out
+    first, then `value` for each contender in seat order with the contender in `slot`; then
+    `runtime.pots.award` shares out the side pots (`lowest`: the lowest value wins)."""
+
+    pot: object
+    anchor: Optional[Expr]
+    slot: int
+    value: Expr
+    lowest: bool

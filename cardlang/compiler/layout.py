@@ -14,6 +14,7 @@ from ..lang import ast
 from ..lang.check import CARD, CARDS, Symbols
 from ..lang.decks import plan_deck
 from ..runtime.cards import Deck
+from ..runtime.pots import PotSpec
 
 
 @attrs.define(frozen=True, eq=False)
@@ -41,6 +42,7 @@ class Layout:
     cards_slots: tuple  # declared slots holding a tuple of cards
     zone_counts: dict = attrs.Factory(dict)  # numbered family (`7 piles`) -> its piles, `column(1)` first
     melds: object = None  # the `melds` declaration's `runtime.melds.MeldRule`, if the game has one
+    pots: dict = attrs.Factory(dict)  # pot name -> its `runtime.pots.PotSpec` (slots after the variables)
 
 
 def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
@@ -79,9 +81,14 @@ def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
             if sym.type in (CARD, CARDS):
                 (card_slots if sym.type == CARD else cards_slots).extend(range(slot, slot + width))
             slot += width
+    pots = {}
+    for name, d in symbols.pots.items():  # each pot's slots follow the variables'
+        pots[name] = PotSpec(name, slot, players, pvar_slots[d.stacks][0], ring)
+        slot += pots[name].size
     return Layout(players, deck, symbols.title, step, all_, ring, tuple(names), tuple(owner), tuple(vis),
                   tuple(kind), families, first_zone, orders, rankings, var_slots, pvar_slots, slot,
-                  tuple(card_slots), tuple(cards_slots), dict(symbols.zone_counts), _meld_rule(symbols, deck, orders))
+                  tuple(card_slots), tuple(cards_slots), dict(symbols.zone_counts), _meld_rule(symbols, deck, orders),
+                  pots)
 
 
 def seat_ring(players: int, direction: str) -> tuple:

@@ -12,11 +12,12 @@ from ..lang.check_melds import COMBINATIONS
 from ..lang.check import CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE, ZONES, Symbols
 from . import ir
 from .layout import Layout
+from .lower_pots import PotLowering
 
 _SEQUENCE_TYPES = (CARDS, ZONE, CARD, PLAYERS, LIST)
 
 
-class Lowerer:
+class Lowerer(PotLowering):
     """Lowers one game: names resolve to slots, zone ids and constants; phases are linked."""
 
     def __init__(self, symbols: Symbols, players: int, options: dict, layout: Optional[Layout]):
@@ -57,6 +58,7 @@ class Lowerer:
                      for name, sym in s.vars.items()]
         var_inits += [(layout.pvar_slots[name][0], True, self.as_type(sym.decl.value, sym.type))
                       for name, sym in s.pvars.items()]
+        var_inits += self.pot_inits()
         score = None
         if s.score is not None:
             slot = self.slot()
@@ -333,6 +335,8 @@ class Lowerer:
             return ir.Const(e.span, self.layout.zone_families[e.name][0])
         if sym.kind in ("rank", "suit"):
             return ir.Const(e.span, self._index(sym.kind, e.name))
+        if sym.kind == "pot":  # the chips in a pot
+            return self.pot_value(e.span, e.name, "total")
         if sym.kind == "define":  # `best` for `define best = …`
             return self._define_call(e.span, e.name, sym.decl, ())
         raise AssertionError(e.name)  # pragma: no cover - the checker resolved every name
@@ -466,6 +470,8 @@ class Lowerer:
             return ir.PileZone(span, name, base, self.layout.zone_counts[name], self.expr(args[0]))
         if sym.kind == "pvar":
             return ir.PlayerVar(span, self.layout.pvar_slots[name][0], self.expr(args[0]))
+        if sym.kind == "pot":  # what a player has put in
+            return self.pot_value(span, name, "contribution", self.expr(args[0]))
         if sym.kind == "order":
             return ir.OrderOf(span, name, self.expr(args[0]))
         if sym.kind == "ranking":
@@ -497,6 +503,8 @@ class Lowerer:
         name, args = e.func, e.args
         if name in COMBINATIONS:
             return self._combination(e)
+        if name == "contenders":
+            return self.pot_value(e.span, args[0].name, "contenders")
         if name in ("count", "random", "any"):
             lowered = (self.seq(args[0]),)
         else:

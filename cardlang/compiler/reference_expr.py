@@ -10,7 +10,7 @@ import operator
 
 from . import ir
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
-from ..runtime import melds, rng
+from ..runtime import melds, pots, rng
 from ..runtime.engine import RuleError
 from ..runtime.log import embed
 from ..runtime.zones import first_in
@@ -243,6 +243,9 @@ class Evaluator:
         ranking, codes = self.layout.rankings[e.ranking]
         evaluate = ranking.evaluate_value if hasattr(ranking, "evaluate_value") else ranking.evaluate
         return int(evaluate([codes[c] for c in hand]))
+
+    def e_PotValue(self, st, e: ir.PotValue):
+        return pots.READERS[e.what](st, e.pot, *[self.eval(st, a) for a in e.args])
 
     def e_Combination(self, st, e: ir.Combination):
         args = [self.eval(st, a) for a in e.args]

@@ -623,3 +623,55 @@ def child_blocks(st) -> list:
     if isinstance(st, Choose):
         return [a.body for a in st.alternatives]
     return []
+
+
+# ------------------------------------------------------------- pots and betting
+@node
+class PotDecl(Decl):
+    """`pot pot: stacks chips, odd chips to the first winner left of dealer`: a pot the `stacks`
+    variable's chips go into, and who takes a split pot's odd chips (from that player on)."""
+
+    name: str
+    stacks: Optional[str]
+    stacks_span: Optional[Span]
+    odd: Optional[Expr]
+    name_span: Span
+    attributes: tuple  # of (word, span), to report one given twice
+
+
+@node
+class PutIn(Stmt):
+    """`p puts n into pot`: n chips of p's stack (or all he has) into the pot."""
+
+    player: Expr
+    amount: Expr
+    pot: str
+    pot_span: Span
+
+
+@node
+class Betting(Stmt):
+    """`pot takes bets from p: blinds [1, 2], minimum raise 2, at most 4 raises`: a betting round
+    from p, each player in turn folding, checking, calling or raising until the bets are level."""
+
+    pot: str
+    pot_span: Span
+    first: Expr
+    blinds: Optional[Expr]
+    minimum: Optional[Expr]
+    fixed: Optional[Expr]
+    cap: Optional[Expr]
+    attributes: tuple  # of (word, span)
+
+
+@node
+class Award(Stmt):
+    """`pot goes to highest p by value`: the side pots to the best of their contenders, splits
+    evenly, the odd chips by the pot's rule."""
+
+    pot: str
+    pot_span: Span
+    lowest: bool
+    var: str
+    var_span: Span
+    value: Expr

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import ast, check_melds, check_piles
+from . import ast, check_melds, check_piles, check_pots
 from ..runtime.cards import PRESETS
 from .decks import plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
@@ -64,6 +64,7 @@ class Checker(ExpressionChecks):
             if not any(self._decl_kind(d) == kind for d in decls):
                 self.error("E018", f"the file has no `{kind}` declaration", first, help=f"add {what}")
         self._check_bodies()
+        check_pots.validate(self)
         check_phase_graph(self)
         check_unused(self)
         check_flow(self)
@@ -154,6 +155,8 @@ class Checker(ExpressionChecks):
                 self._declare(d.name, Symbol("ranking", HANDVALUE, d, d.name_span), d.name_span)
             elif isinstance(d, (ast.ValuesDecl, ast.MeldsDecl)):
                 check_melds.collect(self, d, Symbol)
+            elif isinstance(d, ast.PotDecl):  # pots and betting: lang/check_pots.py
+                check_pots.collect(self, d, Symbol)
             elif isinstance(d, ast.ZoneDecl):
                 self._zone(d)
             elif isinstance(d, ast.VarDecl):
@@ -518,6 +521,8 @@ class Checker(ExpressionChecks):
             self.block(st.body)
         elif isinstance(st, ast.Choose):
             self.choose(st)
+        elif isinstance(st, check_pots.STATEMENTS):
+            check_pots.stmt(self, st)
         else:  # pragma: no cover - every statement class is handled above
             raise AssertionError(type(st))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import ast, check_melds, check_piles
+from . import ast, check_melds, check_piles, check_pots
 from .decks import literal_copies
 from .diagnostics import did_you_mean
 from .symbols import Symbol
@@ -34,7 +34,7 @@ class ExpressionChecks:
         return {"option": "an option", "var": "a variable", "pvar": "a per-player variable", "zone": "a zone",
                 "pzone": "a per-player zone", "order": "an order", "ranking": "a hand ranking",
                 "define": "a definition", "phase": "a phase", "local": "a local name", "rank": "a rank",
-                "suit": "a suit", "const": "a constant", "points": "a points table"}.get(sym.kind, sym.kind)
+                "suit": "a suit", "const": "a constant", "points": "a points table", "pot": "a pot"}.get(sym.kind, sym.kind)
 
     def _suggest(self, name: str) -> Optional[str]:
         names = set(k.rstrip("()") for k in self.sym.table)
@@ -267,6 +267,8 @@ class ExpressionChecks:
                 return self._builtin(e)
             if name in check_melds.COMBINATIONS:
                 return check_melds.call(self, e)
+            if name in check_pots.FUNCTIONS:
+                return check_pots.function(self, e)
             self.error("E014", f"unknown function `{name}`", e.func_span,
                        help=did_you_mean(name, list(self.sym.table) + [b for b in BUILTINS if BUILTINS[b]]))
             for a in e.args:
@@ -275,6 +277,8 @@ class ExpressionChecks:
         sym.used = True
         if sym.kind == "nzone":
             return check_piles.family_call(self, e, self.sym.zone_counts[name])
+        if sym.kind == "pot":
+            return check_pots.call(self, e, sym)
         if sym.kind in ("pzone", "pvar"):
             if len(e.args) != 1:
                 self.error("E013", f"`{name}(…)` takes one player", e.span)

@@ -73,7 +73,7 @@ def check_phase_graph(checker) -> None:
 def _has_decision_or_end(checker, block: str, seen: set) -> bool:
     seen.add(block)
     body = checker.sym.round.body if block == "round" else checker.sym.phases[block].body if block in checker.sym.phases else ()
-    if contains(body, (ast.Choose, ast.EndGame)):
+    if contains(body, (ast.Choose, ast.Betting, ast.EndGame)):
         return True
     return any(c not in seen and _has_decision_or_end(checker, c, seen) for c in checker.calls.get(block, ()))
 

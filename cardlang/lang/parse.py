@@ -300,6 +300,45 @@ class _ToAst(Transformer):
     def announce_stmt(self, meta, c):
         return ast.Announce(self.S(meta), self._text(c[0]), None)
 
+    # -- pots and betting
+    def pot_decl(self, meta, c):
+        stacks = next((a for a in c[1:] if a[0] == "stacks"), None)
+        odd = next((a for a in c[1:] if a[0] == "odd chips"), None)
+        return ast.PotDecl(self.S(meta), str(c[0]), stacks[2] if stacks else None, stacks[3] if stacks else None,
+                           odd[2] if odd else None, self.T(c[0]), tuple((a[0], a[1]) for a in c[1:]))
+
+    def pot_stacks(self, meta, c):
+        return ("stacks", self.S(meta), str(c[0]), self.T(c[0]))
+
+    def pot_odd(self, meta, c):
+        return ("odd chips", self.S(meta), c[0], None)
+
+    def puts_stmt(self, meta, c):
+        return ast.PutIn(self.S(meta), c[0], c[1], str(c[2]), self.T(c[2]))
+
+    def bets_stmt(self, meta, c):
+        attrs_ = [a for a in c[2:] if a is not None]
+        got = {}
+        for word, span, e in attrs_:
+            got.setdefault(word, e)
+        return ast.Betting(self.S(meta), str(c[0]), self.T(c[0]), c[1], got.get("blinds"), got.get("minimum raise"),
+                           got.get("raises of"), got.get("at most"), tuple((w, s) for w, s, _ in attrs_))
+
+    def bet_blinds(self, meta, c):
+        return ("blinds", self.S(meta), c[0])
+
+    def bet_minimum(self, meta, c):
+        return ("minimum raise", self.S(meta), c[0])
+
+    def bet_fixed(self, meta, c):
+        return ("raises of", self.S(meta), c[0])
+
+    def bet_cap(self, meta, c):
+        return ("at most", self.S(meta), c[0])
+
+    def award_stmt(self, meta, c):
+        return ast.Award(self.S(meta), str(c[0]), self.T(c[0]), str(c[1]) == "lowest", str(c[2]), self.T(c[2]), c[3])
+
     def say_stmt(self, meta, c):
         return ast.Announce(self.S(meta), self._text(c[1]), c[0])
 

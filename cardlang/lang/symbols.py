@@ -49,3 +49,4 @@ class Symbols:
     values: dict = attrs.Factory(dict)  # `values` declarations by name (also in `table`, as orders)
     melds: Optional[ast.MeldsDecl] = None
     meld_rule: dict = attrs.Factory(dict)  # sets, runs (min, order), ace, deadwood: see check_melds
+    pots: dict = attrs.Factory(dict)  # `pot` declarations by name (lang/check_pots.py)

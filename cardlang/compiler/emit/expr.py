@@ -11,6 +11,7 @@ Temporaries are walrus locals with fresh names, never inside a comprehension.
 from __future__ import annotations
 
 from .. import ir
+from ...runtime import pots
 from ...runtime.zones import first_in, still_in
 from . import helpers
 from . import seats
@@ -265,6 +266,10 @@ class ExprEmitter:
         evaluate = ranking.evaluate_value if hasattr(ranking, "evaluate_value") else ranking.evaluate
         return (f"{self.c(helpers.hand_value)}({self.x(w, e.cards)}, {self.c(evaluate)}, {self.c(codes)}, "
                 f"{self.c(e.span)})")
+
+    def x_PotValue(self, w, e: ir.PotValue):
+        args = "".join(f", {self.x(w, a)}" for a in e.args)
+        return f"{self.c(pots.READERS[e.what])}(s, {self.c(e.pot)}{args})"
 
     def x_Combination(self, w, e: ir.Combination):
         table = self.c(self.layout.orders[e.table]) if e.table is not None else "None"
