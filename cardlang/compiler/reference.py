@@ -392,7 +392,8 @@ class ReferenceProgram(ProgramBase):
     def s_PotAward(self, st, node: ir.PotAward):
         anchor = self.x.eval(st, node.anchor) if node.anchor is not None else None
         value = {}
-        for p in pots.contenders(st, node.pot):
+        ps = pots.contenders(st, node.pot)
+        for p in ps if len(ps) > 1 else ():  # a lone contender takes it all: no showdown
             st.v[node.slot] = p
             value[p] = self.x.eval(st, node.value)
         pots.award(st, node.pot, anchor, value, node.lowest)

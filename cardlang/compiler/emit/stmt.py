@@ -260,10 +260,11 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{self.c(pots.RULES[st.what])}(s, {self.c(st.pot)}{args})")
 
     def s_PotAward(self, w, st: ir.PotAward):
-        anchor, value, q = w.fresh("_a"), w.fresh("_w"), w.fresh("_p")
+        anchor, value, q, ps = w.fresh("_a"), w.fresh("_w"), w.fresh("_p"), w.fresh("_q")
         w.line(f"{anchor} = {self.x(w, st.anchor) if st.anchor is not None else 'None'}")
         w.line(f"{value} = {{}}")
-        w.line(f"for {q} in {self.c(pots.contenders)}(s, {self.c(st.pot)}):")
+        w.line(f"{ps} = {self.c(pots.contenders)}(s, {self.c(st.pot)})")
+        w.line(f"for {q} in ({ps} if len({ps}) > 1 else ()):")  # a lone contender takes it all: no showdown
         with w.indent():
             w.line(f"v[{st.slot}] = {q}")
             with w.holding(st.slot, f"v[{st.slot}]"):
