@@ -663,7 +663,7 @@ class PotRule(Stmt):
 
 @node
 class PotAward(Stmt):
-    """`award pot to highest p by value`: `anchor` (who takes odd chips first, or none) worked out
+    """`pay pot to highest p by value`: `anchor` (who takes odd chips first, or none) worked out
     first, then `value` for each contender in seat order with the contender in `slot` (when two or
     more are still in: a lone contender takes the pot without a showdown); then
     `runtime.pots.award` shares out the side pots (`lowest`: the lowest value wins)."""

@@ -17,7 +17,7 @@ NUMBER = "number"
 
 
 class PotLowering:
-    """The `Lowerer`'s methods for `puts`, `bets on`, `award` and a pot's values."""
+    """The `Lowerer`'s methods for `puts`, `bets on`, `pay` and a pot's values."""
 
     def pot_inits(self) -> list:
         """(slot, per player, initial value) of every pot's slots, as `Program.var_inits` holds them."""

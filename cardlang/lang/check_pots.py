@@ -1,9 +1,9 @@
 """The checks of pots and betting: `pot` declarations, `p puts n into pot`, `bets on pot from p: …`,
-`award pot to highest p by …`, and the expressions `pot`, `pot(p)` and `contenders(pot)`.
+`pay pot to highest p by …`, and the expressions `pot`, `pot(p)` and `contenders(pot)`.
 
 Kept apart from `check.py` so the checker's core stays small; each function takes the `Checker`.
 Codes: E052 (a pot's stacks), E053 (not a pot), E054 (an attribute twice, or both kinds of raise),
-E055 (stacks changed outside `setup`), W008 (a pot never awarded).
+E055 (stacks changed outside `setup`), W008 (a pot never paid out).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def _once(checker, attributes, what: str) -> None:
 
 
 def validate(checker) -> None:
-    """E052 (stacks), the odd-chips rule's type, E055 (stacks changed by a rule), W008 (never awarded)."""
+    """E052 (stacks), the odd-chips rule's type, E055 (stacks changed by a rule), W008 (never paid out)."""
     s = checker.sym
     for d in s.pots.values():
         sym = s.pvars.get(d.stacks) if d.stacks else None
@@ -57,8 +57,8 @@ def validate(checker) -> None:
             _awards(block.body, awarded)
     for d in s.pots.values():
         if d.name not in awarded:
-            checker.warn("W008", f"pot `{d.name}` is never awarded: the chips put into it stay there", d.name_span,
-                         help=f"share it out with `award {d.name} to highest p by …`")
+            checker.warn("W008", f"pot `{d.name}` is never paid out: the chips put into it stay there", d.name_span,
+                         help=f"share it out with `pay {d.name} to highest p by …`")
 
 
 def _writes(checker, stmts, stacks: dict) -> None:
@@ -67,7 +67,7 @@ def _writes(checker, stmts, stacks: dict) -> None:
             pot = stacks[st.target.name].name
             checker.error("E055", f"`{st.target.name}` holds the stacks of pot `{pot}`: outside `setup`, chips move "
                           f"only through the pot", st.span,
-                          help=f"put chips in with `p puts n into {pot}`, take them out with `award {pot} …`")
+                          help=f"put chips in with `p puts n into {pot}`, take them out with `pay {pot} to highest p by …`")
         for child in ast.child_blocks(st):
             _writes(checker, child, stacks)
 
@@ -92,7 +92,7 @@ def _pot(checker, name: str, span) -> bool:
 
 
 def stmt(checker, st) -> None:
-    """Checks `puts`, `bets on` and `award`."""
+    """Checks `puts`, `bets on` and `pay`."""
     if isinstance(st, ast.PutIn):
         checker.expect(st.player, (PLAYER,), "who puts chips in")
         checker.expect(st.amount, (NUMBER,), "how many chips")

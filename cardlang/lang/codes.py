@@ -59,7 +59,7 @@ CODES = {
     "W003": "statement with no effect",
     "W004": "hidden card made public",
     "W005": "choice the checker cannot decide",
-    "W008": "pot never awarded",
+    "W008": "pot never paid out",
 }
 
 

@@ -336,7 +336,7 @@ class _ToAst(Transformer):
     def bet_cap(self, meta, c):
         return ("at most", self.S(meta), c[0])
 
-    def award_stmt(self, meta, c):
+    def pay_stmt(self, meta, c):
         return ast.Award(self.S(meta), str(c[0]), self.T(c[0]), str(c[1]) == "lowest", str(c[2]), self.T(c[2]), c[3])
 
     def say_stmt(self, meta, c):

@@ -267,7 +267,7 @@ def shares(pots: list, value: dict, order: tuple) -> list:
 
 
 def award(st, pot: PotSpec, anchor, value: dict, lowest: bool = False) -> None:
-    """`pot goes to highest p by …`: the side pots to the best of their contenders by `value` (a
+    """`pay pot to highest p by …`: the side pots to the best of their contenders by `value` (a
     number or hand value per contender), odd chips from `anchor` in the order of play; the pot is
     then empty and nobody has folded."""
     v = st.v
