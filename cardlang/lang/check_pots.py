@@ -35,6 +35,8 @@ def validate(checker) -> None:
     s = checker.sym
     for d in s.pots.values():
         sym = s.pvars.get(d.stacks) if d.stacks else None
+        if d.stacks in s.table:
+            s.table[d.stacks].used = True  # (named, even if wrongly: E052 is the one message)
         if d.stacks is None:
             checker.error("E052", f"pot `{d.name}` does not say whose chips go into it", d.name_span,
                           help="add `stacks chips`, naming a per-player variable that holds each player's chips")
@@ -83,8 +85,9 @@ def _awards(stmts, out: set) -> None:
 def _pot(checker, name: str, span) -> bool:
     """Whether `name` names a pot (E053 if not)."""
     sym = checker._find(name)
+    if sym is not None:
+        sym.used = True  # (named, even if wrongly: E053 is the one message)
     if sym is not None and sym.kind == "pot":
-        sym.used = True
         return True
     checker.error("E053", f"`{name}` is not a pot", span,
                   help=did_you_mean(name, checker.sym.pots) or "declare one: `pot pot: stacks chips`")
