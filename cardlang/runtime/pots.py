@@ -31,13 +31,15 @@ from .log import player_name
 
 FOLD, CHECK, CALL, RAISE = 0, 1, 2, 3  # a betting decision's alternatives, in this order
 LABELS = ("fold", "check", "call", "raise to")
+NO_DECISION = (False, False, False, 1, 0)  # fold, check, call, lowest and highest raise-to: nothing
 
 
 @attrs.define(frozen=True)
 class PotSpec:
     """Where a pot lives in `state.v`: `n` slots from `base` for each player's contribution (`pot(p)`),
     then this round's bets, the folds, who has acted, then the round's current bet, its minimum
-    raise-to, its raises, its cap, its fixed raise (None: no limit) and its minimum raise."""
+    raise-to, its raises, the player to act, the cap, the fixed raise (None: no limit), and what
+    the player to act may do (`_decision`: worked out once when he is found)."""
 
     name: str
     base: int
@@ -47,14 +49,15 @@ class PotSpec:
 
     @property
     def size(self) -> int:
-        return 4 * self.n + 6
+        return 4 * self.n + 7
 
     def slots(self) -> list:
         """(slot, per player, initial value) of every slot the pot takes."""
         b, n = self.base, self.n
         return [(b, True, 0), (b + n, True, 0), (b + 2 * n, True, False), (b + 3 * n, True, False),
                 (b + 4 * n, False, 0), (b + 4 * n + 1, False, 0), (b + 4 * n + 2, False, 0),
-                (b + 4 * n + 3, False, None), (b + 4 * n + 4, False, None), (b + 4 * n + 5, False, 1)]
+                (b + 4 * n + 3, False, None), (b + 4 * n + 4, False, None), (b + 4 * n + 5, False, None),
+                (b + 4 * n + 6, False, NO_DECISION)]
 
 
 def _at(pot: PotSpec):
@@ -81,13 +84,15 @@ def contribution(st, pot: PotSpec, p) -> int:
 
 def contenders(st, pot: PotSpec) -> tuple:
     """The players still in play for the pot (active seats that have not folded), in seat order."""
-    fold = pot.base + 2 * pot.n
-    return tuple(p for p in range(pot.n) if st.active[p] and not st.v[fold + p])
+    fold, n = pot.base + 2 * pot.n, pot.n
+    return tuple(p for p, (on, out) in enumerate(zip(st.active, st.v[fold:fold + n])) if on and not out)
 
 
 def _actors(st, pot: PotSpec) -> list:
-    fold, stacks = pot.base + 2 * pot.n, pot.stacks
-    return [p for p in range(pot.n) if st.active[p] and not st.v[fold + p] and st.v[stacks + p] > 0]
+    """The players still in with chips behind, in seat order."""
+    fold, stacks, n, v = pot.base + 2 * pot.n, pot.stacks, pot.n, st.v
+    return [p for p, (on, out, chips) in enumerate(zip(st.active, v[fold:fold + n], v[stacks:stacks + n]))
+            if on and not out and chips > 0]
 
 
 def chips_in_play(st, pot: PotSpec) -> int:
@@ -144,30 +149,41 @@ def start_round(st, pot: PotSpec, first, blinds, minimum: Optional[int], fixed: 
     step = fixed if fixed is not None else minimum if minimum is not None else max(max(blinds, default=0), 1)
     v[s], v[s + 1], v[s + 2] = current, current + step, 0
     v[s + 4], v[s + 5] = cap, fixed
-    if not order:
-        v[s + 3] = None
-        return
-    v[s + 3] = _next_actor(st, pot, order[len(blinds) % len(order)], True)
+    _find_actor(st, pot, order[len(blinds) % len(order)] if order else None, True)
 
 
-def _needs(st, pot: PotSpec, p: int, actors: list) -> bool:
+def _find_actor(st, pot: PotSpec, start, inclusive: bool) -> None:
+    """Sets the next player to act from `start` in the order of play (None: the round is over), and
+    what he may do."""
     v = st.v
     c, bet, fold, acted, s = _at(pot)
-    if v[bet + p] < v[s]:
-        return True
-    return not v[acted + p] and len(actors) > 1
-
-
-def _next_actor(st, pot: PotSpec, start: int, inclusive: bool):
-    """The next player to act from `start` in the order of play (None: the round is over)."""
-    if len(contenders(st, pot)) <= 1:
-        return None
     actors = _actors(st, pot)
-    ring = pot.ring[start] if inclusive else pot.ring[start][1:]
-    for q in ring:
-        if q in actors and _needs(st, pot, q, actors):
-            return q
-    return None
+    found = None
+    if start is not None and len(contenders(st, pot)) > 1:
+        current, more = v[s], len(actors) > 1
+        for q in (pot.ring[start] if inclusive else pot.ring[start][1:]):
+            if q in actors and (v[bet + q] < current or (more and not v[acted + q])):
+                found = q
+                break
+    v[s + 3] = found
+    v[s + 6] = NO_DECISION if found is None else _decision(st, pot, found, len(actors))
+
+
+def _decision(st, pot: PotSpec, p: int, actors: int) -> tuple:
+    """(fold, check, call, lowest raise-to, highest raise-to) for the player to act (lowest > highest:
+    no raise)."""
+    v = st.v
+    c, bet, fold, acted, s = _at(pot)
+    current, mine = v[s], v[bet + p]
+    owed = current - mine
+    lo, hi = 1, 0
+    cap, most = v[s + 4], mine + v[pot.stacks + p]
+    # a raise needs room under the cap, someone left to answer it, and more chips than a call
+    if (cap is None or v[s + 2] < cap) and actors > 1 and most > current:
+        fixed = v[s + 5]
+        lo = min(current + fixed if fixed is not None else v[s + 1], most)
+        hi = lo if fixed is not None else most
+    return owed > 0, owed == 0, owed > 0, lo, hi
 
 
 def betting(st, pot: PotSpec) -> bool:
@@ -182,34 +198,12 @@ def actor(st, pot: PotSpec):
 
 def legal(st, pot: PotSpec, kind: int) -> bool:
     """Whether fold, check or call is legal for the player to act."""
-    v = st.v
-    c, bet, fold, acted, s = _at(pot)
-    p = v[s + 3]
-    if p is None:
-        return False
-    owed = v[s] - v[bet + p]
-    return owed == 0 if kind == CHECK else owed > 0
+    return st.v[pot.base + 4 * pot.n + 6][kind]
 
 
 def raise_range(st, pot: PotSpec) -> tuple:
     """(lowest, highest) bet for the round the player to act may raise to (lowest > highest: none)."""
-    v = st.v
-    c, bet, fold, acted, s = _at(pot)
-    p = v[s + 3]
-    if p is None:
-        return 1, 0
-    cap = v[s + 4]
-    if cap is not None and v[s + 2] >= cap:
-        return 1, 0
-    if len(_actors(st, pot)) <= 1:  # nobody would be left to answer the raise
-        return 1, 0
-    most = v[bet + p] + v[pot.stacks + p]
-    if most <= v[s]:
-        return 1, 0
-    fixed = v[s + 5]
-    least = v[s] + fixed if fixed is not None else v[s + 1]
-    least = min(least, most)
-    return (least, least) if fixed is not None else (least, most)
+    return st.v[pot.base + 4 * pot.n + 6][3:]
 
 
 def act(st, pot: PotSpec, kind: int, amount) -> None:
@@ -230,7 +224,7 @@ def act(st, pot: PotSpec, kind: int, amount) -> None:
     v[acted + p] = True
     if v[pot.stacks + p] == 0 and kind != FOLD:
         _log(st, f"{player_name(p)} is all in")
-    v[s + 3] = _next_actor(st, pot, p, False)
+    _find_actor(st, pot, p, False)
 
 
 # ------------------------------------------------------------------ the showdown
@@ -240,7 +234,7 @@ def side_pots(contrib, contenders_) -> list:
     levels = sorted({contrib[p] for p in contenders_ if contrib[p] > 0})
     out, below = [], 0
     for level in levels:
-        chips = sum(min(x, level) - min(x, below) for x in contrib)
+        chips = sum(level - below if x >= level else x - below for x in contrib if x > below)
         out.append((chips, tuple(p for p in contenders_ if contrib[p] >= level)))
         below = level
     for p, x in enumerate(contrib):
@@ -253,13 +247,16 @@ def shares(pots: list, value: dict, order: tuple) -> list:
     """What each seat wins of the pots: each to its eligible players with the best `value`, split
     evenly, the odd chips one each to the winners first in `order`."""
     won = [0] * len(order)
-    place = {p: i for i, p in enumerate(order)}
     for chips, eligible in pots:
         if len(eligible) == 1:
             won[eligible[0]] += chips
             continue
         best = max(value[p] for p in eligible)
-        winners = sorted((p for p in eligible if value[p] == best), key=place.__getitem__)
+        winners = [p for p in eligible if value[p] == best]
+        if len(winners) == 1:
+            won[winners[0]] += chips
+            continue
+        winners = [p for p in order if p in winners]
         each, odd = divmod(chips, len(winners))
         for i, p in enumerate(winners):
             won[p] += each + (1 if i < odd else 0)
@@ -280,7 +277,7 @@ def award(st, pot: PotSpec, anchor, value: dict, lowest: bool = False) -> None:
         v[pot.stacks + p] += won[p]
         v[c + p] = v[bet + p] = 0
         v[fold + p] = v[acted + p] = False
-    v[s + 3] = None
+    v[s + 3], v[s + 6] = None, NO_DECISION
     if st.log is not None:
         for p in range(pot.n):
             if won[p]:
@@ -288,23 +285,23 @@ def award(st, pot: PotSpec, anchor, value: dict, lowest: bool = False) -> None:
 
 
 def _legal_fold(st, pot):
-    return legal(st, pot, FOLD)
+    return st.v[pot.base + 4 * pot.n + 6][0]
 
 
 def _legal_check(st, pot):
-    return legal(st, pot, CHECK)
+    return st.v[pot.base + 4 * pot.n + 6][1]
 
 
 def _legal_call(st, pot):
-    return legal(st, pot, CALL)
+    return st.v[pot.base + 4 * pot.n + 6][2]
 
 
 def _raise_low(st, pot):
-    return raise_range(st, pot)[0]
+    return st.v[pot.base + 4 * pot.n + 6][3]
 
 
 def _raise_high(st, pot):
-    return raise_range(st, pot)[1]
+    return st.v[pot.base + 4 * pot.n + 6][4]
 
 
 # what the IR's `PotValue` and `PotRule` name, for both engines
