@@ -11,8 +11,13 @@ Where the two differ by design, the test says so and aligns that one rule:
 - actions: universal_poker's `fullgame` ids are 0 fold, 1 check or call, and a raise as the total
   the player will have put in over the hand; ours are "fold", "check", "call" and "raise to" the
   round's bet: mapped with what the player put in before the round.
-universal_poker's fullgame limit betting lists its raise as action 0 twice (a bug of its action
-list), so limit hold'em is compared with the `fcpa` abstraction, where 2 is the one raise.
+- limit betting: universal_poker's `fullgame` action list gives a limit raise as action 0 twice
+  (a bug of its list), so examples/limit_holdem.cards is compared with the `fcpa` abstraction,
+  where 2 is the one raise. Its limit games do not hold players to their stacks (a call or a raise
+  puts in more than the stack: P2 of 30 chips "spends" 32), and it loads them for 2 to 4 players
+  only ("only read 4 stack sizes" with more). So limit hold'em is compared at 2, 3 and 4 players
+  with stacks deep enough that nobody can go all in (a limit hand costs at most 58 chips); the
+  all-ins of limit betting are tests/test_pots.py's scenarios.
 """
 
 from __future__ import annotations
@@ -30,20 +35,24 @@ from scenario import ROOT, path
 pyspiel = pytest.importorskip("pyspiel")
 
 STACKS = [60, 200, 30, 120, 90, 150]
+DEEP = [60, 200, 80, 120]  # deeper than any limit hand goes: universal_poker's limit games ignore stacks
 DEALS = 1000  # per player count: 5000 deals in CI; ten times more under -m slow
 
 
-def universal(n: int, big_blind: int = 2):
-    """universal_poker as examples/holdem.cards plays one hand: the last seat deals."""
+def universal(n: int, limit: bool = False, big_blind: int = 2, stacks=STACKS):
+    """universal_poker as examples/holdem.cards (or limit_holdem.cards) plays one hand: the last seat deals."""
     blind = f"{big_blind} {big_blind // 2}" if n == 2 else " ".join([str(big_blind // 2), str(big_blind)] + ["0"] * (n - 2))
+    rules = {"betting": "limit", "bettingAbstraction": "fcpa", "maxRaises": "3 4 4 4",
+             "raiseSize": f"{big_blind} {big_blind} {2 * big_blind} {2 * big_blind}"} if limit else \
+        {"betting": "nolimit", "bettingAbstraction": "fullgame"}
     return pyspiel.load_game("universal_poker", {
-        "betting": "nolimit", "numPlayers": n, "numRounds": 4, "blind": blind,
-        "firstPlayer": "2 1 1 1" if n == 2 else "3 1 1 1", "numSuits": 4, "numRanks": 13, "numHoleCards": 2,
-        "numBoardCards": "0 3 1 1", "stack": " ".join(map(str, STACKS[:n])), "bettingAbstraction": "fullgame"})
+        "numPlayers": n, "numRounds": 4, "blind": blind, "firstPlayer": "2 1 1 1" if n == 2 else "3 1 1 1",
+        "numSuits": 4, "numRanks": 13, "numHoleCards": 2, "numBoardCards": "0 3 1 1",
+        "stack": " ".join(map(str, stacks[:n])), **rules})
 
 
-def ours(n: int, relative: str = "examples/holdem.cards"):
-    return cardlang.load(path(relative), players=n, root=ROOT)
+def ours(n: int, relative: str = "examples/holdem.cards", stacks=STACKS):
+    return cardlang.load(path(relative), players=n, root=ROOT, options={"stacks": stacks + [1] * (6 - len(stacks))})
 
 
 def their_cards(os_game):
@@ -60,7 +69,7 @@ def stack_for(order: list, n: int) -> list:
     return top + [c for c in range(52) if c not in top]
 
 
-def our_actions(state, spec) -> dict:
+def our_actions(state, spec, limit: bool) -> dict:
     """Our legal actions by universal_poker's id."""
     out = {}
     p = state.current_player
@@ -71,8 +80,11 @@ def our_actions(state, spec) -> dict:
         elif a.label in ("check", "call"):
             out[1] = a.id
         else:
-            out[before + int(a.label.split()[-1])] = a.id
+            out[2 if limit else before + int(a.label.split()[-1])] = a.id
     return out
+
+
+
 
 
 def pick(rng, legal: list) -> int:
@@ -115,8 +127,9 @@ def showdown(spent: list, folded: set, rank: list, whole: bool) -> list:
     return [won[p] - spent[p] for p in range(n)]
 
 
-def mismatches(n: int, deals: int, seed: int, relative: str = "examples/holdem.cards") -> list:
-    os_game, game = universal(n), ours(n, relative)
+def mismatches(n: int, deals: int, seed: int, relative: str = "examples/holdem.cards", limit: bool = False) -> list:
+    stacks = DEEP if limit else STACKS
+    os_game, game = universal(n, limit, stacks=stacks), ours(n, relative, stacks)
     spec = game.program.layout.pots["pot"]
     ids = their_cards(os_game)
     ranking, codes = game.program.layout.rankings["hands"]
@@ -131,12 +144,12 @@ def mismatches(n: int, deals: int, seed: int, relative: str = "examples/holdem.c
                 theirs.apply_action(order[dealt])
                 dealt += 1
                 continue
-            mapped = our_actions(mine, spec) if not mine.is_terminal() else {}
-            if mine.is_terminal() or mine.current_player != theirs.current_player() \
-                    or sorted(mapped) != sorted(theirs.legal_actions()):
+            mapped = our_actions(mine, spec, limit) if not mine.is_terminal() else {}
+            legal = theirs.legal_actions()
+            if mine.is_terminal() or mine.current_player != theirs.current_player() or sorted(mapped) != sorted(legal):
                 wrong.append((deal, "decision", theirs.history_str()))
                 break
-            a = pick(rng, theirs.legal_actions())
+            a = pick(rng, legal)
             if a == 0:
                 folded.add(theirs.current_player())
             theirs.apply_action(a)
@@ -159,10 +172,17 @@ def test_holdem_agrees_with_universal_poker(n):
     assert mismatches(n, DEALS, seed=n) == []
 
 
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_limit_holdem_agrees_with_universal_poker(n):
+    assert mismatches(n, DEALS // 2, seed=50 + n, relative="examples/limit_holdem.cards", limit=True) == []
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_holdem_agrees_with_universal_poker_on_many_more_deals(n):
     assert mismatches(n, 10 * DEALS, seed=100 + n) == []
+    if n <= 4:
+        assert mismatches(n, 5 * DEALS, seed=200 + n, relative="examples/limit_holdem.cards", limit=True) == []
 
 
 def test_the_check_catches_a_broken_rule():
