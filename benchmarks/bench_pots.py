@@ -1,8 +1,10 @@
 """Benchmark pots and betting: the showdown of `runtime/pots.py` alone (side pots and splits of six
 players), and whole hands of `examples/holdem.cards` (no-limit, unequal stacks) played by random
 legal moves inside the runtime (`runtime/playout.random_playout` on quiet states) on each engine,
-beside the same hands of OpenSpiel's universal_poker (C++, driven from Python) when it is installed.
-CPU time, the best of `--repeat` runs.
+beside the same hands of OpenSpiel's universal_poker (C++, driven from Python) when it is installed,
+and, for the speed of the rest, `examples/high_card_chips.cards` (a pot written with variables, one
+decision a player) and `games/pioche_poker.cards` played the same way. CPU time, the best of
+`--repeat` runs.
 
     python benchmarks/bench_pots.py [--hands 2000] [--repeat 3] [--json]
 """
@@ -24,6 +26,8 @@ from cardlang.runtime import pots  # noqa: E402
 from cardlang.runtime.playout import quiet, random_playout  # noqa: E402
 
 HOLDEM = str(ROOT / "examples" / "holdem.cards")
+OTHERS = {"high_card_chips_4p": (str(ROOT / "examples" / "high_card_chips.cards"), 4),
+          "pioche_poker_3p": (str(ROOT / "games" / "pioche_poker.cards"), 3)}
 
 
 def _best(repeat: int, run) -> float:
@@ -52,9 +56,9 @@ def showdown_us(repeat: int, count: int = 20_000) -> float:
     return _best(repeat, run) / count * 1e6
 
 
-def holdem(engine: str, players: int, hands: int, repeat: int) -> dict:
-    """Hands/s and decisions/s of random no-limit hold'em on one engine."""
-    game = cardlang.load(HOLDEM, players, engine=engine)
+def holdem(engine: str, players: int, hands: int, repeat: int, file: str = HOLDEM) -> dict:
+    """Hands (games) a second and decisions a second of random hold'em (or another game) on one engine."""
+    game = cardlang.load(file, players, engine=engine)
     decisions = [0]
 
     def run():
@@ -104,6 +108,8 @@ def main() -> None:
             out[f"holdem_{players}p_{engine}"] = holdem(engine, players, a.hands if engine == "compiled" else a.hands // 4,
                                                         a.repeat)
         out[f"universal_poker_{players}p"] = universal(players, a.hands, a.repeat)
+    for key, (file, players) in OTHERS.items():
+        out[key] = holdem("compiled", players, a.hands // 4, a.repeat, file)
     if a.json:
         print(json.dumps(out, indent=2))
         return
@@ -111,7 +117,7 @@ def main() -> None:
     for key, value in out.items():
         if isinstance(value, dict):
             extra = f", {value['decisions_per_s']:,.0f} decisions/s" if "decisions_per_s" in value else ""
-            print(f"{key}: {value['hands_per_s']:,.0f} hands/s{extra}")
+            print(f"{key}: {value['hands_per_s']:,.0f} games/s{extra}")
 
 
 if __name__ == "__main__":
