@@ -302,7 +302,7 @@ def outline(a: Analysis) -> list:
         if isinstance(d, ast.BlockDecl):
             out.append(Symbol(d.name, d.kind, d.span, d.name_span))
         elif isinstance(d, (ast.OptionDecl, ast.OrderDecl, ast.RankingDecl, ast.ZoneDecl, ast.DefineDecl,
-                            ast.PointsDecl, ast.ValuesDecl)):
+                            ast.PointsDecl, ast.ValuesDecl, ast.PotDecl)):
             out.append(Symbol(d.name, type(d).__name__[:-4].lower(), d.span, d.name_span))
         elif isinstance(d, ast.VarDecl):
             out.append(Symbol(d.name, "pvar" if d.per_player else "var", d.span, d.name_span))
