@@ -653,7 +653,7 @@ class PotValue(Expr):
 
 @node
 class PotRule(Stmt):
-    """`runtime.pots.RULES[what]` on a pot over `args` worked out in turn: "put" (player, amount),
+    """`runtime.pots.RULES[what]` on a pot over `args` worked out in turn: "put" (amount, player),
     "start" a betting round (first, blinds, minimum raise, fixed raise, cap), "act" (kind, amount)."""
 
     pot: object

@@ -17,7 +17,7 @@ NUMBER = "number"
 
 
 class PotLowering:
-    """The `Lowerer`'s methods for `puts`, `bets on`, `pay` and a pot's values."""
+    """The `Lowerer`'s methods for `put`, `bets on`, `pay` and a pot's values."""
 
     def pot_inits(self) -> list:
         """(slot, per player, initial value) of every pot's slots, as `Program.var_inits` holds them."""
@@ -31,7 +31,8 @@ class PotLowering:
         return ir.PotValue(span, self.layout.pots[name], what, tuple(args))
 
     def s_PutIn(self, st: ast.PutIn):
-        return ir.PotRule(st.span, self.layout.pots[st.pot], "put", (self.expr(st.player), self.expr(st.amount)))
+        amount = self.expr(st.amount)  # worked out first, as it is written first
+        return ir.PotRule(st.span, self.layout.pots[st.pot], "put", (amount, self.expr(st.player)))
 
     def s_Betting(self, st: ast.Betting):
         span, spec = st.span, self.layout.pots[st.pot]

@@ -641,7 +641,7 @@ class PotDecl(Decl):
 
 @node
 class PutIn(Stmt):
-    """`p puts n into pot`: n chips of p's stack (or all he has) into the pot."""
+    """`put n from p into pot`: n chips of p's stack (or all he has) into the pot."""
 
     player: Expr
     amount: Expr

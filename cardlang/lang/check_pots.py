@@ -1,4 +1,4 @@
-"""The checks of pots and betting: `pot` declarations, `p puts n into pot`, `bets on pot from p: …`,
+"""The checks of pots and betting: `pot` declarations, `put n from p into pot`, `bets on pot from p: …`,
 `pay pot to highest p by …`, and the expressions `pot`, `pot(p)` and `contenders(pot)`.
 
 Kept apart from `check.py` so the checker's core stays small; each function takes the `Checker`.
@@ -69,7 +69,7 @@ def _writes(checker, stmts, stacks: dict) -> None:
             pot = stacks[st.target.name].name
             checker.error("E055", f"`{st.target.name}` holds the stacks of pot `{pot}`: outside `setup`, chips move "
                           f"only through the pot", st.span,
-                          help=f"put chips in with `p puts n into {pot}`, take them out with `pay {pot} to highest p by …`")
+                          help=f"put chips in with `put n from p into {pot}`, take them out with `pay {pot} to highest p by …`")
         for child in ast.child_blocks(st):
             _writes(checker, child, stacks)
 
@@ -95,10 +95,10 @@ def _pot(checker, name: str, span) -> bool:
 
 
 def stmt(checker, st) -> None:
-    """Checks `puts`, `bets on` and `pay`."""
+    """Checks `put`, `bets on` and `pay`."""
     if isinstance(st, ast.PutIn):
-        checker.expect(st.player, (PLAYER,), "who puts chips in")
         checker.expect(st.amount, (NUMBER,), "how many chips")
+        checker.expect(st.player, (PLAYER,), "who puts chips in")
         _pot(checker, st.pot, st.pot_span)
     elif isinstance(st, ast.Betting):
         _pot(checker, st.pot, st.pot_span)

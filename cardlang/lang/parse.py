@@ -313,8 +313,8 @@ class _ToAst(Transformer):
     def pot_odd(self, meta, c):
         return ("odd chips", self.S(meta), c[0], None)
 
-    def puts_stmt(self, meta, c):
-        return ast.PutIn(self.S(meta), c[0], c[1], str(c[2]), self.T(c[2]))
+    def put_stmt(self, meta, c):
+        return ast.PutIn(self.S(meta), c[1], c[0], str(c[2]), self.T(c[2]))
 
     def bets_stmt(self, meta, c):
         attrs_ = [a for a in c[2:] if a is not None]

@@ -112,8 +112,8 @@ def _pay(st, pot: PotSpec, p: int, amount: int, bet: bool) -> int:
     return paid
 
 
-def put(st, pot: PotSpec, p, amount) -> None:
-    """`p puts N into pot` (an ante): N chips of p's stack, or all he has, into the pot."""
+def put(st, pot: PotSpec, amount, p) -> None:
+    """`put N from p into pot` (an ante): N chips of p's stack, or all he has, into the pot."""
     if p is None:
         raise ValueError("nobody to put chips into the pot")
     if amount < 0:

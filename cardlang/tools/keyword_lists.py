@@ -16,7 +16,7 @@ KEYWORDS = (
     "game", "hide", "highest", "if", "into", "left", "let", "limit", "low", "lowest", "max",
     "melds", "min", "minimum", "most", "move", "next", "number", "odd", "on", "option", "order",
     "out", "pass", "pay", "payoff", "per", "phase", "pile", "player", "players", "points",
-    "position", "pot", "puts", "raise", "raises", "ranking", "ranks", "repeat", "reveal", "reverse",
+    "position", "pot", "put", "raise", "raises", "ranking", "ranks", "repeat", "reveal", "reverse",
     "right", "round", "says", "score", "seats", "select", "set", "setup", "shared", "shuffle",
     "sits", "stacks", "strictly", "subtract", "suits", "sum", "swap", "the", "times", "to", "top",
     "under", "until", "up", "values", "var", "where", "while", "winner", "winners", "wins", "with",
