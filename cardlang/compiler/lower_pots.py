@@ -28,6 +28,7 @@ class PotLowering:
         return out
 
     def pot_value(self, span, name: str, what: str, *args) -> ir.PotValue:
+        """What the pot `name` reads (`runtime.pots.READERS[what]`) over `args`."""
         return ir.PotValue(span, self.layout.pots[name], what, tuple(args))
 
     def s_PutIn(self, st: ast.PutIn):

@@ -49,6 +49,7 @@ class PotSpec:
 
     @property
     def size(self) -> int:
+        """How many slots of `state.v` the pot takes."""
         return 4 * self.n + 7
 
     def slots(self) -> list:
