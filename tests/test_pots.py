@@ -175,3 +175,24 @@ def test_an_ante_for_more_than_the_stack_puts_the_player_all_in(engine):
     assert "P0 puts 4 into the kitty (all in)" in s.transcript()
     # P1 alone has chips behind: nobody would answer a bet, so there is no betting at all
     assert s.is_terminal() and chips(s) == [8, 3]  # P0's 4 against 4 of P1's 5; P1's fifth goes back
+
+
+# ------------------------------------------------------------------ several hands
+def test_several_hands_move_the_deal_drop_busted_players_and_play_alike_on_both_engines():
+    import random
+
+    games = [cardlang.load(path("examples/holdem.cards"), players=4, engine=e, options={"deals": 20})
+             for e in ENGINES]
+    for seed in range(15):
+        states = [g.new_initial_state(seed=seed) for g in games]
+        rng = random.Random(seed)
+        while not states[0].is_terminal():
+            legal = states[0].legal_action_ids()
+            assert states[1].legal_action_ids() == legal
+            a = legal[rng.randrange(len(legal))]
+            for s in states:
+                s.apply(a)
+            (spec,) = games[0].program.layout.pots.values()
+            assert pots.chips_in_play(states[0], spec) == 60 + 200 + 30 + 120  # stacks and pot, at every step
+        assert states[1].is_terminal() and states[0].transcript() == states[1].transcript()
+        assert states[0].returns() == states[1].returns() and sum(states[0].returns()) == 0
