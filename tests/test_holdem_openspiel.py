@@ -40,13 +40,16 @@ DEALS = 1000  # per player count: 5000 deals in CI; ten times more under -m slow
 
 
 def universal(n: int, limit: bool = False, big_blind: int = 2, stacks=STACKS):
-    """universal_poker as examples/holdem.cards (or limit_holdem.cards) plays one hand: the last seat deals."""
-    blind = f"{big_blind} {big_blind // 2}" if n == 2 else " ".join([str(big_blind // 2), str(big_blind)] + ["0"] * (n - 2))
+    """universal_poker as examples/holdem.cards (or limit_holdem.cards) plays one hand: P0 deals, so
+    the blinds are P1's and P2's (heads up P0's and P1's), and P0 speaks first heads up."""
+    small = str(big_blind // 2)
+    blind = f"{small} {big_blind}" if n == 2 else " ".join(["0", small, str(big_blind)] + ["0"] * (n - 3))
+    first = "1 2 2 2" if n == 2 else f"{3 % n + 1} 2 2 2"  # (1-based seats, a round each)
     rules = {"betting": "limit", "bettingAbstraction": "fcpa", "maxRaises": "3 4 4 4",
              "raiseSize": f"{big_blind} {big_blind} {2 * big_blind} {2 * big_blind}"} if limit else \
         {"betting": "nolimit", "bettingAbstraction": "fullgame"}
     return pyspiel.load_game("universal_poker", {
-        "numPlayers": n, "numRounds": 4, "blind": blind, "firstPlayer": "2 1 1 1" if n == 2 else "3 1 1 1",
+        "numPlayers": n, "numRounds": 4, "blind": blind, "firstPlayer": first,
         "numSuits": 4, "numRanks": 13, "numHoleCards": 2, "numBoardCards": "0 3 1 1",
         "stack": " ".join(map(str, stacks[:n])), **rules})
 
@@ -63,9 +66,10 @@ def their_cards(os_game):
 
 def stack_for(order: list, n: int) -> list:
     """Our deck, top first, that deals what universal_poker deals in `order` (every hole card of P0,
-    then P1's, …, then the board): ours deals one card at a time round the table from P0."""
+    then P1's, …, then the board): ours deals one card at a time round the table from the dealer's
+    left (P1, …, P0)."""
     holes, board = order[:2 * n], order[2 * n:]
-    top = [holes[2 * p + i] for i in range(2) for p in range(n)] + board
+    top = [holes[2 * p + i] for i in range(2) for p in (*range(1, n), 0)] + board
     return top + [c for c in range(52) if c not in top]
 
 
@@ -107,7 +111,7 @@ def _paid(state, n: int) -> list:
 
 def showdown(spent: list, folded: set, rank: list, whole: bool) -> list:
     """Each seat's return: every level of the contributions shared among the players still in who
-    reached it, by the best rank; `whole`: whole chips, the odd ones to the first winners from P0
+    reached it, by the best rank; `whole`: whole chips, the odd ones to the first winners from P1
     (the dealer's left); else fractions."""
     n = len(spent)
     won = [0.0] * n
@@ -118,7 +122,7 @@ def showdown(spent: list, folded: set, rank: list, whole: bool) -> list:
         chips = sum(max(0, min(x, level) - below) for x in spent)
         reached = [p for p in still_in if spent[p] >= level]
         best = max(rank[p] for p in reached) if len(still_in) > 1 else None
-        winners = [p for p in reached if best is None or rank[p] == best]
+        winners = [p for p in (*range(1, n), 0) if p in reached and (best is None or rank[p] == best)]
         for i, p in enumerate(winners):
             won[p] += (chips // len(winners) + (i < chips % len(winners))) if whole else chips / len(winners)
         below = level

@@ -85,10 +85,12 @@ def test_a_pot_split_gives_shares_one_chip_apart_the_larger_first_in_order(case)
 
 # ------------------------------------------------------------------ scenarios on examples/holdem.cards
 def holdem(players: int, stacks: list, hands: list, engine: str):
-    """A hand of examples/holdem.cards: seat p holds hands[p] (two cards), the board is BOARD."""
+    """A hand of examples/holdem.cards (P0 deals; P1, P2 post the blinds, heads up P0 and P1): seat p
+    holds hands[p] (two cards), the board is BOARD."""
     g = cardlang.load(path("examples/holdem.cards"), players=players, engine=engine,
                       options={"stacks": stacks + [1] * (6 - len(stacks))})
-    top = [hands[p][i] for i in range(2) for p in range(players)] + BOARD
+    dealt = (*range(1, players), 0)  # one card at a time from the dealer's left
+    top = [hands[p][i] for i in range(2) for p in dealt] + BOARD
     return g.new_initial_state(seed=0, stack=top)
 
 
@@ -100,50 +102,51 @@ def chips(state) -> list:
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_four_way_all_in_builds_a_main_pot_two_side_pots_and_splits_the_last(engine):
-    # P0 the best hand, P1 the second; P2 and P3 tie: each level goes to the best who reached it
-    s = holdem(4, [20, 40, 50, 50], [["Ah", "Ad"], ["Qs", "Qd"], ["5s", "3d"], ["5h", "3c"]], engine)
-    assert labels(s) == ["fold", "call"] + [f"raise to {x}" for x in range(4, 51)]  # P2 first, facing the big blind
-    play(s, "raise to 50", "call", "call", "call")  # P2 all in; P3, then P0 and P1 all in for less
+    # P1 (small blind, 20 chips) the best hand, P2 (big blind, 40) the second; P3 and P0 (the
+    # dealer), 50 each, tie: each level goes to the best who reached it
+    s = holdem(4, [50, 20, 40, 50], [["5h", "3c"], ["Ah", "Ad"], ["Qs", "Qd"], ["5s", "3d"]], engine)
+    assert labels(s) == ["fold", "call"] + [f"raise to {x}" for x in range(4, 51)]  # P3 first, facing the big blind
+    play(s, "raise to 50", "call", "call", "call")  # P3 all in; P0, then P1 and P2 all in for less
     assert s.is_terminal()
-    # main pot 4 x 20 = 80 to P0; side pot 3 x 20 = 60 to P1; side pot 2 x 10 = 20 split by P2 and P3
-    assert chips(s) == [80, 60, 10, 10]
-    assert s.returns() == [60, 20, -40, -40]
-    assert "P0 wins 80 from the pot" in s.transcript()
+    # main pot 4 x 20 = 80 to P1; side pot 3 x 20 = 60 to P2; side pot 2 x 10 = 20 split by P3 and P0
+    assert chips(s) == [10, 80, 60, 10]
+    assert s.returns() == [-40, 60, 20, -40]
+    assert "P1 wins 80 from the pot" in s.transcript()
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_odd_chip_of_a_split_goes_to_the_first_winner_left_of_the_dealer(engine):
-    # three players, P2 deals: P0 posts 1 and folds; P1 and P2 tie on 21 chips: 11 to P1, the first
-    # winner from the dealer's left (P0, P1, P2), 10 to P2
-    s = holdem(3, [10, 10, 10], [["Ah", "Ad"], ["5s", "3d"], ["5h", "3c"]], engine)
+    # three players, P0 deals and speaks first: P1 posts 1 and folds; P0 and P2 tie on 21 chips:
+    # 11 to P2, the first winner from the dealer's left (P1, P2, P0), 10 to P0
+    s = holdem(3, [10, 10, 10], [["5h", "3c"], ["Ah", "Ad"], ["5s", "3d"]], engine)
     play(s, "raise to 10", "fold", "call")
-    assert chips(s) == [9, 11, 10]
+    assert chips(s) == [10, 9, 11]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_fold_is_offered_only_facing_a_bet_and_the_big_blind_has_his_option(engine):
     s = holdem(3, [100, 100, 100], [["Ah", "Ad"], ["5s", "3d"], ["5h", "3c"]], engine)
     assert "fold" in labels(s) and "check" not in labels(s)
-    play(s, "call", "call")  # P2 and P0 call the big blind: P1 may still check or raise
-    assert s.current_player == 1 and labels(s)[:2] == ["check", "raise to 4"]
+    play(s, "call", "call")  # P0 and P1 call the big blind: P2 may still check or raise
+    assert s.current_player == 2 and labels(s)[:2] == ["check", "raise to 4"]
     play(s, "check")
-    assert s.current_player == 0 and "fold" not in labels(s)  # the flop: nothing to call
+    assert s.current_player == 1 and "fold" not in labels(s)  # the flop, from the dealer's left: nothing to call
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_raise_must_be_at_least_the_last_raise_and_a_short_stack_may_go_all_in(engine):
-    s = holdem(3, [100, 100, 11], [["Ah", "Ad"], ["5s", "3d"], ["5h", "3c"]], engine)
-    play(s, "raise to 6")  # P2 raises by 4 over the big blind: the next raise goes to 10 at least
+    s = holdem(3, [11, 100, 100], [["Ah", "Ad"], ["5s", "3d"], ["5h", "3c"]], engine)
+    play(s, "raise to 6")  # P0 raises by 4 over the big blind: the next raise goes to 10 at least
     assert labels(s)[:3] == ["fold", "call", "raise to 10"] and labels(s)[-1] == "raise to 100"
-    s = holdem(3, [100, 100, 3], [["Ah", "Ad"], ["5s", "3d"], ["5h", "3c"]], engine)
+    s = holdem(3, [3, 100, 100], [["Ah", "Ad"], ["5s", "3d"], ["5h", "3c"]], engine)
     assert labels(s) == ["fold", "call", "raise to 3"]  # short of the minimum raise (4): all in only
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_everyone_folding_leaves_the_pot_to_the_last_player_without_a_showdown(engine):
     s = holdem(3, [50, 50, 50], [["Ah", "Ad"], ["5s", "3d"], ["5h", "3c"]], engine)
-    play(s, "fold", "fold")  # the big blind takes the blinds: no board, no hands shown
-    assert s.is_terminal() and chips(s) == [49, 51, 50]
+    play(s, "fold", "fold")  # P0 and P1 fold: P2, the big blind, takes the blinds; no board, no hands shown
+    assert s.is_terminal() and chips(s) == [50, 49, 51]
     assert not any("shows" in line for line in s.transcript())
 
 
