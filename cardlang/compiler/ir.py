@@ -619,6 +619,18 @@ class Payoff:
     shared: bool
 
 
+# ---------------------------------------------------------------- partnerships
+@node
+class TeamTable(Expr):
+    """An entry of a constant table of the teams, by a seat or a team number: `team of p` (the
+    seat's team), `partner of p` (the other seat of its team), a team's seats (`what` "members",
+    where a team stands for its players). For none: none, and no seats."""
+
+    what: str  # "team", "partner" or "members"
+    table: tuple
+    index: Expr
+
+
 @attrs.define(eq=False)
 class Program:
     """A whole game lowered for a player count and options: setup, the round (played again and
