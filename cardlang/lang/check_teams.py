@@ -63,6 +63,17 @@ def validate(checker) -> None:
         return
 
 
+def check_seat_payoff(checker) -> None:
+    """W006: with teams, a payoff by seat can pay partners differently (called after the payoff is checked)."""
+    d = checker.sym.payoff
+    if checker.sym.teams is None or d is None or d.var is None or d.team:
+        return
+    checker.warn("W006", f"the players play in teams, but this payoff is by seat: partners may get different "
+                         f"payoffs", d.span,
+                 help=f"pay each team, and both partners alike: `payoff of team t: …`; or drop `teams` if "
+                      "everyone plays for himself")
+
+
 def _need_teams(checker, what: str, span) -> bool:
     """E045 when the game declares no teams; whether it does."""
     if checker.sym.teams is None:

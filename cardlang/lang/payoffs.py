@@ -18,6 +18,7 @@ def check_payoff(checker) -> None:
     if d.var is not None:
         checker.bind(d.var, check_teams.check_decl_var(checker, d), d.span)
     checker.expect(d.value, (_NUMBER,), "a payoff")
+    check_teams.check_seat_payoff(checker)
     if d.zero_sum and not checker.scopes[0][d.var].used:
         checker.error("E036", f"a zero-sum payoff must differ between seats, but this one never names `{d.var}`",
                       d.value.span,
