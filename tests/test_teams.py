@@ -235,3 +235,16 @@ def test_simulate_prints_and_writes_the_team_table():
     assert "by team (a game won by a team counts once):" in text and "P0 & P2" in text
     out = json.loads(CliRunner().invoke(main, args + ["--json"]).output)
     assert [t["seats"] for t in out["teams"]] == [[0, 2], [1, 3]]
+
+
+def test_listed_teams_and_their_partners_play_on_both_engines(tmp_path):
+    rules = tmp_path / "listed.cards"
+    rules.write_text('game "Listed"\nplayers 4\nteams: 1 2, 3 4\ndeck standard\nzone stock: pile, hidden\n'
+                     'per team var met = 0\nscore of team t: met(t), highest wins\n\nround:\n'
+                     '    for each p in players:\n        add seat(partner of p) to met(team of p)\n'
+                     '    announce "{team of top of players}: {met(team of top of players)}"\n    end game\n')
+    for engine in ("reference", "compiled"):
+        s = cardlang.load(str(rules), 4, engine=engine).new_initial_state()
+        assert s.game.teams == ((0, 1), (2, 3))
+        assert s.var("met") == [2 + 1, 4 + 3]  # P0's partner is P1 (seat 2), P1's is P0 (seat 1), …
+        assert s.winners() == (2, 3) and "P0 & P1: 3" in s.transcript()
