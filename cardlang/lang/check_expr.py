@@ -221,7 +221,10 @@ class ExpressionChecks:
             return BOOL
         if op in ("==", "!="):
             a, b = self.type_of(e.left), self.type_of(e.right)
-            if not (fits(a, (b,)) or fits(b, (a,))):
+            if {a, b} == {TEAM, PLAYERS}:  # a team stands for its players in a list, not in a comparison
+                self.error("E012", f"`{op}` compares a team with players", e.span,
+                           help="compare teams (`team of p == team of q`), or ask `q in team of p`")
+            elif not (fits(a, (b,)) or fits(b, (a,))):
                 self.error("E012", f"`{op}` compares {article(a)} with {article(b)}: they are never equal", e.span)
             return BOOL
         if op == "in":
