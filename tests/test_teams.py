@@ -9,6 +9,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, strategies as st
 
 import cardlang
 from cardlang.cli import main
@@ -248,3 +249,13 @@ def test_listed_teams_and_their_partners_play_on_both_engines(tmp_path):
         assert s.game.teams == ((0, 1), (2, 3))
         assert s.var("met") == [2 + 1, 4 + 3]  # P0's partner is P1 (seat 2), P1's is P0 (seat 1), …
         assert s.winners() == (2, 3) and "P0 & P1: 3" in s.transcript()
+
+
+@given(st.integers(1, 6), st.integers(2, 8))
+def test_teams_across_put_every_seat_in_one_team_of_equal_size(size, count):
+    players = size * count
+    teams = team_seats(_decl(f"teams of {size} across"), players)
+    assert sorted(s for t in teams for s in t) == list(range(players))
+    assert {len(t) for t in teams} == {size} and len(teams) == count
+    for t in teams:  # the members sit `count` seats apart: across the table
+        assert all(b - a == count for a, b in zip(t, t[1:]))
