@@ -40,7 +40,8 @@ def spiel():
 
 
 def ours(variant: str = "examples/spades.cards", **options):
-    return cardlang.load(path(variant), 4, {"breaking": False, **options} if "breaking" not in options else options)
+    """Our game, with OpenSpiel's rule for spades (never broken) unless `breaking` says otherwise."""
+    return cardlang.load(path(variant), 4, {"breaking": False, **options})
 
 
 def mismatches(game, spiel, deals: int, seed: int) -> list:

@@ -40,10 +40,6 @@ MIXED = deal("2h 3h 4h 5h 6h 7h 8h As 2c 3c 4c 5c 6c",
              "Qh Kh Ah 9s 10s Js Qs Ks 10d Jd Qd Kd Ad")
 
 
-def bids(state, *calls) -> None:
-    play(state, *calls)
-
-
 def play_out(state) -> None:
     """Plays the first legal action until the game ends."""
     while not state.is_terminal():
@@ -78,18 +74,18 @@ def test_the_game_knows_its_teams():
 def test_each_player_bids_in_turn_and_partners_bid_thirteen_at_most():
     s = start(SPADES, 4, stack=MIXED)
     assert labels(s) == ["nil"] + [f"bid {b}" for b in range(1, 14)]  # P0: partner has not bid
-    bids(s, "bid 5", "bid 3")
+    play(s, "bid 5", "bid 3")
     assert labels(s)[-1] == "bid 8"  # P2: 5 + 8 = 13, summed over the team
-    bids(s, "bid 8")
+    play(s, "bid 8")
     assert labels(s)[-1] == "bid 10"  # P3: partner P1 bid 3
-    bids(s, "nil")
+    play(s, "nil")
     assert "P0 & P2 contract 13" in s.transcript() and "P1 & P3 contract 3" in s.transcript()
 
 
 # ------------------------------------------------------------------ spades: tricks
 def test_spades_may_not_be_led_until_broken_and_players_follow_suit():
     s = start(SPADES, 4, stack=MIXED)
-    bids(s, "bid 3", "bid 3", "bid 3", "bid 3")
+    play(s, "bid 3", "bid 3", "bid 3", "bid 3")
     assert "play A♠" not in labels(s) and len(labels(s)) == 12  # P0 holds other suits
     play(s, "play 2♥")
     assert len(labels(s)) == 13  # P1 has no heart: any card
@@ -105,7 +101,7 @@ def test_spades_may_not_be_led_until_broken_and_players_follow_suit():
 
 def test_with_openspiels_rule_spades_are_never_broken():
     s = start(SPADES, 4, stack=MIXED, breaking=False)
-    bids(s, "bid 3", "bid 3", "bid 3", "bid 3")
+    play(s, "bid 3", "bid 3", "bid 3", "bid 3")
     play(s, "play 2♥", "play 2♠", "play J♥", "play A♥")
     assert s.current_player == 1
     assert all("♦" in a for a in labels(s))  # P1 still holds diamonds: no spade lead
@@ -113,7 +109,7 @@ def test_with_openspiels_rule_spades_are_never_broken():
 
 def test_a_player_holding_only_spades_leads_one():
     s = start(SPADES, 4, stack=ONE_SUIT_EACH)
-    bids(s, "bid 4", "bid 3", "nil", "bid 2")
+    play(s, "bid 4", "bid 3", "nil", "bid 2")
     assert len(labels(s)) == 13 and all("♠" in a for a in labels(s))
 
 
@@ -125,7 +121,7 @@ def test_a_player_holding_only_spades_leads_one():
 ])
 def test_a_team_scores_its_contract_bags_and_nils(calls, points):
     s = start(SPADES, 4, stack=ONE_SUIT_EACH)
-    bids(s, *calls)
+    play(s, *calls)
     play_out(s)
     assert s.var("tricks") == [13, 0, 0, 0]
     assert s.var("points") == points
@@ -141,14 +137,14 @@ def test_partners_see_each_others_hand_only_as_the_rules_show_it():
         cards = hand(s, partner)
         assert not any(s.knows(seat, c) for c in cards)
         assert s.observation(seat)["zones"]["hand"][partner] == [None] * 13
-    bids(s, "bid 3", "bid 3", "bid 3", "bid 3")
+    play(s, "bid 3", "bid 3", "bid 3", "bid 3")
     play(s, "play 2♥")
     assert s.knows(2, "2h") and not s.knows(2, "3h")  # the card played is shown, the rest stays hidden
 
 
 def test_team_variables_are_in_every_observation():
     s = start(SPADES, 4, stack=ONE_SUIT_EACH)
-    bids(s, "bid 4", "bid 3", "nil", "bid 2")
+    play(s, "bid 4", "bid 3", "nil", "bid 2")
     play_out(s)
     obs = s.observation(1)
     assert obs["teams"] == [["P0", "P2"], ["P1", "P3"]]
@@ -159,7 +155,7 @@ def test_both_engines_agree_on_a_team_game():
     ref = cardlang.load(path(SPADES), 4, engine="reference").new_initial_state(stack=ONE_SUIT_EACH)
     fast = start(SPADES, 4, stack=ONE_SUIT_EACH)
     for s in (ref, fast):
-        bids(s, "bid 4", "bid 3", "nil", "bid 2")
+        play(s, "bid 4", "bid 3", "nil", "bid 2")
         play_out(s)
     assert ref.returns() == fast.returns() and ref.transcript() == fast.transcript()
 

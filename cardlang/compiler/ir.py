@@ -43,7 +43,7 @@ class Slot(Expr):
 
 @node
 class PlayerVar(Expr):
-    """`var(p)`: the slot `base + p` of a per-player variable."""
+    """`var(p)`: the slot `base + p` of a per-player variable (of a per-team variable, `p` a team number)."""
 
     base: int
     player: Expr
