@@ -277,6 +277,11 @@ class ExprEmitter:
         return (f"{self.c(helpers.combination)}({e.name!r}, {self.c(self.layout.melds)}, {self.c(self.layout.deck)}, "
                 f"{table}, {self.c(e.span)}{args})")
 
+    def x_TeamTable(self, w, e: ir.TeamTable):
+        t = w.fresh()
+        empty = "()" if e.what == "members" else "None"
+        return f"({empty} if ({t} := {self.x(w, e.index)}) is None else {self.c(e.table)}[{t}])"
+
     def x_DefineCall(self, w, e: ir.DefineCall):
         if not self.paste:  # each argument into its parameter's slot, in a helper, then the body
             h = w.helper()
