@@ -49,4 +49,7 @@ class Symbols:
     values: dict = attrs.Factory(dict)  # `values` declarations by name (also in `table`, as orders)
     melds: Optional[ast.MeldsDecl] = None
     facts: bool = False  # the game tells seats facts of cards (`tell …`): states keep `facts` (runtime/facts.py)
+    teams: Optional[ast.TeamsDecl] = None  # the partnerships (see lang/check_teams.py)
+    tvars: dict = attrs.Factory(dict)  # per-team variables: name -> Symbol
     meld_rule: dict = attrs.Factory(dict)  # sets, runs (min, order), ace, deadwood: see check_melds
+    pots: dict = attrs.Factory(dict)  # `pot` declarations by name (lang/check_pots.py)
