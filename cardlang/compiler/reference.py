@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..lang.check import Symbols
 from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
 from ..runtime import engine, rng, view
+from ..runtime.at_once import conceal
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
 from ..runtime.program import ProgramBase, loops_forever, round_begins
@@ -61,6 +62,7 @@ class ReferenceProgram(ProgramBase):
         self.chooses = [_Choice([_Alt(a.kind, a.slot, self._text_closure(a.label), a.pure)
                                  for a in c.alternatives]) for c in program.choices]
         self.rule_points = []  # (rule coverage counts only the compiled engine)
+        self.at_once = {a.choice: a for a in program.at_once}
 
     def _closure(self, e):
         return lambda st: self.x.eval(st, e)
@@ -317,6 +319,9 @@ class ReferenceProgram(ProgramBase):
             flush(st)  # a card shown before it is hidden stays shown in the log
         for c in self.x.eval(st, node.cards):
             known_only_by(st, (c,), self.zone_vis[st.loc[c]])
+
+    def s_Conceal(self, st, node: ir.Conceal):
+        conceal(st, self.x.eval(st, node.cards), self.x.eval(st, node.player), self.zone_vis)
 
     def s_Announce(self, st, node: ir.Announce):
         if st.log is None:

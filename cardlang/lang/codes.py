@@ -48,12 +48,14 @@ CODES = {
     "E041": "loop with no way out",
     "E042": "choice that can have no legal option",
     "E043": "pile chosen from something not a family of piles",
+    "E048": "decision among the picks of a choice made at once",
     "E900": "internal checker error",
     "W001": "unused declaration",
     "W002": "unreachable phase",
     "W003": "statement with no effect",
     "W004": "hidden card made public",
     "W005": "choice the checker cannot decide",
+    "W007": "pick of a choice made at once never used",
 }
 
 

@@ -379,6 +379,11 @@ class _ToAst(Transformer):
     def choose_stmt(self, meta, c):
         return ast.Choose(self.S(meta), c[0], tuple(c[1:]))
 
+    # -- simultaneous choices
+    def at_once_stmt(self, meta, c):
+        name = self.T(c[0])
+        return ast.Choose(self.S(meta), ast.Name(name, str(c[0])), tuple(c[2:]), ast.AtOnce(name, str(c[0]), c[1]))
+
     # -- expressions
     def number(self, meta, c):
         return ast.Number(self.S(meta), int(c[0]))

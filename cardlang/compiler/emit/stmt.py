@@ -13,6 +13,7 @@ from ...runtime.log import mark
 from ...runtime.program import loops_forever
 from ...runtime.zones import move_cards
 from ...runtime.log import flush
+from ...runtime.at_once import conceal
 from . import helpers, seats
 from .expr import ExprEmitter
 
@@ -230,6 +231,9 @@ class StmtEmitter(ExprEmitter):
         w.line(f"    {self.c(flush)}(s)")  # a card shown before it is hidden stays shown in the log
         w.line(f"for c in {self.x(w, st.cards)}:")
         w.line(f"    s.known[c] = {self.c(self.layout.zone_vis)}[s.loc[c]]")
+
+    def s_Conceal(self, w, st: ir.Conceal):  # (a pick made at once, moved face down)
+        w.line(f"{self.c(conceal)}(s, {self.x(w, st.cards)}, {self.x(w, st.player)}, {self.c(self.layout.zone_vis)})")
 
     def s_Announce(self, w, st: ir.Announce):
         w.line("if s.log is not None:")  # a text is worked out only to be shown
