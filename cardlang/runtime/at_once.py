@@ -80,3 +80,28 @@ def hidden_step(program, w, a: int, seat: int, pending_pick: bool, known_now) ->
         return True
     alt = program.chooses[pending.choice].alts[alt_of(a)]
     return alt.kind != "card" or not known_now(value_of(a))
+
+
+def choosers_now(s) -> tuple:
+    """The seats that decide at this moment: those of a choice made at once that have not chosen
+    yet (its current chooser first), else the one seat to decide; none at the end."""
+    if s.terminal:
+        return ()
+    found = pending_round(s)
+    if found is None:
+        return (s.pending.player,)
+    _, seats, picks = found
+    return tuple(seats[len(picks):])
+
+
+def turn_of(s, seat: int):
+    """A copy of `s` in which `seat`'s turn at the pending choice made at once has come (each seat
+    before it having picked its first legal action), or `s` itself when it is `seat`'s turn now.
+    Since no seat's view shows another's pending pick, `seat`'s view of it is its view when its turn
+    comes, whatever the others pick."""
+    if s.terminal or s.pending.player == seat:
+        return s
+    w = s.clone()
+    while not w.terminal and w.pending.player != seat and w.pending.choice in s.game.program.at_once:
+        w.apply(w.pending.legal[0])
+    return w
