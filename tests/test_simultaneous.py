@@ -185,7 +185,7 @@ def test_the_openspiel_adapter_and_the_aec_env_present_the_choice_as_turns():
     assert a.legal_actions() == b.legal_actions()
     assert a.information_state_string(1) == b.information_state_string(1)
     assert a.observation_string(1) == b.observation_string(1)
-    assert a.information_state_tensor(1) == b.information_state_tensor(1)
+    assert a.observation_tensor(1) == b.observation_tensor(1)
     assert a.information_state_string(0) != b.information_state_string(0)
     env = pettingzoo.env(GOOF, players=3, cards=3)
     env.reset(seed=1)
