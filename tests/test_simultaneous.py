@@ -132,6 +132,8 @@ def test_a_determinized_world_draws_the_others_pending_picks_among_their_bids():
         assert len(picks) == 1 and value_of(picks[0]) in [g.card(c) for c in ("As", "2s", "3s", "4s", "5s")]
         seen.add(picks[0])
     assert len(seen) > 2  # drawn, not the real bid
+    drawn = {st.determinize(1, random.Random(k)).v[mine.picks_slot] for k in range(60)}
+    assert len(drawn) > 2 and all(len(p) == 1 for p in drawn)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
