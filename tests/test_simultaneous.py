@@ -242,3 +242,13 @@ def test_hotseat_hands_the_terminal_over_between_the_seats_of_a_choice_made_at_o
     p1 = blocks[2]
     assert "P0 chooses in secret" in p1
     assert "P0 chooses bid" not in p1
+
+
+def test_the_editor_knows_the_chooser_name_of_a_choice_made_at_once():
+    from cardlang.tools.analysis import analyse, references
+    text = open(GOOF).read()
+    lines = text.splitlines()
+    line = next(k for k, t in enumerate(lines) if "chooses at once" in t) + 1
+    column = lines[line - 1].index("player p") + len("player ") + 1
+    found = [(s.line, s.column) for s in references(analyse(text, GOOF), line, column)]
+    assert found == [(line, column), (line, lines[line - 1].index("hand(p)") + 6), (line + 1, lines[line].index("bid(p)") + 5)]
