@@ -219,6 +219,9 @@ def test_a_parallel_step_plays_every_seat_of_a_choice_made_at_once():
         obs, rewards, terminations, truncations, infos = env.step(
             {a: int(o["action_mask"].nonzero()[0][0]) for a, o in obs.items()})
     assert all(terminations.values()) and sum(rewards.values()) == 0
+    shown = pettingzoo.parallel_env(GOOF, players=2, render_mode="ansi", cards=3)
+    shown.reset(seed=2)
+    assert "prize" in shown.render()
 
 
 def test_the_parallel_api_steps_a_game_without_choices_made_at_once_one_agent_at_a_time():

@@ -382,8 +382,9 @@ class AtOnce:
     """The `each player p in seats` of a choice made at once: every seat of `seats` chooses in secret
     (as `p`), and the alternatives' bodies run once all have chosen, in the order of `seats`."""
 
-    span: Span
+    span: Span  # from the name to the end of the seats
     var: str
+    var_span: Span
     seats: Expr
 
 

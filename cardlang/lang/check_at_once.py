@@ -18,7 +18,7 @@ def check(c, st: ast.Choose) -> None:
     together = st.at_once
     c.expect(together.seats, (PLAYERS,), "the players who choose at once")
     c.scopes.append({})
-    c.bind(together.var, PLAYER, together.span)
+    c.bind(together.var, PLAYER, together.var_span)
     c.choose(attrs.evolve(st, at_once=None))
     c.scopes.pop()
     phases = c.sym.phases

@@ -382,7 +382,9 @@ class _ToAst(Transformer):
     # -- simultaneous choices
     def at_once_stmt(self, meta, c):
         name = self.T(c[0])
-        return ast.Choose(self.S(meta), ast.Name(name, str(c[0])), tuple(c[2:]), ast.AtOnce(name, str(c[0]), c[1]))
+        span = attrs.evolve(name, end_line=c[1].span.end_line, end_column=c[1].span.end_column)
+        together = ast.AtOnce(span, str(c[0]), name, c[1])
+        return ast.Choose(self.S(meta), ast.Name(name, str(c[0])), tuple(c[2:]), together)
 
     # -- expressions
     def number(self, meta, c):

@@ -199,7 +199,7 @@ class _Walker:
         elif isinstance(st, ast.Choose) and st.at_once is not None:  # `each player p in … chooses at once`
             self.expr(st.at_once.seats)
             self.scopes.append({})
-            self.bind(st.at_once.var, st.at_once.span)
+            self.bind(st.at_once.var, st.at_once.var_span)
             for alt in st.alternatives:
                 self.alternative(alt)
             self.scopes.pop()
