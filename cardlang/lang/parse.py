@@ -381,6 +381,7 @@ class _ToAst(Transformer):
 
     # -- simultaneous choices
     def at_once_stmt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "AT_ONCE")]
         name = self.T(c[0])
         span = attrs.evolve(name, end_line=c[1].span.end_line, end_column=c[1].span.end_column)
         together = ast.AtOnce(span, str(c[0]), name, c[1])
