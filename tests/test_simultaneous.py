@@ -87,18 +87,29 @@ def twins(g, first: str, second: str):
     return a, b
 
 
+def plain(x):
+    """`x` with every numpy array (the research tables hold some) as a list, to compare with `==`."""
+    if hasattr(x, "tolist"):
+        return x.tolist()
+    if isinstance(x, dict):
+        return {k: plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [plain(v) for v in x]
+    return x
+
+
 def shown_to(state, seat) -> list:
     """Everything seat `seat` is given: its view and what is built from it."""
     view = state.view(seat)
     env = pettingzoo.CardsEnv(GOOF, state.game.players, cards=5)
     env._state, env._views = state, {}
     obs = env.observe(env.possible_agents[seat])
-    return [view.fingerprint(), state.transcript(seat), state.observation(seat), view.observation(), view.table(),
+    return plain([view.fingerprint(), state.transcript(seat), state.observation(seat), view.observation(), view.table(),
             [(a.id, a.label) for a in view.legal_actions()],
             [(a.id, a.label) for a in state.legal_actions()] if state.current_player == seat else None,
             {k: v.tolist() for k, v in obs.items()},
             openspiel.seat_string(state.view(seat, past=False), "", False),
-            openspiel.seat_string(state.view(seat, past=False), "", True)]
+            openspiel.seat_string(state.view(seat, past=False), "", True)])
 
 
 @pytest.mark.parametrize("engine", ENGINES)
