@@ -249,6 +249,12 @@ round:
         reveal top of stock to {reveal_to}
         add {item_points} to marks[random([1, 2, 3])]
     bid(random(players), {phase_arg})
+    each player p in players chooses at once:
+        a card c from hand(p) where {card_filter} as "{card_label}":
+            move c to table face down
+            add {card_points} to points(p)
+        "keep":
+            pass
     for each q in players from dealer to right of dealer where count(hand(q)) > 3:
         hide hand(q)
     while count(table) > 4:

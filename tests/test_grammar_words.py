@@ -52,8 +52,8 @@ def test_expression_starts_and_continuations_come_from_the_expression_rules():
 
 
 def test_block_openers_are_the_words_of_statements_and_declarations_with_a_block():
-    assert grammar.block_openers() == ("repeat until", "for each", "chooses", "repeat", "phase", "round",
-                                       "setup", "while", "elif", "else", "if")
+    assert grammar.block_openers() == ("repeat until", "each player", "for each", "chooses", "repeat", "phase",
+                                       "round", "setup", "while", "elif", "else", "if")
 
 
 def test_every_terminal_named_in_messages_is_a_terminal_of_the_grammar():

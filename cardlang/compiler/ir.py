@@ -635,6 +635,32 @@ class Choose(Stmt):
     alternatives: tuple
 
 
+# ------------------------------------------------------ simultaneous choices (`chooses at once`)
+# A choice made at once is lowered to plain nodes (see `compiler.lower_at_once`): the seats kept in
+# a slot, a `Choose` for each seat in turn whose bodies only append the action to the picks' slot,
+# then a loop that plays each seat's pick out in order. Two things are its own: `Conceal`, and the
+# table `Program.at_once`, which tells the runtime (the log, views) where a pending round stands.
+@node
+class Conceal(Stmt):
+    """After a pick made at once is moved face down: each of `cards` is known only to `player` and to
+    the seats its zone shows its cards to (the others saw a card go, not which)."""
+
+    cards: Expr
+    player: Expr
+
+
+@attrs.frozen
+class AtOnce:
+    """Where a choice made at once keeps its round: the choice's index, the slot of the seats that
+    choose (in order), the slot of the picks made so far (action ids, one per seat in that order),
+    and the slot of the seat choosing (`p`)."""
+
+    choice: int
+    seats_slot: int
+    picks_slot: int
+    player_slot: int
+
+
 # -------------------------------------------------------------------- program
 @node
 class Payoff:
@@ -679,6 +705,7 @@ class Program:
     payoff: Optional[Payoff] = None  # None: 1.0 for a winner, 0.0 for the others
     sitting_slot: Optional[int] = None  # the seats sitting out this round (a tuple), if any may
     reverse_slot: Optional[int] = None  # true while play goes against the declared direction, if it may
+    at_once: tuple = ()  # an `AtOnce` for each choice made at once
 
 
 # ------------------------------------------------------------- pots and betting

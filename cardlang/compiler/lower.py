@@ -13,6 +13,7 @@ from ..lang.check import CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT,
 from ..lang.types import TEAM
 from . import ir
 from .layout import Layout
+from .lower_at_once import lower_at_once
 from .lower_pots import PotLowering
 
 _SEQUENCE_TYPES = (CARDS, ZONE, CARD, PLAYERS, LIST)
@@ -35,6 +36,7 @@ class Lowerer(PotLowering):
         self.scopes: list = [globals_]
         self.phases: dict = {}
         self.choices: list = []
+        self.at_once: list = []  # an `ir.AtOnce` for each choice made at once
 
     def slot(self, type_: Optional[str] = None) -> int:
         """A new slot of `state.v` for a local; card-valued ones are recorded for determinization."""
@@ -78,7 +80,7 @@ class Lowerer(PotLowering):
         payoff = self.payoff()
         return ir.Program(setup, round_, s.round.span, self.phases, self.choices, var_inits, score, self.nslots,
                           tuple(self.card_slots), tuple(self.cards_slots), payoff, self.sitting,
-                          self.reverse)
+                          self.reverse, tuple(self.at_once))
 
     def payoff(self) -> Optional[ir.Payoff]:
         """The game's payoff (`payoff of p: …`, `shared payoff: …`), or None when it declares none."""
@@ -273,6 +275,8 @@ class Lowerer(PotLowering):
         return ir.While(st.span, self.expr(st.cond), self.block(st.body), st.negate)
 
     def s_Choose(self, st: ast.Choose):
+        if st.at_once is not None:  # each seat in turn, then the picks played out: `lower_at_once`
+            return lower_at_once(self, st)
         player = self.expr(st.player)
         alts = []
         for alt in st.alternatives:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..lang.check import Symbols
 from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
 from ..runtime import engine, pots, rng, view
+from ..runtime.at_once import conceal
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
 from ..runtime.program import ProgramBase, loops_forever, round_begins
@@ -62,6 +63,7 @@ class ReferenceProgram(ProgramBase):
         self.chooses = [_Choice([_Alt(a.kind, a.slot, self._text_closure(a.label), a.pure)
                                  for a in c.alternatives]) for c in program.choices]
         self.rule_points = []  # (rule coverage counts only the compiled engine)
+        self.at_once = {a.choice: a for a in program.at_once}
 
     def _closure(self, e):
         return lambda st: self.x.eval(st, e)
@@ -333,6 +335,9 @@ class ReferenceProgram(ProgramBase):
 
     def s_ForgetOrder(self, st, node: ir.ForgetOrder):
         facts.forget_order(st, self.x.eval(st, node.zone), self.zone_vis)
+
+    def s_Conceal(self, st, node: ir.Conceal):
+        conceal(st, self.x.eval(st, node.cards), self.x.eval(st, node.player), self.zone_vis)
 
     def s_Announce(self, st, node: ir.Announce):
         if st.log is None:

@@ -401,6 +401,19 @@ class Choose(Stmt):
 
     player: Expr
     alternatives: tuple
+    at_once: Optional["AtOnce"] = None  # `each player p in … chooses at once`: `player` is the name `p`
+
+
+# ------------------------------------------------------ simultaneous choices (`chooses at once`)
+@node
+class AtOnce:
+    """The `each player p in seats` of a choice made at once: every seat of `seats` chooses in secret
+    (as `p`), and the alternatives' bodies run once all have chosen, in the order of `seats`."""
+
+    span: Span  # from the name to the end of the seats
+    var: str
+    var_span: Span
+    seats: Expr
 
 
 # --------------------------------------------------------------- declarations

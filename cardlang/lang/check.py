@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import ast, check_facts, check_melds, check_piles, check_pots, check_teams
+from . import ast, check_at_once, check_facts, check_melds, check_piles, check_pots, check_teams
 from ..runtime.cards import PRESETS
 from .decks import plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
@@ -578,6 +578,9 @@ class Checker(ExpressionChecks):
 
     def choose(self, st: ast.Choose) -> None:
         """Checks a `chooses` and each of its alternatives."""
+        if st.at_once is not None:
+            check_at_once.check(self, st)
+            return
         self.expect(st.player, (PLAYER,), "who chooses")
         labels = set()
         for alt in st.alternatives:

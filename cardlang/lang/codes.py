@@ -48,6 +48,7 @@ CODES = {
     "E041": "loop with no way out",
     "E042": "choice that can have no legal option",
     "E043": "pile chosen from something not a family of piles",
+    "E048": "decision among the picks of a choice made at once",
     # partnerships (lang/check_teams.py)
     "E044": "teams that do not divide the players",
     "E045": "team used without teams",
@@ -67,6 +68,7 @@ CODES = {
     "W003": "statement with no effect",
     "W004": "hidden card made public",
     "W005": "choice the checker cannot decide",
+    "W007": "pick of a choice made at once never used",
     "W006": "payoff by seat in a game with teams",
     "W008": "pot never paid out",
     "W009": "forgetting the order of a public zone",

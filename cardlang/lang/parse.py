@@ -456,6 +456,14 @@ class _ToAst(Transformer):
     def choose_stmt(self, meta, c):
         return ast.Choose(self.S(meta), c[0], tuple(c[1:]))
 
+    # -- simultaneous choices
+    def at_once_stmt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "AT_ONCE")]
+        name = self.T(c[0])
+        span = attrs.evolve(name, end_line=c[1].span.end_line, end_column=c[1].span.end_column)
+        together = ast.AtOnce(span, str(c[0]), name, c[1])
+        return ast.Choose(self.S(meta), ast.Name(name, str(c[0])), tuple(c[2:]), together)
+
     # -- expressions
     def number(self, meta, c):
         return ast.Number(self.S(meta), int(c[0]))

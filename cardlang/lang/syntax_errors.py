@@ -27,6 +27,7 @@ _TERMINAL_WORDS = {
     "COMP_OP": "a comparison",
     "ADD_OP": "`+` or `-`",
     "MUL_OP": "`*`, `/` or `%`",
+    "AT_ONCE": "`at once`",  # (a choice made at once: `each player p in … chooses at once`)
 }
 
 

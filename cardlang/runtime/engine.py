@@ -11,6 +11,7 @@ import random
 from typing import Any, Iterable, Optional, Sequence, Union
 
 from .actions import value_of
+from .at_once import mask_picks
 from .basics import MAX_EVENTS, TERMINAL, Action, Events, IllegalActionError, RuleError  # noqa: F401 (re-exported)
 from .payoffs import utility
 from .facts import seen_by
@@ -155,7 +156,8 @@ class State:
         The copy depends only on what `seat` knows and on `rng`: the unknown cards are taken in id
         order, shuffled with `rng`, and dealt back into the places that unknown cards occupy (zone
         by zone, bottom first), so every place keeps its count. What belongs to a place moves with
-        its card: who else knows it, card values held in variables, card ids in pending actions.
+        its card: who else knows it, card values held in variables, card ids in pending actions;
+        the picks other seats made at once and that wait to be played out are drawn again.
         Later shuffles and `random` draws use a fresh seed from `rng`, so the copy does not foresee
         the real game's chance either: no log, no history, no seed, not for saving. What the
         program worked out from the real cards stays as it was (locals, another player's legal
@@ -176,6 +178,8 @@ class State:
         redeal(s, unknown, rng, seat)
         if s.facts is not None:  # what others were told of a card the seat does not know would tell of it
             s.facts = seen_by(s, unknown, unknown, seat)
+        if self.game.program.at_once:  # the others' picks made at once, still pending: drawn again
+            mask_picks(s, seat, lambda legal: legal[int(rng.random() * len(legal))])
         return s
 
     def view(self, seat: int, past: bool = True) -> "SeatView":

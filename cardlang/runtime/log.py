@@ -46,6 +46,18 @@ def fill_refs(deck, text: str, shown=lambda c: True) -> str:
     return CARD_REF_RE.sub(lambda m: deck.label_of(int(m.group(1))) if shown(int(m.group(1))) else "hidden", text)
 
 
+# A secret part of a log entry (a pick made at once): the seats of its mask read `text`, the others
+# `public`; an omniscient rendering reads `text`. It holds no other secret part.
+SECRET_OPEN, SECRET_SEP, SECRET_CLOSE = "\x1a", "\x19", "\x18"
+SECRET_RE = re.compile(SECRET_OPEN + r"(\d+)" + SECRET_SEP + "([^" + SECRET_SEP + "]*)" + SECRET_SEP
+                       + "([^" + SECRET_CLOSE + "]*)" + SECRET_CLOSE)
+
+
+def secret(text: str, mask: int, public: str) -> str:
+    """A log text that only the seats of `mask` read as `text`; the others read `public`."""
+    return f"{SECRET_OPEN}{mask}{SECRET_SEP}{text}{SECRET_SEP}{public}{SECRET_CLOSE}"
+
+
 def placed_mark(i: int, place: str) -> str:
     """The mark of the i-th card, which seats that do not know it read as `place`."""
     return f"{CARD_MARK}{i}{MARK_END}{PLACE_MARK}{place}{PLACE_MARK}"
@@ -100,6 +112,9 @@ def render_log(deck, st, seat, start: int = 0) -> list:
             if need is None or masks[i] & need == need:
                 return deck.label_of(cards[i])
             return m.group(2) or "a card"
+        if SECRET_OPEN in text:  # (a pick made at once: its chooser's, or everyone's once all have chosen)
+            text = SECRET_RE.sub(lambda m: m.group(2) if need is None or int(m.group(1)) & need == need
+                                 else m.group(3), text)
         out.append(MARK_RE.sub(show, text))
     return out
 

@@ -16,7 +16,7 @@ from ..lang.types import TEAM, TEAMS
 from . import engine, view
 from .actions import alt_of, value_of
 from .basics import MAX_EVENTS, Events, RuleError
-from .log import MARK_RE, absorb, describe, fill_marks, fill_refs, mark, placed_mark, player_name, render_log
+from .log import MARK_RE, absorb, describe, fill_marks, fill_refs, mark, placed_mark, player_name, render_log, secret
 from .payoffs import final_returns, payoffs_now
 
 
@@ -40,6 +40,7 @@ class ProgramBase:
     """The engine-independent half of a program (see the module's docstring)."""
 
     payoff = None  # a `runtime.payoffs.PayoffRule` when the game declares its payoff
+    at_once: dict = {}  # choice index -> `compiler.ir.AtOnce`, for each choice made at once
 
     def _init_layout(self, layout) -> None:
         """Copies the layout's tables onto the program, where states and tools read them."""
@@ -146,8 +147,11 @@ class ProgramBase:
             text, cards = self._unseen_label(st, info, alt, a, logged=True)
         else:
             text, cards = self._label(st, info, alt, value_of(a))
+        line = f"{player_name(pending.player)} chooses {text}"
+        if pending.choice in self.at_once:  # a pick made at once: only its chooser reads what it is
+            line = secret(line, 1 << pending.player, f"{player_name(pending.player)} chooses in secret")
         # (a list's own append: one line a decision, which `max_decisions` bounds)
-        list.append(st.fresh, (f"{player_name(pending.player)} chooses {text}", cards))
+        list.append(st.fresh, (line, cards))
 
     def _check_decisions(self, st, span) -> None:
         """After a decision is played: a game past its most decisions stops (so a replay meets it too)."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from . import facts
+from . import at_once, facts
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
 from .seat_table import Table, table_of
@@ -141,10 +141,11 @@ def record(st, a: int) -> None:
         st.checkpoint = (st.round, snap, len(st.history))
 
 
-def round_steps(st) -> tuple:
+def round_steps(st, seat: Optional[int] = None) -> tuple:
     """The actions played since the round's first decision (`st.checkpoint`), each card by the place
     it lay in when it was chosen: (action without its card, zone, position), else the action. They are
-    played again in a quiet copy of that decision (the same state, the same actions: the same game)."""
+    played again in a quiet copy of that decision (the same state, the same actions: the same game).
+    For `seat`, a pick another seat made at once that `seat` has not learnt is `at_once.SECRET_STEP`."""
     _, snap, start = st.checkpoint
     played = st.history[start:]
     if not played:
@@ -153,8 +154,13 @@ def round_steps(st) -> tuple:
     w.log, w.fresh, w.quiet = None, Events(0), True
     program = st.game.program
     steps = []
-    for a in played:
-        if program.chooses[w.pending.choice].alts[alt_of(a)].kind == "card":
+    pending_from = len(played) - at_once.pending_picks(st) if program.at_once else len(played)
+    known_now = (lambda c: st.known[c] >> seat & 1) if seat is not None else None
+    for i, a in enumerate(played):
+        if seat is not None and program.at_once and \
+                at_once.hidden_step(program, w, a, seat, i >= pending_from, known_now):
+            steps.append(at_once.SECRET_STEP)
+        elif program.chooses[w.pending.choice].alts[alt_of(a)].kind == "card":
             z, i = place_of(w, value_of(a))
             steps.append((with_value(a, 0), z, i))
         else:
@@ -209,6 +215,8 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
     s.pending = pending
     if unknown:
         _follow(s, new_of)
+    if state.game.program.at_once:  # the picks others made at once: the first legal action of each
+        at_once.mask_picks(s, seat, lambda legal: legal[0])
     if s.pending is not None and s.pending.player != seat:
         s.pending = s.pending._replace(legal=())
     return s
@@ -266,7 +274,7 @@ class SeatView:
             # same places then: what moved, moved by place), and the actions since, by place
             start = _canonical(cp[1], unknown, seat)
             start_lines = tuple(cp[1].transcript(seat)) if cp[1].log is not None else ()
-            self._past = (start, round_steps(state), start_lines)
+            self._past = (start, round_steps(state, seat), start_lines)
         self._worked = None  # see `_settled`
 
     def _settled(self):
@@ -387,6 +395,8 @@ class SeatView:
         for _ in range(TRIES):
             s = base.determinize(self.seat, rng)
             try:
+                if s.game.program.at_once:  # the others' pending picks: any of their legal actions
+                    at_once.mask_picks(s, self.seat, lambda legal: legal[int(rng.random() * len(legal))])
                 _repend(s)
                 break
             except RuleError:
@@ -428,7 +438,11 @@ class SeatView:
                 for step in steps:
                     if w.terminal:
                         break
-                    a = step if type(step) is int else with_value(step[0], w.zones[step[1]][step[2]])
+                    if step == at_once.SECRET_STEP:  # a pick the seat has not learnt: any legal one
+                        legal = w.pending.legal
+                        a = legal[int(rng.random() * len(legal))]
+                    else:
+                        a = step if type(step) is int else with_value(step[0], w.zones[step[1]][step[2]])
                     if a not in w.pending.legal:
                         culprit = w.pending.player
                         break

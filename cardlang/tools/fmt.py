@@ -134,6 +134,8 @@ def _tight(toks: list, i: int) -> bool:
 
 
 def _text(tok: tuple) -> str:
+    if tok[0] == "AT_ONCE":
+        return "at once"
     return ", ace low" if tok[0] == "ACE_LOW" else tok[1]
 
 

@@ -10,7 +10,7 @@ from importlib import resources
 from ..lang.parse import grammar_text
 
 # Words the grammar spells inside a terminal's pattern rather than as a quoted keyword.
-_IN_PATTERNS = ("ace", "low")
+_IN_PATTERNS = ("ace", "low", "at", "once")
 _WORD_OPERATORS = ("and", "or", "not", "in", "is", "has", "except", "of")
 _CONSTANTS = ("true", "false", "none")
 

@@ -202,6 +202,13 @@ class _Walker:
         elif isinstance(st, (ast.Repeat, ast.While)):
             self.expr(st.count if isinstance(st, ast.Repeat) else st.cond)
             self.stmts(st.body)
+        elif isinstance(st, ast.Choose) and st.at_once is not None:  # `each player p in … chooses at once`
+            self.expr(st.at_once.seats)
+            self.scopes.append({})
+            self.bind(st.at_once.var, st.at_once.var_span)
+            for alt in st.alternatives:
+                self.alternative(alt)
+            self.scopes.pop()
         elif isinstance(st, ast.Choose):
             self.expr(st.player)
             for alt in st.alternatives:

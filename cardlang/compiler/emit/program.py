@@ -256,6 +256,7 @@ class Program(ProgramBase):
         pay = self.ir.payoff
         self.payoff = None if pay is None else PayoffRule(pay.slot, self.em.compile_expr(pay.value), pay.zero_sum,
                                                           pay.shared, pay.span)
+        self.at_once = {a.choice: a for a in self.ir.at_once}
         self.chooses = []
         for c in self.ir.choices:
             alts = []

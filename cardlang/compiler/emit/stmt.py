@@ -14,6 +14,7 @@ from ...runtime.program import loops_forever
 from ...runtime.zones import move_cards
 from ...runtime.log import flush
 from ...runtime import facts
+from ...runtime.at_once import conceal
 from ...runtime import pots
 from . import helpers, seats
 from .expr import ExprEmitter
@@ -246,6 +247,9 @@ class StmtEmitter(ExprEmitter):
 
     def s_ForgetOrder(self, w, st: ir.ForgetOrder):
         w.line(f"{self.c(facts.forget_order)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis)})")
+
+    def s_Conceal(self, w, st: ir.Conceal):  # (a pick made at once, moved face down)
+        w.line(f"{self.c(conceal)}(s, {self.x(w, st.cards)}, {self.x(w, st.player)}, {self.c(self.layout.zone_vis)})")
 
     def s_Announce(self, w, st: ir.Announce):
         w.line("if s.log is not None:")  # a text is worked out only to be shown
