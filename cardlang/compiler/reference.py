@@ -20,6 +20,7 @@ from ..runtime.log import flush, flush_up_to_error, marks, player_name
 from ..runtime.program import ProgramBase, loops_forever, round_begins
 from ..runtime.zones import known_only_by, learn, move_cards, strict_shortfall
 from . import ir
+from .emit.facts import reads_knowledge  # (a walk over the IR, shared with the emitter)
 from .layout import Layout, build_layout, choose_deck
 from .lower import lower, lower_expression
 from .payoff import payoff_rule
@@ -61,6 +62,7 @@ class ReferenceProgram(ProgramBase):
         self.chooses = [_Choice([_Alt(a.kind, a.slot, self._text_closure(a.label), a.pure)
                                  for a in c.alternatives]) for c in program.choices]
         self.rule_points = []  # (rule coverage counts only the compiled engine)
+        self.reads_knowledge = reads_knowledge(program)
 
     def _closure(self, e):
         return lambda st: self.x.eval(st, e)

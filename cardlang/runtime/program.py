@@ -39,6 +39,8 @@ class ProgramBase:
     """The engine-independent half of a program (see the module's docstring)."""
 
     payoff = None  # a `runtime.payoffs.PayoffRule` when the game declares its payoff
+    plays_whole_games = False  # whether `playout(...)` plays the rest of a game itself (runtime/playout.py)
+    reads_knowledge = False  # whether a rule reads who knows a card (then no state is quiet)
 
     def _init_layout(self, layout) -> None:
         """Copies the layout's tables onto the program, where states and tools read them."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...runtime import melds, rng
 from ...runtime.basics import RuleError
 from ...runtime.log import flush, marks, player_name
+from ...runtime.playout import BadPick
 from ...runtime.zones import strict_shortfall
 
 
@@ -115,6 +116,13 @@ def no_choice(p, legal, span):
     if not legal:
         raise RuleError(f"{player_name(p)} must choose but has no legal choice", span)
     raise RuleError("nobody to choose", span)
+
+
+def bad_pick(s, pending, pc, i):
+    """A scripted bot's index outside the legal actions, in a whole-game run: the state waits on the
+    decision, as the playout loop leaves it."""
+    s.pending, s.pc = pending, pc
+    raise BadPick(f"P{pending.player} has {len(pending.legal)} legal actions: no action {i}")
 
 
 def strict_short(need, have, span):

@@ -23,6 +23,7 @@ class StmtEmitter(ExprEmitter):
     def __init__(self, program, ns, paste: bool, counting: bool):
         super().__init__(program, ns, paste)
         self.counting = counting
+        self.knowledge = True  # written without it: a quiet state's whole-game run (passes/quiet.py)
         self.branch_points: dict = {}  # id(If) -> its branches' rule points (else last), when counting
         self.hits = program.hits
 
@@ -84,6 +85,11 @@ class StmtEmitter(ExprEmitter):
     # ----------------------------------------------------------------- cards
     def _learn(self, w, moving: str, dest: str, face) -> None:
         """Who learns the cards `moving` put on zone `dest`: whoever sees it, everyone, or nobody more."""
+        if not self.knowledge:
+            if face == "up":
+                w.line("if s.log is not None:")
+                w.line(f"    {self.c(helpers.face_up)}(s, {dest}, {moving}, {self.c(self.layout.zone_names)})")
+            return
         if face is None:
             add = w.fresh("_m")
             w.line(f"{add} = {self.c(self.layout.zone_vis)}[{dest}]")
@@ -116,11 +122,12 @@ class StmtEmitter(ExprEmitter):
                 w.line(f"s.zones[loc[{c}]].remove({c})")
                 w.line(f"s.zones[{dest}].insert(0, {c})" if st.bottom else f"s.zones[{dest}].append({c})")
                 w.line(f"loc[{c}] = {dest}")
-                if face is None:
+                if face is None and self.knowledge:
                     w.line(f"s.known[{c}] |= {self.c(self.layout.zone_vis)}[{dest}]")
                 elif face == "up":
                     texts = tuple(f"face up on {name}: {mark(0)}" for name in names)
-                    w.line(f"s.known[{c}] = {self.layout.all}")
+                    if self.knowledge:
+                        w.line(f"s.known[{c}] = {self.layout.all}")
                     w.line("if s.log is not None:")
                     w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
             return
@@ -174,9 +181,9 @@ class StmtEmitter(ExprEmitter):
         w.line(f"        c = {pile}.pop()")
         w.line("        zones[z].append(c)")
         w.line("        loc[c] = z")
-        if st.face == "up":
+        if st.face == "up" and self.knowledge:
             w.line(f"        known[c] = {self.layout.all}")
-        elif st.face is None:
+        elif st.face is None and self.knowledge:
             w.line(f"        known[c] |= {self.c(self.layout.zone_vis)}[z]")
         w.line("if s.log is not None:")
         w.line(f"    {self.c(helpers.log_deal)}(s, {n}, {src}, {targets}, {names})")
@@ -194,7 +201,8 @@ class StmtEmitter(ExprEmitter):
         w.line(f"    add = {self.c(self.layout.zone_vis)}[z]")
         w.line("    for c in zones[z]:")
         w.line("        loc[c] = z")
-        w.line("        known[c] |= add")
+        if self.knowledge:
+            w.line("        known[c] |= add")
 
     def s_SwapCards(self, w, st: ir.SwapCards):
         a, b = w.fresh("_c"), w.fresh("_c")
@@ -207,14 +215,19 @@ class StmtEmitter(ExprEmitter):
         w.line(f"ia, ib = zones[za].index({a}), zones[zb].index({b})")
         w.line(f"zones[za][ia], zones[zb][ib] = {b}, {a}")
         w.line(f"loc[{a}], loc[{b}] = zb, za")
-        w.line(f"known[{a}] |= {vis}[zb]")
-        w.line(f"known[{b}] |= {vis}[za]")
+        if self.knowledge:
+            w.line(f"known[{a}] |= {vis}[zb]")
+            w.line(f"known[{b}] |= {vis}[za]")
 
     def s_Reveal(self, w, st: ir.Reveal):
         shown = w.fresh("_q")
         w.line(f"{shown} = tuple({self.x(w, st.cards)})")
         reveal = self.c(helpers.reveal)
         owners = self.c(self.layout.zone_owner)
+        if not self.knowledge:  # (a quiet state: no log either, and nobody's knowledge kept)
+            if st.to is not None:
+                w.line(f"tuple({self.x(w, st.to)})")  # (worked out all the same: it may draw)
+            return
         if st.to is None:  # shown to all, without a log: only who knows the cards changes
             w.line("if s.log is None:")
             w.line("    known = s.known")
@@ -228,6 +241,9 @@ class StmtEmitter(ExprEmitter):
     def s_Hide(self, w, st: ir.Hide):
         w.line("if s.fresh:")
         w.line(f"    {self.c(flush)}(s)")  # a card shown before it is hidden stays shown in the log
+        if not self.knowledge:
+            w.line(f"{self.x(w, st.cards)}")  # (worked out all the same: it may draw)
+            return
         w.line(f"for c in {self.x(w, st.cards)}:")
         w.line(f"    s.known[c] = {self.c(self.layout.zone_vis)}[s.loc[c]]")
 
