@@ -71,6 +71,12 @@ def statements(stmts) -> list:
     return [n for n in _walk(list(stmts), set()) if isinstance(n, ir.Stmt)]
 
 
+def writes(stmts, slot: int) -> bool:
+    """Whether a statement under `stmts` (phases played included) sets slot `slot`."""
+    return any(isinstance(n, (ir.Assign, ir.Increase)) and isinstance(n.target, ir.SlotTarget)
+               and n.target.slot == slot for n in statements(stmts))
+
+
 def draws(node) -> bool:
     """Whether an expression may draw the state's chance (`random`)."""
     if isinstance(node, ir.Builtin) and node.name == "random":

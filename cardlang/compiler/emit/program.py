@@ -209,6 +209,8 @@ class Emitter(RoundEmitter):
             w.line(f"def {name}(s):" if variant is None else f"def {name}(s, P, stop, T, on):")
             with w.indent():
                 w.line("v = s.v")
+                if variant is not None:  # the step budget a decision starts (tests may lower it), the history
+                    w.line(f"_B, _H = {self.c(engine)}.STEP_BUDGET, s.history")
                 write(w)
             return self._keep(w.compile(name, f"<cardlang op {next(_units)}>"))
         finally:

@@ -27,9 +27,11 @@ class RoundEmitter(StmtEmitter):
         write_legal(self, w, st)
         points = self.graph.points_of_choice[st.index]
 
-        def go(ai, body):
+        def go(ai, body, value):
+            alt = st.alternatives[ai]
             self.count(w, points[ai])
-            self.block(w, st.alternatives[ai].body)
+            with self.held(w, alt.slot, value, alt.body):
+                self.block(w, alt.body)
         write_pick(self, w, st.index, go, rounds=False)
 
     def s_CallPhase(self, w, st: ir.CallPhase):

@@ -8,6 +8,8 @@ how a fused run of statements that cannot stop runs (passes/fusion.py); the op g
 
 from __future__ import annotations
 
+import contextlib
+
 from .. import ir
 from ...runtime.log import mark
 from ...runtime.program import loops_forever
@@ -15,6 +17,7 @@ from ...runtime.zones import move_cards
 from ...runtime.log import flush
 from . import helpers, seats
 from .expr import ExprEmitter
+from .facts import writes
 
 
 class StmtEmitter(ExprEmitter):
@@ -289,6 +292,12 @@ class StmtEmitter(ExprEmitter):
                 self.count(w, points[-1])
                 self.block(w, st.orelse)
 
+    def held(self, w, slot, local, body):
+        """Inside, `body` reads slot `slot` from `local` when pasting and nothing in it sets the slot."""
+        if self.paste and local is not None and slot is not None and not writes(body, slot):
+            return w.holding(slot, local)
+        return contextlib.nullcontext()
+
     def s_ForEach(self, w, st: ir.ForEach):
         seq, x = w.fresh("_q"), w.fresh("_x")
         w.line(f"v[{st.seq_slot}] = {seq} = tuple({self.x(w, st.seq)})")
@@ -299,7 +308,8 @@ class StmtEmitter(ExprEmitter):
                 with w.holding(st.slot, x) if self.paste else w.holding(st.slot, f"v[{st.slot}]"):
                     w.line(f"if not ({self.x(w, st.where)}):")
                 w.line("    continue")
-            self.block(w, st.body)
+            with self.held(w, st.slot, x, st.body):
+                self.block(w, st.body)
 
     def s_Repeat(self, w, st: ir.Repeat):
         left = w.fresh("_n")
