@@ -21,11 +21,10 @@ from ...runtime import engine, view
 from ...runtime.actions import VALUE_BITS, VALUE_MASK
 from ...runtime.basics import RuleError
 from ...runtime.payoffs import PayoffRule
-from ...runtime.engine import STOP
 from ...runtime.log import flush, flush_up_to_error
 from ...runtime.playout import NEVER
 from ...runtime.program import ProgramBase, loops_forever, round_begins
-from . import helpers, seats
+from . import seats
 from .choose import write_choose, write_entry
 from .facts import reads_knowledge
 from .rounds import RoundEmitter
@@ -141,15 +140,8 @@ class Emitter(RoundEmitter):
         self.goto(w, op.end, way, start)
 
     def o_Call(self, w, op, way, start):
-        # every argument is worked out before any parameter is set (an argument may read one);
         # a call spends no step of the budget: a phase never plays itself (E023), so calls end
-        values = []
-        for arg in op.args:
-            a = w.fresh("_a")
-            w.line(f"{a} = {self.x(w, arg)}")
-            values.append(a)
-        for slot, a in zip(op.phase.slots, values):
-            w.line(f"v[{slot}] = {a}")
+        self.arguments(w, op.args, op.phase.slots)
         if op.push:
             w.line(f"s.stack.append({op.next})")
         self.goto(w, op.target, way, start)
@@ -218,23 +210,20 @@ class Emitter(RoundEmitter):
 
     def compile_expr(self, e):
         """A function `f(s)` giving the value of expression `e`."""
-        w = Writer(self.ns)
-        name = self.ns.fresh("_e")
-        w.line(f"def {name}(s):")
-        with w.indent():
-            w.line("v = s.v")
-            w.line(f"return {self.x(w, e)}")
-        return self._keep(w.compile(name, f"<cardlang expr {next(_units)}>"))
+        return self._value_unit("_e", "expr", lambda w: self.x(w, e))
 
     def compile_text(self, t):
         """A function `f(s)` giving (text with card marks, the cards marked) of text `t`."""
+        return self._value_unit("_label", "text", lambda w: self.text(w, t))
+
+    def _value_unit(self, prefix: str, kind: str, value):
         w = Writer(self.ns)
-        name = self.ns.fresh("_label")
+        name = self.ns.fresh(prefix)
         w.line(f"def {name}(s):")
         with w.indent():
             w.line("v = s.v")
-            w.line(f"return {self.text(w, t)}")
-        return self._keep(w.compile(name, f"<cardlang text {next(_units)}>"))
+            w.line(f"return {value(w)}")
+        return self._keep(w.compile(name, f"<cardlang {kind} {next(_units)}>"))
 
     def _keep(self, compiled):
         """The function of a compiled unit, its spans and source kept for errors and readers."""

@@ -34,15 +34,19 @@ class RoundEmitter(StmtEmitter):
                 self.block(w, alt.body)
         write_pick(self, w, st.index, go, rounds=False)
 
-    def s_CallPhase(self, w, st: ir.CallPhase):
-        # every argument is worked out before any parameter is set (an argument may read one)
+    def arguments(self, w, args, slots) -> None:
+        """A phase's arguments into its parameters: every one worked out before any is set (an
+        argument may read a parameter)."""
         values = []
-        for arg in st.args:
+        for arg in args:
             a = w.fresh("_a")
             w.line(f"{a} = {self.x(w, arg)}")
             values.append(a)
-        for slot, a in zip(st.phase.slots, values):
+        for slot, a in zip(slots, values):
             w.line(f"v[{slot}] = {a}")
+
+    def s_CallPhase(self, w, st: ir.CallPhase):
+        self.arguments(w, st.args, st.phase.slots)
         with w.fresh_frame():  # (the phase sees its parameters through their slots)
             self.block(w, st.phase.body)
 

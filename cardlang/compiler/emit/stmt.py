@@ -13,6 +13,7 @@ import contextlib
 from .. import ir
 from ...runtime.log import mark
 from ...runtime.program import loops_forever
+from ...runtime import steps
 from ...runtime.zones import move_cards
 from ...runtime.log import flush
 from . import helpers, seats
@@ -166,7 +167,7 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{need} = {self.x(w, st.need)}")
         w.line(f"{got} = {have}")
         w.line(f"if {got} < {need}:")
-        w.line(f"    {self.c(helpers.strict_short)}({need}, {got}, {self.c(st.span)})")
+        w.line(f"    {self.c(steps.strict_short)}({need}, {got}, {self.c(st.span)})")
 
     def s_Deal(self, w, st: ir.Deal):
         n, src, targets, pile = w.fresh("_n"), w.fresh("_z"), w.fresh("_q"), w.fresh("_p")
@@ -192,7 +193,7 @@ class StmtEmitter(ExprEmitter):
         w.line(f"    {self.c(helpers.log_deal)}(s, {n}, {src}, {targets}, {names})")
 
     def s_Shuffle(self, w, st: ir.Shuffle):
-        w.line(f"{self.c(helpers.shuffle)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis)}, "
+        w.line(f"{self.c(steps.shuffle_zone)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis)}, "
                f"{self.c(self.layout.zone_names)})")
 
     def s_SwapZones(self, w, st: ir.SwapZones):
