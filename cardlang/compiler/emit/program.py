@@ -363,13 +363,19 @@ class Program(ProgramBase):
             while pc >= 0:
                 pc = code[pc](st)
         except RuleError as e:
-            flush_up_to_error(st)
-            raise e.located(self._where(e, pc)).in_game(st.seed, len(st.history))
+            raise self._failed(st, e, pc)
         except _RUNTIME_ERRORS as e:
-            flush_up_to_error(st)
-            raise RuleError(str(e), self._where(e, pc)).in_game(st.seed, len(st.history)) from e
+            raise self._failed(st, e, pc) from e
         if st.log is not None and st.fresh:
             flush(st)
+
+    def _failed(self, st, error, pc: int) -> RuleError:
+        """The rule error to raise for `error`, met in a run at op `pc`: the log kept up to it, the
+        error placed at the rule line it left generated code at, and dated in the game."""
+        flush_up_to_error(st)
+        if isinstance(error, RuleError):
+            return error.located(self._where(error, pc)).in_game(st.seed, len(st.history))
+        return RuleError(str(error), self._where(error, pc)).in_game(st.seed, len(st.history))
 
     def playout(self, st, pick: str, source, stop_round=None, tally=None, on_decision=None) -> int:
         """Plays on from the pending decision in one generated run, each decision drawn from
@@ -388,9 +394,9 @@ class Program(ProgramBase):
             while pc >= 0:
                 pc = ops[pc](st, *args)
         except RuleError as e:
-            raise e.located(self._where(e, pc)).in_game(st.seed, len(st.history))
+            raise self._failed(st, e, pc)
         except _RUNTIME_ERRORS as e:
-            raise RuleError(str(e), self._where(e, pc)).in_game(st.seed, len(st.history)) from e
+            raise self._failed(st, e, pc) from e
         if not st.terminal and len(st.history) >= self.max_decisions:
             self._check_decisions(st, self.chooses[st.pending.choice].span)
         return len(st.history) - before
@@ -408,16 +414,28 @@ class Program(ProgramBase):
 
     def resume(self, st, a: int) -> None:
         """Plays the legal action `a` of the pending choice and runs on to the next decision."""
-        if st.checkpoint is not False:  # (False in the copies bots play out: they keep no past)
-            view.record(st, a)
+        cp = st.checkpoint  # (False in the copies bots play out: they keep no past)
+        if cp is not False and (cp is None or cp[0] != st.round) and not st.quiet:
+            view.record(st, a)  # (what it tests first, tested here: most decisions need nothing)
         # (alt_of and value_of, without two calls a decision)
-        slot, body = self.resumes[st.pending.choice][a >> VALUE_BITS]
+        slot, pc = self.resumes[st.pending.choice][a >> VALUE_BITS]
         if slot is not None:
             st.v[slot] = a & VALUE_MASK
         st.history.append(a)
         if st.log is not None:
             self._log_choice(st, a)
         st.pending = None
-        self._run(st, body)
+        # the run, as `_run` does it (here: one call fewer a decision)
+        code = self.code
+        st.steps = engine.STEP_BUDGET
+        try:
+            while pc >= 0:
+                pc = code[pc](st)
+        except RuleError as e:
+            raise self._failed(st, e, pc)
+        except _RUNTIME_ERRORS as e:
+            raise self._failed(st, e, pc) from e
+        if st.log is not None and st.fresh:
+            flush(st)
         if len(st.history) >= self.max_decisions:
             self._check_decisions(st, self.chooses[st.pending.choice].span if st.pending else None)
