@@ -289,6 +289,8 @@ class Program(ProgramBase):
         """Op `pc` as a function: chained if Python accepts it, else alone, else unfused."""
         for chained in (True, False):
             try:
+                if variant is None:
+                    return self.em.compile_op(pc, chained)
                 return self.em.compile_op(pc, chained, variant)
             except _TOO_DEEP as e:
                 self.refused.append((pc, chained, f"{type(e).__name__}: {e}"))  # (tests check that none is)
