@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardlang.runtime.pots import chips_in_play
 from scenario import ROOT, game
 
 FILES = sorted(
@@ -42,8 +43,14 @@ def assert_cards_conserved(state):
     assert seen == [1] * deck, "a card is in no zone or in two"
 
 
+def chips(state) -> list:
+    """The chips of each pot's game in play (stacks and pot: runtime/pots.py), which never change."""
+    return [chips_in_play(state, spec) for spec in state.game.program.layout.pots.values()]
+
+
 def play_out(state, rng, check_every_step=True, limit=200_000):
     actions = []
+    at_start = chips(state)
     while not state.is_terminal():
         legal = state.legal_action_ids()
         a = legal[rng.randrange(len(legal))]
@@ -51,6 +58,7 @@ def play_out(state, rng, check_every_step=True, limit=200_000):
         actions.append(a)
         if check_every_step:
             assert_cards_conserved(state)
+            assert chips(state) == at_start, "chips were made or lost"
         assert len(actions) < limit, "the game did not end"
     return actions
 
@@ -65,8 +73,10 @@ def test_random_playouts_end_and_conserve_cards(relative, players):
         rng = random.Random(seed)
         state = g.new_initial_state(seed=seed, log=False)
         assert_cards_conserved(state)
+        at_start = chips(state)
         play_out(state, rng, check_every_step=seed < 40)
         assert_cards_conserved(state)
+        assert chips(state) == at_start
         returns = state.returns()  # (a game that says it is zero-sum and is not stops with a rule error here)
         assert len(returns) == players
         if g.utility == "zero_sum":

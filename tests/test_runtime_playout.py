@@ -17,11 +17,13 @@ import cardlang
 from cardlang.play.bots import RandomBot, decide
 from cardlang.runtime.actions import (MAX_VALUE, Pending, action_id, alt_of, new_pending, value_of,
                                       with_value)
+from cardlang.runtime.pots import chips_in_play
 from cardlang.runtime.playout import advance, quiet, random_playout, scripted_playout, seat_playout
 from scenario import path
 
 GAMES = [("games/ascenseur.cards", 3), ("games/coucou.cards", 5), ("games/red_dog.cards", 3),
-         ("games/pioche_poker.cards", 3), ("games/counter_bluff.cards", 2), ("examples/follow_suit.cards", 3)]
+         ("games/pioche_poker.cards", 3), ("games/counter_bluff.cards", 2), ("examples/follow_suit.cards", 3),
+         ("examples/holdem.cards", 4)]
 ENGINES = ("compiled", "reference")
 
 
@@ -67,6 +69,8 @@ def test_seat_playout_plays_the_games_random_bots_play(relative, players, engine
         n = seat_playout(inside, [random.Random(seed * 1009 + s) for s in range(players)])
         assert inside.history == by_bots.history and n == len(by_bots.history)
         assert (inside.winners(), inside.scores(), inside.round) == (by_bots.winners(), by_bots.scores(), by_bots.round)
+        for spec in g.program.layout.pots.values():  # a pot's chips: as many at the end as at the start
+            assert chips_in_play(inside, spec) == chips_in_play(g.new_initial_state(seed=seed, log=False), spec)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

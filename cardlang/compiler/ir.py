@@ -43,7 +43,7 @@ class Slot(Expr):
 
 @node
 class PlayerVar(Expr):
-    """`var(p)`: the slot `base + p` of a per-player variable."""
+    """`var(p)`: the slot `base + p` of a per-player variable (of a per-team variable, `p` a team number)."""
 
     base: int
     player: Expr
@@ -619,6 +619,18 @@ class Payoff:
     shared: bool
 
 
+# ---------------------------------------------------------------- partnerships
+@node
+class TeamTable(Expr):
+    """An entry of a constant table of the teams, by a seat or a team number: `team of p` (the
+    seat's team), `partner of p` (the other seat of its team), a team's seats (`what` "members",
+    where a team stands for its players). For none: none, and no seats."""
+
+    what: str  # "team", "partner" or "members"
+    table: tuple
+    index: Expr
+
+
 @attrs.define(eq=False)
 class Program:
     """A whole game lowered for a player count and options: setup, the round (played again and
@@ -637,3 +649,39 @@ class Program:
     payoff: Optional[Payoff] = None  # None: 1.0 for a winner, 0.0 for the others
     sitting_slot: Optional[int] = None  # the seats sitting out this round (a tuple), if any may
     reverse_slot: Optional[int] = None  # true while play goes against the declared direction, if it may
+
+
+# ------------------------------------------------------------- pots and betting
+@node
+class PotValue(Expr):
+    """What `runtime.pots.READERS[what]` reads of a pot (`runtime.pots.PotSpec`) over `args`
+    worked out in turn: the chips in it, a player's contribution, the contenders, whether someone
+    is to bet and who, which betting actions are legal, the range of a raise."""
+
+    pot: object
+    what: str
+    args: tuple
+
+
+@node
+class PotRule(Stmt):
+    """`runtime.pots.RULES[what]` on a pot over `args` worked out in turn: "put" (amount, player),
+    "start" a betting round (first, blinds, minimum raise, fixed raise, cap), "act" (kind, amount)."""
+
+    pot: object
+    what: str
+    args: tuple
+
+
+@node
+class PotAward(Stmt):
+    """`pay pot to highest p by value`: `anchor` (who takes odd chips first, or none) worked out
+    first, then `value` for each contender in seat order with the contender in `slot` (when two or
+    more are still in: a lone contender takes the pot without a showdown); then
+    `runtime.pots.award` shares out the side pots (`lowest`: the lowest value wins)."""
+
+    pot: object
+    anchor: Optional[Expr]
+    slot: int
+    value: Expr
+    lowest: bool

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..lang.check import Symbols
 from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
-from ..runtime import engine, view
+from ..runtime import engine, pots, view
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
 from ..runtime.program import ProgramBase, loops_forever, round_begins
@@ -374,6 +374,19 @@ class ReferenceProgram(ProgramBase):
 
     def s_While(self, st, node: ir.While):
         st.stack.append(("while", node))
+
+    # ------------------------------------------------------------- pots and betting
+    def s_PotRule(self, st, node: ir.PotRule):
+        pots.RULES[node.what](st, node.pot, *[self.x.eval(st, a) for a in node.args])
+
+    def s_PotAward(self, st, node: ir.PotAward):
+        anchor = self.x.eval(st, node.anchor) if node.anchor is not None else None
+        value = {}
+        ps = pots.contenders(st, node.pot)
+        for p in ps if len(ps) > 1 else ():  # a lone contender takes it all: no showdown
+            st.v[node.slot] = p
+            value[p] = self.x.eval(st, node.value)
+        pots.award(st, node.pot, anchor, value, node.lowest)
 
     # -------------------------------------------------------------- choices
     def s_Choose(self, st, node: ir.Choose):

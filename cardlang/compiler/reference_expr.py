@@ -10,7 +10,7 @@ import operator
 
 from . import ir
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
-from ..runtime import melds, steps
+from ..runtime import melds, pots, steps
 from ..runtime.engine import RuleError
 from ..runtime.log import embed
 from ..runtime.zones import first_in
@@ -244,6 +244,9 @@ class Evaluator:
         evaluate = ranking.evaluate_value if hasattr(ranking, "evaluate_value") else ranking.evaluate
         return int(evaluate([codes[c] for c in hand]))
 
+    def e_PotValue(self, st, e: ir.PotValue):
+        return pots.READERS[e.what](st, e.pot, *[self.eval(st, a) for a in e.args])
+
     def e_Combination(self, st, e: ir.Combination):
         args = [self.eval(st, a) for a in e.args]
         table = self.layout.orders[e.table] if e.table is not None else None
@@ -251,6 +254,12 @@ class Evaluator:
             return melds.combination(e.name, self.layout.melds, self.deck, table, *args)
         except melds.MeldError as err:
             raise RuleError(str(err), e.span) from None
+
+    def e_TeamTable(self, st, e: ir.TeamTable):
+        k = self.eval(st, e.index)
+        if k is None:
+            return () if e.what == "members" else None
+        return e.table[k]
 
     def e_DefineCall(self, st, e: ir.DefineCall):
         for slot, arg in zip(e.slots, e.args):

@@ -552,6 +552,7 @@ class VarDecl(Decl):
     value: Expr
     per_player: bool
     name_span: Span
+    per_team: bool = False  # `per team var …`: one value per team (see "Partnerships")
 
 
 @node
@@ -572,6 +573,7 @@ class ScoreDecl(Decl):
     var: str
     value: Expr
     order: Optional[str] = None  # "highest" or "lowest" when the score decides who wins
+    team: bool = False  # `score of team t: …`: `var` is a team; each seat scores its team's score
 
 
 @node
@@ -583,6 +585,7 @@ class PayoffDecl(Decl):
     value: Expr
     zero_sum: bool = False
     shared: bool = False
+    team: bool = False  # `payoff of team t: …`: `var` is a team; each seat gets its team's payoff
 
 
 @node
@@ -605,6 +608,34 @@ class BlockDecl(Decl):
     name_span: Span
 
 
+# ---------------------------------------------------------------- partnerships
+@node
+class TeamsDecl(Decl):
+    """`teams of 2 across` or `teams: 1 3, 2 4` (seats numbered from 1, P0 is 1): fixed teams."""
+
+    size: Optional[int]  # `teams of N across`; None for listed teams
+    seats: tuple = ()  # listed teams: a tuple of seat numbers (from 1) for each, with its span
+
+
+@node
+class PartnerOf(Expr):
+    """`partner of p`: the other member of p's team (teams of two)."""
+
+    player: Expr
+
+
+@node
+class TeamOf(Expr):
+    """`team of p`: the team p plays in; where players are wanted, its members."""
+
+    player: Expr
+
+
+@node
+class Teams(Expr):
+    """`teams`: every team, the team of P0 first."""
+
+
 @node
 class Module:
     """A whole `.cards` file."""
@@ -623,3 +654,55 @@ def child_blocks(st) -> list:
     if isinstance(st, Choose):
         return [a.body for a in st.alternatives]
     return []
+
+
+# ------------------------------------------------------------- pots and betting
+@node
+class PotDecl(Decl):
+    """`pot pot: stacks chips, odd chips to the first winner left of dealer`: a pot the `stacks`
+    variable's chips go into, and who takes a split pot's odd chips (from that player on)."""
+
+    name: str
+    stacks: Optional[str]
+    stacks_span: Optional[Span]
+    odd: Optional[Expr]
+    name_span: Span
+    attributes: tuple  # of (word, span), to report one given twice
+
+
+@node
+class PutIn(Stmt):
+    """`put n from p into pot`: n chips of p's stack (or all he has) into the pot."""
+
+    player: Expr
+    amount: Expr
+    pot: str
+    pot_span: Span
+
+
+@node
+class Betting(Stmt):
+    """`pot takes bets from p: blinds [1, 2], minimum raise 2, at most 4 raises`: a betting round
+    from p, each player in turn folding, checking, calling or raising until the bets are level."""
+
+    pot: str
+    pot_span: Span
+    first: Expr
+    blinds: Optional[Expr]
+    minimum: Optional[Expr]
+    fixed: Optional[Expr]
+    cap: Optional[Expr]
+    attributes: tuple  # of (word, span)
+
+
+@node
+class Award(Stmt):
+    """`pot goes to highest p by value`: the side pots to the best of their contenders, splits
+    evenly, the odd chips by the pot's rule."""
+
+    pot: str
+    pot_span: Span
+    lowest: bool
+    var: str
+    var_span: Span
+    value: Expr

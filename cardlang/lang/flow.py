@@ -366,7 +366,7 @@ class Flow:
 
     def _exits(self, stmts, seen: set) -> bool:
         for st in stmts:
-            if isinstance(st, (ast.Choose, ast.EndGame, ast.EndRound)):
+            if isinstance(st, (ast.Choose, ast.Betting, ast.EndGame, ast.EndRound)):
                 return True
             if isinstance(st, ast.CallPhase):
                 phase = self.sym.phases.get(st.name)

@@ -73,7 +73,7 @@ def check_phase_graph(checker) -> None:
 def _has_decision_or_end(checker, block: str, seen: set) -> bool:
     seen.add(block)
     body = checker.sym.round.body if block == "round" else checker.sym.phases[block].body if block in checker.sym.phases else ()
-    if contains(body, (ast.Choose, ast.EndGame)):
+    if contains(body, (ast.Choose, ast.Betting, ast.EndGame)):
         return True
     return any(c not in seen and _has_decision_or_end(checker, c, seen) for c in checker.calls.get(block, ()))
 
@@ -81,7 +81,8 @@ def _has_decision_or_end(checker, block: str, seen: set) -> bool:
 def check_unused(checker) -> None:
     """W001: a declaration that nothing uses."""
     for name, sym in checker.sym.table.items():
-        if sym.kind in ("zone", "pzone", "var", "pvar", "option", "define", "points") and not sym.used and sym.span:
+        if sym.kind in ("zone", "pzone", "var", "pvar", "tvar", "option", "define", "points") and not sym.used \
+                and sym.span:
             what = checker._what(sym).split(" ", 1)[1]  # "option `x`", not "an option `x`"
             checker.warn("W001", f"{what} `{name.rstrip('()')}` is never used", sym.span,
                          help=f"remove the declaration, or use `{name.rstrip('()')}` in the rules")

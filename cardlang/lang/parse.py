@@ -204,6 +204,34 @@ class _ToAst(Transformer):
     def player_var_decl(self, meta, c):
         return ast.VarDecl(self.S(meta), str(c[0]), str(c[1]) if c[1] else None, c[2], True, self.T(c[0]))
 
+    # -- partnerships
+    def teams_across(self, meta, c):
+        return ast.TeamsDecl(self.S(meta), int(c[0]))
+
+    def teams_listed(self, meta, c):
+        return ast.TeamsDecl(self.S(meta), None, tuple(c))
+
+    def team_seats(self, meta, c):
+        return (tuple(int(x) for x in c), self.S(meta))
+
+    def team_var_decl(self, meta, c):
+        return ast.VarDecl(self.S(meta), str(c[0]), str(c[1]) if c[1] else None, c[2], False, self.T(c[0]), True)
+
+    def team_score_decl(self, meta, c):
+        return ast.ScoreDecl(self.S(meta), str(c[0]), c[1], str(c[2]) if c[2] is not None else None, True)
+
+    def team_payoff_decl(self, meta, c):
+        return ast.PayoffDecl(self.S(meta), str(c[0]), c[1], c[2] is not None, False, True)
+
+    def partner_of(self, meta, c):
+        return ast.PartnerOf(self.S(meta), c[0])
+
+    def team_of(self, meta, c):
+        return ast.TeamOf(self.S(meta), c[0])
+
+    def teams(self, meta, c):
+        return ast.Teams(self.S(meta))
+
     def params(self, meta, c):
         return tuple(c)
 
@@ -299,6 +327,45 @@ class _ToAst(Transformer):
 
     def announce_stmt(self, meta, c):
         return ast.Announce(self.S(meta), self._text(c[0]), None)
+
+    # -- pots and betting
+    def pot_decl(self, meta, c):
+        stacks = next((a for a in c[1:] if a[0] == "stacks"), None)
+        odd = next((a for a in c[1:] if a[0] == "odd chips"), None)
+        return ast.PotDecl(self.S(meta), str(c[0]), stacks[2] if stacks else None, stacks[3] if stacks else None,
+                           odd[2] if odd else None, self.T(c[0]), tuple((a[0], a[1]) for a in c[1:]))
+
+    def pot_stacks(self, meta, c):
+        return ("stacks", self.S(meta), str(c[0]), self.T(c[0]))
+
+    def pot_odd(self, meta, c):
+        return ("odd chips", self.S(meta), c[0], None)
+
+    def put_stmt(self, meta, c):
+        return ast.PutIn(self.S(meta), c[1], c[0], str(c[2]), self.T(c[2]))
+
+    def bets_stmt(self, meta, c):
+        attrs_ = [a for a in c[2:] if a is not None]
+        got = {}
+        for word, span, e in attrs_:
+            got.setdefault(word, e)
+        return ast.Betting(self.S(meta), str(c[0]), self.T(c[0]), c[1], got.get("blinds"), got.get("minimum raise"),
+                           got.get("raises of"), got.get("at most"), tuple((w, s) for w, s, _ in attrs_))
+
+    def bet_blinds(self, meta, c):
+        return ("blinds", self.S(meta), c[0])
+
+    def bet_minimum(self, meta, c):
+        return ("minimum raise", self.S(meta), c[0])
+
+    def bet_fixed(self, meta, c):
+        return ("raises of", self.S(meta), c[0])
+
+    def bet_cap(self, meta, c):
+        return ("at most", self.S(meta), c[0])
+
+    def pay_stmt(self, meta, c):
+        return ast.Award(self.S(meta), str(c[0]), self.T(c[0]), str(c[1]) == "lowest", str(c[2]), self.T(c[2]), c[3])
 
     def say_stmt(self, meta, c):
         return ast.Announce(self.S(meta), self._text(c[1]), c[0])

@@ -12,5 +12,5 @@ def decides(symbols) -> bool:
     """Whether any rule of a checked game (its `Symbols`) is a `chooses` (a game without one is
     pure chance)."""
     s = symbols
-    return any(contains(block.body, (ast.Choose,))
+    return any(contains(block.body, (ast.Choose, ast.Betting))
                for block in (s.setup, s.round, *s.phases.values()) if block is not None)

@@ -10,13 +10,15 @@ OPERATORS = (
     "and", "except", "has", "in", "is", "not", "of", "or",
 )
 KEYWORDS = (
-    "a", "about", "ace", "add", "all", "announce", "any", "as", "bottom", "by", "card", "cards",
-    "chooses", "count", "deal", "deck", "define", "direction", "down", "each", "elif", "eliminate",
-    "else", "end", "extends", "face", "for", "from", "game", "hide", "highest", "if", "left", "let",
-    "limit", "low", "lowest", "max", "melds", "min", "move", "next", "number", "option", "order",
-    "out", "pass", "payoff", "per", "phase", "pile", "player", "players", "points", "position",
-    "ranking", "ranks", "repeat", "reveal", "reverse", "right", "round", "says", "score", "seats",
-    "select", "set", "setup", "shared", "shuffle", "sits", "strictly", "subtract", "suits", "sum",
-    "swap", "times", "to", "top", "under", "until", "up", "values", "var", "where", "while",
+    "a", "about", "ace", "across", "add", "all", "announce", "any", "as", "at", "bets", "blinds",
+    "bottom", "by", "card", "cards", "chips", "chooses", "count", "deal", "deck", "define",
+    "direction", "down", "each", "elif", "eliminate", "else", "end", "extends", "face", "first",
+    "for", "from", "game", "hide", "highest", "if", "into", "left", "let", "limit", "low", "lowest",
+    "max", "melds", "min", "minimum", "most", "move", "next", "number", "odd", "on", "option",
+    "order", "out", "partner", "pass", "pay", "payoff", "per", "phase", "pile", "player", "players",
+    "points", "position", "pot", "put", "raise", "raises", "ranking", "ranks", "repeat", "reveal",
+    "reverse", "right", "round", "says", "score", "seats", "select", "set", "setup", "shared",
+    "shuffle", "sits", "stacks", "strictly", "subtract", "suits", "sum", "swap", "team", "teams",
+    "the", "times", "to", "top", "under", "until", "up", "values", "var", "where", "while",
     "winner", "winners", "wins", "with", "zero", "zone",
 )

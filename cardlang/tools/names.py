@@ -60,7 +60,7 @@ def _name_span(span: Span, name: str) -> Span:
 
 
 def _callable_kind(kind: str) -> bool:
-    return kind in ("pvar", "pzone", "define", "order", "ranking", "phase")
+    return kind in ("pvar", "tvar", "pzone", "define", "order", "ranking", "phase")
 
 
 class _Walker:
@@ -123,9 +123,11 @@ class _Walker:
                 per = any(words == "per player" for words, _ in d.attributes)
                 self.declare_global(d.name, "pzone" if per else "zone", d.name_span, d)
             elif isinstance(d, ast.VarDecl):
-                self.declare_global(d.name, "pvar" if d.per_player else "var", d.name_span, d)
+                self.declare_global(d.name, "pvar" if d.per_player else "tvar" if d.per_team else "var", d.name_span, d)
             elif isinstance(d, ast.BlockDecl) and d.kind == "phase":
                 self.declare_global(d.name, "phase", d.name_span, d)
+            elif isinstance(d, ast.PotDecl):
+                self.declare_global(d.name, "pot", d.name_span, d)
         for d in module.decls:
             self.decl(d)
         return self.index
@@ -137,6 +139,10 @@ class _Walker:
             self.use(d.order_span, d.order, True)
         elif isinstance(d, ast.VarDecl):
             self.expr(d.value)
+        elif isinstance(d, ast.PotDecl):  # its stacks and who takes odd chips
+            if d.stacks is not None:
+                self.use(d.stacks_span, d.stacks, True)
+            self.expr(d.odd)
         elif isinstance(d, ast.DefineDecl):
             self.params(d.params)
             self.expr(d.body)
@@ -200,6 +206,15 @@ class _Walker:
             self.expr(st.player)
             for alt in st.alternatives:
                 self.alternative(alt)
+        elif isinstance(st, (ast.PutIn, ast.Betting, ast.Award)):  # pots and betting
+            self.use(st.pot_span, st.pot)
+            if isinstance(st, ast.Award):
+                self.scopes.append({})
+                self.bind(st.var, st.var_span)
+                self.expr(st.value)
+                self.scopes.pop()
+            else:
+                self.children(st)
         else:
             self.children(st)
 

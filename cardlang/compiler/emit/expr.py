@@ -11,7 +11,7 @@ Temporaries are walrus locals with fresh names, never inside a comprehension.
 from __future__ import annotations
 
 from .. import ir
-from ...runtime import steps
+from ...runtime import pots, steps
 from ...runtime.zones import first_in, still_in
 from . import helpers
 from . import seats
@@ -269,11 +269,20 @@ class ExprEmitter:
         return (f"{self.c(helpers.hand_value)}({self.x(w, e.cards)}, {self.c(evaluate)}, {self.c(codes)}, "
                 f"{self.c(e.span)})")
 
+    def x_PotValue(self, w, e: ir.PotValue):
+        args = "".join(f", {self.x(w, a)}" for a in e.args)
+        return f"{self.c(pots.READERS[e.what])}(s, {self.c(e.pot)}{args})"
+
     def x_Combination(self, w, e: ir.Combination):
         table = self.c(self.layout.orders[e.table]) if e.table is not None else "None"
         args = "".join(f", {self.x(w, a)}" for a in e.args)
         return (f"{self.c(helpers.combination)}({e.name!r}, {self.c(self.layout.melds)}, {self.c(self.layout.deck)}, "
                 f"{table}, {self.c(e.span)}{args})")
+
+    def x_TeamTable(self, w, e: ir.TeamTable):
+        t = w.fresh()
+        empty = "()" if e.what == "members" else "None"
+        return f"({empty} if ({t} := {self.x(w, e.index)}) is None else {self.c(e.table)}[{t}])"
 
     def x_DefineCall(self, w, e: ir.DefineCall):
         if not self.paste:  # each argument into its parameter's slot, in a helper, then the body

@@ -148,7 +148,7 @@ class NextRound:
 
 STOPS = (ir.Choose, ir.CallPhase, ir.EndGame, ir.EndRound)
 SIMPLE = (ir.Assign, ir.Increase, ir.Move, ir.Deal, ir.Shuffle, ir.SwapZones, ir.SwapCards, ir.Reveal, ir.Hide,
-          ir.Announce, ir.Eliminate, ir.SitOut, ir.ReverseDirection)
+          ir.Announce, ir.Eliminate, ir.SitOut, ir.ReverseDirection, ir.PotRule, ir.PotAward)
 
 
 def straight(st) -> bool:

@@ -16,6 +16,7 @@ from ...runtime.program import loops_forever
 from ...runtime import steps
 from ...runtime.zones import move_cards
 from ...runtime.log import flush
+from ...runtime import pots
 from . import helpers, seats
 from .expr import ExprEmitter
 from .facts import writes
@@ -272,6 +273,23 @@ class StmtEmitter(ExprEmitter):
 
     def s_ReverseDirection(self, w, st: ir.ReverseDirection):
         w.line(f"{self.c(seats.reverse)}(s, {st.slot})")
+
+    # ------------------------------------------------------------- pots and betting
+    def s_PotRule(self, w, st: ir.PotRule):
+        args = "".join(f", {self.x(w, a)}" for a in st.args)
+        w.line(f"{self.c(pots.RULES[st.what])}(s, {self.c(st.pot)}{args})")
+
+    def s_PotAward(self, w, st: ir.PotAward):
+        anchor, value, q, ps = w.fresh("_a"), w.fresh("_w"), w.fresh("_p"), w.fresh("_q")
+        w.line(f"{anchor} = {self.x(w, st.anchor) if st.anchor is not None else 'None'}")
+        w.line(f"{value} = {{}}")
+        w.line(f"{ps} = {self.c(pots.contenders)}(s, {self.c(st.pot)})")
+        w.line(f"for {q} in ({ps} if len({ps}) > 1 else ()):")  # a lone contender takes it all: no showdown
+        with w.indent():
+            w.line(f"v[{st.slot}] = {q}")
+            with w.holding(st.slot, f"v[{st.slot}]"):
+                w.line(f"{value}[{q}] = {self.x(w, st.value)}")
+        w.line(f"{self.c(pots.award)}(s, {self.c(st.pot)}, {anchor}, {value}, {st.lowest})")
 
     # ------------------------------------------------- control, as one function
     def _spend(self, w, span) -> None:
