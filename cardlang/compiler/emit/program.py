@@ -427,17 +427,6 @@ class Program(ProgramBase):
         if st.log is not None:
             self._log_choice(st, a)
         st.pending = None
-        # the run, as `_run` does it (here: one call fewer a decision)
-        code = self.code
-        st.steps = engine.STEP_BUDGET
-        try:
-            while pc >= 0:
-                pc = code[pc](st)
-        except RuleError as e:
-            raise self._failed(st, e, pc)
-        except _RUNTIME_ERRORS as e:
-            raise self._failed(st, e, pc) from e
-        if st.log is not None and st.fresh:
-            flush(st)
+        self._run(st, pc)
         if len(st.history) >= self.max_decisions:
             self._check_decisions(st, self.chooses[st.pending.choice].span if st.pending else None)
