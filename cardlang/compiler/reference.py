@@ -14,14 +14,15 @@ from __future__ import annotations
 
 from ..lang.check import Symbols
 from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
-from ..runtime import engine, pots, rng, view
+from ..runtime import engine, pots, view
 from ..runtime.at_once import conceal
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
 from ..runtime.program import ProgramBase, loops_forever, round_begins
-from ..runtime import facts
-from ..runtime.zones import known_only_by, learn, move_cards, strict_shortfall
+from ..runtime import facts, steps
+from ..runtime.zones import known_only_by, learn, move_cards
 from . import ir
+from .emit.facts import reads_knowledge  # (a walk over the IR, shared with the emitter)
 from .layout import Layout, build_layout, choose_deck
 from .lower import lower, lower_expression
 from .payoff import payoff_rule
@@ -64,6 +65,7 @@ class ReferenceProgram(ProgramBase):
                                  for a in c.alternatives]) for c in program.choices]
         self.rule_points = []  # (rule coverage counts only the compiled engine)
         self.at_once = {a.choice: a for a in program.at_once}
+        self.reads_knowledge = reads_knowledge(program)
 
     def _closure(self, e):
         return lambda st: self.x.eval(st, e)
@@ -239,7 +241,7 @@ class ReferenceProgram(ProgramBase):
         if node.need is not None:
             need = self.x.eval(st, node.need)
             if len(moving) < need:
-                raise RuleError(strict_shortfall(need, len(moving)), node.span)
+                steps.strict_short(need, len(moving), node.span)
         if moving:
             move_cards(st, moving, dest, node.bottom)
             self._learn(st, moving, dest, node.face)
@@ -267,21 +269,7 @@ class ReferenceProgram(ProgramBase):
             st.fresh.append((f"dealt {n} card{'s' if n > 1 else ''} from {names[src]} to {who}", ()))
 
     def s_Shuffle(self, st, node: ir.Shuffle):
-        z = self.x.eval(st, node.zone)
-        pile = st.zones[z]
-        if st.fresh:
-            flush(st)  # a card shown before the shuffle stays shown in the log
-        st.rng = rng.shuffle(pile, st.rng)
-        if st.stacks is not None and st.stacks[0] < len(st.stacks[2]):
-            i, given, ids = st.stacks
-            top = [c for c in ids[i] if c in pile]
-            rest = [c for c in pile if c not in set(top)]
-            pile[:] = rest + top[::-1]  # the end of the list is the top
-            st.stacks = (i + 1, given, ids)
-        known_only_by(st, pile, self.zone_vis[z])
-        facts.clear(st, pile)
-        if st.log is not None:
-            st.fresh.append((f"{self.zone_names[z]} is shuffled", ()))
+        steps.shuffle_zone(st, self.x.eval(st, node.zone), self.zone_vis, self.zone_names)
 
     def s_SwapZones(self, st, node: ir.SwapZones):
         a, b = self.x.eval(st, node.left), self.x.eval(st, node.right)

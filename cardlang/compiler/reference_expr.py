@@ -10,7 +10,7 @@ import operator
 
 from . import ir
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
-from ..runtime import melds, pots, rng
+from ..runtime import melds, pots, steps
 from ..runtime.engine import RuleError
 from ..runtime.log import embed
 from ..runtime.zones import first_in
@@ -55,7 +55,7 @@ class Evaluator:
     def e_PileZone(self, st, e: ir.PileZone):
         k = self.eval(st, e.index)
         if not 1 <= k <= e.count:
-            raise RuleError(f"`{e.family}({k})`: `{e.family}` has piles 1 to {e.count}", e.span)
+            steps.no_such_pile(k, e.family, e.count, e.span)
         return e.base + k - 1
 
     def e_FaceUp(self, st, e: ir.FaceUp):
@@ -272,7 +272,7 @@ class Evaluator:
         if name == "count":
             return len(args[0])
         if name == "random":
-            return self._random(st, tuple(args[0]), e.span)
+            return steps.draw(st, tuple(args[0]), e.span)
         if name == "suit":
             c = args[0]
             return None if c is None or self.deck.card_suit[c] < 0 else self.deck.card_suit[c]  # a joker has none
@@ -293,20 +293,6 @@ class Evaluator:
                 raise RuleError("`seat(…)` of no player (none)", e.span)
             return args[0] + 1  # (as `seats[k]` counts: 1 for P0)
         raise AssertionError(name)  # pragma: no cover
-
-    @staticmethod
-    def _random(st, items: tuple, line):
-        """One of `items` by the state's chance, or the next fixed draw."""
-        if st.draws is not None and st.draws[0] < len(st.draws[1]):
-            i, values = st.draws
-            st.draws = (i + 1, values)
-            if values[i] not in items:
-                raise RuleError(f"the fixed draw {values[i]!r} is not among {items}", line)
-            return values[i]
-        if not items:
-            raise RuleError("`random` of nothing", line)
-        i, st.rng = rng.randbelow(len(items), st.rng)
-        return items[i]
 
     # ----------------------------------------------------------------------- texts
     def e_Text(self, st, e: ir.Text):

@@ -141,11 +141,16 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
     """`play_one` when every seat is a random bot: the whole game is played inside the runtime
     (`seat_playout`), each seat drawing from its bot's generator exactly as the bot would, so the
     game and its statistics are those of the bot-by-bot loop. Nothing observes the state but the
-    action counts (labels read who knows a card, so the engine keeps knowledge for them)."""
-    quiet(state, knowledge=actions is not None)
+    action counts (a label can read who knows a card: the engine keeps knowledge for them, unless
+    no key can tell, `_keys_read_knowledge`)."""
+    program = state.game.program
+    seen = actions is not None and _keys_read_knowledge(program)
+    quiet(state, knowledge=seen)
     count = None
-    times: dict = {}  # (choice, action) -> times taken, for the actions whose key is the action's alone
-    keys: dict = {}  # (choice, action) -> that key, worked out where the action is first taken (`_KEYS`)
+    # (choice, action) -> times taken, for the actions whose key is the action's alone, and (choice,
+    # action) -> that key, worked out where the action is first taken (`_KEYS`): kept from game to
+    # game (counts back at 0) unless a key can depend on who knows the card
+    times, keys = ({}, {}) if seen else _tally(program)
     if actions is not None:
         chooses = state.game.program.chooses
 
@@ -166,12 +171,32 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
         if coverage is not None:
             coverage.on = False
         for k, n in times.items():
-            actions[keys[k]] += n
+            if n:
+                actions[keys[k]] += n
+                times[k] = 0
     return {"seed": seed, "winners": list(state.winners()), "scores": scores, "returns": returns,
             "decisions": decisions, "rounds": state.round, "first": first if first >= 0 else 0}
 
 
 _KEYS: dict = {}  # (program, choice, action) -> key, for labels that depend only on the action
+_TALLIES: dict = {}  # program -> (times, keys) of `_play_random`, from game to game
+
+
+def _tally(program) -> tuple:
+    """The (times, keys) that `_play_random`'s games of `program` share (times back at 0 after each)."""
+    t = _TALLIES.get(program)
+    if t is None:
+        if len(_TALLIES) > 64:
+            _TALLIES.clear()
+        t = _TALLIES[program] = ({}, {})
+    return t
+
+
+def _keys_read_knowledge(program) -> bool:
+    """Whether an action's key can depend on who knows its card: a card the chooser does not know
+    is named by its place, which the key writes `a card` as it writes the card itself, so only a
+    card alternative with a label of its own (which may name more than the card) can tell."""
+    return any(alt.kind == "card" and alt.label is not None for c in program.chooses for alt in c.alts)
 
 
 def _action_key(state, a: int) -> str:

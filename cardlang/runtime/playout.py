@@ -12,7 +12,10 @@ it. Bots' copies and simulations play legal ids they read from the pending decis
   (a scripted bot: it is told only how many actions it has, as `ChoiceCount` tells a random bot).
 
 Each stops at the end of the game or when round `stop_round` begins, and returns the decisions
-it played. A state nothing will observe is made quiet first (`quiet(state)`): it keeps no log and
+it played. On a state that keeps no log and no record of the round, an engine that plays whole
+games itself (`program.plays_whole_games`: the compiled engine's `Program.playout`, one generated
+run with the draw written at each choice) plays the game, drawing exactly what the loops below
+draw; otherwise the loops below play it a decision at a time. A state nothing will observe is made quiet first (`quiet(state)`): it keeps no log and
 no record of the round for views (`view.record`), and unless told to keep `knowledge`, its
 `state.quiet` flag lets an engine leave who knows which card as it stood (nothing but views,
 labels and the log read that; no rule does). A quiet state is for playing on and reading results
@@ -27,7 +30,21 @@ from typing import Callable, Optional, Sequence
 from .basics import Events
 
 # bit lengths of 1..N, as `random.Random._randbelow_with_getrandbits` works them out
-_BITS = tuple(n.bit_length() for n in range(1025))
+BITS = tuple(n.bit_length() for n in range(1025))
+NEVER = 1 << 62  # the stop round of a playout to the end
+
+
+class BadPick(Exception):
+    """A scripted bot's index outside its legal actions, met inside a whole-game run (which
+    reports it as the `ValueError` the loop raises)."""
+
+
+def _whole(state):
+    """The program, when it can play the rest of this state's game itself, else None."""
+    program = state.game.program
+    if program.plays_whole_games and state.log is None and state.checkpoint is False and not state.terminal:
+        return program
+    return None
 
 
 def advance(state, a: int) -> None:
@@ -37,18 +54,22 @@ def advance(state, a: int) -> None:
 
 def quiet(state, knowledge: bool = False):
     """Makes `state` one nothing will observe (no log, no record of the round for views); returns it.
-    Without `knowledge`, an engine may also stop tracking who knows which card (`state.quiet`);
-    keep it when labels will be read (they name a card the chooser does not know by its place)."""
+    Without `knowledge`, an engine may also stop tracking who knows which card (`state.quiet`),
+    unless a rule of the game reads it (`is face up`); keep it when labels will be read (they name
+    a card the chooser does not know by its place)."""
     state.log = None
     state.fresh = Events(0)
     state.rounds_at = None  # (where rounds begin in the log: there is none)
     state.checkpoint = False
-    state.quiet = not knowledge
+    state.quiet = not knowledge and not state.game.program.reads_knowledge
     return state
 
 
 def random_playout(state, rng: random.Random, stop_round: Optional[int] = None) -> int:
     """Every seat plays `legal[int(rng.random() * len(legal))]` until the end or round `stop_round`."""
+    whole = _whole(state)
+    if whole is not None:
+        return whole.playout(state, "random", rng.random, stop_round)
     resume = state.game.program.resume
     rand = rng.random
     n = 0
@@ -71,9 +92,12 @@ def seat_playout(state, rngs: Sequence[random.Random], stop_round: Optional[int]
     `stop_round`; `on_decision(state, a)`, if given, is told each action before it is played. With
     `tally`, an action whose key `(pending.choice, a)` is in it adds one there instead (no call):
     `on_decision` puts a key there to have that action counted so from then on."""
+    whole = _whole(state)
+    if whole is not None:
+        return whole.playout(state, "seat", [r.getrandbits for r in rngs], stop_round, tally, on_decision)
     resume = state.game.program.resume
     bits = [r.getrandbits for r in rngs]
-    lengths = _BITS
+    lengths = BITS
     n = 0
     while not state.terminal and (stop_round is None or state.round < stop_round):
         pending = state.pending
@@ -102,6 +126,12 @@ def seat_playout(state, rngs: Sequence[random.Random], stop_round: Optional[int]
 
 def scripted_playout(state, choose: Callable[[int, int], int], stop_round: Optional[int] = None) -> int:
     """`choose(seat, count)` picks the index of each legal action until the end or round `stop_round`."""
+    whole = _whole(state)
+    if whole is not None:
+        try:
+            return whole.playout(state, "script", choose, stop_round)
+        except BadPick as e:
+            raise ValueError(str(e)) from None
     resume = state.game.program.resume
     n = 0
     while not state.terminal and (stop_round is None or state.round < stop_round):

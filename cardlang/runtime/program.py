@@ -41,6 +41,8 @@ class ProgramBase:
 
     payoff = None  # a `runtime.payoffs.PayoffRule` when the game declares its payoff
     at_once: dict = {}  # choice index -> `compiler.ir.AtOnce`, for each choice made at once
+    plays_whole_games = False  # whether `playout(...)` plays the rest of a game itself (runtime/playout.py)
+    reads_knowledge = False  # whether a rule reads who knows a card (then no state is quiet)
 
     def _init_layout(self, layout) -> None:
         """Copies the layout's tables onto the program, where states and tools read them."""

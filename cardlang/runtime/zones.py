@@ -55,10 +55,3 @@ def known_only_by(s, cards, mask: int) -> None:
     known = s.known
     for c in cards:
         known[c] = mask
-
-
-def strict_shortfall(need: int, have: int) -> str:
-    """The rule error of a `move … strictly` that finds fewer cards than it names (both engines say it)."""
-    cards = "card" if need == 1 else "cards"
-    there = f"only {have} is" if have == 1 else f"only {have} are" if have else "none is"
-    return f"this `move … strictly` must move {need} {cards}, but {there} there"

@@ -9,44 +9,128 @@ action sets it. A card filter split by passes/split.py tests its first terms onc
 from __future__ import annotations
 
 from .. import ir
-from ...runtime.actions import MAX_VALUE, action_id, new_pending
+from ...runtime.actions import MAX_VALUE, VALUE_BITS, VALUE_MASK, action_id, new_pending
 from ...runtime.engine import STOP
+from ...runtime.playout import BITS
 from . import helpers
 from .facts import draws
 
 
-def write_choose(em, w, op) -> None:
-    """Writes the `Choose` op `op`."""
-    node, index = op.node, op.index
+def write_choose(em, w, op, way=frozenset(), start=0) -> None:
+    """Writes the `Choose` op `op` (in a whole-game run, `em.pick`: the draw and the chosen body)."""
+    index = op.index
     pc = em.graph.choices[index]
-    with w.at(node.span):
-        w.line(f"p = {em.x(w, node.player)}")
-        alts = node.alternatives
-        if all(a.kind == "option" and a.where is None for a in alts):  # always the same: one constant
-            names = ["legal"]
-            w.line(f"legal = {em.c(tuple(action_id(ai) for ai in range(len(alts))))}")
-        else:
-            names = [w.fresh("_legal") for _ in alts]
-            for ai, alt in enumerate(alts):
-                _legal_of(em, w, alt, action_id(ai), names[ai], node.span)
-            w.line("legal = " + " + ".join(names))
-        w.line("if not legal or p is None or not 0 <= p < len(s.active):")
-        w.line(f"    {em.c(helpers.no_choice)}(p, legal, {em.c(node.span)})")
-        if em.counting:
-            offered = em.c(em.program.offered)
-            for ai, k in enumerate(em.graph.points_of_choice[index]):
-                if names == ["legal"]:
-                    w.line(f"{offered}[{k}] += 1")
-                else:
-                    w.line(f"if {names[ai]}:")
-                    w.line(f"    {offered}[{k}] += 1")
+    with w.at(op.node.span):
+        write_legal(em, w, op.node)
+        if em.pick is not None:
+            def go(ai, body, value):
+                with w.fresh_frame():
+                    em.goto(w, body, way | {pc}, start)
+            write_pick(em, w, index, go)
+            return
         w.line(f"s.pending = {em.c(new_pending)}(({index}, p, legal))")
         w.line(f"s.pc = {pc}")
         w.line(f"return {STOP}")
 
 
-def _legal_of(em, w, alt: ir.Alternative, base: int, out: str, span) -> None:
-    """Lines setting `out` to the ids of one alternative's legal actions, in order, as a tuple."""
+def write_legal(em, w, node: ir.Choose) -> None:
+    """Lines setting `p` (who chooses) and `legal` (the ids, in order), checked, and counted as
+    offered when the program counts."""
+    index = node.index
+    w.line(f"p = {em.x(w, node.player)}")
+    alts = node.alternatives
+    if all(a.kind == "option" and a.where is None for a in alts):  # always the same: one constant
+        names = ["legal"]
+        w.line(f"legal = {em.c(tuple(action_id(ai) for ai in range(len(alts))))}")
+    else:
+        names = [w.fresh("_legal") for _ in alts]
+        raw = em.pick is not None and len(alts) == 1  # (drawn from at once: any sequence will do)
+        for ai, alt in enumerate(alts):
+            _legal_of(em, w, alt, action_id(ai), names[ai], node.span, raw)
+        w.line("legal = " + " + ".join(names))
+    w.line("if not legal or p is None or not 0 <= p < len(s.active):")
+    w.line(f"    {em.c(helpers.no_choice)}(p, legal, {em.c(node.span)})")
+    if em.counting:
+        offered = em.c(em.program.offered)
+        for ai, k in enumerate(em.graph.points_of_choice[index]):
+            if names == ["legal"]:
+                w.line(f"{offered}[{k}] += 1")
+            else:
+                w.line(f"if {names[ai]}:")
+                w.line(f"    {offered}[{k}] += 1")
+
+
+# ------------------------------------------------------------------ whole-game runs
+# A whole-game run (`Program.playout`, passes/playout.py) is compiled with the draw of a playout
+# in place of the stop at each choice: the function takes `(s, P, stop, T, on)`, P being what the
+# playout draws from (`em.pick`: "seat", a list of each seat's `getrandbits`; "random", one
+# generator's `random`; "script", `choose(seat, count)`), `stop` the round it stops at, and with
+# `em.tally`, T and `on` the tally and `on_decision` of `runtime.playout.seat_playout`.
+def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True) -> None:
+    """After a choice's `p` and `legal`: stop (the round reached, unless not `rounds`; the decisions
+    spent), else draw the action as the playout would, play it as `resume` does, and go on with
+    its alternative: `go(ai, body pc, local)` writes what follows, the alternative's variable set
+    (in its slot, and in `local`)."""
+    pc = em.graph.choices[index]
+    reached = "s.round >= stop or " if rounds else ""
+    w.line(f"if {reached}len(_H) >= {em.program.max_decisions}:")
+    w.line(f"    s.pending = {em.c(new_pending)}(({index}, p, tuple(legal)))")
+    w.line(f"    s.pc = {pc}")
+    w.line(f"    return {STOP}")
+    if em.pick == "seat":  # what `randrange(count)` draws: k bits until one is below count
+        w.line("_n = len(legal)")
+        w.line("_g = P[p]")
+        w.line(f"_k = {em.c(BITS)}[_n] if _n < {len(BITS)} else _n.bit_length()")
+        w.line("_i = _g(_k)")
+        w.line("while _i >= _n:")
+        w.line("    _i = _g(_k)")
+        w.line("a = legal[_i]")
+    elif em.pick == "random":
+        w.line("a = legal[int(P() * len(legal))]")
+    else:
+        w.line("_i = P(p, len(legal))")
+        w.line("if not 0 <= _i < len(legal):")
+        w.line(f"    {em.c(helpers.bad_pick)}(s, {em.c(new_pending)}(({index}, p, tuple(legal))), {pc}, _i)")
+        w.line("a = legal[_i]")
+    if em.tally:  # an action the tally names adds one there; any other is told to `on` first
+        w.line(f"if T is not None and (_t := T.get(_key := ({index}, a))) is not None:")
+        w.line("    T[_key] = _t + 1")
+        w.line("else:")
+        w.line(f"    s.pending = {em.c(new_pending)}(({index}, p, tuple(legal)))")
+        w.line("    on(s, a)")
+        w.line("    s.pending = None")
+    if entry:
+        w.line("s.pending = None")  # (as `resume` leaves it while the run goes on)
+    w.line("_H.append(a)")
+    w.line("s.steps = _B")  # (each decision starts a new budget, as a run does: see `Emitter._unit`)
+    resumes = em.graph.resumes[index]
+    if len(resumes) > 1:
+        w.line(f"_alt = a >> {VALUE_BITS}")
+    for ai, (slot, body) in enumerate(resumes):
+        if len(resumes) > 1:
+            w.line("else:" if ai == len(resumes) - 1 else f"if _alt == {ai}:" if ai == 0 else f"elif _alt == {ai}:")
+        with w.indent(1 if len(resumes) > 1 else 0):
+            value = None
+            if slot is not None:
+                value = w.fresh("_v")
+                w.line(f"v[{slot}] = {value} = a & {VALUE_MASK}" if ai else f"v[{slot}] = {value} = a")
+            go(ai, body, value)
+
+
+def write_entry(em, w, index: int) -> None:
+    """The start of a whole-game run at a pending decision of choice `index`: its draw, then on."""
+    w.line("_, p, legal = s.pending")
+    pc = em.graph.choices[index]
+    def go(ai, body, value):
+        with w.fresh_frame():
+            em.goto(w, body, frozenset({pc}), 0)
+    with w.at(em.program.chooses[index].span):
+        write_pick(em, w, index, go, entry=True)
+
+
+def _legal_of(em, w, alt: ir.Alternative, base: int, out: str, span, raw: bool = False) -> None:
+    """Lines setting `out` to the ids of one alternative's legal actions, in order, as a tuple
+    (`raw`: any sequence, unchanged until it is drawn from: the zone's list, a list, a range)."""
     if alt.kind == "option":
         if alt.where is None:
             w.line(f"{out} = {em.c((base,))}")
@@ -65,7 +149,7 @@ def _legal_of(em, w, alt: ir.Alternative, base: int, out: str, span) -> None:
     if alt.kind == "card":
         q = w.fresh("_q")
         w.line(f"{q} = {em.view(w, alt.source)}")
-        every = f"tuple({q})" if base == 0 else f"{em.c(_with_base)}({base}, {q})"
+        every = (q if raw else f"tuple({q})") if base == 0 else f"{em.c(_with_base)}({base}, {q})"
         if alt.where is None:
             w.line(f"{out} = {every}")
             return
@@ -80,21 +164,21 @@ def _legal_of(em, w, alt: ir.Alternative, base: int, out: str, span) -> None:
                 return
             w.line("else:")
             with w.indent():
-                _kept(em, w, alt, q, rest, out, each)
+                _kept(em, w, alt, q, rest, out, each, raw)
             return
-        _kept(em, w, alt, q, alt.where, out, each)
+        _kept(em, w, alt, q, alt.where, out, each, raw)
         return
     lo, hi = w.fresh("_lo"), w.fresh("_hi")
     w.line(f"{lo}, {hi} = ({em.x(w, alt.source)}), ({em.x(w, alt.high)})")
     w.line(f"if {lo} < 0 or {hi} > {MAX_VALUE}:")
     w.line(f"    {em.c(helpers.numbers_out_of_range)}({lo}, {hi}, {em.c(span)})")
     if alt.where is None or always(alt.where):
-        w.line(f"{out} = tuple(range({base} + {lo}, {base} + {hi} + 1))")
+        w.line(f"{out} = {'' if raw else 'tuple'}(range({base} + {lo}, {base} + {hi} + 1))")
         return
-    _kept(em, w, alt, f"range({lo}, {hi} + 1)", alt.where, out, each)
+    _kept(em, w, alt, f"range({lo}, {hi} + 1)", alt.where, out, each, raw)
 
 
-def _kept(em, w, alt, values: str, test, out: str, each) -> None:
+def _kept(em, w, alt, values: str, test, out: str, each, raw: bool = False) -> None:
     """Lines keeping the values of `values` that pass `test`, as ids."""
     kept, x = w.fresh("_l"), w.fresh("_x")
     w.line(f"{kept} = []")
@@ -108,7 +192,7 @@ def _kept(em, w, alt, values: str, test, out: str, each) -> None:
         with context:
             w.line(f"if {em.x(w, test)}:")
         w.line(f"    {kept}.append({each(x)})")
-    w.line(f"{out} = tuple({kept})")
+    w.line(f"{out} = {kept}" if raw else f"{out} = tuple({kept})")
 
 
 def _with_base(base, cards):

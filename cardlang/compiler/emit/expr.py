@@ -11,7 +11,7 @@ Temporaries are walrus locals with fresh names, never inside a comprehension.
 from __future__ import annotations
 
 from .. import ir
-from ...runtime import pots
+from ...runtime import pots, steps
 from ...runtime.zones import first_in, still_in
 from . import helpers
 from . import seats
@@ -70,7 +70,7 @@ class ExprEmitter:
     def x_PileZone(self, w, e: ir.PileZone):
         k = w.fresh()
         return (f"({e.base - 1} + {k} if 1 <= ({k} := {self.x(w, e.index)}) <= {e.count} "
-                f"else {self.c(helpers.no_such_pile)}({k}, {self.c(e.family)}, {e.count}, {self.c(e.span)}))")
+                f"else {self.c(steps.no_such_pile)}({k}, {self.c(e.family)}, {e.count}, {self.c(e.span)}))")
 
     def x_FaceUp(self, w, e: ir.FaceUp):
         c = w.fresh()
@@ -93,6 +93,10 @@ class ExprEmitter:
         return f"{self.c(helpers.index)}({self.x(w, e.seq)}, {self.x(w, e.index)}, {self.c(e.span)})"
 
     # ------------------------------------------------------------------- operators
+    def _infix(self, w, left: ir.Expr, op: str, right: ir.Expr) -> str:
+        """`left op right` (left worked out first), in parentheses: the shape of every binary operator."""
+        return f"({self.x(w, left)} {op} {self.x(w, right)})"
+
     def x_Negate(self, w, e: ir.Negate):
         return f"(-{self.x(w, e.operand)})"
 
@@ -100,10 +104,10 @@ class ExprEmitter:
         return f"(not {self.x(w, e.operand)})"
 
     def x_And(self, w, e: ir.And):
-        return f"({self.x(w, e.left)} and {self.x(w, e.right)})"
+        return self._infix(w, e.left, "and", e.right)
 
     def x_Or(self, w, e: ir.Or):
-        return f"({self.x(w, e.left)} or {self.x(w, e.right)})"
+        return self._infix(w, e.left, "or", e.right)
 
     def x_Conditional(self, w, e: ir.Conditional):
         return f"({self.x(w, e.then)} if {self.x(w, e.cond)} else {self.x(w, e.otherwise)})"
@@ -115,10 +119,10 @@ class ExprEmitter:
             # the test, which works out the divisor, comes first; then the dividend
             return (f"({self.x(w, e.left)} {op} {d} if ({d} := {self.x(w, e.right)}) != 0 "
                     f"else {self.c(helpers.divide_by_zero)}({self.c(e.span)}))")
-        return f"({self.x(w, e.left)} {e.op} {self.x(w, e.right)})"
+        return self._infix(w, e.left, e.op, e.right)
 
     def x_Compare(self, w, e: ir.Compare):
-        return f"({self.x(w, e.left)} {e.op} {self.x(w, e.right)})"
+        return self._infix(w, e.left, e.op, e.right)
 
     def x_Concat(self, w, e: ir.Concat):
         return f"(tuple({self.x(w, e.left)}) + tuple({self.x(w, e.right)}))"
@@ -136,20 +140,19 @@ class ExprEmitter:
         return self.ranks if name == "rank" else self.suits if name == "suit" else self.layout.deck.card_face
 
     def x_Is(self, w, e: ir.Is):
+        equal = "!=" if e.negate else "=="
         if e.table is not None:
             value, sure = self.card(w, e.value)
             if sure:
-                table = self.c(self._table(e.table))
-                return f"({table}[{value}] {'!=' if e.negate else '=='} {self.x(w, e.pattern)})"
-        value = self.x(w, e.value)
-        if e.table is None:
+                return f"({self.c(self._table(e.table))}[{value}] {equal} {self.x(w, e.pattern)})"
+        else:
+            value = self.x(w, e.value)
             if isinstance(e.pattern, ir.Const) and e.pattern.value is None:  # identity says the same, faster
                 return f"({value} is {'not ' if e.negate else ''}None)"
-            return f"({value} {'!=' if e.negate else '=='} {self.x(w, e.pattern)})"
+            return f"({value} {equal} {self.x(w, e.pattern)})"
         t, table = w.fresh("_c"), self.c(self._table(e.table))
-        if e.negate:
-            return f"(({t} := {value}) is None or {table}[{t}] != {self.x(w, e.pattern)})"
-        return f"(({t} := {value}) is not None and {table}[{t}] == {self.x(w, e.pattern)})"
+        none = f"({t} := {value}) is None or" if e.negate else f"({t} := {value}) is not None and"
+        return f"({none} {table}[{t}] {equal} {self.x(w, e.pattern)})"
 
     def x_Has(self, w, e: ir.Has):
         test = self.x(w, e.pattern)
@@ -245,21 +248,20 @@ class ExprEmitter:
             h.line("return chosen")
 
     # ------------------------------------------------------------------ functions
-    def x_OrderOf(self, w, e: ir.OrderOf):
-        card, sure = self.card(w, e.card)
-        table = self.c(self.layout.orders[e.order])
+    def _of_card(self, w, card: ir.Expr, table, of_none: str) -> str:
+        """`table[card]` of a card by id, `of_none` for none (not tested when the card is never none)."""
+        card, sure = self.card(w, card)
+        table = self.c(table)
         if sure:
             return f"{table}[{card}]"
         t = w.fresh("_c")
-        return f"(0 if ({t} := {card}) is None else {table}[{t}])"
+        return f"({of_none} if ({t} := {card}) is None else {table}[{t}])"
+
+    def x_OrderOf(self, w, e: ir.OrderOf):
+        return self._of_card(w, e.card, self.layout.orders[e.order], "0")
 
     def x_RankPoints(self, w, e: ir.RankPoints):
-        card, sure = self.card(w, e.card)
-        table = self.c(e.table)
-        if sure:
-            return f"{table}[{card}]"
-        t = w.fresh("_c")
-        return f"(0 if ({t} := {card}) is None else {table}[{t}])"
+        return self._of_card(w, e.card, e.table, "0")
 
     def x_HandValue(self, w, e: ir.HandValue):
         ranking, codes = self.layout.rankings[e.ranking]
@@ -318,14 +320,9 @@ class ExprEmitter:
         if name == "count":
             return f"len({self.view(w, e.args[0])})"
         if name == "random":
-            return f"{self.c(helpers.draw)}(s, tuple({self.x(w, e.args[0])}), {self.c(e.span)})"
+            return f"{self.c(steps.draw)}(s, tuple({self.x(w, e.args[0])}), {self.c(e.span)})"
         if name in ("suit", "rank"):
-            card, sure = self.card(w, e.args[0])
-            table = self.c(self.suit_of if name == "suit" else self.ranks)
-            if sure:
-                return f"{table}[{card}]"
-            t = w.fresh("_c")
-            return f"(None if ({t} := {card}) is None else {table}[{t}])"
+            return self._of_card(w, e.args[0], self.suit_of if name == "suit" else self.ranks, "None")
         if name == "abs":
             return f"abs({self.x(w, e.args[0])})"
         if name in ("min", "max"):

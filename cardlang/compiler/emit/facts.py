@@ -1,4 +1,5 @@
-"""What the emitter knows of a lowered game before it writes it: the slots that never hold none.
+"""What the emitter knows of a lowered game before it writes it: the slots that never hold none,
+whether a rule reads who knows a card.
 
 A variable bound to each card of a zone, or of one card that is there (a `for each`, an aggregate,
 a card to choose), holds a card id, never none, unless some `set` writes that slot; the emitter
@@ -42,8 +43,7 @@ def _is_card_source(e) -> bool:
 def never_none(program: ir.Program) -> frozenset:
     """The slots bound only to cards of a zone (or of a card there) that no statement writes."""
     seen: set = set()
-    nodes = list(_walk([program.setup, program.round, list(program.phases.values()),
-                        [e for _, _, e in program.var_inits], program.score[1] if program.score else ()], seen))
+    nodes = list(_walk(_roots(program), seen))
     written = {n.target.slot for n in nodes if isinstance(n, (ir.Assign, ir.Increase))
                and isinstance(n.target, ir.SlotTarget)}
     bound = set()
@@ -53,6 +53,28 @@ def never_none(program: ir.Program) -> frozenset:
         elif isinstance(n, ir.Alternative) and n.kind == "card" and n.slot is not None and _is_card_source(n.source):
             bound.add(n.slot)
     return frozenset(bound - written)
+
+
+def reads_knowledge(program: ir.Program) -> bool:
+    """Whether a rule reads who knows a card (`is face up`): then no state may leave it untracked."""
+    seen: set = set()
+    return any(isinstance(n, ir.FaceUp) for n in _walk(_roots(program), seen))
+
+
+def _roots(program: ir.Program) -> list:
+    return [program.setup, program.round, list(program.phases.values()),
+            [e for _, _, e in program.var_inits], program.score[1] if program.score else ()]
+
+
+def statements(stmts) -> list:
+    """Every statement under `stmts`, those of the phases they play included (each phase once)."""
+    return [n for n in _walk(list(stmts), set()) if isinstance(n, ir.Stmt)]
+
+
+def writes(stmts, slot: int) -> bool:
+    """Whether a statement under `stmts` (phases played included) sets slot `slot`."""
+    return any(isinstance(n, (ir.Assign, ir.Increase)) and isinstance(n.target, ir.SlotTarget)
+               and n.target.slot == slot for n in statements(stmts))
 
 
 def draws(node) -> bool:

@@ -180,6 +180,9 @@ class Graph:
         self.splits: dict = {}  # id(ir.Alternative) -> (first terms, the rest or None): passes/split.py
         self.chaining = None  # (line budget, depth) when the emitter pastes ops (passes/chaining.py)
         self.paste = False  # locals hold values and define bodies are pasted (passes/paste.py)
+        self.playout = False  # whole-game runs for playouts (passes/playout.py)
+        self.rounds = False  # ... which play each round they begin as one function (passes/rounds.py)
+        self.forget = False  # a quiet state's whole-game run writes no knowledge (passes/quiet.py)
 
 
 class Builder:

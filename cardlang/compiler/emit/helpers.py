@@ -3,10 +3,10 @@ in the program's namespace). Each does what the reference interpreter does for i
 
 from __future__ import annotations
 
-from ...runtime import facts, melds, rng
+from ...runtime import melds
 from ...runtime.basics import RuleError
-from ...runtime.log import flush, marks, player_name
-from ...runtime.zones import strict_shortfall
+from ...runtime.log import marks, player_name
+from ...runtime.playout import BadPick
 
 
 def index(items, i, span):
@@ -28,11 +28,6 @@ def set_item(v, slot, i, value, span):
     items = list(v[slot])
     items[item_index(items, i, span) - 1] = value
     v[slot] = tuple(items)
-
-
-def no_such_pile(k, family, count, span):
-    """`family(k)` for a k outside 1..count."""
-    raise RuleError(f"`{family}({k})`: `{family}` has piles 1 to {count}", span)
 
 
 def position_of(c, cards):
@@ -93,20 +88,6 @@ def combination(name, rule, deck, table, span, *args):
         raise RuleError(str(e), span) from None
 
 
-def draw(s, items, span):
-    """`random(items)`: the next fixed draw, or one by the state's chance."""
-    if s.draws is not None and s.draws[0] < len(s.draws[1]):
-        i, values = s.draws
-        s.draws = (i + 1, values)
-        if values[i] not in items:
-            raise RuleError(f"the fixed draw {values[i]!r} is not among {items}", span)
-        return values[i]
-    if not items:
-        raise RuleError("`random` of nothing", span)
-    i, s.rng = rng.randbelow(len(items), s.rng)
-    return items[i]
-
-
 def numbers_out_of_range(lo, hi, span):
     raise RuleError(f"numbers to choose must lie in 0..65535, not {lo}..{hi}", span)
 
@@ -117,9 +98,11 @@ def no_choice(p, legal, span):
     raise RuleError("nobody to choose", span)
 
 
-def strict_short(need, have, span):
-    """The rule error of a `move … strictly` that finds fewer cards than it names."""
-    raise RuleError(strict_shortfall(need, have), span)
+def bad_pick(s, pending, pc, i):
+    """A scripted bot's index outside the legal actions, in a whole-game run: the state waits on the
+    decision, as the playout loop leaves it."""
+    s.pending, s.pc = pending, pc
+    raise BadPick(f"P{pending.player} has {len(pending.legal)} legal actions: no action {i}")
 
 
 def cannot_deal(s, n, src, targets, names, span):
@@ -131,31 +114,6 @@ def log_deal(s, n, src, targets, names):
     if n and targets:
         who = ", ".join(names[z] for z in targets)
         s.fresh.append((f"dealt {n} card{'s' if n > 1 else ''} from {names[src]} to {who}", ()))
-
-
-def shuffle(s, z, vis, names):
-    """`shuffle z`: by the state's chance (or the stacked deck), only who sees the zone knows it."""
-    pile = s.zones[z]
-    if s.fresh:
-        flush(s)  # a card shown before the shuffle stays shown in the log
-    s.rng = rng.shuffle(pile, s.rng)
-    if s.stacks is not None and s.stacks[0] < len(s.stacks[2]):
-        i, given, ids = s.stacks
-        top = [c for c in ids[i] if c in pile]
-        rest = [c for c in pile if c not in set(top)]
-        pile[:] = rest + top[::-1]  # the end of the list is the top
-        s.stacks = (i + 1, given, ids)
-    mask = vis[z]
-    known = s.known
-    if len(pile) == len(known):  # the whole deck: nobody knows any card but by the zone
-        known[:] = [mask] * len(known)
-    else:
-        for c in pile:
-            known[c] = mask
-    if s.facts is not None:
-        facts.clear(s, pile)
-    if s.log is not None:
-        s.fresh.append((f"{names[z]} is shuffled", ()))
 
 
 def face_up(s, dest, moving, names):

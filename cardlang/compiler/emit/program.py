@@ -6,6 +6,11 @@ when the chaining pass is on, writes the op found there in place (a pasted op st
 local of its host), so that one call runs from a decision to the next. An op is compiled the first
 time the run loop enters it, so loading a game stays cheap: only the ops a run starts from or comes
 back to are ever compiled (an alternative's body, a loop head, a phase's return point).
+
+With the playout pass, each op has a second version for whole-game runs (`Program.playout`): the
+same op written with the playout's draw in place of each choice's stop (`choose.write_pick`), so
+a run goes from decision to decision without leaving generated code; with the quiet pass, those
+written for a quiet state leave out every write of who knows which card.
 """
 
 from __future__ import annotations
@@ -16,12 +21,13 @@ from ...runtime import engine, view
 from ...runtime.actions import VALUE_BITS, VALUE_MASK
 from ...runtime.basics import RuleError
 from ...runtime.payoffs import PayoffRule
-from ...runtime.engine import STOP
 from ...runtime.log import flush, flush_up_to_error
+from ...runtime.playout import NEVER
 from ...runtime.program import ProgramBase, loops_forever, round_begins
-from . import helpers, seats
-from .choose import write_choose
-from .stmt import StmtEmitter
+from . import seats
+from .choose import write_choose, write_entry
+from .facts import reads_knowledge
+from .rounds import RoundEmitter
 from .writer import Namespace, Writer
 
 _RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule applied to what it cannot take
@@ -47,13 +53,15 @@ class Choice:
         self.alts, self.pc, self.span = alts, pc, span
 
 
-class Emitter(StmtEmitter):
+class Emitter(RoundEmitter):
     """Writes the ops of a graph (`o_<Op>`), with the statements and expressions they hold."""
 
     def __init__(self, program, graph, ns, counting: bool):
         super().__init__(program, ns, graph.paste, counting)
         self.graph = graph
         self.branch_points = graph.branch_points
+        self.pick = None  # in a whole-game run: what the playout draws (see `choose.write_pick`)
+        self.tally = False  # ... and whether it tells each decision to its `on_decision`
 
     def op(self, w, pc: int, way: frozenset, start: int) -> None:
         """Writes op `pc` (its lines end on every path with a `return`)."""
@@ -132,15 +140,8 @@ class Emitter(StmtEmitter):
         self.goto(w, op.end, way, start)
 
     def o_Call(self, w, op, way, start):
-        # every argument is worked out before any parameter is set (an argument may read one);
         # a call spends no step of the budget: a phase never plays itself (E023), so calls end
-        values = []
-        for arg in op.args:
-            a = w.fresh("_a")
-            w.line(f"{a} = {self.x(w, arg)}")
-            values.append(a)
-        for slot, a in zip(op.phase.slots, values):
-            w.line(f"v[{slot}] = {a}")
+        self.arguments(w, op.args, op.phase.slots)
         if op.push:
             w.line(f"s.stack.append({op.next})")
         self.goto(w, op.target, way, start)
@@ -149,16 +150,10 @@ class Emitter(StmtEmitter):
         w.line("return s.stack.pop()")
 
     def o_Choose(self, w, op, way, start):
-        write_choose(self, w, op)
+        write_choose(self, w, op, way, start)
 
     def o_EndGame(self, w, op, way, start):
-        winners = self.x(w, op.node.winners) if op.node.winners is not None else "()"
-        w.line(f"s.winner_seats = tuple(sorted(set({winners})))")
-        w.line("s.terminal = True")
-        w.line("s.pending = None")
-        w.line("if s.log is not None:")
-        w.line(f"    {self.c(helpers.game_over)}(s)")
-        w.line(f"return {STOP}")
+        self.s_EndGame(w, op.node)  # (it ends the run: `rounds.py` writes it, for whole rounds too)
 
     def o_EndRound(self, w, op, way, start):
         w.line("s.stack.clear()")
@@ -175,44 +170,60 @@ class Emitter(StmtEmitter):
         w.line("s.steps -= 1")
         w.line(f"if s.steps < 0 or s.round > {self.program.max_rounds}:")
         w.line(f"    {self.c(loops_forever)}({self.c(op.span)}, s)")
+        if self.pick is not None and self.graph.rounds:  # a whole-game run: the round as one function
+            w.line("if s.round < stop:")
+            w.line(f"    return {len(self.graph.ops)}")
         self.goto(w, op.next, way, start)
 
     # ------------------------------------------------------------ compiling
-    def compile_op(self, pc: int, chained: bool = True):
-        """The function of op `pc` (chained, unless `chained` is false)."""
-        saved = self.graph.chaining
+    def compile_op(self, pc: int, chained: bool = True, variant=None):
+        """The function of op `pc` (chained, unless `chained` is false); with `variant`, (pick,
+        tally, knowledge), its version for whole-game runs (`Program.playout`)."""
+        return self._unit("_op", chained, variant, lambda w: self.op(w, pc, frozenset(), 0))
+
+    def compile_entry(self, index: int, variant, chained: bool = True):
+        """The start of a whole-game run at a pending decision of choice `index`."""
+        return self._unit("_entry", chained, variant, lambda w: write_entry(self, w, index))
+
+    def compile_round(self, variant):
+        """A round from its beginning to the next, as one function (`rounds.py`)."""
+        return self._unit("_round", True, variant, self.whole_round)
+
+    def _unit(self, prefix: str, chained: bool, variant, write):
+        saved = self.graph.chaining, self.pick, self.tally, self.knowledge
         if not chained:
             self.graph.chaining = None
+        if variant is not None:
+            self.pick, self.tally, self.knowledge = variant
         try:
             w = Writer(self.ns)
-            name = self.ns.fresh("_op")
-            w.line(f"def {name}(s):")
+            name = self.ns.fresh(prefix)
+            w.line(f"def {name}(s):" if variant is None else f"def {name}(s, P, stop, T, on):")
             with w.indent():
                 w.line("v = s.v")
-                self.op(w, pc, frozenset(), 0)
+                if variant is not None:  # the step budget a decision starts (tests may lower it), the history
+                    w.line(f"_B, _H = {self.c(engine)}.STEP_BUDGET, s.history")
+                write(w)
             return self._keep(w.compile(name, f"<cardlang op {next(_units)}>"))
         finally:
-            self.graph.chaining = saved
+            self.graph.chaining, self.pick, self.tally, self.knowledge = saved
 
     def compile_expr(self, e):
         """A function `f(s)` giving the value of expression `e`."""
-        w = Writer(self.ns)
-        name = self.ns.fresh("_e")
-        w.line(f"def {name}(s):")
-        with w.indent():
-            w.line("v = s.v")
-            w.line(f"return {self.x(w, e)}")
-        return self._keep(w.compile(name, f"<cardlang expr {next(_units)}>"))
+        return self._value_unit("_e", "expr", lambda w: self.x(w, e))
 
     def compile_text(self, t):
         """A function `f(s)` giving (text with card marks, the cards marked) of text `t`."""
+        return self._value_unit("_label", "text", lambda w: self.text(w, t))
+
+    def _value_unit(self, prefix: str, kind: str, value):
         w = Writer(self.ns)
-        name = self.ns.fresh("_label")
+        name = self.ns.fresh(prefix)
         w.line(f"def {name}(s):")
         with w.indent():
             w.line("v = s.v")
-            w.line(f"return {self.text(w, t)}")
-        return self._keep(w.compile(name, f"<cardlang text {next(_units)}>"))
+            w.line(f"return {value(w)}")
+        return self._keep(w.compile(name, f"<cardlang {kind} {next(_units)}>"))
 
     def _keep(self, compiled):
         """The function of a compiled unit, its spans and source kept for errors and readers."""
@@ -237,6 +248,7 @@ class Program(ProgramBase):
         self.sources: dict = {}  # generated file name -> its source, for reading what was generated
         self.passes: tuple = ()
         self.refused: list = []  # (pc, chained, why) of each op Python refused to compile
+        self.reads_knowledge = reads_knowledge(lowered)
 
     def setup(self, graph, passes) -> None:
         """Takes the op graph the passes left and makes the program's tables and functions."""
@@ -265,6 +277,8 @@ class Program(ProgramBase):
                 alts.append(Alt(a.kind, a.slot, label, a.pure))
             self.chooses.append(Choice(alts, graph.choices[c.index], c.span))
         self.code = [self._stub(pc) for pc in range(len(graph.ops))]
+        self.plays_whole_games = graph.playout
+        self.variants: dict = {}  # (pick, tally, knowledge) -> (ops, entries by choice) of whole-game runs
 
     def _stub(self, pc: int):
         def first_entry(s):
@@ -272,18 +286,59 @@ class Program(ProgramBase):
             return op(s)
         return first_entry
 
-    def _compiled(self, pc: int):
+    def _compiled(self, pc: int, variant=None):
         """Op `pc` as a function: chained if Python accepts it, else alone, else unfused."""
         for chained in (True, False):
             try:
-                return self.em.compile_op(pc, chained)
+                if variant is None:
+                    return self.em.compile_op(pc, chained)
+                return self.em.compile_op(pc, chained, variant)
             except _TOO_DEEP as e:
                 self.refused.append((pc, chained, f"{type(e).__name__}: {e}"))  # (tests check that none is)
         unfused = getattr(self.graph.ops[pc], "plain", None)
         if unfused is None:
             raise RuleError("this rule is nested too deeply for the engine", self.op_spans[pc])
         self.graph.ops[pc] = unfused  # (a fused run Python refuses: its statements one op each)
-        return self._compiled(pc)
+        return self._compiled(pc, variant)
+
+    def _variant(self, variant) -> tuple:
+        """The ops and entries of whole-game runs of one kind, each compiled when first entered."""
+        ops: list = []
+        entries: list = []
+
+        def op_stub(pc):
+            def first_entry(s, P, stop, T, on):
+                op = ops[pc] = self._compiled(pc, variant)
+                return op(s, P, stop, T, on)
+            return first_entry
+
+        def entry_stub(index):
+            def first_entry(s, P, stop, T, on):
+                try:
+                    f = entries[index] = self.em.compile_entry(index, variant)
+                except _TOO_DEEP:  # (too deep chained: the choice's draw alone, then the run loop)
+                    f = entries[index] = self.em.compile_entry(index, variant, chained=False)
+                return f(s, P, stop, T, on)
+            return first_entry
+
+        def round_stub(s, P, stop, T, on):  # (the pc after the last op: see `o_NextRound`)
+            f = None
+            if self.em.writes_whole_rounds():
+                try:
+                    f = self.em.compile_round(variant)
+                except _TOO_DEEP as e:  # (nested too deeply once phases are in place: the ops play it)
+                    self.refused.append((len(self.graph.ops), True, f"{type(e).__name__}: {e}"))
+            if f is None:
+                after = self.graph.ops[self.round_pc].next
+                f = lambda s, P, stop, T, on: after  # noqa: E731
+            ops[len(self.graph.ops)] = f
+            return f(s, P, stop, T, on)
+
+        ops.extend(op_stub(pc) for pc in range(len(self.graph.ops)))
+        ops.append(round_stub)
+        entries.extend(entry_stub(i) for i in range(len(self.chooses)))
+        table = self.variants[variant] = (ops, entries)
+        return table
 
     def source(self, f) -> str:
         """The Python source of a generated function `f` (an op of `code`, a label, an initial value)."""
@@ -311,13 +366,43 @@ class Program(ProgramBase):
             while pc >= 0:
                 pc = code[pc](st)
         except RuleError as e:
-            flush_up_to_error(st)
-            raise e.located(self._where(e, pc)).in_game(st.seed, len(st.history))
+            raise self._failed(st, e, pc)
         except _RUNTIME_ERRORS as e:
-            flush_up_to_error(st)
-            raise RuleError(str(e), self._where(e, pc)).in_game(st.seed, len(st.history)) from e
+            raise self._failed(st, e, pc) from e
         if st.log is not None and st.fresh:
             flush(st)
+
+    def _failed(self, st, error, pc: int) -> RuleError:
+        """The rule error to raise for `error`, met in a run at op `pc`: the log kept up to it, the
+        error placed at the rule line it left generated code at, and dated in the game."""
+        flush_up_to_error(st)
+        if isinstance(error, RuleError):
+            return error.located(self._where(error, pc)).in_game(st.seed, len(st.history))
+        return RuleError(str(error), self._where(error, pc)).in_game(st.seed, len(st.history))
+
+    def playout(self, st, pick: str, source, stop_round=None, tally=None, on_decision=None) -> int:
+        """Plays on from the pending decision in one generated run, each decision drawn from
+        `source` as `runtime.playout` draws it (`pick`: "seat", "random" or "script"), until the end
+        or round `stop_round`; returns the decisions played. For a state with no log and no record
+        of the round (what `runtime.playout` checks); a quiet one is played without knowledge."""
+        variant = (pick, on_decision is not None, not (st.quiet and self.graph.forget))
+        ops, entries = self.variants.get(variant) or self._variant(variant)
+        before = len(st.history)
+        index = st.pending.choice
+        pc = self.chooses[index].pc
+        st.steps = engine.STEP_BUDGET
+        args = (source, NEVER if stop_round is None else stop_round, tally, on_decision)
+        try:
+            pc = entries[index](st, *args)
+            while pc >= 0:
+                pc = ops[pc](st, *args)
+        except RuleError as e:
+            raise self._failed(st, e, pc)
+        except _RUNTIME_ERRORS as e:
+            raise self._failed(st, e, pc) from e
+        if not st.terminal and len(st.history) >= self.max_decisions:
+            self._check_decisions(st, self.chooses[st.pending.choice].span)
+        return len(st.history) - before
 
     def _where(self, error, pc: int):
         """The rule line the error left generated code at (the innermost generated frame)."""
@@ -332,16 +417,17 @@ class Program(ProgramBase):
 
     def resume(self, st, a: int) -> None:
         """Plays the legal action `a` of the pending choice and runs on to the next decision."""
-        if st.checkpoint is not False:  # (False in the copies bots play out: they keep no past)
-            view.record(st, a)
+        cp = st.checkpoint  # (False in the copies bots play out: they keep no past)
+        if cp is not False and (cp is None or cp[0] != st.round) and not st.quiet:
+            view.record(st, a)  # (what it tests first, tested here: most decisions need nothing)
         # (alt_of and value_of, without two calls a decision)
-        slot, body = self.resumes[st.pending.choice][a >> VALUE_BITS]
+        slot, pc = self.resumes[st.pending.choice][a >> VALUE_BITS]
         if slot is not None:
             st.v[slot] = a & VALUE_MASK
         st.history.append(a)
         if st.log is not None:
             self._log_choice(st, a)
         st.pending = None
-        self._run(st, body)
+        self._run(st, pc)
         if len(st.history) >= self.max_decisions:
             self._check_decisions(st, self.chooses[st.pending.choice].span if st.pending else None)

@@ -8,9 +8,12 @@ how a fused run of statements that cannot stop runs (passes/fusion.py); the op g
 
 from __future__ import annotations
 
+import contextlib
+
 from .. import ir
 from ...runtime.log import mark
 from ...runtime.program import loops_forever
+from ...runtime import steps
 from ...runtime.zones import move_cards
 from ...runtime.log import flush
 from ...runtime import facts
@@ -18,6 +21,7 @@ from ...runtime.at_once import conceal
 from ...runtime import pots
 from . import helpers, seats
 from .expr import ExprEmitter
+from .facts import writes
 
 
 class StmtEmitter(ExprEmitter):
@@ -26,6 +30,7 @@ class StmtEmitter(ExprEmitter):
     def __init__(self, program, ns, paste: bool, counting: bool):
         super().__init__(program, ns, paste)
         self.counting = counting
+        self.knowledge = True  # written without it: a quiet state's whole-game run (passes/quiet.py)
         self.branch_points: dict = {}  # id(If) -> its branches' rule points (else last), when counting
         self.hits = program.hits
 
@@ -87,6 +92,11 @@ class StmtEmitter(ExprEmitter):
     # ----------------------------------------------------------------- cards
     def _learn(self, w, moving: str, dest: str, face) -> None:
         """Who learns the cards `moving` put on zone `dest`: whoever sees it, everyone, or nobody more."""
+        if not self.knowledge:
+            if face == "up":
+                w.line("if s.log is not None:")
+                w.line(f"    {self.c(helpers.face_up)}(s, {dest}, {moving}, {self.c(self.layout.zone_names)})")
+            return
         if face is None:
             add = w.fresh("_m")
             w.line(f"{add} = {self.c(self.layout.zone_vis)}[{dest}]")
@@ -119,11 +129,12 @@ class StmtEmitter(ExprEmitter):
                 w.line(f"s.zones[loc[{c}]].remove({c})")
                 w.line(f"s.zones[{dest}].insert(0, {c})" if st.bottom else f"s.zones[{dest}].append({c})")
                 w.line(f"loc[{c}] = {dest}")
-                if face is None:
+                if face is None and self.knowledge:
                     w.line(f"s.known[{c}] |= {self.c(self.layout.zone_vis)}[{dest}]")
                 elif face == "up":
                     texts = tuple(f"face up on {name}: {mark(0)}" for name in names)
-                    w.line(f"s.known[{c}] = {self.layout.all}")
+                    if self.knowledge:
+                        w.line(f"s.known[{c}] = {self.layout.all}")
                     w.line("if s.log is not None:")
                     w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
             return
@@ -159,7 +170,7 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{need} = {self.x(w, st.need)}")
         w.line(f"{got} = {have}")
         w.line(f"if {got} < {need}:")
-        w.line(f"    {self.c(helpers.strict_short)}({need}, {got}, {self.c(st.span)})")
+        w.line(f"    {self.c(steps.strict_short)}({need}, {got}, {self.c(st.span)})")
 
     def s_Deal(self, w, st: ir.Deal):
         n, src, targets, pile = w.fresh("_n"), w.fresh("_z"), w.fresh("_q"), w.fresh("_p")
@@ -177,15 +188,15 @@ class StmtEmitter(ExprEmitter):
         w.line(f"        c = {pile}.pop()")
         w.line("        zones[z].append(c)")
         w.line("        loc[c] = z")
-        if st.face == "up":
+        if st.face == "up" and self.knowledge:
             w.line(f"        known[c] = {self.layout.all}")
-        elif st.face is None:
+        elif st.face is None and self.knowledge:
             w.line(f"        known[c] |= {self.c(self.layout.zone_vis)}[z]")
         w.line("if s.log is not None:")
         w.line(f"    {self.c(helpers.log_deal)}(s, {n}, {src}, {targets}, {names})")
 
     def s_Shuffle(self, w, st: ir.Shuffle):
-        w.line(f"{self.c(helpers.shuffle)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis)}, "
+        w.line(f"{self.c(steps.shuffle_zone)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis)}, "
                f"{self.c(self.layout.zone_names)})")
 
     def s_SwapZones(self, w, st: ir.SwapZones):
@@ -197,7 +208,8 @@ class StmtEmitter(ExprEmitter):
         w.line(f"    add = {self.c(self.layout.zone_vis)}[z]")
         w.line("    for c in zones[z]:")
         w.line("        loc[c] = z")
-        w.line("        known[c] |= add")
+        if self.knowledge:
+            w.line("        known[c] |= add")
 
     def s_SwapCards(self, w, st: ir.SwapCards):
         a, b = w.fresh("_c"), w.fresh("_c")
@@ -210,14 +222,19 @@ class StmtEmitter(ExprEmitter):
         w.line(f"ia, ib = zones[za].index({a}), zones[zb].index({b})")
         w.line(f"zones[za][ia], zones[zb][ib] = {b}, {a}")
         w.line(f"loc[{a}], loc[{b}] = zb, za")
-        w.line(f"known[{a}] |= {vis}[zb]")
-        w.line(f"known[{b}] |= {vis}[za]")
+        if self.knowledge:
+            w.line(f"known[{a}] |= {vis}[zb]")
+            w.line(f"known[{b}] |= {vis}[za]")
 
     def s_Reveal(self, w, st: ir.Reveal):
         shown = w.fresh("_q")
         w.line(f"{shown} = tuple({self.x(w, st.cards)})")
         reveal = self.c(helpers.reveal)
         owners = self.c(self.layout.zone_owner)
+        if not self.knowledge:  # (a quiet state: no log either, and nobody's knowledge kept)
+            if st.to is not None:
+                w.line(f"tuple({self.x(w, st.to)})")  # (worked out all the same: it may draw)
+            return
         if st.to is None:  # shown to all, without a log: only who knows the cards changes
             w.line("if s.log is None:")
             w.line("    known = s.known")
@@ -231,6 +248,9 @@ class StmtEmitter(ExprEmitter):
     def s_Hide(self, w, st: ir.Hide):
         w.line("if s.fresh:")
         w.line(f"    {self.c(flush)}(s)")  # a card shown before it is hidden stays shown in the log
+        if not self.knowledge:
+            w.line(f"{self.x(w, st.cards)}")  # (worked out all the same: it may draw)
+            return
         w.line(f"for c in {self.x(w, st.cards)}:")
         w.line(f"    s.known[c] = {self.c(self.layout.zone_vis)}[s.loc[c]]")
         if self.layout.facts is not None:
@@ -310,6 +330,12 @@ class StmtEmitter(ExprEmitter):
                 self.count(w, points[-1])
                 self.block(w, st.orelse)
 
+    def held(self, w, slot, local, body):
+        """Inside, `body` reads slot `slot` from `local` when pasting and nothing in it sets the slot."""
+        if self.paste and local is not None and slot is not None and not writes(body, slot):
+            return w.holding(slot, local)
+        return contextlib.nullcontext()
+
     def s_ForEach(self, w, st: ir.ForEach):
         seq, x = w.fresh("_q"), w.fresh("_x")
         w.line(f"v[{st.seq_slot}] = {seq} = tuple({self.x(w, st.seq)})")
@@ -320,7 +346,8 @@ class StmtEmitter(ExprEmitter):
                 with w.holding(st.slot, x) if self.paste else w.holding(st.slot, f"v[{st.slot}]"):
                     w.line(f"if not ({self.x(w, st.where)}):")
                 w.line("    continue")
-            self.block(w, st.body)
+            with self.held(w, st.slot, x, st.body):
+                self.block(w, st.body)
 
     def s_Repeat(self, w, st: ir.Repeat):
         left = w.fresh("_n")

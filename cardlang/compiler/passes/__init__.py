@@ -1,7 +1,8 @@
 """The emitter's optimisation passes, in the order they run: the one list of them (`PASSES`).
 
 Each pass is a module with `NAME` and `run(graph)`, over the op graph of `compiler/emit/graph.py`
-(`fusion`, `threading`) or over what the emitter writes from it (`chaining`, `split`, `paste`).
+(`fusion`, `threading`) or over what the emitter writes from it (`chaining`, `split`, `paste`,
+`playout`, `rounds`, `quiet`).
 Any of them can be switched off to bisect a bug: `cardlang.load(..., passes=...)` or the
 environment variable `CARDLANG_PASSES` (docs/engine.md); a game plays the same with any of them.
 """
@@ -11,9 +12,9 @@ from __future__ import annotations
 import os
 
 from ...lang.diagnostics import CardlangError
-from . import chaining, fusion, paste, split, threading
+from . import chaining, fusion, paste, playout, quiet, rounds, split, threading
 
-PASSES = (fusion, threading, chaining, split, paste)
+PASSES = (fusion, threading, chaining, split, paste, playout, rounds, quiet)
 NAMES = tuple(p.NAME for p in PASSES)
 
 

@@ -1,0 +1,73 @@
+"""Whole rounds: in a whole-game run (`Program.playout`, passes/rounds.py), a round that begins is
+written as one function of plain Python statements, its choices drawn where they stand, its
+phases written where they are played, so the round runs without going back to the run loop.
+
+A choice does not stop a playout, so in such a run every statement is one that cannot stop, as
+`stmt.py` writes them, plus the four written here, one method per IR node: `s_Choose` (the draw,
+then the chosen alternative's body), `s_CallPhase` (the phase's body in place: a phase never plays
+itself, E023), `s_EndGame` and `s_EndRound` (a `return` of the round's function, out of any loop).
+A round is started this way only from its beginning (`o_NextRound`); a run that starts inside a
+round plays the rest of it through the whole-game version of the ops.
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ...runtime.engine import STOP
+from . import helpers
+from .choose import write_legal, write_pick
+from .facts import statements
+from .stmt import StmtEmitter
+
+
+class RoundEmitter(StmtEmitter):
+    """Writes the statements that stop a run, as a whole round plays them (see the module)."""
+
+    def s_Choose(self, w, st: ir.Choose):
+        write_legal(self, w, st)
+        points = self.graph.points_of_choice[st.index]
+
+        def go(ai, body, value):
+            alt = st.alternatives[ai]
+            self.count(w, points[ai])
+            with self.held(w, alt.slot, value, alt.body):
+                self.block(w, alt.body)
+        write_pick(self, w, st.index, go, rounds=False)
+
+    def arguments(self, w, args, slots) -> None:
+        """A phase's arguments into its parameters: every one worked out before any is set (an
+        argument may read a parameter)."""
+        values = []
+        for arg in args:
+            a = w.fresh("_a")
+            w.line(f"{a} = {self.x(w, arg)}")
+            values.append(a)
+        for slot, a in zip(slots, values):
+            w.line(f"v[{slot}] = {a}")
+
+    def s_CallPhase(self, w, st: ir.CallPhase):
+        self.arguments(w, st.args, st.phase.slots)
+        with w.fresh_frame():  # (the phase sees its parameters through their slots)
+            self.block(w, st.phase.body)
+
+    def s_EndGame(self, w, st: ir.EndGame):
+        winners = self.x(w, st.winners) if st.winners is not None else "()"
+        w.line(f"s.winner_seats = tuple(sorted(set({winners})))")
+        w.line("s.terminal = True")
+        w.line("s.pending = None")
+        w.line("if s.log is not None:")
+        w.line(f"    {self.c(helpers.game_over)}(s)")
+        w.line(f"return {STOP}")
+
+    def s_EndRound(self, w, st: ir.EndRound):
+        w.line("s.stack.clear()")
+        w.line(f"return {self.graph.round_pc}")
+
+    def whole_round(self, w) -> None:
+        """The body of a round's function: its statements, then back to where rounds begin."""
+        self.block(w, self.program.ir.round)
+        w.line(f"return {self.graph.round_pc}")
+
+    def writes_whole_rounds(self) -> bool:
+        """Whether every statement a round may play has its method here or in `stmt.py`."""
+        return all(hasattr(self, "s_" + type(st).__name__) for st in statements(self.program.ir.round))

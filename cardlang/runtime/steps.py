@@ -1,0 +1,63 @@
+"""Rule steps both engines take through the same code: a shuffle, a `random` draw, and the rule
+errors of a pile number out of range and of a `move … strictly` that finds too few cards. The
+reference interpreter calls them with the values it has worked out, the generated code with its
+own (bound by name in the program's namespace), so they draw, change and say the same."""
+
+from __future__ import annotations
+
+from . import facts, rng
+from .basics import RuleError
+from .log import flush
+
+
+def shuffle_zone(s, z: int, vis, names) -> None:
+    """`shuffle z`: by the state's chance (or the stacked deck); only who sees the zone knows its
+    cards then (nothing, in a quiet state: `runtime.playout.quiet`)."""
+    pile = s.zones[z]
+    if s.fresh:
+        flush(s)  # a card shown before the shuffle stays shown in the log
+    s.rng = rng.shuffle(pile, s.rng)
+    if s.stacks is not None and s.stacks[0] < len(s.stacks[2]):
+        i, given, ids = s.stacks
+        top = [c for c in ids[i] if c in pile]
+        rest = [c for c in pile if c not in set(top)]
+        pile[:] = rest + top[::-1]  # the end of the list is the top
+        s.stacks = (i + 1, given, ids)
+    if not s.quiet:
+        mask = vis[z]
+        known = s.known
+        if len(pile) == len(known):  # the whole deck: nobody knows any card but by the zone
+            known[:] = [mask] * len(known)
+        else:
+            for c in pile:
+                known[c] = mask
+    if s.facts is not None:
+        facts.clear(s, pile)  # what a seat was told of these cards no longer holds
+    if s.log is not None:
+        s.fresh.append((f"{names[z]} is shuffled", ()))
+
+
+def draw(s, items: tuple, span):
+    """`random(items)`: the next fixed draw, or one by the state's chance."""
+    if s.draws is not None and s.draws[0] < len(s.draws[1]):
+        i, values = s.draws
+        s.draws = (i + 1, values)
+        if values[i] not in items:
+            raise RuleError(f"the fixed draw {values[i]!r} is not among {items}", span)
+        return values[i]
+    if not items:
+        raise RuleError("`random` of nothing", span)
+    i, s.rng = rng.randbelow(len(items), s.rng)
+    return items[i]
+
+
+def no_such_pile(k: int, family: str, count: int, span):
+    """`family(k)` for a k outside 1..count: the rule error."""
+    raise RuleError(f"`{family}({k})`: `{family}` has piles 1 to {count}", span)
+
+
+def strict_short(need: int, have: int, span):
+    """The rule error of a `move … strictly` that finds fewer cards than it names."""
+    cards = "card" if need == 1 else "cards"
+    there = f"only {have} is" if have == 1 else f"only {have} are" if have else "none is"
+    raise RuleError(f"this `move … strictly` must move {need} {cards}, but {there} there", span)
