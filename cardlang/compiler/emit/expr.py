@@ -267,10 +267,9 @@ class ExprEmitter:
                 f"{self.c(e.span)})")
 
     def x_Combination(self, w, e: ir.Combination):
-        table = self.c(self.layout.orders[e.table]) if e.table is not None else "None"
-        args = "".join(f", {self.x(w, a)}" for a in e.args)
-        return (f"{self.c(helpers.combination)}({e.name!r}, {self.c(self.layout.melds)}, {self.c(self.layout.deck)}, "
-                f"{table}, {self.c(e.span)}{args})")
+        args = ", ".join(self.x(w, a) for a in e.args)
+        table = self.layout.orders[e.table] if e.table is not None else None
+        return f"{self.c(helpers.meld_function(e.name, self.layout.melds, self.layout.deck, table, e.span))}({args})"
 
     def x_DefineCall(self, w, e: ir.DefineCall):
         if not self.paste:  # each argument into its parameter's slot, in a helper, then the body
