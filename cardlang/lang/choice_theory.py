@@ -163,7 +163,8 @@ class Theory:
             return ("z", z[1]) if sym is not None and sym.kind == "zone" else None
         if len(z) == 3 and z[0] == "Call" and len(z[2]) == 1:
             sym = self.sym.table.get(z[1] + "()") or self.sym.table.get(z[1])
-            return ("p", z[1], z[2][0]) if sym is not None and sym.kind == "pzone" else None
+            family = z[1] in self.sym.zone_counts  # one pile of a numbered family, as zone_facts keeps it
+            return ("p", z[1], z[2][0]) if sym is not None and (sym.kind == "pzone" or family) else None
         return None
 
     @staticmethod
