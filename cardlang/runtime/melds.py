@@ -374,6 +374,17 @@ class MeldRule:
             sets = a & b & c & d
         if not sets:  # the suits are separate problems: one table lookup each
             return dead[a] + dead[b] + dead[c] + dead[d]
+        if not sets & (sets - 1):
+            # one rank can make a set (most such hands): each set it can make, or none, whichever
+            # card a run could take (for three cards: the set or nothing), the suits then alone
+            r = sets.bit_length() - 1
+            best = None
+            for x in self._own_choices[self._pattern[key >> r & self._spread4]]:
+                k = key - (x << r)
+                got = dead[k & m] + dead[k >> w & m] + dead[k >> 2 * w & m] + dead[k >> 3 * w]
+                if best is None or got < best:
+                    best = got
+            return best
         # (no memo: a few lookups cost less than one in a large dict, away from the caches)
         return self._deadwood_with_sets(key, (a, b, c, d), sets, len(cards))
 
@@ -386,6 +397,7 @@ class MeldRule:
         hit = _TABLES.get(cache_key)
         if hit is not None:
             self._loose, self._spread4, self._pattern, self._choices, self._dead = hit
+            self._own_choices = [self._choices[held << 4 | held] for held in range(16)]
             self._tables = (self._bitof.__getitem__, self._width, self._wmask, self.set_min or 0, self._dead)
             return self._tables
         size = 1 << self._width
@@ -423,6 +435,7 @@ class MeldRule:
         # caches between the engine's other work (a list of 8192 takes 64 KB); indexing bytes
         # gives the same ints
         self._dead = bytes(dead) if max(dead) < 256 else dead
+        self._own_choices = [self._choices[held << 4 | held] for held in range(16)]  # (every card free)
         if len(_TABLES) >= 16:
             _TABLES.clear()
         _TABLES[cache_key] = (self._loose, self._spread4, self._pattern, self._choices, self._dead)
