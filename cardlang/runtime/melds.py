@@ -353,12 +353,13 @@ class MeldRule:
 
     def deadwood(self, cards) -> int:
         """The points of the cards its best arrangement leaves out of melds."""
-        if not self._four:
+        tables = self._tables  # (None without the four-suit path: see `__init__`)
+        if tables is None:
             arrangement = self.arrange(cards)
             return arrangement[4] - arrangement[0]
         # value only (the least deadwood is one number whichever arrangement reaches it); the
         # hand packs into one int, `width` bits a suit (a dict's bound lookup maps fastest)
-        bit_of, w, m, n, dead = self._tables or self._build_tables()
+        bit_of, w, m, n, dead = tables
         key = sum(map(bit_of, cards))
         if key.bit_count() != len(cards):  # a carry: a card given twice, which counts once
             return self.deadwood(tuple(dict.fromkeys(cards)))

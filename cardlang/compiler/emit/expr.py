@@ -267,7 +267,9 @@ class ExprEmitter:
                 f"{self.c(e.span)})")
 
     def x_Combination(self, w, e: ir.Combination):
-        args = ", ".join(self.x(w, a) for a in e.args)
+        # (the functions only read their cards: a zone's own list goes in, not a copy of it)
+        args = ", ".join(f"s.zones[{self.x(w, a.zone)}]" if isinstance(a, ir.ZoneCards) else self.x(w, a)
+                         for a in e.args)
         table = self.layout.orders[e.table] if e.table is not None else None
         return f"{self.c(helpers.meld_function(e.name, self.layout.melds, self.layout.deck, table, e.span))}({args})"
 
