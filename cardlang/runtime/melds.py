@@ -25,6 +25,8 @@ from __future__ import annotations
 from array import array
 from itertools import combinations
 
+from .basics import RuleError
+
 __all__ = ["MeldRule", "MeldError", "combination", "count_subsets", "count_pairs",
            "count_runs", "longest_suit"]
 
@@ -351,19 +353,26 @@ class MeldRule:
         idmask = self.arrange(cards)[1]
         return tuple(c for c in cards if idmask >> c & 1)
 
-    def deadwood(self, cards) -> int:
-        """The points of the cards its best arrangement leaves out of melds."""
+    def deadwood(self, cards, span=None) -> int:
+        """The points of the cards its best arrangement leaves out of melds. With `span` (where the
+        rules call it), too many cards is a `RuleError` there rather than a `MeldError`, so that
+        the emitted engine calls this method itself."""
         tables = self._tables  # (None without the four-suit path: see `__init__`)
         if tables is None:
-            arrangement = self.arrange(cards)
+            try:
+                arrangement = self.arrange(cards)
+            except MeldError as e:
+                if span is None:
+                    raise
+                raise RuleError(str(e), span) from None
             return arrangement[4] - arrangement[0]
         # value only (the least deadwood is one number whichever arrangement reaches it); the
         # hand packs into one int, `width` bits a suit (a dict's bound lookup maps fastest)
-        bit_of, w, m, n, dead = tables
+        bit_of, w, w2, w3, m, n, dead = tables
         key = sum(map(bit_of, cards))
         if key.bit_count() != len(cards):  # a carry: a card given twice, which counts once
-            return self.deadwood(tuple(dict.fromkeys(cards)))
-        a, b, c, d = key & m, key >> w & m, key >> 2 * w & m, key >> 3 * w
+            return self.deadwood(tuple(dict.fromkeys(cards)), span)
+        a, b, c, d = key & m, key >> w & m, key >> w2 & m, key >> w3
         # the ranks with at least `set_min` cards, from the four suit masks
         if n == 3:
             sets = a & b & (c | d) | c & d & (a | b)
@@ -382,12 +391,17 @@ class MeldRule:
             best = None
             for x in self._own_choices[self._pattern[key >> r & self._spread4]]:
                 k = key - (x << r)
-                got = dead[k & m] + dead[k >> w & m] + dead[k >> 2 * w & m] + dead[k >> 3 * w]
+                got = dead[k & m] + dead[k >> w & m] + dead[k >> w2 & m] + dead[k >> w3]
                 if best is None or got < best:
                     best = got
             return best
         # (no memo: a few lookups cost less than one in a large dict, away from the caches)
-        return self._deadwood_with_sets(key, (a, b, c, d), sets, len(cards))
+        try:
+            return self._deadwood_with_sets(key, (a, b, c, d), sets, len(cards))
+        except MeldError as e:
+            if span is None:
+                raise
+            raise RuleError(str(e), span) from None
 
     def _build_tables(self) -> tuple:
         """`deadwood`'s tables by suit mask: the deadwood of one suit alone (its points less its best
@@ -399,7 +413,8 @@ class MeldRule:
         if hit is not None:
             self._loose, self._spread4, self._pattern, self._choices, self._dead = hit
             self._own_choices = [self._choices[held << 4 | held] for held in range(16)]
-            self._tables = (self._bitof.__getitem__, self._width, self._wmask, self.set_min or 0, self._dead)
+            self._tables = (self._bitof.__getitem__, self._width, 2 * self._width, 3 * self._width, self._wmask,
+                        self.set_min or 0, self._dead)
             return self._tables
         size = 1 << self._width
         starting: dict = {}
@@ -440,7 +455,8 @@ class MeldRule:
         if len(_TABLES) >= 16:
             _TABLES.clear()
         _TABLES[cache_key] = (self._loose, self._spread4, self._pattern, self._choices, self._dead)
-        self._tables = (self._bitof.__getitem__, self._width, self._wmask, self.set_min or 0, self._dead)
+        self._tables = (self._bitof.__getitem__, self._width, 2 * self._width, 3 * self._width, self._wmask,
+                        self.set_min or 0, self._dead)
         return self._tables
 
     def _deadwood_with_sets(self, key: int, masks: tuple, sets: int, ncards: int) -> int:

@@ -88,17 +88,8 @@ def hand_value(hand, evaluate, codes, span):
 
 
 def meld_function(name, rule, deck, table, span):
-    """`combination(name, …)` bound once, for a call site: one call of the runtime's function
-    (`deadwood` straight to the rule's own), too many cards a rule error."""
-    if name == "deadwood":  # (the common call: one argument, no packing of arguments)
-        deadwood = rule.deadwood
-
-        def one(cards):
-            try:
-                return deadwood(cards)
-            except melds.MeldError as e:
-                raise RuleError(str(e), span) from None
-        return one
+    """`combination(name, …)` bound once, for a call site: one call of the runtime's function, too
+    many cards a rule error."""
     fn = functools.partial(melds.combination, name, rule, deck, table)
 
     def call(*args):
