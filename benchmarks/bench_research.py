@@ -15,12 +15,16 @@ seat's view, its observation vector and its action mask (what `observe` does). P
 - `vector µs`: the view, the vector and the mask, built on the engine's replay;
 - `observe µs`: the environment's `observe(agent)`, the same work (it should match `vector µs`).
 
+With `--against DIR` (another checkout, e.g. `git archive` of an earlier commit), each run is made
+by both trees' own copies of this script in turn, in one invocation, and the table gives both
+(before → after), so that a change is measured under the same load.
+
 It also measures the encoder alone on a view already built (`encode µs`: numpy, no loop over the
 deck's cards) and the rng hook's cost: a 52-card `rng.shuffle` with and without the chance-source
 test (`shuffle µs`). CPU time (`time.process_time`); each figure is the median of `--repeat` runs
 (and `step/apply` the median of each run's own ratio).
 
-    python benchmarks/bench_research.py [--games 20] [--repeat 3] [--only red_dog ...] [--json]
+    python benchmarks/bench_research.py [--games 20] [--repeat 3] [--only red_dog ...] [--json] [--against DIR]
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import gc
 import json
 import random
 import statistics
+import subprocess
 import sys
 import time
 import timeit
@@ -43,6 +48,7 @@ import numpy as np  # noqa: E402
 import cardlang  # noqa: E402
 from cardlang.pettingzoo import env as make_env  # noqa: E402
 from cardlang.runtime import rng  # noqa: E402
+from cardlang.runtime.encoder_view import TableView  # noqa: E402
 
 PLAYERS = {"coucou": 7, "ascenseur": 4, "red_dog": 5, "pioche_poker": 3, "counter_bluff": 2}
 
@@ -99,7 +105,7 @@ def replay_vector(game, encoder, histories) -> tuple:
         st = game.new_initial_state(seed=seed, log=False)
         for a in actions:
             t0 = clock()
-            view = st.view(st.current_player, past=False)
+            view = TableView(st, st.current_player)
             encoder.observation(view)
             encoder.mask(view)
             t1 = clock()
@@ -118,7 +124,7 @@ def encode_only(game, encoder) -> float:
         if st.is_terminal():
             break
         st.apply(r.choice(st.legal_action_ids()))
-    view = st.view(st.current_player if not st.is_terminal() else 0, past=False)
+    view = TableView(st, st.current_player if not st.is_terminal() else 0)
     timer = timeit.Timer(lambda: encoder.observation(view))
     n, _ = timer.autorange()
     return min(timer.repeat(5, n)) / n
@@ -172,13 +178,40 @@ def bench(stem: str, players: int, args) -> dict:
     return row
 
 
+def _one_run(root: Path, stem: str, args) -> dict:
+    """One run of one game by the copy of this script in `root` (its own cardlang), as JSON."""
+    out = subprocess.run([sys.executable, str(root / "benchmarks" / "bench_research.py"), "--json", "--only", stem,
+                          "--repeat", "1", "--games", str(args.games)], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)["games"][0]
+
+
+def against(args) -> None:
+    """Before (`--against DIR`) and after (this tree), run after run in turn, each figure the median."""
+    keys = ("apply_us", "step_us", "step_per_apply", "step_per_apply_between", "vector_us", "observe_us",
+            "encode_us")
+    print(f"{'game':<14} {'n':>2} " + " ".join(f"{k:>20}" for k in keys))
+    for stem, n in PLAYERS.items():
+        if args.only and stem not in args.only:
+            continue
+        runs = {"before": [], "after": []}
+        for _ in range(args.repeat):
+            runs["before"].append(_one_run(Path(args.against).resolve(), stem, args))
+            runs["after"].append(_one_run(ROOT, stem, args))
+        med = {side: {k: statistics.median(r[k] for r in rs) for k in keys} for side, rs in runs.items()}
+        print(f"{stem:<14} {n:>2} " + " ".join(f"{med['before'][k]:>9.2f} → {med['after'][k]:>8.2f}" for k in keys))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--against", help="another checkout to measure in turn with this one")
     args = parser.parse_args()
+    if args.against:
+        against(args)
+        return
     rows = [bench(stem, n, args) for stem, n in PLAYERS.items() if not args.only or stem in args.only]
     hooked, plain = shuffle_cost()
     if args.json:

@@ -21,6 +21,7 @@ from .play.bots import decide, make_bot
 from .pettingzoo import observation_spaces
 from .research.encoding import MAX_NUMBER, Encoder
 from .research.render import ansi
+from .runtime.encoder_view import TableView
 
 
 def env(path: str, seat: int = 0, opponents: Union[str, Sequence[str]] = "random", players: Optional[int] = None,
@@ -78,7 +79,7 @@ class CardsEnv(gymnasium.Env):
             st.apply(decide(self._bots[st.current_player], st))
 
     def _observe(self) -> tuple:
-        view = self._state.view(self.seat, past=False)
+        view = TableView(self._state, self.seat)
         mask = self.encoder.mask(view)
         return {"observation": self.encoder.observation(view), "action_mask": mask}, {"action_mask": mask}
 
@@ -88,7 +89,7 @@ class CardsEnv(gymnasium.Env):
         st = self._state
         if st is None or st.is_terminal():
             raise RuntimeError("the episode is over: call reset()")
-        view = st.view(self.seat, past=False)
+        view = TableView(st, self.seat)
         try:
             a = self.encoder.action_of(view.choice, int(action))
         except ValueError:

@@ -8,11 +8,13 @@ draw among n items is one node of n outcomes. The engine cannot stop inside a st
 plays its step again from the step's start (the decision, or the game's start) with one outcome
 more each time it meets a chance event it has no outcome for (`research/chance.py`).
 
-Information-state and observation strings and the observation tensor of a seat come from that
-seat's view (`state.view(seat)`): its observation, its transcript, the vector of
-`research/encoding.py`. The information-state string is the seat's transcript (every step of the
-game as the seat read it) with its current observation, which makes it perfect recall; there is no
-information-state tensor (a vector of fixed size cannot hold a history of any length).
+Information-state and observation strings and tensors of a seat come from that seat's view
+(`state.view(seat)` for the strings, `runtime.encoder_view.TableView` for the vector): its
+observation, its transcript, the vector of `research/encoding.py`. The information-state string is
+the seat's transcript (every step of the game as the seat read it) with its current observation,
+which makes it perfect recall; the information-state tensor is the vector followed by the game's
+last decisions as the seat read them (`research/history.py`: who chose, which alternative, the
+number, the card where the seat knew it once the step was over), which a state records as it goes.
 """
 
 from __future__ import annotations
@@ -28,10 +30,13 @@ from .lang.limits import MAX_PLAYERS
 from .load import load
 from .research.chance import NeedChance, Script
 from .research.encoding import MAX_NUMBER, Encoder
+from .research.history import Decision, History, history_length
+from .runtime.actions import alt_of, value_of
+from .runtime.encoder_view import TableView
 
 SHORT_NAME = "python_cardlang"
 MAX_DRAW = 256  # chance outcomes a `random` draw may have (beyond the deck's size)
-_PARAMETERS = {"file": "", "players": 0, "options": "", "engine": "compiled"}
+_PARAMETERS = {"file": "", "players": 0, "options": "", "engine": "compiled", "history": 0}
 PAYOFF_BOUND = 1e9  # the utility bounds OpenSpiel is told for a game with a payoff declaration
 _UTILITIES = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM, "identical": pyspiel.GameType.Utility.IDENTICAL,
               "general_sum": pyspiel.GameType.Utility.GENERAL_SUM}
@@ -47,7 +52,7 @@ def _type(utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=utility, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=MAX_PLAYERS, min_num_players=1,
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=_PARAMETERS, default_loadable=False)
 
@@ -92,6 +97,7 @@ class CardsGame(pyspiel.Game):
             raise ValueError(f"{SHORT_NAME} needs a `file` parameter: the rule file to play")
         self.key = (params["file"], int(params["players"]), params["options"], params["engine"])
         self.cards, self.encoder = _engine_game(self.key)
+        self.history = History(self.encoder, history_length(self.cards, int(params["history"])))
         game = self.cards
         n = game.players
         params["players"] = n
@@ -120,7 +126,7 @@ class _Core:
     """Where an OpenSpiel state stands, in plain engine terms; fields are replaced, never changed in
     place, so a copy shares them safely. Pickled as its key and moves (replayed when unpickled)."""
 
-    __slots__ = ("key", "st", "base", "action", "script", "event", "drawn", "moves", "views")
+    __slots__ = ("key", "st", "base", "action", "script", "event", "drawn", "moves", "views", "decisions")
 
     def __copy__(self) -> "_Core":
         c = _Core.__new__(_Core)
@@ -144,6 +150,18 @@ class _Core:
             view = self.views[seat] = st.view(seat, past=False)
         return view
 
+    def table_view(self, seat: int):
+        """The part of the seat's view that the vector, the mask and the action index read (cheaper:
+        `runtime/encoder_view.py`), where the step stands; kept once made."""
+        key = -1 - seat  # (in the same dict as the views: seats are >= 0)
+        view = self.views.get(key)
+        if view is None:
+            st = self.st if self.st is not None else self.base
+            if st is None:
+                return None
+            view = self.views[key] = TableView(st, seat)
+        return view
+
 
 def _revive(key: tuple, moves: tuple) -> _Core:
     """A state's core played again from the start (how a serialized state comes back)."""
@@ -159,7 +177,7 @@ def _start(key: tuple, game) -> _Core:
     got = _STARTS.get(key)
     if got is None:
         core = _Core()
-        core.key, core.base, core.action, core.script, core.moves = key, None, None, (), ()
+        core.key, core.base, core.action, core.script, core.moves, core.decisions = key, None, None, (), (), ()
         got = _STARTS[key] = _run(core, game)
     return got
 
@@ -178,6 +196,9 @@ def _run(core: _Core, game) -> _Core:
         st, core.event = None, (e.kind, e.data)
     else:
         core.event = None
+        last = core.decisions[-1] if core.decisions else None
+        if last is not None and last.known is None:  # its step is over: who knows the card chosen now
+            core.decisions = core.decisions[:-1] + (last._replace(known=st.known[last.card]),)
     core.st, core.drawn, core.views = st, (), {}
     return core
 
@@ -199,9 +220,12 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
         new.script = core.script + (drawn + tuple(last),)
         return _run(new, game)
     st = core.st
-    view = core.view(player)
+    view = core.table_view(player)
     a = encoder.action_of(view.choice, action)
-    new.base, new.action, new.script = st, view.action_in(st, a), ()
+    real = view.action_in(st, a)
+    card = value_of(real) if game.program.chooses[view.choice].alts[alt_of(real)].kind == "card" else -1
+    new.decisions = core.decisions + (Decision(player, action, card, None if card >= 0 else 0),)
+    new.base, new.action, new.script = st, real, ()
     return _run(new, game)
 
 
@@ -231,7 +255,7 @@ class CardsState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list:
         """The seat's legal action indices, ascending (from its view)."""
-        return self._encoder.legal_indices(self._core.view(player))
+        return self._encoder.legal_indices(self._core.table_view(player))
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) of the chance event under way: a card drawn, or an index drawn."""
@@ -301,22 +325,27 @@ class CardsObserver:
                              "other observation types are not offered")
         self.perfect_recall = kind.perfect_recall
         self.encoder = game.encoder
-        if self.perfect_recall:  # an information state is a string only (see the module's docstring)
-            self.tensor = np.zeros(0, np.float32)
-            self.dict = {}
-        else:
-            self.tensor = np.zeros(game.encoder.size, np.float32)
-            self.dict = {b.name: self.tensor[b.start:b.start + b.size] for b in game.encoder.blocks}
+        self.history = game.history if self.perfect_recall else None
+        n = game.encoder.size
+        self.tensor = np.zeros(n + (self.history.size if self.perfect_recall else 0), np.float32)
+        self.dict = {b.name: self.tensor[b.start:b.start + b.size] for b in game.encoder.blocks}
+        if self.perfect_recall:  # the decisions as the seat read them (`research/history.py`)
+            h = self.history
+            self.dict["history"] = self.tensor[n:n + h.length * h.width].reshape(h.length, h.width)
+            self.dict["decisions"] = self.tensor[-1:]
 
     def set_from(self, state: CardsState, player: int) -> None:
-        """Fills the tensor with what `player` knows in `state`."""
-        if self.perfect_recall:
-            return
-        view = state._core.view(player)
+        """Fills the tensor with what `player` knows in `state` (perfect recall: and the decisions
+        as it read them)."""
+        core = state._core
+        view = core.table_view(player)
+        n = self.encoder.size
         if view is None:
-            self.tensor.fill(0.0)
+            self.tensor[:n].fill(0.0)
         else:
-            self.encoder.observation(view, out=self.tensor)
+            self.encoder.observation(view, out=self.tensor[:n])
+        if self.perfect_recall:
+            self.history.fill(self.tensor[n:], core.decisions, player)
 
     def string_from(self, state: CardsState, player: int) -> str:
         """The observation (or, perfect recall, the information state) of `player` as a string."""

@@ -2,7 +2,8 @@
 
 Agents are `player_0 … player_{n-1}` (seat numbers). Each observation is a dict: `observation`,
 the fixed-size vector of what that seat knows, and `action_mask`, 1 for its legal actions; both
-are built from the seat's view (`state.view(seat)`), never from the state. The action space is
+are built from the seat's view (`runtime.encoder_view.TableView`, the part of `state.view(seat)`
+that they read), never from the state. The action space is
 `Discrete(n)` over a stable index of the game's action ids. `docs/research.md` gives both layouts.
 
 Every choice in cardlang is one seat's at a time, so no game has simultaneous choices: there is no
@@ -21,6 +22,7 @@ from pettingzoo import AECEnv
 from .load import load
 from .research.encoding import MAX_NUMBER, Encoder
 from .research.render import ansi
+from .runtime.encoder_view import TableView
 
 
 def env(path: str, players: Optional[int] = None, render_mode: Optional[str] = None, engine: str = "compiled",
@@ -81,12 +83,12 @@ class CardsEnv(AECEnv):
         self.agent_selection = self.agents[0]
         self._after_move()
 
-    def _view(self, seat: int):
-        """The seat's view of the game now (one per seat and step; without the round's past, which
-        only determinizing bots need)."""
+    def _view(self, seat: int) -> TableView:
+        """The seat's view of the game now, as much of it as the vector and the mask need (one per
+        seat and step: `runtime/encoder_view.py`)."""
         view = self._views.get(seat)
         if view is None:
-            view = self._views[seat] = self._state.view(seat, past=False)
+            view = self._views[seat] = TableView(self._state, seat)
         return view
 
     def observe(self, agent: str) -> dict:

@@ -7,7 +7,9 @@ round's past play (`SeatView.sample`, which replays the round by place in the ne
 twin's own log is written again from the round's first decision), and for seat k the view (labels
 included), `transcript(k)`, the rendered play screen and each bot's decision with the same seed
 must be the same in both, and so must everything the research adapters (PettingZoo, Gymnasium,
-OpenSpiel) give that seat. The explicit findings of issue 13 follow.
+OpenSpiel) give that seat. OpenSpiel's tensors, whose information state holds the game's decisions,
+are checked on OpenSpiel's own states: the same course with two hidden cards exchanged. The explicit
+findings of issue 13 follow.
 """
 
 import glob
@@ -93,7 +95,8 @@ def _environments(relative, players):
 
 def adapters_show(relative, players, state, seat) -> list:
     """Everything the research adapters give seat `seat` of `state`: PettingZoo's observation and mask,
-    Gymnasium's, OpenSpiel's observation and information-state strings (its tensor is the vector)."""
+    Gymnasium's, OpenSpiel's observation and information-state strings (its observation tensor is the
+    vector, its information-state tensor is checked below on OpenSpiel's states)."""
     pz, gym = _environments(relative, players)
     pz._state, pz._views = state, {}
     shown = {k: v.tolist() for k, v in pz.observe(pz.possible_agents[seat]).items()}
@@ -226,3 +229,98 @@ def test_a_bot_is_given_a_view_and_refuses_the_state():
     twin, _ = view.sample(random.Random(1), history=True)
     assert twin.view(0) == view and any(twin.zones[z] != state.zones[z] for z in range(len(state.zones)))
     assert hidden
+
+
+# ------------------------------------------------------------- OpenSpiel's tensors (issue 17)
+# OpenSpiel's states carry their history (every chance outcome and decision): the twins are the
+# same course with two cards the seat does not know exchanged in every shuffle's outcome and every
+# choice of a card. Where the seat reads the same information-state string in both, it must be
+# given the same information-state and observation tensors.
+TENSOR_FILES = [f for f in HIDDEN if f.replace(os.sep, "/") in
+                {"examples/kuhn_poker.cards", "examples/follow_suit.cards", "examples/high_card_chips.cards",
+                 "games/red_dog.cards", "tests/check/leaky/hidden_take.cards", "games/counter_bluff.cards"}]
+
+
+def _exchanged(g, moves, a, b):
+    """The OpenSpiel state of `moves` played with cards `a` and `b` exchanged wherever a move names
+    a card (a shuffle's outcome, a card chosen); None where a move is then not legal."""
+    encoder = g.encoder
+    swap = {a: b, b: a}
+    state = g.new_initial_state()
+    for m in moves:
+        if state.is_chance_node():
+            if state._core.event[0] == "shuffle":
+                m = swap.get(m, m)
+            if m not in dict(state.chance_outcomes()):
+                return None
+        else:
+            _, _, start, _, kind = encoder.alternatives[encoder._run_of[m]]
+            if kind == "card":
+                m = start + swap.get(m - start, m - start)
+            if m not in state.legal_actions():
+                return None
+        state.apply_action(m)
+    return state
+
+
+def _tensor_twins(relative, games=16):
+    """(twins compared, twins whose cards differ, twins given other tensors) over `games` random
+    OpenSpiel courses of a file."""
+    players = check_file(path(relative))[0].players[0]
+    g = openspiel.load_game(path(relative), players=players)
+    rng = random.Random(17)
+    compared = differs = mismatched = 0
+    for _ in range(games):
+        state = g.new_initial_state()
+        stops = rng.randrange(1, 10)
+        while not state.is_terminal() and stops:
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            stops -= 1
+            if stops:
+                state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        for seat in range(players):
+            known = set(state._core.table_view(seat).table().cards.tolist())
+            unknown = [c for c in range(g.cards.deck.size) if c not in known]
+            # the cards chosen so far that the seat does not know first: where a leak would show
+            chosen = [d.card for d in state._core.decisions if d.card in unknown]
+            for _ in range(6 if len(unknown) > 1 else 0):
+                a, b = rng.sample(unknown, 2)
+                if chosen and rng.random() < 0.5:
+                    a = rng.choice(chosen)
+                    b = rng.choice([c for c in unknown if c != a])
+                twin = _exchanged(g, state.history(), a, b)
+                if twin is None or twin.information_state_string(seat) != state.information_state_string(seat):
+                    continue
+                compared += 1
+                differs += twin._core.st.zones != state._core.st.zones
+                mismatched += (twin.information_state_tensor(seat) != state.information_state_tensor(seat)
+                               or twin.observation_tensor(seat) != state.observation_tensor(seat)
+                               or twin.observation_string(seat) != state.observation_string(seat))
+    return compared, differs, mismatched
+
+
+@pytest.mark.parametrize("relative", TENSOR_FILES, ids=[os.path.basename(f) for f in TENSOR_FILES])
+def test_openspiel_tensors_are_the_same_for_states_a_seat_cannot_tell_apart(relative):
+    compared, differs, mismatched = _tensor_twins(relative)
+    assert mismatched == 0
+    assert compared >= 5, f"only {compared} twins"
+    assert differs > 0, "the twins must really differ in cards hidden from the seat"
+
+
+def test_the_tensor_twins_catch_a_history_that_shows_every_card_chosen(monkeypatch):
+    """The check above is not blind: a history block that shows another seat's face-down card is
+    caught on Counter-Bluff, whose players lay their cards face down."""
+    from cardlang.research import history
+
+    def leaky(self, out, decisions, seat):
+        out.fill(0.0)
+        for i, d in enumerate(decisions[-self.length:]):
+            if d.card >= 0:
+                out[i * self.width + self.card_at + d.card] = 1.0
+    monkeypatch.setattr(history.History, "fill", leaky)
+    assert _tensor_twins("games/counter_bluff.cards")[2] > 0

@@ -2,8 +2,9 @@
 
 Both are derived once per game (file, player count, options) from its declarations: the zones of
 its layout, its declared variables and their types, its choices and their alternatives. They read
-nothing but a seat's view (`SeatView.table()`, `SeatView.legal_action_ids()`): an adapter built on
-them cannot show a seat a card it does not know. `docs/research.md` documents both layouts.
+nothing but a seat's view (`table()`, `legal_action_ids()`, `choice` of a `SeatView` or of the
+cheaper `runtime.encoder_view.TableView`): an adapter built on them cannot show a seat a card it does
+not know. `docs/research.md` documents both layouts.
 """
 
 from __future__ import annotations
@@ -124,16 +125,15 @@ class Encoder:
                 self.low[at:at + self._width(t)] = -SCALE_BOUND
                 self.high[at:at + self._width(t)] = SCALE_BOUND
         self.high[self.round_at] = SCALE_BOUND
-        self._arange = np.arange(D, dtype=np.int64)
-        # the variables by how they are written: numbers and truths at once, one-hot ones as a list
-        # of indices, the others (lists of seats, cards or numbers, texts) one by one
+        # what `observation` writes, worked out once: the known cards' entries, the piles' tops,
+        # the one-hot variables, the truths, then the entries that are not 1 (sizes, numbers, round)
+        self._pile_at = [(self.tops_at + k * D, int(z)) for k, z in enumerate(self.piles)]
+        self._one_hot = [(slot, at, t == CARD) for slot, t, at, _ in self.vars if t in (PLAYER, SUIT, RANK, ZONE, CARD)]
+        self._bools = [(slot, at) for slot, t, at, _ in self.vars if t == BOOL]
         self._numbers = [(slot, at) for slot, t, at, _ in self.vars if t == NUMBER]
         self._number_slots = [slot for slot, _ in self._numbers]
-        self._number_at = np.array([at for _, at in self._numbers], dtype=np.int64)
-        self._bools = [(slot, at) for slot, t, at, _ in self.vars if t == BOOL]
-        self._bool_slots = [slot for slot, _ in self._bools]
-        self._bool_at = np.array([at for _, at in self._bools], dtype=np.int64)
-        self._one_hot = [(slot, at, t == CARD) for slot, t, at, _ in self.vars if t in (PLAYER, SUIT, RANK, ZONE, CARD)]
+        self._value_at = np.array([self.sizes_at + z for z in range(Z)] + [at for _, at in self._numbers]
+                                  + [self.round_at], dtype=np.int64)
         self._others = [(slot, t, at) for slot, t, at, _ in self.vars if t in (PLAYERS, CARDS, TEXT, LIST)]
         self._init_actions(max_number)
 
@@ -153,31 +153,24 @@ class Encoder:
                 "then its length, scaled"}.get(t, "")
 
     def observation(self, view, out: Optional[np.ndarray] = None) -> np.ndarray:
-        """The vector of what the view's seat knows (`out`, if given, is filled in place)."""
+        """The vector of what the view's seat knows (`out`, if given, is filled in place).
+
+        Few numpy calls: the known cards' entries at once from the table's arrays (no Python loop
+        over the deck), then every other 1 and every other value each in one assignment."""
         t = view.table()
-        v = np.zeros(self.size, dtype=np.float32) if out is None else out
-        if out is not None:
+        if out is None:
+            v = np.zeros(self.size, dtype=np.float32)
+        else:
+            v = out
             v.fill(0.0)
-        D, seat = self.D, t.seat
-        known = np.array(t.known, dtype=np.int64)
-        mine = ((known >> seat) & 1).astype(bool)
-        loc = np.array(t.loc, dtype=np.int64)
-        v[self.cards_at + loc[mine] * D + self._arange[mine]] = 1.0
-        if len(self.piles):
-            tops = np.array(t.tops, dtype=np.int64)[self.piles]
-            shown = tops >= 0
-            shown[shown] = mine[tops[shown]]
-            v[self.tops_at + np.nonzero(shown)[0] * D + tops[shown]] = 1.0
-        v[self.sizes_at:self.sizes_at + self.Z] = np.array(t.sizes, dtype=np.float32) / D
+        D = self.D
+        v[self.cards_at + t.zones * D + t.cards] = 1.0
+        tops = t.tops
+        hot = [at + top for at, z in self._pile_at if (top := tops[z]) >= 0]
         values = t.values
-        if self._numbers:  # every number at once: numpy, not one scalar at a time
-            x = np.array([values[slot] for slot in self._number_slots], dtype=np.float64)
-            v[self._number_at] = np.clip(np.sign(x) * np.log1p(np.abs(x)), -SCALE_BOUND, SCALE_BOUND)
-        if self._bools:
-            v[self._bool_at] = [bool(values[slot]) for slot in self._bool_slots]
-        hot = [at + (D if x < 0 else x) if card else at + x
-               for slot, at, card in self._one_hot if (x := values[slot]) is not None]
-        hot.append(self.seat_at + seat)
+        hot.extend(at + (D if x < 0 else x) if card else at + x
+                   for slot, at, card in self._one_hot if (x := values[slot]) is not None)
+        hot.append(self.seat_at + t.seat)
         if t.current_player != TERMINAL:
             hot.append(self.current_at + t.current_player)
         if t.terminal:
@@ -185,11 +178,18 @@ class Encoder:
             hot.extend(self.winners_at + w for w in t.winners)
         if t.choice >= 0:
             hot.append(self.choice_at + t.choice)
+        hot.extend(self.active_at + p for p, on in enumerate(t.active) if on)
+        hot.extend(at for slot, at in self._bools if values[slot])
         v[hot] = 1.0
+        # the values that are not 1: zone sizes, numbers, the round (scaled in Python: a few each)
+        val = [n / D for n in t.sizes]
+        log1p, copysign, bound = math.log1p, math.copysign, SCALE_BOUND
+        val.extend(copysign(min(log1p(abs(x)), bound), x) if (x := values[slot]) else 0.0
+                   for slot in self._number_slots)
+        val.append(min(scaled(t.round), SCALE_BOUND))
+        v[self._value_at] = val
         for slot, typ, at in self._others:
             self._put(v, at, typ, values[slot])
-        v[self.active_at:self.active_at + self.players] = t.active
-        v[self.round_at] = min(scaled(t.round), SCALE_BOUND)
         return v
 
     def _put(self, v, at: int, t: str, x) -> None:
@@ -278,9 +278,10 @@ class Encoder:
     def mask(self, view) -> np.ndarray:
         """An int8 vector over the action space: 1 for each legal action of the view's seat."""
         m = np.zeros(self.num_actions, dtype=np.int8)
-        legal = self.legal_indices(view)
-        if legal:
-            m[legal] = 1
+        legal = view.legal_action_ids()
+        if legal:  # (straight from the ids, unsorted: one assignment)
+            index_of, choice = self.index_of, view.choice
+            m[[index_of(choice, a) for a in legal]] = 1
         return m
 
     def layout_text(self) -> str:

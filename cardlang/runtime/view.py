@@ -24,10 +24,11 @@ the plain one: the unknown cards dealt into their places, blind to how the other
 from __future__ import annotations
 
 import random
-from typing import NamedTuple, Optional
+from typing import Optional
 
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
+from .seat_table import Table, table_of
 
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
@@ -201,24 +202,6 @@ def _repend(s) -> None:
         s.game.program.repend(s)
 
 
-class Table(NamedTuple):
-    """A seat's view as flat lists (`SeatView.table()`), read only. Cards are ids; where the seat does
-    not know a card, only its place counts: `known[c] >> seat & 1` says which ids are real."""
-
-    seat: int
-    sizes: list  # zone id -> how many cards it holds
-    known: list  # card id -> mask of the seats knowing it (the seat's bit: whether the id is real)
-    loc: list  # card id -> the zone it lies in
-    tops: list  # zone id -> the card on top (the last), -1 for an empty zone
-    values: list  # the declared variables' slots (`layout.var_slots`), a card the seat does not know -1
-    active: list  # seat -> still in play
-    current_player: int  # the seat to decide, or TERMINAL
-    choice: int  # the index of the pending choice, -1 at the end
-    round: int
-    terminal: bool
-    winners: tuple
-
-
 class ChoiceCount:
     """The least a seat may be told when it decides: how many legal actions it has, nothing of
     what they are. A bot that picks among them blindly (the random bot) needs no more, and this
@@ -335,23 +318,10 @@ class SeatView:
         """The log as this seat reads it."""
         return list(self._lines)
 
-    def table(self) -> "Table":
-        """What the seat knows as flat lists of ids, for encoders (the research adapters' vectors):
-        see `Table`. Built from the same copy as `observation()`."""
-        w = self._settled()
-        program = self.game.program
-        bit = 1 << self.seat
-        known = w.known
-        values = w.v[:program.layout.nslots]
-        for slot in program.layout.card_slots:  # a card value the seat does not know is no card to it
-            c = values[slot]
-            if c is not None and not known[c] & bit:
-                values[slot] = -1
-        for slot in program.layout.cards_slots:
-            if values[slot] and any(not known[c] & bit for c in values[slot]):
-                values[slot] = tuple([c if known[c] & bit else -1 for c in values[slot]])
-        return Table(self.seat, [len(z) for z in w.zones], known, w.loc, [z[-1] if z else -1 for z in w.zones],
-                     values, w.active, self.current_player, self.choice, w.round, w.terminal, w.winner_seats)
+    def table(self) -> Table:
+        """What the seat knows as flat data, for encoders (the research adapters' vectors): see
+        `seat_table.Table`. Built from the same copy as `observation()`."""
+        return table_of(self._settled(), self.seat, self.current_player, self.choice)
 
     def action_in(self, state, a: int) -> int:
         """The action of `state` that is this view's action `a`: the same, or for a card the card
