@@ -145,6 +145,9 @@ def test_a_seat_sees_the_same_whatever_the_cards_hidden_from_it(relative, player
 def test_the_leak_test_covers_files_with_choices_among_hidden_cards_and_hidden_scores():
     assert "tests/check/leaky/hidden_take.cards".replace("/", os.sep) in HIDDEN
     assert "examples/follow_suit.cards".replace("/", os.sep) in HIDDEN
+    # partnerships: a partner's hand is hidden from the partner like any other seat's
+    assert "examples/spades.cards".replace("/", os.sep) in HIDDEN
+    assert "examples/contract_auction.cards".replace("/", os.sep) in HIDDEN
 
 
 # --------------------------------------------------------------------- issue 13, finding 1

@@ -135,6 +135,7 @@ def _print_tables(stats) -> None:
              + payoff_columns(s))
     ties = stats["ties"]
     echo(f"shared wins: {ties['shared_wins']}, games without a winner: {ties['no_winner']}")
+    _print_teams(stats, payoff_columns)
     d, r = stats["decisions"], stats["rounds"]
     echo(f"mean decisions per game: {stats['mean_decisions']:.1f} (sd {d['sd']:.1f}, {d['min']}–{d['max']}); "
          f"rounds: {r['mean']:.1f} (sd {r['sd']:.1f}, {r['min']}–{r['max']})")
@@ -147,6 +148,21 @@ def _print_tables(stats) -> None:
             echo(f"  … and {len(actions) - 15} more (see --json)")
     _print_coverage(stats)
     echo(f"games per second: {stats['games_per_second']:.1f}")
+
+
+def _print_teams(stats, payoff_columns) -> None:
+    """Partnerships: each team's wins (a game its players won together counts once), score, payoff."""
+    if "teams" not in stats:
+        return
+    echo = click.echo
+    echo("by team (a game won by a team counts once):")
+    for t in stats["teams"]:
+        seats = " & ".join("P%d" % s for s in t["seats"])
+        echo(f"{'T%d' % t['team']:>4}  {seats:<12} {t['wins']:>6}  {t['win_rate']:>8.1%}  "
+             f"{_interval(t['win_rate_ci95']):>17}  {t['mean_score']:>10.2f}  {t['score_sd']:>7.2f}"
+             + payoff_columns(t))
+    ties = stats["team_ties"]
+    echo(f"games won by several teams: {ties['shared_wins']}, games without a winner: {ties['no_winner']}")
 
 
 def _print_chance_tables(stats) -> None:

@@ -292,6 +292,12 @@ def render_table(obs: dict, layout: Layout, style: Optional[Style] = None, *, ev
         players.add_column(words(name))
     for name in obs["player_variables"]:
         players.add_column(words(name), justify="right")
+    teams = obs.get("teams") or []  # partnerships: each seat's team, and its team's variables
+    team_of = {p: k for k, members in enumerate(teams) for p in members}
+    if teams:
+        players.add_column("team")
+        for name in obs["team_variables"]:
+            players.add_column(words(name), justify="right")
     winners = set(obs.get("winners") or ())
     for s in range(obs["players"]):
         label = Text(f"P{s}", style="bold")
@@ -313,6 +319,11 @@ def render_table(obs: dict, layout: Layout, style: Optional[Style] = None, *, ev
             row.append(seat_zone_text(zones[name][s], style, count_only=own_hand))
         for name, values in obs["player_variables"].items():
             row.append(value_text(values[s], layout.pvar_types.get(name), style))
+        if teams:
+            k = team_of[f"P{s}"]
+            row.append(Text(" & ".join(teams[k])))
+            for values in obs["team_variables"].values():
+                row.append(value_text(values[k], None, style))
         players.add_row(*row)
     parts.append(players)
 

@@ -43,7 +43,7 @@ class Slot(Expr):
 
 @node
 class PlayerVar(Expr):
-    """`var(p)`: the slot `base + p` of a per-player variable."""
+    """`var(p)`: the slot `base + p` of a per-player variable (of a per-team variable, `p` a team number)."""
 
     base: int
     player: Expr
@@ -617,6 +617,18 @@ class Payoff:
     value: Expr
     zero_sum: bool
     shared: bool
+
+
+# ---------------------------------------------------------------- partnerships
+@node
+class TeamTable(Expr):
+    """An entry of a constant table of the teams, by a seat or a team number: `team of p` (the
+    seat's team), `partner of p` (the other seat of its team), a team's seats (`what` "members",
+    where a team stands for its players). For none: none, and no seats."""
+
+    what: str  # "team", "partner" or "members"
+    table: tuple
+    index: Expr
 
 
 @attrs.define(eq=False)

@@ -12,6 +12,7 @@ import attrs
 
 from ..lang import ast
 from ..lang.check import CARD, CARDS, Symbols
+from ..lang.check_teams import team_seats
 from ..lang.decks import plan_deck
 from ..runtime.cards import Deck
 
@@ -41,6 +42,10 @@ class Layout:
     cards_slots: tuple  # declared slots holding a tuple of cards
     zone_counts: dict = attrs.Factory(dict)  # numbered family (`7 piles`) -> its piles, `column(1)` first
     melds: object = None  # the `melds` declaration's `runtime.melds.MeldRule`, if the game has one
+    # partnerships (`teams …`): each team's seats, the team of each seat, the per-team variables
+    teams: tuple = ()  # team k -> its seats, in seat order; () without teams
+    team_of: tuple = ()  # seat -> its team
+    tvar_slots: dict = attrs.Factory(dict)  # per-team variable -> (first slot, type); team k at first slot + k
 
 
 def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
@@ -79,9 +84,19 @@ def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
             if sym.type in (CARD, CARDS):
                 (card_slots if sym.type == CARD else cards_slots).extend(range(slot, slot + width))
             slot += width
+    teams = team_seats(symbols.teams, players) if symbols.teams is not None else None
+    teams = teams or ()
+    team_of = tuple(next(k for k, t in enumerate(teams) if s in t) for s in range(players)) if teams else ()
+    tvar_slots = {}  # per-team variables after the others: one slot a team
+    for name, sym in symbols.tvars.items():
+        tvar_slots[name] = (slot, sym.type)
+        if sym.type in (CARD, CARDS):
+            (card_slots if sym.type == CARD else cards_slots).extend(range(slot, slot + len(teams)))
+        slot += len(teams)
     return Layout(players, deck, symbols.title, step, all_, ring, tuple(names), tuple(owner), tuple(vis),
                   tuple(kind), families, first_zone, orders, rankings, var_slots, pvar_slots, slot,
-                  tuple(card_slots), tuple(cards_slots), dict(symbols.zone_counts), _meld_rule(symbols, deck, orders))
+                  tuple(card_slots), tuple(cards_slots), dict(symbols.zone_counts), _meld_rule(symbols, deck, orders),
+                  teams, team_of, tvar_slots)
 
 
 def seat_ring(players: int, direction: str) -> tuple:

@@ -10,6 +10,7 @@ import attrs
 from ..lang import ast
 from ..lang.check_melds import COMBINATIONS
 from ..lang.check import CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE, ZONES, Symbols
+from ..lang.types import TEAM
 from . import ir
 from .layout import Layout
 
@@ -57,12 +58,12 @@ class Lowerer:
                      for name, sym in s.vars.items()]
         var_inits += [(layout.pvar_slots[name][0], True, self.as_type(sym.decl.value, sym.type))
                       for name, sym in s.pvars.items()]
+        var_inits += [(layout.tvar_slots[name][0] + k, False, self.as_type(sym.decl.value, sym.type))
+                      for name, sym in s.tvars.items() for k in range(len(layout.teams))]
         score = None
         if s.score is not None:
             slot = self.slot()
-            self.scopes.append({s.score.var: slot})
-            score = (slot, self.expr(s.score.value))
-            self.scopes.pop()
+            score = (slot, self.seat_value(s.score, slot))
         for name, d in s.phases.items():
             self.phases[name] = ir.Phase(d.span, name, tuple(self.slot(prm.type) for prm in d.params))
         setup = self.block(s.setup.body) if s.setup is not None else ()
@@ -82,11 +83,25 @@ class Lowerer:
         d = self.sym.payoff
         if d is None:
             return None
-        slot = self.slot() if d.var is not None else None
-        self.scopes.append({d.var: slot} if d.var is not None else {})
+        if d.var is None:
+            return ir.Payoff(d.span, None, self.expr(d.value), d.zero_sum, d.shared)
+        slot = self.slot()
+        return ir.Payoff(d.span, slot, self.seat_value(d, slot), d.zero_sum, d.shared)
+
+    def seat_value(self, d, slot: int) -> ir.Expr:
+        """A score's or payoff's value for the seat in `slot`: of its team, for `… of team t`
+        (`t` is the seat's team, in a slot of its own)."""
+        if not getattr(d, "team", False):
+            self.scopes.append({d.var: slot})
+            value = self.expr(d.value)
+            self.scopes.pop()
+            return value
+        team = self.slot()
+        self.scopes.append({d.var: team})
         value = self.expr(d.value)
         self.scopes.pop()
-        return ir.Payoff(d.span, slot, value, d.zero_sum, d.shared)
+        seat = ir.Slot(d.span, slot)
+        return ir.DefineCall(d.span, "team", (team,), (ir.TeamTable(d.span, "team", self.layout.team_of, seat),), value)
 
     # --------------------------------------------------------------- statements
     def block(self, stmts) -> tuple:
@@ -108,9 +123,9 @@ class Lowerer:
         if t.kind == "name":
             return ir.SlotTarget(self.lookup(t.name))
         if t.kind == "player":
-            return ir.PlayerVarTarget(self.layout.pvar_slots[t.name][0], self.expr(t.key))
+            return ir.PlayerVarTarget(self.var_base(t.name), self.expr(t.key))
         if t.kind == "player item":
-            return ir.PlayerItemTarget(self.layout.pvar_slots[t.name][0], self.expr(t.key), self.expr(t.index), t.span)
+            return ir.PlayerItemTarget(self.var_base(t.name), self.expr(t.key), self.expr(t.index), t.span)
         return ir.ItemTarget(self.lookup(t.name), self.expr(t.key), t.span)
 
     def s_Set(self, st: ast.Set):
@@ -119,7 +134,7 @@ class Lowerer:
     def _holds(self, t: ast.Target) -> Optional[str]:
         """The declared type of what a target writes (None for a local: it holds what it was given)."""
         if t.kind in ("player", "player item"):
-            held = self.sym.pvars[t.name].type
+            held = (self.sym.pvars.get(t.name) or self.sym.tvars[t.name]).type
             return held if t.kind == "player" else None
         if t.kind == "name" and self.lookup(t.name) is not None and t.name in self.sym.vars \
                 and self.lookup(t.name) == self.scopes[0].get(t.name):
@@ -208,9 +223,7 @@ class Lowerer:
         if d is None or d.order is None:
             return None
         slot = self.slot()
-        self.scopes.append({d.var: slot})
-        value = self.expr(d.value)
-        self.scopes.pop()
+        value = self.seat_value(d, slot)
         return ir.BestScorers(span, slot, value, d.order == "lowest", getattr(self, "sitting", None))
 
     def s_EndRound(self, st: ast.EndRound):
@@ -422,7 +435,7 @@ class Lowerer:
         return ir.Neighbour(e.span, step, self.expr(e.player), reverse)
 
     def x_EndCard(self, e: ast.EndCard):
-        players = self.type(e.zone) == PLAYERS
+        players = self.type(e.zone) in (PLAYERS, TEAM)
         seq = self.seq(e.zone) if players else self.cards(e.zone)
         count = self.expr(e.count) if e.count is not None else None
         return ir.EndCards(e.span, e.end == "top", seq, count, players)
@@ -460,12 +473,13 @@ class Lowerer:
             return self._builtin(e)
         if sym.kind == "pzone":
             base = self.layout.zone_families[name][0]
-            return ir.PlayerZone(span, base, self.expr(args[0]), self.type(args[0]) == PLAYERS)
+            many = self.type(args[0]) in (PLAYERS, TEAM)
+            return ir.PlayerZone(span, base, self.seq(args[0]) if many else self.expr(args[0]), many)
         if sym.kind == "nzone":
             base = self.layout.zone_families[name][0]
             return ir.PileZone(span, name, base, self.layout.zone_counts[name], self.expr(args[0]))
-        if sym.kind == "pvar":
-            return ir.PlayerVar(span, self.layout.pvar_slots[name][0], self.expr(args[0]))
+        if sym.kind in ("pvar", "tvar"):  # a team's variable: the slot of its team, as a seat's is
+            return ir.PlayerVar(span, self.var_base(name), self.expr(args[0]))
         if sym.kind == "order":
             return ir.OrderOf(span, name, self.expr(args[0]))
         if sym.kind == "ranking":
@@ -537,7 +551,24 @@ class Lowerer:
         x = self.expr(e)
         if t == PLAYER:
             return ir.Maybe(e.span, x)
+        if t == TEAM:  # a team where players are wanted: its seats
+            return ir.TeamTable(e.span, "members", self.layout.teams, x)
         return x
+
+    # ------------------------------------------------------------ partnerships
+    def var_base(self, name: str) -> int:
+        """The first slot of a per-player or per-team variable."""
+        return (self.layout.pvar_slots.get(name) or self.layout.tvar_slots[name])[0]
+
+    def x_TeamOf(self, e: ast.TeamOf):
+        return ir.TeamTable(e.span, "team", self.layout.team_of, self.expr(e.player))
+
+    def x_PartnerOf(self, e: ast.PartnerOf):
+        partner = tuple(next((q for q in self.layout.teams[k] if q != s), s) for s, k in enumerate(self.layout.team_of))
+        return ir.TeamTable(e.span, "partner", partner, self.expr(e.player))
+
+    def x_Teams(self, e: ast.Teams):
+        return ir.Const(e.span, tuple(range(len(self.layout.teams))))
 
     def text(self, t: ast.Text) -> ir.Text:
         """A text: its strings, and each `{…}` part with its type."""

@@ -252,6 +252,12 @@ class Evaluator:
         except melds.MeldError as err:
             raise RuleError(str(err), e.span) from None
 
+    def e_TeamTable(self, st, e: ir.TeamTable):
+        k = self.eval(st, e.index)
+        if k is None:
+            return () if e.what == "members" else None
+        return e.table[k]
+
     def e_DefineCall(self, st, e: ir.DefineCall):
         for slot, arg in zip(e.slots, e.args):
             st.v[slot] = self.eval(st, arg)

@@ -552,6 +552,7 @@ class VarDecl(Decl):
     value: Expr
     per_player: bool
     name_span: Span
+    per_team: bool = False  # `per team var …`: one value per team (see "Partnerships")
 
 
 @node
@@ -572,6 +573,7 @@ class ScoreDecl(Decl):
     var: str
     value: Expr
     order: Optional[str] = None  # "highest" or "lowest" when the score decides who wins
+    team: bool = False  # `score of team t: …`: `var` is a team; each seat scores its team's score
 
 
 @node
@@ -583,6 +585,7 @@ class PayoffDecl(Decl):
     value: Expr
     zero_sum: bool = False
     shared: bool = False
+    team: bool = False  # `payoff of team t: …`: `var` is a team; each seat gets its team's payoff
 
 
 @node
@@ -603,6 +606,34 @@ class BlockDecl(Decl):
     params: tuple
     body: tuple
     name_span: Span
+
+
+# ---------------------------------------------------------------- partnerships
+@node
+class TeamsDecl(Decl):
+    """`teams of 2 across` or `teams: 1 3, 2 4` (seats numbered from 1, P0 is 1): fixed teams."""
+
+    size: Optional[int]  # `teams of N across`; None for listed teams
+    seats: tuple = ()  # listed teams: a tuple of seat numbers (from 1) for each, with its span
+
+
+@node
+class PartnerOf(Expr):
+    """`partner of p`: the other member of p's team (teams of two)."""
+
+    player: Expr
+
+
+@node
+class TeamOf(Expr):
+    """`team of p`: the team p plays in; where players are wanted, its members."""
+
+    player: Expr
+
+
+@node
+class Teams(Expr):
+    """`teams`: every team, the team of P0 first."""
 
 
 @node

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import ast, check_melds, check_piles
+from . import ast, check_melds, check_piles, check_teams
 from ..runtime.cards import PRESETS
 from .decks import plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
@@ -22,6 +22,7 @@ from .symbols import Symbol, Symbols
 from .types import (ANY, BOOL, BUILTINS, CARD, CARDS, ELEMENT, HANDVALUE, LIMITS, LIST, LISTS, MAX_LIMIT,  # noqa: F401
                     NONE, NONES, NULLABLE, NUMBER, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEXT, TYPE_NAMES,
                     VISIBILITY, ZONE, ZONE_WORDS, ZONES, article, fits)
+from .types import TEAMS
 
 
 
@@ -156,6 +157,10 @@ class Checker(ExpressionChecks):
                 check_melds.collect(self, d, Symbol)
             elif isinstance(d, ast.ZoneDecl):
                 self._zone(d)
+            elif isinstance(d, ast.TeamsDecl):
+                check_teams.collect(self, d)
+            elif isinstance(d, ast.VarDecl) and d.per_team:
+                check_teams.declare_var(self, d, Symbol)
             elif isinstance(d, ast.VarDecl):
                 sym = Symbol("pvar" if d.per_player else "var", ANY, d, d.name_span)
                 (s.pvars if d.per_player else s.vars)[d.name] = sym
@@ -201,6 +206,7 @@ class Checker(ExpressionChecks):
             if problem is not None:
                 self.error("E022", problem[0], d.name_span, help=problem[1])
         check_melds.validate(self)
+        check_teams.validate(self)
         for name in self.all_ranks:
             if name not in s.table:
                 s.table[name] = Symbol("rank", RANK)
@@ -313,7 +319,7 @@ class Checker(ExpressionChecks):
         for cond, _ in s.deck.choices if s.deck else ():
             if cond is not None:
                 self.expect(cond, (BOOL,), "a deck's condition")
-        for sym in list(s.vars.values()) + list(s.pvars.values()):
+        for sym in list(s.vars.values()) + list(s.pvars.values()) + list(s.tvars.values()):
             d = sym.decl
             self.scopes = [{}]
             t = self.type_of(d.value)
@@ -345,7 +351,7 @@ class Checker(ExpressionChecks):
         self.current_define = None
         check_define_cycles(self)
         if s.score is not None:
-            self.scopes = [{s.score.var: Symbol("local", PLAYER)}]
+            self.scopes = [{s.score.var: Symbol("local", check_teams.check_decl_var(self, s.score))}]
             self.expect(s.score.value, (NUMBER,), "a score")
             check_score_order(self)
         check_payoff(self)
@@ -406,6 +412,9 @@ class Checker(ExpressionChecks):
             if sym.kind not in ("var", "local"):
                 self.error("E028", f"`{t.name}` is {self._what(sym)}, not a variable", t.span)
                 return ANY
+            return sym.type
+        if t.kind == "player" and sym.kind == "tvar":
+            check_teams.var_key(self, t.name, t.key)
             return sym.type
         if t.kind == "player":
             if sym.kind != "pvar":
@@ -503,7 +512,8 @@ class Checker(ExpressionChecks):
                 self.block(body)
             self.block(st.orelse)
         elif isinstance(st, ast.ForEach):
-            src = self.expect(st.source, (PLAYERS, CARDS, ZONE, LIST, ZONES, SUITS, RANKS), "what `for each` goes through")
+            src = self.expect(st.source, (PLAYERS, CARDS, ZONE, LIST, ZONES, SUITS, RANKS, TEAMS),
+                              "what `for each` goes through")
             self.scopes.append({})
             self.bind(st.var, ELEMENT.get(src, ANY), st.var_span)
             if st.where is not None:

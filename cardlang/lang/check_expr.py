@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import ast, check_melds, check_piles
+from . import ast, check_melds, check_piles, check_teams
 from .decks import literal_copies
 from .diagnostics import did_you_mean
 from .symbols import Symbol
 from .types import (ANY, BOOL, BUILTINS, CARD, CARDS, ELEMENT, HANDVALUE, LIST, NONE, NONES, NUMBER, PLAYER,
                     PLAYERS, RANK, RANKS, SUIT, SUITS, TEXT, ZONE, ZONES, article, fits)
+from .types import TEAM, TEAMS
 
 
 class ExpressionChecks:
@@ -34,7 +35,8 @@ class ExpressionChecks:
         return {"option": "an option", "var": "a variable", "pvar": "a per-player variable", "zone": "a zone",
                 "pzone": "a per-player zone", "order": "an order", "ranking": "a hand ranking",
                 "define": "a definition", "phase": "a phase", "local": "a local name", "rank": "a rank",
-                "suit": "a suit", "const": "a constant", "points": "a points table"}.get(sym.kind, sym.kind)
+                "suit": "a suit", "const": "a constant", "points": "a points table",
+                "tvar": "a per-team variable"}.get(sym.kind, sym.kind)
 
     def _suggest(self, name: str) -> Optional[str]:
         names = set(k.rstrip("()") for k in self.sym.table)
@@ -72,6 +74,10 @@ class ExpressionChecks:
                 return ZONE
             if sym.kind == "pvar":
                 self.error("E012", f"`{e.name}` is a per-player variable: say whose, e.g. `{e.name}(p)`", e.span)
+                return sym.type
+            if sym.kind == "tvar":
+                self.error("E012", f"`{e.name}` is a per-team variable: say whose, e.g. `{e.name}(team of p)`",
+                           e.span)
                 return sym.type
             if sym.kind == "define" and not sym.decl.params:  # `define best = …` is used as `best`
                 return self._define_use(e.name, sym)
@@ -133,6 +139,7 @@ class ExpressionChecks:
             return PLAYER
         if isinstance(e, ast.EndCard):
             t = self.expect(e.zone, (ZONE, CARDS, PLAYERS), f"`{e.end} of`")
+            t = PLAYERS if t == TEAM else t
             if e.count is not None:
                 self.expect(e.count, (NUMBER,), "how many cards")
                 return PLAYERS if t == PLAYERS else CARDS
@@ -149,16 +156,19 @@ class ExpressionChecks:
             return CARDS
         if isinstance(e, ast.Aggregate):
             return self.aggregate(e)
+        if isinstance(e, (ast.PartnerOf, ast.TeamOf, ast.Teams)):
+            return check_teams.expr_type(self, e)
         raise AssertionError(type(e))  # pragma: no cover
 
     def aggregate(self, e: ast.Aggregate) -> str:
         """The type of an aggregate (`any`, `count`, `select`, `sum`, `highest`, …)."""
-        src = self.expect(e.source, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS), f"what `{e.kind}` goes through")
+        src = self.expect(e.source, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, TEAMS), f"what `{e.kind}` goes through")
         self.scopes.append({})
         self.bind(e.var, ELEMENT.get(src, ANY), e.var_span)
         if e.where is not None:
             self.expect(e.where, (BOOL,), "a condition")
-        result = {"any": BOOL, "count": NUMBER, "select": CARDS if src == ZONE else src}.get(e.kind)
+        result = {"any": BOOL, "count": NUMBER,
+                  "select": CARDS if src == ZONE else PLAYERS if src == TEAM else src}.get(e.kind)
         if e.kind in ("sum", "min", "max"):
             self.expect(e.body, (NUMBER,), f"what `{e.kind}` adds up or compares")
             result = NUMBER
@@ -211,11 +221,14 @@ class ExpressionChecks:
             return BOOL
         if op in ("==", "!="):
             a, b = self.type_of(e.left), self.type_of(e.right)
-            if not (fits(a, (b,)) or fits(b, (a,))):
+            if {a, b} == {TEAM, PLAYERS}:  # a team stands for its players in a list, not in a comparison
+                self.error("E012", f"`{op}` compares a team with players", e.span,
+                           help="compare teams (`team of p == team of q`), or ask `q in team of p`")
+            elif not (fits(a, (b,)) or fits(b, (a,))):
                 self.error("E012", f"`{op}` compares {article(a)} with {article(b)}: they are never equal", e.span)
             return BOOL
         if op == "in":
-            seq = self.expect(e.right, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS), "the right side of `in`")
+            seq = self.expect(e.right, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, TEAMS), "the right side of `in`")
             self.expect(e.left, (ELEMENT.get(seq, ANY),), "the left side of `in`")
             return BOOL
         if op in ("is", "is not"):
@@ -229,7 +242,7 @@ class ExpressionChecks:
             return BOOL
         if op == "except":
             seq = self.expect(e.left, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS), "the left side of `except`")
-            seq = CARDS if seq == ZONE else seq
+            seq = CARDS if seq == ZONE else PLAYERS if seq == TEAM else seq
             self.expect(e.right, (seq, ELEMENT.get(seq, ANY)), "what `except` leaves out")
             return seq
         raise AssertionError(op)  # pragma: no cover
@@ -275,13 +288,19 @@ class ExpressionChecks:
         sym.used = True
         if sym.kind == "nzone":
             return check_piles.family_call(self, e, self.sym.zone_counts[name])
+        if sym.kind == "tvar":
+            if len(e.args) != 1:
+                self.error("E013", f"`{name}(…)` takes one team", e.span)
+                return sym.type
+            check_teams.var_key(self, name, e.args[0])
+            return sym.type
         if sym.kind in ("pzone", "pvar"):
             if len(e.args) != 1:
                 self.error("E013", f"`{name}(…)` takes one player", e.span)
                 return ZONE if sym.kind == "pzone" else sym.type
             if sym.kind == "pzone":
                 t = self.expect(e.args[0], (PLAYER, PLAYERS), f"whose `{name}`")
-                return ZONES if t == PLAYERS else ZONE
+                return ZONES if t in (PLAYERS, TEAM) else ZONE
             self.expect(e.args[0], (PLAYER,), f"whose `{name}`")
             return sym.type
         if sym.kind == "order":

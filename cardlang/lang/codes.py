@@ -48,12 +48,18 @@ CODES = {
     "E041": "loop with no way out",
     "E042": "choice that can have no legal option",
     "E043": "pile chosen from something not a family of piles",
+    # partnerships (lang/check_teams.py)
+    "E044": "teams that do not divide the players",
+    "E045": "team used without teams",
+    "E046": "partner outside teams of two",
+    "E047": "team variable given a player",
     "E900": "internal checker error",
     "W001": "unused declaration",
     "W002": "unreachable phase",
     "W003": "statement with no effect",
     "W004": "hidden card made public",
     "W005": "choice the checker cannot decide",
+    "W006": "payoff by seat in a game with teams",
 }
 
 

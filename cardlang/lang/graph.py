@@ -81,7 +81,8 @@ def _has_decision_or_end(checker, block: str, seen: set) -> bool:
 def check_unused(checker) -> None:
     """W001: a declaration that nothing uses."""
     for name, sym in checker.sym.table.items():
-        if sym.kind in ("zone", "pzone", "var", "pvar", "option", "define", "points") and not sym.used and sym.span:
+        if sym.kind in ("zone", "pzone", "var", "pvar", "tvar", "option", "define", "points") and not sym.used \
+                and sym.span:
             what = checker._what(sym).split(" ", 1)[1]  # "option `x`", not "an option `x`"
             checker.warn("W001", f"{what} `{name.rstrip('()')}` is never used", sym.span,
                          help=f"remove the declaration, or use `{name.rstrip('()')}` in the rules")

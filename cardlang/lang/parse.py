@@ -204,6 +204,34 @@ class _ToAst(Transformer):
     def player_var_decl(self, meta, c):
         return ast.VarDecl(self.S(meta), str(c[0]), str(c[1]) if c[1] else None, c[2], True, self.T(c[0]))
 
+    # -- partnerships
+    def teams_across(self, meta, c):
+        return ast.TeamsDecl(self.S(meta), int(c[0]))
+
+    def teams_listed(self, meta, c):
+        return ast.TeamsDecl(self.S(meta), None, tuple(c))
+
+    def team_seats(self, meta, c):
+        return (tuple(int(x) for x in c), self.S(meta))
+
+    def team_var_decl(self, meta, c):
+        return ast.VarDecl(self.S(meta), str(c[0]), str(c[1]) if c[1] else None, c[2], False, self.T(c[0]), True)
+
+    def team_score_decl(self, meta, c):
+        return ast.ScoreDecl(self.S(meta), str(c[0]), c[1], str(c[2]) if c[2] is not None else None, True)
+
+    def team_payoff_decl(self, meta, c):
+        return ast.PayoffDecl(self.S(meta), str(c[0]), c[1], c[2] is not None, False, True)
+
+    def partner_of(self, meta, c):
+        return ast.PartnerOf(self.S(meta), c[0])
+
+    def team_of(self, meta, c):
+        return ast.TeamOf(self.S(meta), c[0])
+
+    def teams(self, meta, c):
+        return ast.Teams(self.S(meta))
+
     def params(self, meta, c):
         return tuple(c)
 

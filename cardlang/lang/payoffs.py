@@ -3,7 +3,7 @@ who wins (`score of p: …, lowest wins`): their types, and that they can differ
 
 from __future__ import annotations
 
-from . import ast
+from . import ast, check_teams
 
 # the checker's names of the two types a payoff involves (lang/check.py)
 _NUMBER, _PLAYER = "number", "player"
@@ -16,8 +16,9 @@ def check_payoff(checker) -> None:
         return
     checker.scopes = [{}]
     if d.var is not None:
-        checker.bind(d.var, _PLAYER, d.span)
+        checker.bind(d.var, check_teams.check_decl_var(checker, d), d.span)
     checker.expect(d.value, (_NUMBER,), "a payoff")
+    check_teams.check_seat_payoff(checker)
     if d.zero_sum and not checker.scopes[0][d.var].used:
         checker.error("E036", f"a zero-sum payoff must differ between seats, but this one never names `{d.var}`",
                       d.value.span,

@@ -48,4 +48,6 @@ class Symbols:
     types: dict = attrs.Factory(dict)  # id(expression node) -> its type, for the compiler
     values: dict = attrs.Factory(dict)  # `values` declarations by name (also in `table`, as orders)
     melds: Optional[ast.MeldsDecl] = None
+    teams: Optional[ast.TeamsDecl] = None  # the partnerships (see lang/check_teams.py)
+    tvars: dict = attrs.Factory(dict)  # per-team variables: name -> Symbol
     meld_rule: dict = attrs.Factory(dict)  # sets, runs (min, order), ace, deadwood: see check_melds

@@ -11,24 +11,26 @@ HANDVALUE = "hand value"
 SUITS, RANKS = "suits", "ranks"  # lists of suits, of ranks (an item may be none); LIST is of numbers
 NONES = "list of none"  # `[none, none]`: a list of suits or of ranks, by its declared type
 LISTS = (LIST, SUITS, RANKS)
-TYPE_NAMES = {NUMBER, BOOL, TEXT, CARD, CARDS, PLAYER, PLAYERS, SUIT, RANK, LIST, ZONE, SUITS, RANKS}
+TEAM, TEAMS = "team", "teams"  # partnerships: a team (its players where players are wanted), every team
+TYPE_NAMES = {NUMBER, BOOL, TEXT, CARD, CARDS, PLAYER, PLAYERS, SUIT, RANK, LIST, ZONE, SUITS, RANKS, TEAM, TEAMS}
 
-ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, ZONE: CARD, LIST: NUMBER, ZONES: ZONE, SUITS: SUIT, RANKS: RANK}
-NULLABLE = {CARD, PLAYER, SUIT, RANK}
+ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, ZONE: CARD, LIST: NUMBER, ZONES: ZONE, SUITS: SUIT, RANKS: RANK,
+           TEAM: PLAYER, TEAMS: TEAM}
+NULLABLE = {CARD, PLAYER, SUIT, RANK, TEAM}
 ZONE_WORDS = {"per player", "pile", "row", "hidden", "private", "public"}
 VISIBILITY = {"hidden", "private", "public"}
 
 # name: (argument types (a tuple of alternatives each), result) — result "elem" means the element type
 BUILTINS = {
-    "count": (((CARDS, ZONE, PLAYERS, LIST, ZONES, SUITS, RANKS),), NUMBER),
-    "random": (((PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS),), "elem"),
+    "count": (((CARDS, ZONE, PLAYERS, LIST, ZONES, SUITS, RANKS, TEAMS),), NUMBER),
+    "random": (((PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, TEAMS),), "elem"),
     "suit": (((CARD,),), SUIT),
     "rank": (((CARD,),), RANK),
     "abs": (((NUMBER,),), NUMBER),
     "min": (((NUMBER,), (NUMBER,)), NUMBER),
     "max": (((NUMBER,), (NUMBER,)), NUMBER),
     "sum": (((LIST,),), NUMBER),
-    "any": (((CARDS, ZONE, PLAYERS, LIST, SUITS, RANKS),), BOOL),
+    "any": (((CARDS, ZONE, PLAYERS, LIST, SUITS, RANKS, TEAMS),), BOOL),
     "seat": (((PLAYER,),), NUMBER),
     "select": None,
 }
@@ -49,6 +51,8 @@ def fits(actual: str, wanted: Iterable[str]) -> bool:
         return True
     if actual == PLAYER and PLAYERS in wanted:
         return True
+    if actual == TEAM and PLAYERS in wanted:  # a team stands for its players
+        return True
     if actual == HANDVALUE and NUMBER in wanted:
         return True
     if actual == "empty":
@@ -60,7 +64,7 @@ def fits(actual: str, wanted: Iterable[str]) -> bool:
 
 def article(t: str) -> str:
     """The type `t` with its article, as messages say it (`a card`, `cards`, `a value`)."""
-    if t in (PLAYERS, CARDS, ZONES):
+    if t in (PLAYERS, CARDS, ZONES, TEAMS):
         return f"{t}"
     if t == ANY:
         return "a value"

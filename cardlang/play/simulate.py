@@ -26,6 +26,7 @@ from ..runtime.view import place_text
 from .bots import RandomBot, decide, make_bot, parse_bot
 from .chance import decides
 from .coverage import coverage_entries, instrument
+from .team_stats import team_entries, team_ties
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 
@@ -472,6 +473,9 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
         "decisions_histogram": sorted(Counter(r["decisions"] for r in results).items()),
         "actions": actions,
     }
+    if game.teams:  # partnerships: a team's win counts once, for the team (play/team_stats.py)
+        out["teams"] = team_entries(game.teams, results, seat_entry)
+        out["team_ties"] = team_ties(game.teams, results)
     if with_coverage:
         entries = coverage_entries(game.program.rule_points, merged.hits, merged.offered)
         out["coverage"] = entries

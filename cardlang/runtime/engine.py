@@ -196,6 +196,11 @@ class State:
     def var(self, name: str, seat: Optional[int] = None):
         """The raw value of a variable, or of a per-player variable for `seat` (omniscient)."""
         program = self.game.program
+        if name in program.tvar_slots:  # a per-team variable: `seat` is the team's number here
+            base = program.tvar_slots[name][0]
+            if seat is None:
+                return [self.v[base + k] for k in range(len(program.teams))]
+            return self.v[base + seat]
         if name in program.pvar_slots:
             if seat is None:
                 return [self.v[program.pvar_slots[name][0] + s] for s in range(self.game.players)]
@@ -264,6 +269,7 @@ class Game:
         self.title = symbols.title
         self.deck = program.deck
         self.utility = utility(program.payoff)  # "zero_sum", "identical" (a shared payoff) or "general_sum"
+        self.teams = program.teams  # the seats of each team (`teams …`), () without partnerships
 
     def new_initial_state(self, seed: int = 0, stack: Optional[Sequence] = None,
                           draws: Optional[Sequence] = None, log: bool = True, chance=None) -> State:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEXT, ZONE, ZONES
+from ..lang.types import TEAM, TEAMS
 from . import engine, view
 from .actions import alt_of, value_of
 from .basics import MAX_EVENTS, Events, RuleError
@@ -49,6 +50,7 @@ class ProgramBase:
         self.zone_families, self.first_zone = layout.zone_families, layout.first_zone
         self.zone_counts = layout.zone_counts  # a numbered family's piles (`column(1)` … `column(N)`)
         self.var_slots, self.pvar_slots = dict(layout.var_slots), dict(layout.pvar_slots)
+        self.teams, self.tvar_slots = layout.teams, dict(layout.tvar_slots)  # partnerships, if any
         self.label_cache = {}  # (choice index, action id) -> label, for alternatives marked pure
         # the caps on one game (the game's own, from its `limit` line, else the engine's defaults)
         self.max_decisions = engine.MAX_DECISIONS
@@ -194,6 +196,10 @@ class ProgramBase:
             return player_name(value)
         if type_ == PLAYERS:
             return [player_name(p) for p in value]
+        if type_ == TEAM:  # a team reads as its players: `P0 & P2`
+            return " & ".join(player_name(p) for p in self.teams[value])
+        if type_ == TEAMS:
+            return [self.value_text(k, TEAM, seat, st) for k in value]
         if type_ == CARD:
             return self.deck.label_of(value) if seat is None or st.known[value] >> seat & 1 else "hidden"
         if type_ == CARDS:
@@ -239,6 +245,10 @@ class ProgramBase:
             "log": self.render_log(st, seat),
             "winners": [player_name(w) for w in st.winners()],
         }
+        if self.teams:  # partnerships: who plays with whom, and each team's variables
+            obs["teams"] = [[player_name(p) for p in t] for t in self.teams]
+            obs["team_variables"] = {name: [self.value_text(st.v[slot + k], t, seat, st) for k in range(len(self.teams))]
+                                     for name, (slot, t) in self.tvar_slots.items()}
         if not st.terminal and st.pending.player == seat:
             obs["legal_actions"] = [a.label for a in st.legal_actions()]
         return obs

@@ -28,8 +28,8 @@ _STATEMENTS = ("pass", "set", "let", "add", "subtract", "move", "deal", "shuffle
                "repeat until", "while")
 _EXPRESSIONS = ("players", "seats", "all cards", "any", "count", "select", "sum", "min", "max", "highest",
                 "lowest", "left of", "right of", "next of", "top of", "bottom of", "not", "none", "true", "false")
-_KIND_WORDS = {"option": "option", "var": "variable", "pvar": "per-player variable", "zone": "zone",
-               "pzone": "per-player zone", "order": "order", "ranking": "hand ranking", "define": "definition",
+_KIND_WORDS = {"option": "option", "var": "variable", "pvar": "per-player variable", "tvar": "per-team variable",
+               "zone": "zone", "pzone": "per-player zone", "order": "order", "ranking": "hand ranking", "define": "definition",
                "phase": "phase", "local": "local name"}
 
 
@@ -305,7 +305,7 @@ def outline(a: Analysis) -> list:
                             ast.PointsDecl, ast.ValuesDecl)):
             out.append(Symbol(d.name, type(d).__name__[:-4].lower(), d.span, d.name_span))
         elif isinstance(d, ast.VarDecl):
-            out.append(Symbol(d.name, "pvar" if d.per_player else "var", d.span, d.name_span))
+            out.append(Symbol(d.name, "pvar" if d.per_player else "tvar" if d.per_team else "var", d.span, d.name_span))
         elif isinstance(d, ast.GameDecl):
             out.append(Symbol(d.title, "game", d.span, d.span))
         elif isinstance(d, ast.ScoreDecl):

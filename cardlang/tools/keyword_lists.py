@@ -10,13 +10,14 @@ OPERATORS = (
     "and", "except", "has", "in", "is", "not", "of", "or",
 )
 KEYWORDS = (
-    "a", "about", "ace", "add", "all", "announce", "any", "as", "bottom", "by", "card", "cards",
-    "chooses", "count", "deal", "deck", "define", "direction", "down", "each", "elif", "eliminate",
-    "else", "end", "extends", "face", "for", "from", "game", "hide", "highest", "if", "left", "let",
-    "limit", "low", "lowest", "max", "melds", "min", "move", "next", "number", "option", "order",
-    "out", "pass", "payoff", "per", "phase", "pile", "player", "players", "points", "position",
-    "ranking", "ranks", "repeat", "reveal", "reverse", "right", "round", "says", "score", "seats",
-    "select", "set", "setup", "shared", "shuffle", "sits", "strictly", "subtract", "suits", "sum",
-    "swap", "times", "to", "top", "under", "until", "up", "values", "var", "where", "while",
-    "winner", "winners", "wins", "with", "zero", "zone",
+    "a", "about", "ace", "across", "add", "all", "announce", "any", "as", "bottom", "by", "card",
+    "cards", "chooses", "count", "deal", "deck", "define", "direction", "down", "each", "elif",
+    "eliminate", "else", "end", "extends", "face", "for", "from", "game", "hide", "highest", "if",
+    "left", "let", "limit", "low", "lowest", "max", "melds", "min", "move", "next", "number",
+    "option", "order", "out", "partner", "pass", "payoff", "per", "phase", "pile", "player",
+    "players", "points", "position", "ranking", "ranks", "repeat", "reveal", "reverse", "right",
+    "round", "says", "score", "seats", "select", "set", "setup", "shared", "shuffle", "sits",
+    "strictly", "subtract", "suits", "sum", "swap", "team", "teams", "times", "to", "top", "under",
+    "until", "up", "values", "var", "where", "while", "winner", "winners", "wins", "with", "zero",
+    "zone",
 )

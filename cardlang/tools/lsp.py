@@ -21,7 +21,8 @@ _COMPLETION_KINDS = {
     "keyword": lsp.CompletionItemKind.Keyword, "phase": lsp.CompletionItemKind.Function,
     "define": lsp.CompletionItemKind.Function, "zone": lsp.CompletionItemKind.Folder,
     "pzone": lsp.CompletionItemKind.Folder, "var": lsp.CompletionItemKind.Variable,
-    "pvar": lsp.CompletionItemKind.Variable, "local": lsp.CompletionItemKind.Variable,
+    "pvar": lsp.CompletionItemKind.Variable, "tvar": lsp.CompletionItemKind.Variable,
+    "local": lsp.CompletionItemKind.Variable,
     "option": lsp.CompletionItemKind.Constant, "order": lsp.CompletionItemKind.Enum,
     "ranking": lsp.CompletionItemKind.Enum, "rank": lsp.CompletionItemKind.EnumMember,
     "suit": lsp.CompletionItemKind.EnumMember, "builtin": lsp.CompletionItemKind.Function,
@@ -30,7 +31,8 @@ _COMPLETION_KINDS = {
 _SYMBOL_KINDS = {
     "phase": lsp.SymbolKind.Function, "setup": lsp.SymbolKind.Event, "round": lsp.SymbolKind.Event,
     "define": lsp.SymbolKind.Function, "option": lsp.SymbolKind.Property, "zone": lsp.SymbolKind.Array,
-    "var": lsp.SymbolKind.Variable, "pvar": lsp.SymbolKind.Variable, "order": lsp.SymbolKind.Enum,
+    "var": lsp.SymbolKind.Variable, "pvar": lsp.SymbolKind.Variable, "tvar": lsp.SymbolKind.Variable,
+    "order": lsp.SymbolKind.Enum,
     "ranking": lsp.SymbolKind.Enum, "game": lsp.SymbolKind.Module, "score": lsp.SymbolKind.Number,
 }
 

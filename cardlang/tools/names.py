@@ -60,7 +60,7 @@ def _name_span(span: Span, name: str) -> Span:
 
 
 def _callable_kind(kind: str) -> bool:
-    return kind in ("pvar", "pzone", "define", "order", "ranking", "phase")
+    return kind in ("pvar", "tvar", "pzone", "define", "order", "ranking", "phase")
 
 
 class _Walker:
@@ -123,7 +123,7 @@ class _Walker:
                 per = any(words == "per player" for words, _ in d.attributes)
                 self.declare_global(d.name, "pzone" if per else "zone", d.name_span, d)
             elif isinstance(d, ast.VarDecl):
-                self.declare_global(d.name, "pvar" if d.per_player else "var", d.name_span, d)
+                self.declare_global(d.name, "pvar" if d.per_player else "tvar" if d.per_team else "var", d.name_span, d)
             elif isinstance(d, ast.BlockDecl) and d.kind == "phase":
                 self.declare_global(d.name, "phase", d.name_span, d)
         for d in module.decls:

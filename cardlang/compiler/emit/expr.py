@@ -275,6 +275,11 @@ class ExprEmitter:
         table = self.layout.orders[e.table] if e.table is not None else None
         return f"{self.c(helpers.meld_function(e.name, self.layout.melds, self.layout.deck, table, e.span))}({args})"
 
+    def x_TeamTable(self, w, e: ir.TeamTable):
+        t = w.fresh()
+        empty = "()" if e.what == "members" else "None"
+        return f"({empty} if ({t} := {self.x(w, e.index)}) is None else {self.c(e.table)}[{t}])"
+
     def x_DefineCall(self, w, e: ir.DefineCall):
         if not self.paste:  # each argument into its parameter's slot, in a helper, then the body
             h = w.helper()
