@@ -17,6 +17,7 @@ work on a shared machine disturbs them less; each figure is the best of `--repea
 interpreter and the reference alternate run by run. Compare ratios from one run.
 
     python benchmarks/bench_engine.py [--seconds 2] [--games N] [--repeat 3] [--only coucou ...]
+                                      [--also examples/klondike.cards ...]
                                       [--engine compiled|reference] [--json] [--profile GAME]
 
 `--engine reference` measures the reference interpreter (`cardlang.load(..., engine="reference")`)
@@ -220,6 +221,9 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=None, help="a fixed number of games per measurement instead")
     ap.add_argument("--repeat", type=int, default=3, help="measurements per figure, the best is kept (default 3)")
     ap.add_argument("--only", nargs="*", default=None, help="file stems of games/ to measure")
+    ap.add_argument("--also", nargs="*", default=[], metavar="FILE",
+                    help="rule files outside games/ to measure too, at their smallest count "
+                         "(e.g. the tableau games examples/columns.cards examples/klondike.cards)")
     ap.add_argument("--engine", choices=("compiled", "reference"), default="compiled",
                     help="the engine measured (default: compiled)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
@@ -231,6 +235,10 @@ def main(argv=None) -> int:
     stems = [s for s in EXPECTED if s in found] + [s for s in found if s not in PLAYERS]
     if args.only is not None:
         stems = [s for s in stems if s in args.only]
+    for extra in args.also:  # (by their stem, after the games)
+        found[Path(extra).stem] = (ROOT / extra).resolve()
+        stems.append(Path(extra).stem)
+
     def players_of(stem):
         if stem in PLAYERS:
             return PLAYERS[stem]

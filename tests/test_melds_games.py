@@ -89,3 +89,23 @@ def test_random_games_keep_every_card(engine):
             st = game.new_initial_state(seed=seed)
             random_playout(st, random.Random(seed))
             assert sorted(c for z in st.zones for c in z) == list(range(52))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("call", ["deadwood(all cards)", "count(melded(all cards))"])
+def test_too_many_cards_to_arrange_is_a_rule_error_where_the_rules_ask(tmp_path, engine, call):
+    # the emitted engine calls `deadwood` on the rule itself, which raises the rule error there
+    file = tmp_path / "many.cards"
+    file.write_text(f'''game "Many"
+players 1
+deck standard
+order run: A 2 3 4 5 6 7 8 9 10 J Q K
+melds: sets 3, runs 3 in run
+var x = 0
+
+round:
+    set x = {call}
+    end game
+''', encoding="utf-8")
+    with pytest.raises(cardlang.RuleError, match=r"many\.cards:9:\d+: rule error: 52 cards have too many ways"):
+        cardlang.load(str(file), 1, engine=engine).new_initial_state(seed=1)

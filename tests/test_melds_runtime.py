@@ -214,3 +214,42 @@ def test_pairs_runs_and_suits(cards):
     assert count_pairs(cards, STD.card_rank, STD.card_suit) == sum(
         1 for a, b in combinations(cards, 2) if STD.card_rank[a] == STD.card_rank[b])
     assert longest_suit(cards, STD.card_suit) == max([sum(1 for c in cards if STD.card_suit[c] == s) for s in range(4)] if cards else [0])
+
+
+# ---------------------------------------------------------------- deadwood alone (its own fast path)
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(hands, dense_hands()), aces, st.sampled_from([2, 3, 4]), st.sampled_from([None, 2, 3]),
+       st.lists(st.integers(0, 12), min_size=13, max_size=13))
+def test_deadwood_alone_is_the_brute_force_one(hand, ace, set_min, run_min, rank_points):
+    # a fresh rule each time, `deadwood` first (nothing memoised by `arrange`), any points by rank
+    # (a value is 0 or more: E038)
+    points = tuple(rank_points[r] for r in STD.card_rank)
+    value, _ = oracle_points(hand, ace, set_min, run_min, points)
+    r = rule(ace, set_min, run_min, points=points)
+    assert r._tables is not None  # the four-suit path
+    assert r.deadwood(hand) == sum(points[c] for c in hand) - value
+    assert r.deadwood(hand + hand[:2]) == r.deadwood(hand)  # a card given twice counts once
+    slow = rule(ace, set_min, run_min, points=points)
+    slow._fast, slow._tables = False, None  # by `arrange`, the general path
+    assert slow.deadwood(hand) == r.deadwood(hand)
+
+
+def oracle_points(hand, ace, set_min, run_min, points):
+    """(most points, None) over every family of disjoint melds, for any points by card."""
+    melds = [m for k in range(2, len(hand) + 1) for m in combinations(sorted(hand), k)
+             if is_meld(m, ace, set_min, run_min)]
+    best = [0]
+
+    def search(i, used, value):
+        best[0] = max(best[0], value)
+        for j in range(i, len(melds)):
+            if not used & set(melds[j]):
+                search(j + 1, used | set(melds[j]), value + sum(points[c] for c in melds[j]))
+
+    search(0, set(), 0)
+    return best[0], None
+
+
+def test_deadwood_of_too_many_cards_is_an_error_not_a_hang():
+    with pytest.raises(MeldError):
+        rule().deadwood(list(range(52)))

@@ -9,7 +9,8 @@ from typing import Optional
 
 from ..runtime.cards import PRESETS
 
-MAX_ATOMS = 12  # a choice with more independent conditions than this is not decided (W005)
+MAX_ATOMS = 40  # a choice with more independent conditions than this is not decided (W005)
+MAX_NODES = 20_000  # nor one whose search for values closing every option takes longer than this
 INF = float("inf")
 
 # Propositional formulas: ("const", bool), ("atom", key), ("not", f), ("and", f, g), ("or", f, g).
@@ -100,6 +101,27 @@ _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
 LT, EQ, GT = 1, 2, 4
 
 
+def _units(f, out: dict, value: bool = True) -> None:
+    """The atoms a formula needs true or false whatever the others are (the conjuncts that are an
+    atom or the negation of one, through `not` and `or` as De Morgan has it); an atom needed both
+    ways is left to the search, which finds that nothing makes `f` true."""
+    kind = f[0]
+    if kind == ("and" if value else "or"):
+        _units(f[1], out, value)
+        _units(f[2], out, value)
+    elif kind == "not":
+        _units(f[1], out, not value)
+    elif kind == "atom":
+        out[f[1]] = value if out.get(f[1], value) == value else None
+    if value:  # (at the top: conflicts dropped)
+        for a in [a for a, v in out.items() if v is None]:
+            del out[a]
+
+
+class _TooLong(Exception):
+    """`_satisfiable` gave up: too many truth values to try."""
+
+
 class Theory:
     """Bounds of values, consistency of comparisons, and proofs (mixed into `NonEmpty`, which has
     `sym`, `flow`, `counts` and the zone facts)."""
@@ -163,7 +185,8 @@ class Theory:
             return ("z", z[1]) if sym is not None and sym.kind == "zone" else None
         if len(z) == 3 and z[0] == "Call" and len(z[2]) == 1:
             sym = self.sym.table.get(z[1] + "()") or self.sym.table.get(z[1])
-            return ("p", z[1], z[2][0]) if sym is not None and sym.kind == "pzone" else None
+            family = z[1] in self.sym.zone_counts  # one pile of a numbered family, as zone_facts keeps it
+            return ("p", z[1], z[2][0]) if sym is not None and (sym.kind == "pzone" or family) else None
         return None
 
     @staticmethod
@@ -301,11 +324,49 @@ class Theory:
         atoms = sorted(_atoms(f, set()), key=repr)
         if len(atoms) > MAX_ATOMS:
             return None
-        for values in itertools.product((False, True), repeat=len(atoms)):
-            assignment = dict(zip(atoms, values))
-            if _eval(f, assignment) and self._consistent(assignment, bounds):
-                return assignment
-        return False
+        # the first assignment in the order of `itertools.product((False, True), …)` over the
+        # sorted atoms that makes `f` true and is consistent, found depth first: a branch that
+        # makes `f` false, or whose comparisons cannot hold together, is not followed
+        budget = [MAX_NODES]
+        try:
+            found = self._search(f, atoms, 0, {}, bounds, budget)
+        except _TooLong:
+            return None
+        return False if found is None else found
+
+    def _search(self, f, atoms: list, i: int, assignment: dict, bounds, budget: list):
+        """`_satisfiable`'s search below the first `i` atoms (their values in `assignment`, which it
+        does not change). An atom `f` needs true or false (a conjunct of it) takes that value at
+        once: every assignment that makes `f` true has it, so the first found is the same."""
+        assignment = dict(assignment)
+        while True:
+            if f == FALSE:
+                return None
+            forced = {}
+            _units(f, forced)
+            if not forced:
+                break
+            if any(assignment.get(a, v) != v for a, v in forced.items()):
+                return None
+            assignment.update(forced)
+            if not self._consistent(assignment, bounds):
+                return None
+            f = _subst_atoms(f, forced)
+        while i < len(atoms) and atoms[i] in assignment:
+            i += 1
+        if i == len(atoms):
+            return assignment if _eval(f, assignment) else None
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _TooLong
+        atom = atoms[i]
+        for v in (False, True):
+            assignment[atom] = v
+            if self._consistent(assignment, bounds):
+                found = self._search(_subst_atoms(f, {atom: v}), atoms, i + 1, assignment, bounds, budget)
+                if found is not None:
+                    return found
+        return None
 
     def _proven(self, f, facts, n: int) -> bool:
         """Whether, on the first pass with n players, what is known makes `f` hold (for a deal that can happen)."""

@@ -174,11 +174,13 @@ def _first(sources) -> Source:
     return min(sources, key=lambda s: (s.text, s.family))
 
 
-def _mentions(key, family: str) -> bool:
+def _mentions(key, family: str, pile=None) -> bool:
+    """Whether a fact's key names a zone of `family`; with `pile` (the key of a pile number written
+    as a literal), only that pile of a numbered family, or one whose number is not a literal."""
     if isinstance(key, tuple):
         if len(key) == 3 and key[0] == "zone" and key[1] == family:
-            return True
-        return any(_mentions(k, family) for k in key)
+            return pile is None or key[2] == pile or not (isinstance(key[2], tuple) and key[2][:1] == ("lit",))
+        return any(_mentions(k, family, pile) for k in key)
     return False
 
 
@@ -351,7 +353,7 @@ class InfoFlow:
                 self._ev(e, env, facts)
             return self._moved(None, st.dest, st.facing, env, facts)
         if isinstance(st, ast.Shuffle):
-            return self._kill(facts, self._family(st.zone), cards=True)
+            return self._kill(facts, self._family(st.zone), cards=True, pile=self._pile(st.zone, env))
         if isinstance(st, ast.Swap):
             for e in (st.left, st.right):
                 facts = self._kill(facts, self._family(e), cards=self._family(e) is None)
@@ -365,7 +367,8 @@ class InfoFlow:
             return facts | {self._canon(st.cards, env)}
         if isinstance(st, ast.Hide):
             self._ev(st.cards, env, facts)
-            return self._kill(facts, self._family(st.cards), cards=True) - {self._canon(st.cards, env)}
+            return (self._kill(facts, self._family(st.cards), cards=True, pile=self._pile(st.cards, env))
+                    - {self._canon(st.cards, env)})
         if isinstance(st, ast.Announce):
             self._announce(st, env, facts)
             return facts
@@ -454,16 +457,17 @@ class InfoFlow:
             if cards is not None and self._is_name_or_zone(cards, env):
                 facts = facts | {self._canon(cards, env)}
             return facts
-        return self._kill(facts, family, cards=False)
+        return self._kill(facts, family, cards=False, pile=self._pile(zone, env))
 
     def _is_name_or_zone(self, e, env) -> bool:
         return (isinstance(e, ast.Name) and e.name in env) or self._family(e) is not None
 
-    def _kill(self, facts: frozenset, family: Optional[str], cards: bool) -> frozenset:
-        """Facts that still hold once cards entered `family` (None: some zone), or were shuffled."""
+    def _kill(self, facts: frozenset, family: Optional[str], cards: bool, pile=None) -> frozenset:
+        """Facts that still hold once cards entered `family` (None: some zone; `pile`: that pile of
+        a numbered family only, see `_mentions`), or were shuffled."""
         out = set()
         for f in facts:
-            is_zone = _mentions(f, family) if family is not None else any(_mentions(f, z) for z in self.sym.zones)
+            is_zone = _mentions(f, family, pile) if family is not None else any(_mentions(f, z) for z in self.sym.zones)
             local = f[2] if f[0] == "to" else f
             if is_zone or (cards and local[0] in ("let", "set", "alt", "each", "agg", "param")):
                 continue
@@ -534,9 +538,14 @@ class InfoFlow:
         kept = set(start & end)
         if st.where is None:
             over = self._over(st.source, env)
+            # over a list of numbers written out, each pile of a family shown in the body is shown
+            piles = [("lit", i.value) for i in st.source.items if isinstance(i, ast.Number)] \
+                if isinstance(st.source, ast.ListExpr) else []
             for f in end:
                 if len(f) == 3 and f[0] == "zone" and f[2] == alias:
                     kept.add(("zone", f[1], over))
+                    if f[1] in self.sym.zone_counts:
+                        kept.update(("zone", f[1], pile) for pile in piles)
         return frozenset(kept)
 
     def _loop(self, st, env: dict, facts: frozenset) -> frozenset:
@@ -602,8 +611,17 @@ class InfoFlow:
     def _family(self, e) -> Optional[str]:
         if isinstance(e, ast.Name) and e.name in self.sym.zones and not self.sym.zones[e.name][0]:
             return e.name
-        if isinstance(e, ast.Call) and e.func in self.sym.zones and self.sym.zones[e.func][0]:
+        if isinstance(e, ast.Call) and e.func in self.sym.zones and (
+                self.sym.zones[e.func][0] or e.func in self.sym.zone_counts):  # (a player's, or a pile)
             return e.func
+        return None
+
+    def _pile(self, e, env: dict):
+        """The key of the number of one pile of a numbered family written as a literal (`column(2)`),
+        else None: what changes in that pile leaves what is known of the others."""
+        if isinstance(e, ast.Call) and e.func in self.sym.zone_counts and len(e.args) == 1:
+            key = self._canon(e.args[0], env)
+            return key if key[:1] == ("lit",) else None
         return None
 
     def _canon(self, e, env: dict):
@@ -707,7 +725,7 @@ class InfoFlow:
             return Val(z.ident | who, z.shape | who)
         if e.func in s.zone_counts and e.func not in env and len(e.args) == 1:  # one pile of a family
             k = args[0].all
-            z = self._zone(e, e.func, None, env, facts)
+            z = self._zone(e, e.func, e.args[0], env, facts)  # (a pile is shown on its own)
             return Val(z.ident | k, z.shape | k)
         if e.func in s.defines and len(e.args) == len(s.defines[e.func].params):
             d = s.defines[e.func]

@@ -36,6 +36,7 @@ import attrs
 from . import ast
 from .choice_theory import _FLIP, FALSE, TRUE, Theory, _all, _and, _atoms, _count_key, _not, _num, _or
 from .flow import Flow, _key, _mentions, _subst
+from .pile_facts import pile_open, unrolled
 from .value_bounds import ValueBounds
 from .zone_facts import Facts, ZoneFacts, _join
 
@@ -248,6 +249,11 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         return self._choices_in[key]
 
     def _loop(self, st, first, always, ctx, scopes, cardvars, sure):
+        passes = unrolled(self, st, scopes)
+        if passes is not None:  # over numbers written out: pass by pass (`pile_facts.py`)
+            for body in passes:
+                first, always = self._block(body, first, always, ctx, scopes, cardvars, sure)
+            return first, always
         var = st.var if isinstance(st, ast.ForEach) else None
         inner_scopes = scopes + [{var: None}] if var else scopes
         inner_vars = dict(cardvars)
@@ -330,7 +336,9 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         parts = []
         atoms = [a for a in _atoms(closed, set()) if a in values and self.shown.get(a) is not None]
         for atom in sorted(atoms, key=lambda a: (self.shown[a].span.line, self.shown[a].span.column)):
-            parts.append(f"`{self.flow._source(self.shown[atom])}` is {'true' if values[atom] else 'false'}")
+            part = f"`{self.flow._source(self.shown[atom])}` is {'true' if values[atom] else 'false'}"
+            if part not in parts:  # (a pile's filter written out for each pile reads alike: once)
+                parts.append(part)
         if not parts:
             return None
         return ", ".join(parts[:3]) + (" …" if len(parts) > 3 else "")
@@ -346,7 +354,12 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             if alt.where is not None:
                 f = _and(f, self._number_exists(alt.where, alt.var, lo, hi, scopes, 0))
             return f
-        zone, where = self._card_filter(alt.source, alt.var, alt.where, scopes)
+        piles = pile_open(self, alt, scopes, lambda where: self._card_open(alt, where, scopes))
+        return piles if piles is not None else self._card_open(alt, alt.where, scopes)
+
+    def _card_open(self, alt: ast.Alternative, where, scopes):
+        """When a card alternative with the filter `where` offers a card, as a formula."""
+        zone, where = self._card_filter(alt.source, alt.var, where, scopes)
         if zone is None:
             return FALSE
         f = self._nonempty(zone, scopes)

@@ -64,6 +64,11 @@ def _names_players(e) -> bool:
     return False
 
 
+def _literal(whose) -> bool:
+    """Whether the key of a zone's owner or pile is a number written out (`column(2)`)."""
+    return isinstance(whose, tuple) and len(whose) == 2 and whose[0] == "Number"
+
+
 def _to_players(dest) -> bool:
     return isinstance(dest, ast.Call) and len(dest.args) == 1 and isinstance(dest.args[0], ast.Players)
 
@@ -82,6 +87,10 @@ class ZoneFacts:
             sym = self.sym.table.get(e.func + "()") or self.sym.table.get(e.func)
             if sym is not None and sym.kind == "pzone" and self.sym.types.get(id(e)) == "zone":
                 return ("p", e.func, _key(e.args[0]))
+            if e.func in self.sym.zone_counts:
+                # one pile of a numbered family: kept as a player's zone is, by the key of its
+                # number (a pile numbered otherwise may be the same one: `_set` widens the others)
+                return ("p", e.func, _key(e.args[0]))
         return None
 
     @staticmethod
@@ -95,7 +104,8 @@ class ZoneFacts:
         """Sets the sizes of one zone ({n: (lo, hi) or None}); a player's zone widens the others'."""
         new = {n: v for n, v in new.items() if v is not None}
         if key[0] == "p" and key[2] != "*":
-            for other in [k for k in facts.sizes if k[0] == "p" and k[1] == key[1] and k != key]:
+            for other in [k for k in facts.sizes if k[0] == "p" and k[1] == key[1] and k != key
+                          and not (_literal(k[2]) and _literal(key[2]))]:  # (two numbers: two piles)
                 merged = {n: _hull(v, new.get(n)) for n, v in facts.sizes[other].items()}
                 facts.sizes[other] = {n: v for n, v in merged.items() if v is not None}
         if new:
@@ -156,8 +166,10 @@ class ZoneFacts:
             self._forget_all(facts)
             if dest is not None:
                 for name, (per_player, _, _) in self.sym.zones.items():
-                    key = ("p", name, "*") if per_player else ("z", name)
+                    key = ("p", name, "*") if per_player or name in self.sym.zone_counts else ("z", name)
                     facts.sizes[key] = {n: (0, 0) for n in self.counts}
+                    for j in range(1, self.sym.zone_counts.get(name, 0) + 1):  # each pile, by its number
+                        facts.sizes[("p", name, ("Number", j))] = {n: (0, 0) for n in self.counts}
                 facts.sizes[dest] = {n: (self.flow.deck_sizes[n],) * 2 for n in self.counts}
             return
         dest = self._zone_key(st.zone, scopes)

@@ -22,13 +22,21 @@ count combinations inside a set of cards as counting games score them.
 
 from __future__ import annotations
 
+from array import array
 from itertools import combinations
+
+from .basics import RuleError
 
 __all__ = ["MeldRule", "MeldError", "combination", "count_subsets", "count_pairs",
            "count_runs", "longest_suit"]
 
 MAX_COMBINATIONS = 4096  # set choices tried for one arrangement: beyond, a rule error (bounded time)
 _MEMO_LIMIT = 200_000  # arrangements and suit tables memoised per rule before the memo is cleared
+
+
+# `deadwood`'s tables by (suit width, runs, run and set minimums, points by rank), shared by the
+# rules of a process (every load of a game builds the same ones: about 10 ms each)
+_TABLES: dict = {}
 
 
 class MeldError(Exception):
@@ -92,6 +100,18 @@ class MeldRule:
             bias = 8 - set_min if set_min else 0
             self._bias = sum(bias << (base + 4 * r) for r in range(nr))
             self._set_flags = sum(8 << (base + 4 * r) for r in range(nr)) if set_min else 0
+        # `deadwood`'s own path, for four suits without jokers: a hand packs into one small int (13
+        # bits a suit for the standard deck), and a table by suit mask gives the deadwood of each
+        # suit alone (its points less its best runs'); see `deadwood`
+        width = max(card_rank, default=0) + 1
+        self._four = (self._fast and nsuits == 4 and all(s >= 0 for s in card_suit)
+                      and (set_min or 0) <= 4 and width <= 16)
+        if self._four:
+            self._width, self._wmask = width, (1 << width) - 1
+            self._bitof = {c: 1 << (card_suit[c] * width + card_rank[c]) for c in range(len(card_rank))}
+            self._build_tables()  # (at load, once a process for each kind of meld: see `_TABLES`)
+        else:
+            self._tables = None
 
     def _mask_points(self, mask: int) -> int:
         total, r = 0, 0
@@ -333,10 +353,150 @@ class MeldRule:
         idmask = self.arrange(cards)[1]
         return tuple(c for c in cards if idmask >> c & 1)
 
-    def deadwood(self, cards) -> int:
-        """The points of the cards its best arrangement leaves out of melds."""
-        arrangement = self.arrange(cards)
-        return arrangement[4] - arrangement[0]
+    def deadwood(self, cards, span=None) -> int:
+        """The points of the cards its best arrangement leaves out of melds. With `span` (where the
+        rules call it), too many cards is a `RuleError` there rather than a `MeldError`, so that
+        the emitted engine calls this method itself."""
+        tables = self._tables  # (None without the four-suit path: see `__init__`)
+        if tables is None:
+            try:
+                arrangement = self.arrange(cards)
+            except MeldError as e:
+                if span is None:
+                    raise
+                raise RuleError(str(e), span) from None
+            return arrangement[4] - arrangement[0]
+        # value only (the least deadwood is one number whichever arrangement reaches it); the
+        # hand packs into one int, `width` bits a suit (a dict's bound lookup maps fastest)
+        bit_of, w, w2, w3, m, n, dead = tables
+        key = sum(map(bit_of, cards))
+        if key.bit_count() != len(cards):  # a carry: a card given twice, which counts once
+            return self.deadwood(tuple(dict.fromkeys(cards)), span)
+        a, b, c, d = key & m, key >> w & m, key >> w2 & m, key >> w3
+        # the ranks with at least `set_min` cards, from the four suit masks
+        if n == 3:
+            sets = a & b & (c | d) | c & d & (a | b)
+        elif not n:
+            sets = 0
+        elif n == 2:
+            sets = (a | b) & (c | d) | a & b | c & d
+        else:
+            sets = a & b & c & d
+        if not sets:  # the suits are separate problems: one table lookup each
+            return dead[a] + dead[b] + dead[c] + dead[d]
+        if not sets & (sets - 1):
+            # one rank can make a set (most such hands): each set it can make, or none, whichever
+            # card a run could take (for three cards: the set or nothing), the suits then alone
+            r = sets.bit_length() - 1
+            best = None
+            for x in self._own_choices[self._pattern[key >> r & self._spread4]]:
+                k = key - (x << r)
+                got = dead[k & m] + dead[k >> w & m] + dead[k >> w2 & m] + dead[k >> w3]
+                if best is None or got < best:
+                    best = got
+            return best
+        # (no memo: a few lookups cost less than one in a large dict, away from the caches)
+        try:
+            return self._deadwood_with_sets(key, (a, b, c, d), sets, len(cards))
+        except MeldError as e:
+            if span is None:
+                raise
+            raise RuleError(str(e), span) from None
+
+    def _build_tables(self) -> tuple:
+        """`deadwood`'s tables by suit mask: the deadwood of one suit alone (its points less its best
+        runs'), and the ranks of the mask that some run inside it holds. A mask's best runs leave
+        its lowest rank out or meld it in a run that starts there (a run inside the mask through its
+        lowest rank has it as its own lowest)."""
+        cache_key = (self._width, self.runs, self.run_min, self.set_min, tuple(self.rank_points[:self._width]))
+        hit = _TABLES.get(cache_key)
+        if hit is not None:
+            self._loose, self._spread4, self._pattern, self._choices, self._dead = hit
+            self._own_choices = [self._choices[held << 4 | held] for held in range(16)]
+            self._tables = (self._bitof.__getitem__, self._width, 2 * self._width, 3 * self._width, self._wmask,
+                        self.set_min or 0, self._dead)
+            return self._tables
+        size = 1 << self._width
+        starting: dict = {}
+        for run in self.runs:
+            starting.setdefault(run & -run, []).append((run, self.run_value[run], run.bit_count() == self.run_min))
+        best, points, loose = [0] * size, [0] * size, [0] * size
+        rank_of = {1 << r: r for r in range(self._width)}
+        for mask in range(1, size):
+            low = mask & -mask
+            rest = mask ^ low
+            v, held = best[rest], loose[rest]
+            for run, value, shortest in starting.get(low, ()):
+                if run & mask == run:
+                    if best[mask ^ run] + value > v:
+                        v = best[mask ^ run] + value
+                    if shortest:
+                        held |= run
+            best[mask], loose[mask] = v, held
+            points[mask] = points[rest] + self.rank_points[rank_of[low]]
+        self._loose = array("H", loose) if self._width <= 16 else loose  # (16 KB, not 64)
+        # a rank's cards as a number: bit `s * width` for a card of suit s (shift it by the rank);
+        # `_pattern` turns one into the 4-bit pattern of its suits, and `_choices[held << 4 | free]`
+        # gives the sets a rank held in the suits `held` may make when a run could take the cards
+        # of `free`, as such numbers: every set without a subset of `free`, then no set (0)
+        spread = [sum(1 << (s * self._width) for s in range(4) if p >> s & 1) for p in range(16)]
+        self._spread4 = spread[15]
+        self._pattern = {spread[p]: p for p in range(16)}
+        need = self.set_min or 0
+        self._choices = [[spread[held & ~out] for out in range(16) if out & ~free == 0 and out & held == out
+                          and (held & ~out).bit_count() >= need] + [0] if free & ~held == 0 else []
+                         for held in range(16) for free in range(16)]
+        dead = [p - v for p, v in zip(points, best)]
+        # as bytes where they fit: 8 KB for the standard deck, which stays in the processor's
+        # caches between the engine's other work (a list of 8192 takes 64 KB); indexing bytes
+        # gives the same ints
+        self._dead = bytes(dead) if max(dead) < 256 else dead
+        self._own_choices = [self._choices[held << 4 | held] for held in range(16)]  # (every card free)
+        if len(_TABLES) >= 16:
+            _TABLES.clear()
+        _TABLES[cache_key] = (self._loose, self._spread4, self._pattern, self._choices, self._dead)
+        self._tables = (self._bitof.__getitem__, self._width, 2 * self._width, 3 * self._width, self._wmask,
+                        self.set_min or 0, self._dead)
+        return self._tables
+
+    def _deadwood_with_sets(self, key: int, masks: tuple, sets: int, ncards: int) -> int:
+        """The least deadwood of a packed hand (`masks`, its four suit masks) when the ranks of
+        `sets` can make sets: each such rank tries its set without each subset of the cards a run
+        could take (the others are always better in the set), as `_arrange_packed` does; a choice
+        is a number taken off the packed hand (the set's cards), the suits then looked up alone."""
+        dead, loose, w, m = self._dead, self._loose, self._width, self._wmask
+        pattern, choices, spread = self._pattern, self._choices, self._spread4
+        runnable = loose[masks[0]] | loose[masks[1]] << w | loose[masks[2]] << 2 * w | loose[masks[3]] << 3 * w
+        options = []
+        total = 1
+        while sets:
+            bit = sets & -sets
+            sets ^= bit
+            r = bit.bit_length() - 1
+            held = pattern[key >> r & spread]
+            free = pattern[runnable >> r & spread]
+            if not free:  # no card of the rank can be in a run: the whole set it is
+                key -= bit * choices[held << 4][0]
+                continue
+            options.append([bit * x for x in choices[held << 4 | free]])
+            total *= len(options[-1])
+        if total > MAX_COMBINATIONS:
+            raise MeldError(f"{ncards} cards have too many ways to be arranged into melds")
+        if len(options) < 2:  # the common case: one rank whose set a run could break into
+            best = None
+            for x in options[0] if options else (0,):
+                k = key - x
+                got = dead[k & m] + dead[k >> w & m] + dead[k >> 2 * w & m] + dead[k >> 3 * w]
+                if best is None or got < best:
+                    best = got
+            return best
+        best = None
+        for combo in _product(options):
+            k = key - sum(combo)
+            got = dead[k & m] + dead[k >> w & m] + dead[k >> 2 * w & m] + dead[k >> 3 * w]
+            if best is None or got < best:
+                best = got
+        return best
 
     def layoffs(self, cards, onto) -> tuple:
         """The cards of `cards` that can be laid off onto the melds of `onto`'s best arrangement:

@@ -274,10 +274,13 @@ class ExprEmitter:
         return f"{self.c(pots.READERS[e.what])}(s, {self.c(e.pot)}{args})"
 
     def x_Combination(self, w, e: ir.Combination):
-        table = self.c(self.layout.orders[e.table]) if e.table is not None else "None"
-        args = "".join(f", {self.x(w, a)}" for a in e.args)
-        return (f"{self.c(helpers.combination)}({e.name!r}, {self.c(self.layout.melds)}, {self.c(self.layout.deck)}, "
-                f"{table}, {self.c(e.span)}{args})")
+        # (the functions only read their cards: a zone's own list goes in, not a copy of it)
+        args = ", ".join(f"s.zones[{self.x(w, a.zone)}]" if isinstance(a, ir.ZoneCards) else self.x(w, a)
+                         for a in e.args)
+        if e.name == "deadwood":  # the common call: the rule's own method, which raises the rule error
+            return f"{self.c(self.layout.melds.deadwood)}({args}, {self.c(e.span)})"
+        table = self.layout.orders[e.table] if e.table is not None else None
+        return f"{self.c(helpers.meld_function(e.name, self.layout.melds, self.layout.deck, table, e.span))}({args})"
 
     def x_TeamTable(self, w, e: ir.TeamTable):
         t = w.fresh()

@@ -3,6 +3,8 @@ in the program's namespace). Each does what the reference interpreter does for i
 
 from __future__ import annotations
 
+import functools
+
 from ...runtime import melds
 from ...runtime.basics import RuleError
 from ...runtime.log import marks, player_name
@@ -80,12 +82,17 @@ def hand_value(hand, evaluate, codes, span):
     return int(evaluate([codes[c] for c in hand]))
 
 
-def combination(name, rule, deck, table, span, *args):
-    """A function of `runtime/melds.py` (`melded`, `deadwood`, …); too many cards is a rule error."""
-    try:
-        return melds.combination(name, rule, deck, table, *args)
-    except melds.MeldError as e:
-        raise RuleError(str(e), span) from None
+def meld_function(name, rule, deck, table, span):
+    """`combination(name, …)` bound once, for a call site: one call of the runtime's function, too
+    many cards a rule error."""
+    fn = functools.partial(melds.combination, name, rule, deck, table)
+
+    def call(*args):
+        try:
+            return fn(*args)
+        except melds.MeldError as e:
+            raise RuleError(str(e), span) from None
+    return call
 
 
 def numbers_out_of_range(lo, hi, span):
