@@ -229,6 +229,10 @@ def test_deadwood_alone_is_the_brute_force_one(hand, ace, set_min, run_min, rank
     assert r._tables is not None  # the four-suit path
     assert r.deadwood(hand) == sum(points[c] for c in hand) - value
     assert r.deadwood(hand + hand[:2]) == r.deadwood(hand)  # a card given twice counts once
+    # the emitted engine's call-site function (a fresh rule: nothing memoised)
+    site = rule(ace, set_min, run_min, points=points).deadwood_function(None)
+    assert site(hand) == r.deadwood(hand)
+    assert site(hand + hand[:2]) == r.deadwood(hand)
     slow = rule(ace, set_min, run_min, points=points)
     slow._fast, slow._tables = False, None  # by `arrange`, the general path
     assert slow.deadwood(hand) == r.deadwood(hand)
@@ -253,3 +257,5 @@ def oracle_points(hand, ace, set_min, run_min, points):
 def test_deadwood_of_too_many_cards_is_an_error_not_a_hang():
     with pytest.raises(MeldError):
         rule().deadwood(list(range(52)))
+    with pytest.raises(MeldError):  # at a call site too (with a span, a rule error there)
+        rule().deadwood_function(None)(list(range(52)))

@@ -22,6 +22,7 @@ count combinations inside a set of cards as counting games score them.
 
 from __future__ import annotations
 
+import functools
 from array import array
 from itertools import combinations
 
@@ -402,6 +403,58 @@ class MeldRule:
             if span is None:
                 raise
             raise RuleError(str(e), span) from None
+
+    def deadwood_function(self, span):
+        """`deadwood(cards)` for one call site of the emitted engine, too many cards a `RuleError` at
+        `span`: with three-card sets over four suits, a closure over the tables (no attribute or
+        method lookup a call), else the method bound to `span`."""
+        tables = self._tables
+        if tables is None or tables[5] != 3:
+            return functools.partial(self.deadwood, span=span)
+        bit_of, w, w2, w3, m, _, dead = tables
+        # the sets a single rank can make, by its cards as a number (see `_build_tables`), without
+        # "no set" (which the loop starts from)
+        own = {v: tuple(x for x in self._own_choices[p] if x) for v, p in self._pattern.items()}
+        spread, slow = self._spread4, self.deadwood
+
+        def deadwood(cards):
+            key = sum(map(bit_of, cards))
+            if key.bit_count() != len(cards):  # a card given twice
+                return slow(cards, span)
+            a, b, c, d = key & m, key >> w & m, key >> w2 & m, key >> w3
+            sets = a & b & (c | d) | c & d & (a | b)  # the ranks with three cards or more
+            best = dead[a] + dead[b] + dead[c] + dead[d]
+            if not sets:
+                return best
+            low = sets & -sets
+            if low == sets:  # one rank can make sets (most such hands): each set, or none
+                r = low.bit_length() - 1
+                for x in own[key >> r & spread]:
+                    k = key - (x << r)
+                    got = dead[k & m] + dead[k >> w & m] + dead[k >> w2 & m] + dead[k >> w3]
+                    if got < best:
+                        best = got
+                return best
+            rest = sets ^ low
+            if rest & (rest - 1):
+                return slow(cards, span)  # three ranks or more: the choices of `arrange`, bounded
+            # two ranks: each set of one (or none) with each set of the other (or none); every
+            # set a rank can make is tried, a superset of the choices that can be best
+            r, q = low.bit_length() - 1, rest.bit_length() - 1
+            ys = own[key >> q & spread]
+            for x in (0,) + own[key >> r & spread]:
+                kx = key - (x << r)
+                for y in ys:
+                    k = kx - (y << q)
+                    got = dead[k & m] + dead[k >> w & m] + dead[k >> w2 & m] + dead[k >> w3]
+                    if got < best:
+                        best = got
+                if x:
+                    got = dead[kx & m] + dead[kx >> w & m] + dead[kx >> w2 & m] + dead[kx >> w3]
+                    if got < best:
+                        best = got
+            return best
+        return deadwood
 
     def _build_tables(self) -> tuple:
         """`deadwood`'s tables by suit mask: the deadwood of one suit alone (its points less its best

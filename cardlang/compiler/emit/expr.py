@@ -277,8 +277,8 @@ class ExprEmitter:
         # (the functions only read their cards: a zone's own list goes in, not a copy of it)
         args = ", ".join(f"s.zones[{self.x(w, a.zone)}]" if isinstance(a, ir.ZoneCards) else self.x(w, a)
                          for a in e.args)
-        if e.name == "deadwood":  # the common call: the rule's own method, which raises the rule error
-            return f"{self.c(self.layout.melds.deadwood)}({args}, {self.c(e.span)})"
+        if e.name == "deadwood":  # the common call: a function of the rule's for this call site
+            return f"{self.c(self.layout.melds.deadwood_function(e.span))}({args})"
         table = self.layout.orders[e.table] if e.table is not None else None
         return f"{self.c(helpers.meld_function(e.name, self.layout.melds, self.layout.deck, table, e.span))}({args})"
 
