@@ -18,7 +18,7 @@ from rich.text import Text
 from ..play.replay import replay_lines
 from ..play.save_schema import printable
 from .cmd_common import TAIL_SHOWN, exit_on_rule_error
-from ..play.savegame import SaveError, load_saved
+from ..play.savegame import SaveError, load_saved_or_stop
 from ..runtime.engine import RuleError
 from .table_view import Style, rich_line, terminal_shows_symbols
 
@@ -46,18 +46,13 @@ def replay_command(save_path, seat, omniscient, spoilers, rules_path, use_ascii,
     if seat is not None and (omniscient or spoilers):
         _fail("give --seat K or --all, not both")
     style = Style(ascii=use_ascii or not terminal_shows_symbols())
-    try:
-        game, state, data = load_saved(save_path, rules_path)
+    try:  # a saved game that stopped on a rule error: each view up to there, then the error
+        game, state, data, error = load_saved_or_stop(save_path, rules_path)
     except SaveError as e:
         _fail(str(e), status=1)
-    except RuleError as e:  # the saved game stopped on a rule error: each view up to there, then the error
-        try:
-            game, state, data = load_saved(save_path, rules_path, replay=False)
-        except RuleError:  # before its first decision: nothing to show but the error
-            exit_on_rule_error(e)
-        stopped = True
-    else:
-        stopped = False
+    except RuleError as e:  # before its first decision: nothing to show but the error
+        exit_on_rule_error(e)
+    stopped = error is not None
     if seat is not None and not 0 <= seat < game.players:
         _fail(f"--seat must be from 0 to {game.players - 1}, not {seat}")
     over = stopped or state.is_terminal()

@@ -160,6 +160,17 @@ def load_saved(save_path: str, rules: Optional[str] = None, *, replay: bool = Tr
     a label that is not what the table saw, a checksum that does not match. `replay=False` returns
     the initial state, every check done all the same.
     """
+    game, state, data, stopped = load_saved_or_stop(save_path, rules)
+    if not replay:  # (a replay of its moves meets the error again; one before the first decision is raised)
+        return game, _initial_state(data, game), data
+    if stopped is not None:
+        raise stopped
+    return game, state, data
+
+
+def load_saved_or_stop(save_path: str, rules: Optional[str] = None) -> tuple[Game, State, Save, Optional[RuleError]]:
+    """As `load_saved`, with every check, playing the saved moves once: (game, state, save, the rule
+    error the saved game stopped on or None); a game a rule stopped gives its initial state."""
     data = read_save(save_path)
     name = printable(save_path)
     path = rules_path(data, save_path, rules)
@@ -176,11 +187,9 @@ def load_saved(save_path: str, rules: Optional[str] = None, *, replay: bool = Tr
     if data.checksum is not None and data.checksum != checksum(unstructure(data)):
         raise SaveError(f'{name}: field "checksum": it does not match the file\'s contents: the file was '
                         f"edited or damaged since cardlang wrote it, so it cannot be resumed or replayed")
-    if not replay:  # (a replay of its moves meets the error again; one before the first decision is raised)
-        return game, _initial_state(data, game), data
     if stopped is not None:
-        raise stopped
-    return game, state, data
+        state = _initial_state(data, game)  # (raises a rule error met before the first decision)
+    return game, state, data, stopped
 
 
 def _game(data: Save, path: str, name: str) -> Game:
