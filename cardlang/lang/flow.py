@@ -82,6 +82,23 @@ def _subst(e, mapping: dict):
     return attrs.evolve(e, **changes) if changes else e
 
 
+def statement_writes(st, sym) -> set:
+    """What a statement itself may change (not its blocks, not a phase it plays): variable and pot
+    names, `@cards`, `@players` — what a condition's `Flow._reads` is compared with."""
+    if isinstance(st, (ast.Set, ast.Add)):
+        return {st.target.name}
+    if isinstance(st, ast.Let):
+        return {st.name}
+    if isinstance(st, (ast.Move, ast.Deal, ast.Swap, ast.Shuffle)):
+        return {"@cards"}
+    if isinstance(st, ast.Eliminate):
+        return {"@players", "@cards"}
+    if isinstance(st, (ast.PutIn, ast.Betting, ast.Award)):  # the pot and the stacks it takes chips from
+        pot = sym.pots.get(st.pot)
+        return {st.pot} | ({pot.stacks} if pot is not None and pot.stacks else set())
+    return set()
+
+
 class Flow:
     """Walks every block once with the local names in scope, and runs the checks statement by statement."""
 
@@ -393,7 +410,7 @@ class Flow:
             sym = self.sym.table.get(e.name)
             if sym is None:
                 return None
-            if sym.kind in ("var", "pvar", "local"):
+            if sym.kind in ("var", "pvar", "tvar", "local", "pot"):
                 return {e.name}
             if sym.kind in ("zone", "pzone", "nzone"):
                 return {"@cards"}
@@ -406,7 +423,7 @@ class Flow:
             if sym is None and e.func == "random":
                 return None
             if sym is not None:
-                if sym.kind == "pvar":
+                if sym.kind in ("pvar", "tvar", "pot"):  # `chips(p)`, `got(team of p)`, `pot(p)`
                     out.add(e.func)
                 elif sym.kind in ("pzone", "nzone"):
                     out.add("@cards")
@@ -431,15 +448,8 @@ class Flow:
     def _writes(self, stmts, seen: set) -> Optional[set]:
         out: set = set()
         for st in stmts:
-            if isinstance(st, (ast.Set, ast.Add)):
-                out.add(st.target.name)
-            elif isinstance(st, ast.Let):
-                out.add(st.name)
-            elif isinstance(st, (ast.Move, ast.Deal, ast.Swap, ast.Shuffle)):
-                out.add("@cards")
-            elif isinstance(st, ast.Eliminate):
-                out |= {"@players", "@cards"}
-            elif isinstance(st, ast.CallPhase):
+            out |= statement_writes(st, self.sym)
+            if isinstance(st, ast.CallPhase):
                 phase = self.sym.phases.get(st.name)
                 if phase is None:
                     return None

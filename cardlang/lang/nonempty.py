@@ -35,7 +35,7 @@ import attrs
 
 from . import ast
 from .choice_theory import _FLIP, FALSE, TRUE, Theory, _all, _and, _atoms, _count_key, _not, _num, _or
-from .flow import Flow, _key, _mentions, _subst
+from .flow import Flow, _key, _mentions, _subst, statement_writes
 from .pile_facts import pile_open, unrolled
 from .value_bounds import ValueBounds
 from .zone_facts import Facts, ZoneFacts, _join
@@ -159,16 +159,8 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         if key in self._stmt_writes:
             return self._stmt_writes[key]
         self._stmt_writes[key] = None  # a phase that plays itself (E023) changes anything
-        out: Optional[set] = set()
-        if isinstance(st, (ast.Set, ast.Add)):
-            out.add(st.target.name)
-        elif isinstance(st, ast.Let):
-            out.add(st.name)
-        elif isinstance(st, (ast.Move, ast.Deal, ast.Swap, ast.Shuffle)):
-            out.add("@cards")
-        elif isinstance(st, ast.Eliminate):
-            out |= {"@players", "@cards"}
-        elif isinstance(st, ast.CallPhase):
+        out: Optional[set] = statement_writes(st, self.sym)
+        if isinstance(st, ast.CallPhase):
             phase = self.sym.phases.get(st.name)
             out = None if phase is None else self._body_writes(phase.body)
         for body in ast.child_blocks(st):
