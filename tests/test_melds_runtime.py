@@ -233,6 +233,8 @@ def test_deadwood_alone_is_the_brute_force_one(hand, ace, set_min, run_min, rank
     site = rule(ace, set_min, run_min, points=points).deadwood_function(None)
     assert site(hand) == r.deadwood(hand)
     assert site(hand + hand[:2]) == r.deadwood(hand)
+    # the function for a zone's cards (never one card twice: no check)
+    assert rule(ace, set_min, run_min, points=points).deadwood_function(None, True)(hand) == r.deadwood(hand)
     slow = rule(ace, set_min, run_min, points=points)
     slow._fast, slow._tables = False, None  # by `arrange`, the general path
     assert slow.deadwood(hand) == r.deadwood(hand)
