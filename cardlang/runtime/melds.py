@@ -420,14 +420,15 @@ class MeldRule:
 
         # (the tables are defaults, so locals: a closure's cells read more slowly; the suits are
         # read off the packed hand by shifts, and the ranks with three cards or more off the suits)
-        def deadwood(cards, bit_of=bit_of, m=m, dead=dead, w=w, w2=w2, w3=w3):
+        def deadwood(cards, bit_of=bit_of, m=m, dead=dead, w=w, w2=w2, half=(1 << w2) - 1):
             key = sum(map(bit_of, cards))
             if not distinct and key.bit_count() != len(cards):  # a card given twice
                 return slow(cards, span)
-            a = key & m
-            b = key >> w & m
-            c = key >> w2 & m
-            d = key >> w3
+            ab, cd = key & half, key >> w2  # (two suits each: small ints, quicker to take apart)
+            a = ab & m
+            b = ab >> w
+            c = cd & m
+            d = cd >> w
             sets = a & b & (c | d) | c & d & (a | b)
             if not sets:  # three hands in four: the suits are separate problems
                 return dead[a] + dead[b] + dead[c] + dead[d]
