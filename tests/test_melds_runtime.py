@@ -261,3 +261,18 @@ def test_deadwood_of_too_many_cards_is_an_error_not_a_hang():
         rule().deadwood(list(range(52)))
     with pytest.raises(MeldError):  # at a call site too (with a span, a rule error there)
         rule().deadwood_function(None)(list(range(52)))
+
+
+def test_the_call_site_deadwood_is_the_general_one_on_crowded_hands():
+    # three-card sets (the call-site function's own path): ranks with three and four cards that
+    # runs compete for, against `arrange` (the general path, itself checked against the oracle)
+    import random
+    rng = random.Random(7)
+    pool = [r * 4 + s for r in range(6) for s in range(4)]
+    for ace in (None, "low", "around"):
+        site = rule(ace).deadwood_function(None, True)
+        general = rule(ace)
+        general._fast, general._tables = False, None
+        for _ in range(1500):
+            hand = rng.sample(pool, rng.randint(0, 11))
+            assert site(hand) == general.deadwood(hand), hand
