@@ -21,6 +21,7 @@ import hashlib
 import io
 import os
 import pickle
+import re
 import stat
 import sys
 import types
@@ -28,11 +29,13 @@ from typing import Callable, Optional
 
 FORMAT = b"cardlang-parser 1"  # changed whenever what the file holds changes
 MAX_BYTES = 16 * 1024 * 1024  # a parser file is about 0.6 MB: anything far larger is not ours
+_PATTERN = type(re.compile(""))
 KEEP = 4  # parser files kept in the folder (one per grammar recently used), the newest
 
 # what a pickled Lark parser is made of (found by recording `find_class` on one): nothing else loads
-# (and `re._compile`: a lexer that has already lexed holds its compiled scanner, written as its pattern)
-_ALLOWED = {"functools": {"partial"}, "cardlang.lang.grammar": {"_Indenter"}, "re": {"_compile"}}
+# (and `_Pattern`, in which the lexer's compiled regular expressions are written)
+_ALLOWED = {"functools": {"partial"}, "cardlang.lang.grammar": {"_Indenter"},
+            "cardlang.lang.parser_cache": {"_Pattern"}}
 _ALLOWED_PREFIX = "lark."
 
 
@@ -137,6 +140,7 @@ def write(folder: str, key: str, parser) -> bool:
         if not stat.S_ISDIR(st.st_mode) or not _own(st):
             return False
         _share_entries(parser)
+        _build_scanners(parser)
         kept = copy.copy(parser)
         # the grammar as Lark read it (96 KB) serves only to build the tables: Lark's own cache leaves it out
         vars(kept).pop("grammar", None)
@@ -167,6 +171,40 @@ def _share_entries(parser) -> None:
             actions[token] = shared.setdefault(entry, entry)
 
 
+def _build_scanners(parser) -> None:
+    """Builds the scanner of every state of the contextual lexer (each a regular expression of the
+    terminals the state accepts, and of the keywords its names must not be): the file keeps them, as
+    `_Pattern`s compiled at their first use, and a first parse no longer works them out (4,000
+    trial matches and 50 scanners for a small file: a third of its time)."""
+    lexer = parser.parser.lexer
+    lexer = getattr(lexer, "lexer", lexer)  # (behind the indenter's `PostLexConnector`)
+    for basic in {id(b): b for b in [*lexer.lexers.values(), lexer.root_lexer]}.values():
+        basic.scanner  # (a property: builds it once)
+
+
+class _Pattern:
+    """A compiled regular expression as a parser file keeps it: its text, compiled at its first use
+    (then its own `match` and `fullmatch` stand in place of these)."""
+
+    def __init__(self, pattern, flags):
+        self.pattern, self.flags = pattern, flags
+
+    def _compile(self):
+        import re
+
+        compiled = re.compile(self.pattern, self.flags)
+        self.match, self.fullmatch = compiled.match, compiled.fullmatch
+        return compiled
+
+    def match(self, *args):
+        """`re.Pattern.match`."""
+        return self._compile().match(*args)
+
+    def fullmatch(self, *args):
+        """`re.Pattern.fullmatch`."""
+        return self._compile().fullmatch(*args)
+
+
 def _prune(folder: str) -> None:
     """Removes all but the `KEEP` newest parser files (old grammars)."""
     files = [os.path.join(folder, n) for n in os.listdir(folder) if n.startswith("parser-") and n.endswith(".pickle")]
@@ -187,7 +225,11 @@ class _Pickler(pickle.Pickler):
 
     def reducer_override(self, obj):
         name = self._actions.get(id(obj))
-        return name if name is not None else NotImplemented
+        if name is not None:
+            return name
+        if isinstance(obj, _PATTERN):
+            return _Pattern, (obj.pattern, obj.flags)
+        return NotImplemented
 
     def persistent_id(self, obj):
         if isinstance(obj, types.ModuleType):
