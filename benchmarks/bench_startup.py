@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -81,8 +82,17 @@ def environment(bytecode: bool) -> dict:
     return env
 
 
+def forget_bytecode(env: dict) -> None:
+    """Without a bytecode cache, cardlang's own compiled modules go (a stale one would still be read;
+    the installed libraries keep theirs, which pip wrote)."""
+    if env.get("PYTHONDONTWRITEBYTECODE"):
+        for cache in (ROOT / "cardlang").rglob("__pycache__"):
+            shutil.rmtree(cache, ignore_errors=True)
+
+
 def stages(file: str, games: int, env: dict) -> list:
     """(stage, CPU seconds) of one fresh process doing what the command does."""
+    forget_bytecode(env)
     code = f"FILE = {file!r}\nGAMES = {games}\n" + STAGES
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
     return json.loads(out.stdout.splitlines()[-1])
@@ -90,6 +100,7 @@ def stages(file: str, games: int, env: dict) -> list:
 
 def command(file: str, games: int, env: dict) -> tuple:
     """(wall seconds, CPU seconds) of `cardlang simulate FILE -n GAMES --jobs 1` in a fresh process."""
+    forget_bytecode(env)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "cardlang.cli", "simulate", file, "-n", str(games), "--jobs", "1"],
