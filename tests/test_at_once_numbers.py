@@ -148,3 +148,24 @@ def test_the_twins_tell_a_pick_called_shown_that_is_not():
     """The check has teeth: with the change called shown, P1's view would hold P0's secret change."""
     a, b = change_twins(load(shown=True))
     assert a.view(1).fingerprint() != b.view(1).fingerprint()
+
+
+def test_a_world_whose_redrawn_pick_empties_a_place_is_a_misfit(tmp_path):
+    """A secret number that decides how many cards a player draws: a world that draws it again
+    differently has fewer cards where a later card was played from. That world does not fit (it
+    was an IndexError); the view deals others until one fits."""
+    with open(FILE) as f:
+        text = f.read()
+    secret = """            move top of hand(p) to reserve(p)
+            move bottom of reserve(p) to hand(p)"""
+    assert secret in text
+    drawing = tmp_path / "drawing.cards"
+    drawing.write_text(text.replace(secret, "            deal 1 from stock to hand(p)"))
+    g = cardlang.load(str(drawing), players=3)
+    state = g.new_initial_state(seed=4)
+    play(state, "bid 1", "bid 0", "bid 2", "name P2", "name P0", "name P2", "change 1", "change 0", "change 0")
+    while state.current_player != 1 or len(state.history) < 12:  # P0 leads his last card drawn, then more
+        state.apply(state.legal_actions()[-1])
+    view = state.view(1)
+    fits = [view.sample(random.Random(k))[1] for k in range(20)]
+    assert any(fits)
