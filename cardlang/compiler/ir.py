@@ -13,8 +13,7 @@ from typing import Optional
 import attrs
 
 from ..lang.diagnostics import Span
-
-node = attrs.define(frozen=True, slots=True, eq=False)
+from ..lang.nodes import node
 
 
 # ---------------------------------------------------------------- expressions

@@ -24,12 +24,14 @@ the plain one: the unknown cards dealt into their places, blind to how the other
 from __future__ import annotations
 
 import random
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from . import at_once, facts
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
-from .seat_table import Table, table_of
+
+if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
+    from .seat_table import Table
 
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
@@ -348,6 +350,8 @@ class SeatView:
     def table(self) -> Table:
         """What the seat knows as flat data, for encoders (the research adapters' vectors): see
         `seat_table.Table`. Built from the same copy as `observation()`."""
+        from .seat_table import table_of
+
         return table_of(self._settled(), self.seat, self.current_player, self.choice)
 
     def action_in(self, state, a: int) -> int:
