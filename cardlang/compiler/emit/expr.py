@@ -10,6 +10,8 @@ Temporaries are walrus locals with fresh names, never inside a comprehension.
 
 from __future__ import annotations
 
+import keyword
+
 from .. import ir
 from ...runtime import pots, steps
 from ...runtime.zones import first_in, still_in
@@ -51,6 +53,11 @@ class ExprEmitter:
 
     def c(self, value) -> str:
         return self.ns.bind(value)
+
+    @property
+    def inline(self) -> bool:
+        """Whether an aggregate a statement works out first is written in place (passes/inline.py)."""
+        return self.graph.inline
 
     # ------------------------------------------------------------ values and places
     def x_Const(self, w, e: ir.Const):
@@ -203,12 +210,20 @@ class ExprEmitter:
             self._aggregate(h, e)
         return f"{name}({w.params()})"
 
-    def _aggregate(self, h, e: ir.Aggregate) -> None:
+    def _aggregate(self, h, e: ir.Aggregate, into=None) -> None:
+        """The loop of an aggregate: the body of its helper function, which returns the value; or,
+        with `into`, lines in place that leave the value in the local `into` (passes/inline.py)."""
         kind, x = e.kind, h.fresh("_x")
-        start = {"any": None, "count": "total = 0", "sum": "total = 0", "select": "out = []",
-                 "min": "values = []", "max": "values = []"}.get(kind, "chosen = score = None")
+        best = kind in ("highest", "lowest")
+        if into is None:
+            acc = {"count": "total", "sum": "total", "select": "out", "min": "values", "max": "values"}.get(kind, "chosen")
+            score, value = "score", "value"
+        else:
+            acc, score, value = into, h.fresh("_s"), h.fresh("_w")
+        start = {"any": None if into is None else "False", "count": "0", "sum": "0", "select": "[]",
+                 "min": "[]", "max": "[]"}.get(kind, f"{score} = None")
         if start:
-            h.line(start)
+            h.line(f"{acc} = {start}")
         h.line(f"for {x} in {self.view(h, e.seq)}:")
         with h.indent():
             if self.paste:
@@ -221,31 +236,56 @@ class ExprEmitter:
                     h.line(f"if not ({self.x(h, e.where)}):")
                     h.line("    continue")
                 if kind == "any":
-                    h.line("return True")
+                    h.line("return True" if into is None else f"{acc} = True")
+                    if into is not None:
+                        h.line("break")
                 elif kind == "count":
-                    h.line("total += 1")
+                    h.line(f"{acc} += 1")
                 elif kind == "sum":
-                    h.line(f"total += {self.x(h, e.body)}")
+                    h.line(f"{acc} += {self.first(h, e.body)}")
                 elif kind == "select":
-                    h.line(f"out.append({x})")
+                    h.line(f"{acc}.append({x})")
                 elif kind in ("min", "max"):
-                    h.line(f"values.append({self.x(h, e.body)})")
+                    h.line(f"{acc}.append({self.first(h, e.body)})")
                 else:  # highest, lowest: the first of the best
-                    h.line(f"value = {self.x(h, e.body)}")
-                    h.line(f"if chosen is None or value {'>' if kind == 'highest' else '<'} score:")
-                    h.line(f"    chosen, score = {x}, value")
-        if kind == "any":
-            h.line("return False")
-        elif kind in ("count", "sum"):
-            h.line("return total")
-        elif kind == "select":
-            h.line("return tuple(out)")
-        elif kind in ("min", "max"):
-            h.line("if not values:")
+                    h.line(f"{value} = {self.first(h, e.body)}")
+                    h.line(f"if {acc} is None or {value} {'>' if kind == 'highest' else '<'} {score}:")
+                    h.line(f"    {acc}, {score} = {x}, {value}")
+        if kind in ("min", "max"):
+            h.line(f"if not {acc}:")
             h.line(f"    {self.c(helpers.aggregate_empty)}({kind!r}, {self.c(e.span)})")
-            h.line(f"return {kind}(values)")
-        else:
-            h.line("return chosen")
+        result = {"any": "False", "select": f"tuple({acc})", "min": f"min({acc})", "max": f"max({acc})"}.get(kind, acc)
+        if into is None:
+            h.line(f"return {result}")
+        elif result != acc and not (kind == "any" or best):
+            h.line(f"{acc} = {result}")
+
+    def first(self, w, e: ir.Expr) -> str:
+        """`e` where it is the first thing a statement works out: with passes/inline.py, an
+        aggregate is written in place as its loop and a pasted define's arguments as lines, before
+        the line that uses the value (nothing is worked out before them, so the order holds)."""
+        if not self.inline:
+            return self.x(w, e)
+        if isinstance(e, ir.Aggregate):
+            into = w.fresh("_r")
+            self._aggregate(w, e, into)
+            return into
+        if isinstance(e, ir.DefineCall) and self.paste:
+            held = {}
+            for slot, arg in zip(e.slots, e.args):
+                if isinstance(arg, (ir.Const, ir.Slot)):  # (read where the body uses it, as `x_DefineCall` does)
+                    held[slot] = self.x(w, arg)
+                else:
+                    local = w.fresh("_a")
+                    w.line(f"{local} = {self.x(w, arg)}")
+                    held[slot] = local
+            saved = w.frame
+            with w.fresh_frame():  # the body sees its parameters and the globals only
+                w.frame.slots.update(held)
+                body = self.first(w, e.body)
+            w.frame = saved
+            return body
+        return self.x(w, e)
 
     # ------------------------------------------------------------------ functions
     def _of_card(self, w, card: ir.Expr, table, of_none: str) -> str:
@@ -254,6 +294,8 @@ class ExprEmitter:
         table = self.c(table)
         if sure:
             return f"{table}[{card}]"
+        if is_local(card):  # (read twice: nothing to work out)
+            return f"({of_none} if {card} is None else {table}[{card}])"
         t = w.fresh("_c")
         return f"({of_none} if ({t} := {card}) is None else {table}[{t}])"
 
@@ -366,3 +408,8 @@ class ExprEmitter:
 def _offsets(base, seats):
     """The zone ids `base + p` of each seat p."""
     return tuple([base + p for p in seats])
+
+
+def is_local(text: str) -> bool:
+    """Whether an expression is a plain local name (read again without working anything out)."""
+    return text.isidentifier() and not keyword.iskeyword(text)

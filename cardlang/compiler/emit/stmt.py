@@ -20,8 +20,8 @@ from ...runtime import facts
 from ...runtime.at_once import conceal
 from ...runtime import pots
 from . import helpers, seats
-from .expr import ExprEmitter
-from .facts import writes
+from .expr import ExprEmitter, is_local
+from .facts import apart, writes
 
 
 class StmtEmitter(ExprEmitter):
@@ -52,7 +52,7 @@ class StmtEmitter(ExprEmitter):
 
     # ------------------------------------------------------------- variables
     def s_Assign(self, w, st: ir.Assign):
-        value, t = self.x(w, st.value), st.target
+        value, t = self.first(w, st.value), st.target
         if isinstance(t, ir.SlotTarget):
             w.line(f"v[{t.slot}] = {value}")
         elif isinstance(t, ir.PlayerVarTarget):
@@ -119,12 +119,15 @@ class StmtEmitter(ExprEmitter):
                    f"{self.c(self.layout.zone_vis)}, {self.layout.all}, {face!r}, {self.c(names)})")
             return
         if isinstance(cards, ir.Maybe):  # one card (or none): taken out of its zone
-            c, dest = w.fresh("_c"), w.fresh("_z")
-            w.line(f"{c} = {self.x(w, cards.value)}")
+            value, sure = self.card(w, cards.value)
+            c, dest = (value if is_local(value) else w.fresh("_c")), w.fresh("_z")
+            if c != value:
+                w.line(f"{c} = {value}")
             w.line(f"{dest} = {self.x(w, st.zone)}")
             self._need(w, st, f"(0 if {c} is None else 1)")
-            w.line(f"if {c} is not None:")
-            with w.indent():
+            if not sure:
+                w.line(f"if {c} is not None:")
+            with w.indent(0 if sure else 1):
                 w.line("loc = s.loc")
                 w.line(f"s.zones[loc[{c}]].remove({c})")
                 w.line(f"s.zones[{dest}].insert(0, {c})" if st.bottom else f"s.zones[{dest}].append({c})")
@@ -144,13 +147,18 @@ class StmtEmitter(ExprEmitter):
             w.line(f"{dest} = {self.x(w, st.zone)}")
             w.line(f"if {pile}:")
             with w.indent():
-                w.line(f"{moving} = {pile}[:]")
-                w.line(f"{pile}.clear()")
+                if apart(cards.zone, st.zone, self.layout.players):  # never onto itself: no copy to take
+                    moving = pile
+                else:
+                    w.line(f"{moving} = {pile}[:]")
+                    w.line(f"{pile}.clear()")
                 w.line(f"s.zones[{dest}][:0] = {moving}[::-1]" if st.bottom else f"s.zones[{dest}].extend({moving})")
                 w.line("loc = s.loc")
                 w.line(f"for c in {moving}:")
                 w.line(f"    loc[c] = {dest}")
                 self._learn(w, moving, dest, face)
+                if moving == pile:
+                    w.line(f"{pile}.clear()")
             return
         moving, dest = w.fresh("_q"), w.fresh("_z")
         w.line(f"{moving} = tuple({self.x(w, cards)})")
@@ -320,7 +328,7 @@ class StmtEmitter(ExprEmitter):
     def s_If(self, w, st: ir.If):
         points = self.branch_points.get(id(st), [None] * (len(st.branches) + 1))
         for i, (cond, body) in enumerate(st.branches):
-            w.line(("if " if i == 0 else "elif ") + f"{self.x(w, cond)}:")
+            w.line((f"if {self.first(w, cond)}:" if i == 0 else f"elif {self.x(w, cond)}:"))
             with w.indent():
                 self.count(w, points[i])
                 self.block(w, body)
@@ -338,7 +346,7 @@ class StmtEmitter(ExprEmitter):
 
     def s_ForEach(self, w, st: ir.ForEach):
         seq, x = w.fresh("_q"), w.fresh("_x")
-        w.line(f"v[{st.seq_slot}] = {seq} = tuple({self.x(w, st.seq)})")
+        w.line(f"v[{st.seq_slot}] = {seq} = tuple({self.first(w, st.seq)})")
         w.line(f"for {x} in {seq}:")
         with w.indent():
             w.line(f"v[{st.slot}] = {x}")
@@ -364,3 +372,4 @@ class StmtEmitter(ExprEmitter):
         with w.indent():
             self._spend(w, st.span)
             self.block(w, st.body)
+
