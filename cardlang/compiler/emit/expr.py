@@ -264,12 +264,30 @@ class ExprEmitter:
         """`e` where it is the first thing a statement works out: with passes/inline.py, an
         aggregate is written in place as its loop and a pasted define's arguments as lines, before
         the line that uses the value (nothing is worked out before them, so the order holds)."""
-        if not self.inline:
+        if not self.inline or not self._in_place(e):
             return self.x(w, e)
         if isinstance(e, ir.Aggregate):
             into = w.fresh("_r")
             self._aggregate(w, e, into)
             return into
+        if isinstance(e, (ir.And, ir.Or)):  # the right side worked out only as Python's `and`/`or` would
+            r = w.fresh("_r")
+            w.line(f"{r} = {self.first(w, e.left)}")
+            w.line(f"if {'' if isinstance(e, ir.And) else 'not '}{r}:")
+            with w.indent():
+                w.line(f"{r} = {self.first(w, e.right)}")
+            return r
+        if isinstance(e, ir.Not):
+            return f"(not {self.first(w, e.operand)})"
+        if isinstance(e, ir.Has):  # (a Python loop, faster than `in map(table.__getitem__, …)`)
+            test, r, c = w.fresh(), w.fresh("_r"), w.fresh("_c")
+            w.line(f"{test} = {self.x(w, e.pattern)}")
+            w.line(f"{r} = False")
+            w.line(f"for {c} in {self.view(w, e.cards)}:")
+            w.line(f"    if {self.c(self._table(e.table))}[{c}] == {test}:")
+            w.line(f"        {r} = True")
+            w.line("        break")
+            return r
         if isinstance(e, ir.DefineCall) and self.paste:
             held = {}
             for slot, arg in zip(e.slots, e.args):
@@ -285,7 +303,18 @@ class ExprEmitter:
                 body = self.first(w, e.body)
             w.frame = saved
             return body
-        return self.x(w, e)
+        return self.x(w, e)  # pragma: no cover - `_in_place` names every node above
+
+    def _in_place(self, e) -> bool:
+        """Whether `first` writes lines for `e`: an aggregate, a card table's `has`, a pasted
+        define, or `and`, `or`, `not` over one of them."""
+        if isinstance(e, ir.Aggregate) or (isinstance(e, ir.Has) and e.table is not None):
+            return True
+        if isinstance(e, ir.DefineCall):
+            return self.paste
+        if isinstance(e, (ir.And, ir.Or)):
+            return self._in_place(e.left) or self._in_place(e.right)
+        return isinstance(e, ir.Not) and self._in_place(e.operand)
 
     # ------------------------------------------------------------------ functions
     def _of_card(self, w, card: ir.Expr, table, of_none: str) -> str:
