@@ -177,7 +177,7 @@ class ExprEmitter:
             around = f"({back} if {w.read(e.reverse)} else {around})"
         p = self.x(w, e.player)
         # with nobody out (the usual case) the neighbour is the first seat around
-        return f"({around}[{p}][0] if False not in s.active else {self.c(first_in)}(s, {around}[{p}]))"
+        return f"({around}[{p}][0] if {w.everyone()} else {self.c(first_in)}(s, {around}[{p}]))"
 
     def x_Players(self, w, e: ir.Players):
         ring = self.c(self.layout.ring)
@@ -187,7 +187,7 @@ class ExprEmitter:
             ring = f"({back} if {w.read(e.reverse)} else {ring})"
         start = self.x(w, e.start) if e.start is not None else "0"
         if e.stop is None:  # nobody out (the usual case): the ring itself
-            return f"({ring}[{start}] if False not in s.active else {self.c(still_in)}(s, {ring}[{start}]))"
+            return f"({ring}[{start}] if {w.everyone()} else {self.c(still_in)}(s, {ring}[{start}]))"
         stop = self.x(w, e.stop)
         return f"{self.c(helpers.players_to)}(s, {ring}, {stop}, {start})"
 

@@ -107,7 +107,7 @@ def zone_ids(e, players: int):
     or None when the emitter cannot tell."""
     if isinstance(e, ir.Const) and type(e.value) is int:
         return range(e.value, e.value + 1)
-    if isinstance(e, ir.PlayerZone) and not e.many:
+    if isinstance(e, ir.PlayerZone):  # (one seat's, or several seats')
         return range(e.base, e.base + players)
     if isinstance(e, ir.PileZone):
         return range(e.base, e.base + e.count)

@@ -190,18 +190,44 @@ class StmtEmitter(ExprEmitter):
         w.line(f"if {n} * len({targets}) > len({pile}):")
         w.line(f"    {self.c(helpers.cannot_deal)}(s, {n}, {src}, {targets}, {names}, {at})")
         w.line("zones, loc, known = s.zones, s.loc, s.known")
-        # one card at a time, each place in turn, from the top (the end of the list)
-        w.line(f"for _ in range({n}):")
-        w.line(f"    for z in {targets}:")
-        w.line(f"        c = {pile}.pop()")
-        w.line("        zones[z].append(c)")
-        w.line("        loc[c] = z")
-        if st.face == "up" and self.knowledge:
-            w.line(f"        known[c] = {self.layout.all}")
-        elif st.face is None and self.knowledge:
-            w.line(f"        known[c] |= {self.c(self.layout.zone_vis)}[z]")
+        if self._dealt_apart(st):  # each seat's cards at once: every k-th from the top
+            dealt, got, j = w.fresh("_q"), w.fresh("_q"), w.fresh("_j")
+            w.line(f"{j} = {n} * len({targets})")
+            w.line(f"if {j} > 0:")
+            with w.indent():
+                w.line(f"{dealt} = {pile}[-{j}:]")
+                w.line(f"del {pile}[-{j}:]")
+                w.line(f"{dealt}.reverse()")  # (in the order they are dealt: the top first)
+                w.line(f"for {j}, z in enumerate({targets}):")
+                w.line(f"    {got} = {dealt}[{j}::len({targets})]")
+                w.line(f"    zones[z].extend({got})")
+                w.line(f"    for c in {got}:")
+                w.line("        loc[c] = z")
+                self._dealt_known(w, st.face)
+        else:
+            # one card at a time, each place in turn, from the top (the end of the list)
+            w.line(f"for _ in range({n}):")
+            w.line(f"    for z in {targets}:")
+            w.line(f"        c = {pile}.pop()")
+            w.line("        zones[z].append(c)")
+            w.line("        loc[c] = z")
+            self._dealt_known(w, st.face)
         w.line("if s.log is not None:")
         w.line(f"    {self.c(helpers.log_deal)}(s, {n}, {src}, {targets}, {names})")
+
+    def _dealt_known(self, w, face) -> None:
+        """Who learns card `c` dealt to zone `z` (the lines inside the loop over the cards)."""
+        if face == "up" and self.knowledge:
+            w.line(f"        known[c] = {self.layout.all}")
+        elif face is None and self.knowledge:
+            w.line(f"        known[c] |= {self.c(self.layout.zone_vis)}[z]")
+
+    def _dealt_apart(self, st: ir.Deal) -> bool:
+        """Whether a deal goes to different zones, none of them the one dealt from (a zone of each
+        seat of `players …`): then each seat's cards can be taken at once."""
+        dest = st.dest
+        return (isinstance(dest, ir.PlayerZone) and dest.many and isinstance(dest.player, ir.Players)
+                and apart(st.source, dest, self.layout.players))
 
     def s_Shuffle(self, w, st: ir.Shuffle):
         w.line(f"{self.c(steps.shuffle_zone)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis)}, "
@@ -294,9 +320,11 @@ class StmtEmitter(ExprEmitter):
         w.line(f"    s.active[{p}] = False")
         w.line("    if s.log is not None:")
         w.line(f"        {self.c(helpers.eliminated)}(s, {p})")
+        w.seat_changed(out=True)  # (out now, whether or not it was before)
 
     def s_SitOut(self, w, st: ir.SitOut):
         w.line(f"{self.c(seats.sit_out)}(s, {self.x(w, st.player)}, {st.sitting})")
+        w.seat_changed(out=True)
 
     def s_ReverseDirection(self, w, st: ir.ReverseDirection):
         w.line(f"{self.c(seats.reverse)}(s, {st.slot})")
