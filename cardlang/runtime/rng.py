@@ -41,13 +41,13 @@ def _plan(n: int) -> tuple:
     plan = _PLANS.get(n)
     if plan is None:
         plan = tuple((i, i + 1, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
-        if n <= _PLANNED:  # (a pile is at most a deck, but a hostile file may not be: keep few)
+        if n <= _PLANNED and len(_PLANS) < _KEPT:  # (a game shuffles piles of a few lengths: keep few)
             _PLANS[n] = plan
     return plan
 
 
 _PLANS: dict = {}
-_PLANNED = 1024
+_PLANNED, _KEPT = 1024, 32  # the longest pile whose plan is kept, and how many plans are
 
 
 def shuffle(pile: list, seed: int) -> int:

@@ -99,8 +99,6 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True) 
         w.line(f"    s.pending = {em.c(new_pending)}(({index}, p, tuple(legal)))")
         w.line("    on(s, a)")
         w.line("    s.pending = None")
-        with w.indent():
-            w.seat_changed()  # (`on` is given the state)
     if entry:
         w.line("s.pending = None")  # (as `resume` leaves it while the run goes on)
     w.line("_H.append(a)")

@@ -56,8 +56,9 @@ class StmtEmitter(ExprEmitter):
         if isinstance(t, ir.SlotTarget):
             w.line(f"v[{t.slot}] = {value}")
         elif isinstance(t, ir.PlayerVarTarget):
-            x = w.fresh()
-            w.line(f"{x} = {value}")  # the value first, then where it goes
+            x = value if is_local(value) or value.isdigit() else w.fresh()  # (a local or a number: nothing to work out)
+            if x != value:
+                w.line(f"{x} = {value}")  # the value first, then where it goes
             w.line(f"v[{t.base} + ({self.x(w, t.player)})] = {x}")
         elif isinstance(t, ir.PlayerItemTarget):
             x, slot = w.fresh(), w.fresh("_i")
