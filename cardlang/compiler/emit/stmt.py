@@ -121,10 +121,10 @@ class StmtEmitter(ExprEmitter):
             return
         if isinstance(cards, ir.Maybe):  # one card (or none): taken out of its zone
             value, sure = self.card(w, cards.value)
-            c, dest = (value if is_local(value) else w.fresh("_c")), w.fresh("_z")
+            c = value if is_local(value) else w.fresh("_c")
             if c != value:
                 w.line(f"{c} = {value}")
-            w.line(f"{dest} = {self.x(w, st.zone)}")
+            dest = self._zone_at(w, st.zone)
             self._need(w, st, f"(0 if {c} is None else 1)")
             if not sure:
                 w.line(f"if {c} is not None:")
@@ -143,9 +143,9 @@ class StmtEmitter(ExprEmitter):
                     w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
             return
         if isinstance(cards, ir.ZoneCards):  # a whole zone
-            pile, dest, moving = w.fresh("_p"), w.fresh("_z"), w.fresh("_q")
+            pile, moving = w.fresh("_p"), w.fresh("_q")
             w.line(f"{pile} = s.zones[{self.x(w, cards.zone)}]")
-            w.line(f"{dest} = {self.x(w, st.zone)}")
+            dest = self._zone_at(w, st.zone)
             w.line(f"if {pile}:")
             with w.indent():
                 if apart(cards.zone, st.zone, self.layout.players):  # never onto itself: no copy to take
@@ -169,6 +169,15 @@ class StmtEmitter(ExprEmitter):
         with w.indent():
             w.line(f"{self.c(move_cards)}(s, {moving}, {dest}, {st.bottom})")
             self._learn(w, moving, dest, face)
+
+    def _zone_at(self, w, zone: ir.Expr) -> str:
+        """The zone id a move goes to, worked out once: a number as it is, else into a local."""
+        value = self.x(w, zone)
+        if value.isdigit():
+            return value
+        dest = w.fresh("_z")
+        w.line(f"{dest} = {value}")
+        return dest
 
     def _need(self, w, st: ir.Move, have: str) -> None:
         """`move … strictly`: with fewer cards than it names, the rule error (after the cards and the
