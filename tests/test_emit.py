@@ -44,13 +44,13 @@ def entered(game) -> list:
 
 # ------------------------------------------------------------------ the passes
 def test_the_passes_are_listed_in_order_in_one_place_and_each_can_be_switched_off(monkeypatch):
-    assert passes.NAMES == ("fusion", "threading", "chaining", "split", "paste", "playout", "rounds", "quiet")
+    assert passes.NAMES == ("fusion", "threading", "chaining", "split", "paste", "inline", "playout", "rounds", "quiet")
     assert passes.select(None) == passes.NAMES
-    assert passes.select("-fusion,-chaining") == ("threading", "split", "paste", "playout", "rounds", "quiet")
+    assert passes.select("-fusion,-chaining") == ("threading", "split", "paste", "inline", "playout", "rounds", "quiet")
     assert passes.select("chaining,paste") == ("chaining", "paste")
     assert passes.select("none") == () and passes.select({"split"}) == ("split",)
     monkeypatch.setenv("CARDLANG_PASSES", "-paste")
-    assert passes.select(None) == ("fusion", "threading", "chaining", "split", "playout", "rounds", "quiet")
+    assert passes.select(None) == ("fusion", "threading", "chaining", "split", "inline", "playout", "rounds", "quiet")
     assert cardlang.load(str(GAMES / "coucou.cards"), 5).program.passes == passes.select(None)
     with pytest.raises(CardlangError, match="no pass `fast`"):
         cardlang.load(str(GAMES / "coucou.cards"), 5, passes="-fast")

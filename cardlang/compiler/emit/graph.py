@@ -185,6 +185,7 @@ class Graph:
         self.playout = False  # whole-game runs for playouts (passes/playout.py)
         self.rounds = False  # ... which play each round they begin as one function (passes/rounds.py)
         self.forget = False  # a quiet state's whole-game run writes no knowledge (passes/quiet.py)
+        self.inline = False  # aggregates worked out first in a statement are written in place (passes/inline.py)
 
 
 class Builder:

@@ -165,6 +165,7 @@ class Emitter(RoundEmitter):
         if sitting is not None:  # a new round: those who sat out the last one come back
             w.line(f"if s.v[{sitting}]:")
             w.line(f"    {self.c(seats.back_in)}(s, {sitting})")
+            w.seat_changed()
         w.line("s.round += 1")
         w.line("if s.rounds_at is not None:")
         w.line(f"    {self.c(round_begins)}(s)")
@@ -204,6 +205,7 @@ class Emitter(RoundEmitter):
                 w.line("v = s.v")
                 if variant is not None:  # the step budget a decision starts (tests may lower it), the history
                     w.line(f"_B, _H = {self.c(engine)}.STEP_BUDGET, s.history")
+                    w.keep_all_in()
                 write(w)
             return self._keep(w.compile(name, f"<cardlang op {next(_units)}>"))
         finally:
