@@ -69,10 +69,13 @@ def test_without_chaining_every_op_returns_the_next_pc_and_with_it_one_call_runs
     for g in (plain, chained):
         playout(g)
     assert len(entered(plain)) > 3 * len(entered(chained))
-    # the op a card is played from (the alternative's body) runs on to the next player's choice
-    body = chained.program.resumes[1][0][1]
-    text = chained.program.source(chained.program.code[body])
-    assert re.search(r"s\.pending = \w+\(\(1, p, legal\)\)", text) and "return -1" in text  # (new_pending)
+    # what a card is played with (the alternative's entry: its variable, then its body) runs on to
+    # the next player's choice, which it leaves pending as a plain tuple (`State.pending`)
+    entry, body = chained.program.resume_entries[1][0]
+    assert body == chained.program.resumes[1][0][1]
+    text = chained.program.source(entry)
+    assert "def _resume" in text and "(s, a):" in text and f"v[{chained.program.resumes[1][0][0]}] = a" in text
+    assert re.search(r"s\._pending = \(1, p, legal\)", text) and "return -1" in text
 
 
 def test_chaining_stops_at_its_line_budget(monkeypatch):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Optional, Sequence, Union
 
-from .actions import value_of
+from .actions import Pending, new_pending, value_of
 from .at_once import mask_picks
 from .basics import MAX_EVENTS, TERMINAL, Action, Events, IllegalActionError, RuleError  # noqa: F401 (re-exported)
 from .payoffs import utility
@@ -33,7 +33,8 @@ _new_int = int.__new__
 class State:
     """Everything that changes during a game, as flat lists of small ints (cheap to clone)."""
 
-    __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "facts", "active", "rng", "pending",
+    __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "facts", "active", "rng",
+                 "_pending",  # the decision waited for, as `pending` gives it, or its plain tuple: see there
                  "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round",
                  "steps",  # steps: loop passes left before a run is judged to loop (set by each run)
                  "checkpoint",  # the round's first decision, for views (`view.record`); False: none kept
@@ -45,16 +46,30 @@ class State:
 
     # ------------------------------------------------------------------ public API
     @property
+    def pending(self) -> Optional[Pending]:
+        """The decision the state waits for, a `Pending`, or None once the game is over."""
+        p = self._pending
+        if p is not None and type(p) is not Pending:
+            # the compiled engine stops at a decision with a plain tuple, which costs a fifth of a
+            # `Pending`: it becomes one when first read here (the API's own loop reads the tuple)
+            p = self._pending = new_pending(p)
+        return p
+
+    @pending.setter
+    def pending(self, p: Optional[tuple]) -> None:
+        self._pending = p
+
+    @property
     def current_player(self) -> int:
         """The seat that must decide now, or TERMINAL."""
-        return TERMINAL if self.terminal else self.pending.player
+        return TERMINAL if self.terminal else self._pending[1]
 
     def is_terminal(self) -> bool:
         return self.terminal
 
     def legal_action_ids(self) -> tuple:
         """The ids of the legal actions, without labels (the fast path for playouts)."""
-        return () if self.terminal else self.pending.legal
+        return () if self.terminal else self._pending[2]
 
     def legal_actions(self) -> list:
         """The legal actions of the current player, each an `Action` with its label."""
@@ -73,8 +88,8 @@ class State:
 
     def apply(self, action: Union[int, str]) -> None:
         """Plays a legal action (an `Action`, its id, or its label) and runs to the next decision."""
-        pending = self.pending
-        if type(action) is int and pending is not None and action in pending.legal:
+        pending = self._pending
+        if type(action) is int and pending is not None and action in pending[2]:
             self.game.program.resume(self, action)  # the playout path: a plain legal id
             return
         a = self._resolve(action)
@@ -135,7 +150,7 @@ class State:
         s.facts = None if self.facts is None else self.facts[:]  # (see `runtime.facts`)
         s.active = self.active[:]
         s.rng = self.rng
-        s.pending = self.pending
+        s._pending = self._pending
         s.log = None if self.log is None else self.log[:]
         s.fresh = Events(0 if s.log is None else MAX_EVENTS - len(s.log))
         s.history = self.history[:]

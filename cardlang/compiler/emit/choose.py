@@ -28,7 +28,7 @@ def write_choose(em, w, op, way=frozenset(), start=0) -> None:
                     em.goto(w, body, way | {pc}, start)
             write_pick(em, w, index, go)
             return
-        w.line(f"s.pending = {em.c(new_pending)}(({index}, p, legal))")
+        w.line(f"s._pending = ({index}, p, legal)")  # (a `Pending` when read: see `State.pending`)
         w.line(f"s.pc = {pc}")
         w.line(f"return {STOP}")
 

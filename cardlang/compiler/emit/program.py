@@ -181,6 +181,17 @@ class Emitter(RoundEmitter):
         tally, knowledge), its version for whole-game runs (`Program.playout`)."""
         return self._unit("_op", chained, variant, lambda w: self.op(w, pc, frozenset(), 0))
 
+    def compile_resume(self, index: int, ai: int, chained: bool = True):
+        """`f(s, a)`, what `Program.resume` runs for action `a` of alternative `ai` of choice `index`:
+        the alternative's variable set from `a`, then its body (chained: on to the next decision)."""
+        slot, body = self.graph.resumes[index][ai]
+
+        def write(w):
+            if slot is not None:  # (alternative 0's ids are their values: no mask)
+                w.line(f"v[{slot}] = a & {VALUE_MASK}" if ai else f"v[{slot}] = a")
+            self.goto(w, body, frozenset(), 0)
+        return self._unit("_resume", chained, None, write, "s, a")
+
     def compile_entry(self, index: int, variant, chained: bool = True):
         """The start of a whole-game run at a pending decision of choice `index`."""
         return self._unit("_entry", chained, variant, lambda w: write_entry(self, w, index))
@@ -189,7 +200,7 @@ class Emitter(RoundEmitter):
         """A round from its beginning to the next, as one function (`rounds.py`)."""
         return self._unit("_round", True, variant, self.whole_round)
 
-    def _unit(self, prefix: str, chained: bool, variant, write):
+    def _unit(self, prefix: str, chained: bool, variant, write, params: str = "s"):
         saved = self.graph.chaining, self.pick, self.tally, self.knowledge
         if not chained:
             self.graph.chaining = None
@@ -198,7 +209,7 @@ class Emitter(RoundEmitter):
         try:
             w = Writer(self.ns)
             name = self.ns.fresh(prefix)
-            w.line(f"def {name}(s):" if variant is None else f"def {name}(s, P, stop, T, on):")
+            w.line(f"def {name}({params}):" if variant is None else f"def {name}(s, P, stop, T, on):")
             with w.indent():
                 w.line("v = s.v")
                 if variant is not None:  # the step budget a decision starts (tests may lower it), the history
@@ -277,6 +288,10 @@ class Program(ProgramBase):
                 alts.append(Alt(a.kind, a.slot, label, a.pure))
             self.chooses.append(Choice(alts, graph.choices[c.index], c.span))
         self.code = [self._stub(pc) for pc in range(len(graph.ops))]
+        # per choice, per alternative: (its `f(s, a)` for `resume`, compiled when first played; its body's pc)
+        self.resume_entries = [None if r is None else tuple((self._resume_stub(index, ai), pc)
+                                                            for ai, (_, pc) in enumerate(r))
+                               for index, r in enumerate(graph.resumes)]
         self.plays_whole_games = graph.playout
         self.variants: dict = {}  # (pick, tally, knowledge) -> (ops, entries by choice) of whole-game runs
 
@@ -285,6 +300,23 @@ class Program(ProgramBase):
             op = self.code[pc] = self._compiled(pc)
             return op(s)
         return first_entry
+
+    def _resume_stub(self, index: int, ai: int):
+        def first_entry(s, a):
+            f = self._compiled_resume(index, ai)
+            row = self.resume_entries[index]
+            self.resume_entries[index] = row[:ai] + ((f, row[ai][1]),) + row[ai + 1:]
+            return f(s, a)
+        return first_entry
+
+    def _compiled_resume(self, index: int, ai: int):
+        """What `resume` runs for alternative `ai` of choice `index`: chained if Python accepts it,
+        else the variable set and the body's pc returned, for the run loop."""
+        try:
+            return self.em.compile_resume(index, ai)
+        except _TOO_DEEP as e:
+            self.refused.append((self.graph.choices[index], True, f"{type(e).__name__}: {e}"))
+            return self.em.compile_resume(index, ai, chained=False)
 
     def _compiled(self, pc: int, variant=None):
         """Op `pc` as a function: chained if Python accepts it, else alone, else unfused."""
@@ -420,14 +452,26 @@ class Program(ProgramBase):
         cp = st.checkpoint  # (False in the copies bots play out: they keep no past)
         if cp is not False and (cp is None or cp[0] != st.round) and not st.quiet:
             view.record(st, a)  # (what it tests first, tested here: most decisions need nothing)
-        # (alt_of and value_of, without two calls a decision)
-        slot, pc = self.resumes[st.pending.choice][a >> VALUE_BITS]
-        if slot is not None:
-            st.v[slot] = a & VALUE_MASK
-        st.history.append(a)
+        # the alternative's own entry sets its variable and runs its body; `_run`'s loop, written
+        # here again, so that a decision costs one call fewer (alt_of without a call)
+        entry, pc = self.resume_entries[st._pending[0]][a >> VALUE_BITS]
+        history = st.history
+        history.append(a)
         if st.log is not None:
             self._log_choice(st, a)
-        st.pending = None
-        self._run(st, pc)
-        if len(st.history) >= self.max_decisions:
+        st._pending = None
+        st.steps = engine.STEP_BUDGET
+        try:
+            pc = entry(st, a)
+            if pc >= 0:
+                code = self.code
+                while pc >= 0:
+                    pc = code[pc](st)
+        except RuleError as e:
+            raise self._failed(st, e, pc)
+        except _RUNTIME_ERRORS as e:
+            raise self._failed(st, e, pc) from e
+        if st.log is not None and st.fresh:
+            flush(st)
+        if len(history) >= self.max_decisions:
             self._check_decisions(st, self.chooses[st.pending.choice].span if st.pending else None)
