@@ -137,8 +137,9 @@ class State:
         except RuleError as e:
             raise e.in_game(self.seed, len(self.history))
 
-    def clone(self) -> "State":
-        """An independent copy that plays on exactly like this state."""
+    def clone(self, history: bool = True) -> "State":
+        """An independent copy that plays on exactly like this state (without `history`, its
+        history empty: a copy kept to be read, as `view.record` keeps a round's first decision)."""
         s = State.__new__(State)
         s.game = self.game
         s.pc = self.pc
@@ -153,7 +154,7 @@ class State:
         s._pending = self._pending
         s.log = None if self.log is None else self.log[:]
         s.fresh = Events(0 if s.log is None else MAX_EVENTS - len(s.log))
-        s.history = self.history[:]
+        s.history = self.history[:] if history else []
         s.terminal = self.terminal
         s.winner_seats = self.winner_seats
         s.stacks = self.stacks
