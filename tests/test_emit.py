@@ -104,6 +104,26 @@ def test_a_game_plays_the_same_when_python_refuses_every_chained_function(monkey
     assert game.program.refused
 
 
+def test_an_alternatives_entry_python_refuses_chained_sets_its_variable_and_returns_its_body(monkeypatch):
+    """What `resume` runs for an action (its alternative's entry) falls back as an op does: alone,
+    the variable set and the body's pc returned to the run loop."""
+    path = str(GAMES / "ascenseur.cards")
+    expected = playout(cardlang.load(path, players=3))
+    compile_resume = Emitter.compile_resume
+
+    def refusing(self, index, ai, chained=True):
+        if chained:
+            raise SyntaxError("too many statically nested blocks")
+        return compile_resume(self, index, ai, chained)
+    monkeypatch.setattr(Emitter, "compile_resume", refusing)
+    game = cardlang.load(path, players=3)
+    assert playout(game) == expected
+    program = game.program
+    assert {pc for pc, _, _ in program.refused} == set(program.graph.choices)
+    entry, body = program.resume_entries[1][0]
+    assert program.source(entry).rstrip().endswith(f"return {body}")
+
+
 @pytest.mark.parametrize("name", ["coucou", "ascenseur", "red_dog", "pioche_poker", "counter_bluff"])
 def test_python_accepts_every_op_a_game_enters_chained(name):
     g = cardlang.load(str(GAMES / f"{name}.cards"))

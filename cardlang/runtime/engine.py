@@ -28,6 +28,7 @@ MAX_ROUNDS = 10_000  # rounds begun in one game (the longest takes under 120)
 
 
 _new_int = int.__new__
+_new_state = object.__new__
 
 
 class State:
@@ -140,7 +141,7 @@ class State:
     def clone(self, history: bool = True) -> "State":
         """An independent copy that plays on exactly like this state (without `history`, its
         history empty: a copy kept to be read, as `view.record` keeps a round's first decision)."""
-        s = State.__new__(State)
+        s = _new_state(self.__class__)
         s.game = self.game
         s.pc = self.pc
         s.stack = self.stack[:]
@@ -295,6 +296,7 @@ class Game:
         self.deck = program.deck
         self.utility = utility(program.payoff)  # "zero_sum", "identical" (a shared payoff) or "general_sum"
         self.teams = program.teams  # the seats of each team (`teams …`), () without partnerships
+        self._state = _state_class(program.state_apply)
 
     def new_initial_state(self, seed: int = 0, stack: Optional[Sequence] = None,
                           draws: Optional[Sequence] = None, log: bool = True, chance=None) -> State:
@@ -306,7 +308,7 @@ class Game:
         skips the log, for fast playouts. `chance`, a chance source (see `runtime/rng.py`), supplies
         every shuffle and draw in place of the seed (adapters that enumerate chance do).
         """
-        st = State(self)
+        st = self._state(self)
         st.seed = seed
         st.rng = random.Random(seed).getrandbits(64) if chance is None else chance
         st.stacks = _stacks(self.deck, stack) if stack else None
@@ -331,6 +333,15 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.title} for {self.players} players>"
+
+
+def _state_class(apply) -> type:
+    """The class of one game's states: `State`, or with the program's own `apply` (its fast path,
+    one call a decision: `ProgramBase.state_apply`)."""
+    if apply is None:
+        return State
+    return type("State", (State,), {"__slots__": (), "apply": apply, "__doc__": State.__doc__,
+                                    "__module__": State.__module__, "__qualname__": State.__qualname__})
 
 
 def _stacks(deck, stack) -> tuple:

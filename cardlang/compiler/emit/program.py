@@ -293,6 +293,7 @@ class Program(ProgramBase):
                                                             for ai, (_, pc) in enumerate(r))
                                for index, r in enumerate(graph.resumes)]
         self.plays_whole_games = graph.playout
+        self.resume = self.state_apply = _resume_for(self)  # (`resume(st, a)`: see `_resume_for`)
         self.variants: dict = {}  # (pick, tally, knowledge) -> (ops, entries by choice) of whole-game runs
 
     def _stub(self, pc: int):
@@ -447,31 +448,42 @@ class Program(ProgramBase):
             tb = tb.tb_next
         return at if at is not None else self.op_spans[pc] if 0 <= pc < len(self.op_spans) else None
 
-    def resume(self, st, a: int) -> None:
-        """Plays the legal action `a` of the pending choice and runs on to the next decision."""
+
+def _resume_for(program: Program):
+    """The compiled program's `resume(st, a)`, which is also its games' `State.apply` (see
+    `ProgramBase.state_apply`), so that a decision costs one call: a plain legal id plays here, at
+    once; anything else (a label, an `Action`, an id that is not legal) goes through `State.apply`'s
+    checks, and comes back here as the legal id it names, or is refused there."""
+    entries, code, record = program.resume_entries, program.code, view.record  # (filled in place)
+    checked = engine.State.apply
+
+    def resume(st, a) -> None:
+        """Plays a legal action (an `Action`, its id, or its label) and runs to the next decision."""
+        pending = st._pending
+        if type(a) is not int or pending is None or a not in pending[2]:
+            return checked(st, a)
         cp = st.checkpoint  # (False in the copies bots play out: they keep no past)
         if cp is not False and (cp is None or cp[0] != st.round) and not st.quiet:
-            view.record(st, a)  # (what it tests first, tested here: most decisions need nothing)
-        # the alternative's own entry sets its variable and runs its body; `_run`'s loop, written
-        # here again, so that a decision costs one call fewer (alt_of without a call)
-        entry, pc = self.resume_entries[st._pending[0]][a >> VALUE_BITS]
+            record(st, a)  # (what it tests first, tested here: most decisions need nothing)
+        # the alternative's own entry sets its variable and runs its body, chained to the next
+        # decision; an op it returns to goes on as in `_run` (alt_of without a call)
+        entry, pc = entries[pending[0]][a >> VALUE_BITS]
         history = st.history
         history.append(a)
         if st.log is not None:
-            self._log_choice(st, a)
+            program._log_choice(st, a)
         st._pending = None
-        st.steps = engine.STEP_BUDGET
+        st.steps = engine.STEP_BUDGET  # (read at each run: tests and tools lower it)
         try:
             pc = entry(st, a)
-            if pc >= 0:
-                code = self.code
-                while pc >= 0:
-                    pc = code[pc](st)
+            while pc >= 0:
+                pc = code[pc](st)
         except RuleError as e:
-            raise self._failed(st, e, pc)
+            raise program._failed(st, e, pc)
         except _RUNTIME_ERRORS as e:
-            raise self._failed(st, e, pc) from e
+            raise program._failed(st, e, pc) from e
         if st.log is not None and st.fresh:
             flush(st)
-        if len(history) >= self.max_decisions:
-            self._check_decisions(st, self.chooses[st.pending.choice].span if st.pending else None)
+        if len(history) >= program.max_decisions:
+            program._check_decisions(st, program.chooses[st.pending.choice].span if st.pending else None)
+    return resume
