@@ -29,6 +29,7 @@ MAX_ROUNDS = 10_000  # rounds begun in one game (the longest takes under 120)
 
 _new_int = int.__new__
 _new_state = object.__new__
+_copy = list.copy
 
 
 class State:
@@ -144,18 +145,18 @@ class State:
         s = _new_state(self.__class__)
         s.game = self.game
         s.pc = self.pc
-        s.stack = self.stack[:]
-        s.v = self.v[:]
-        s.zones = [z[:] for z in self.zones]
-        s.loc = self.loc[:]
-        s.known = self.known[:]
-        s.facts = None if self.facts is None else self.facts[:]  # (see `runtime.facts`)
-        s.active = self.active[:]
+        s.stack = self.stack.copy()
+        s.v = self.v.copy()
+        s.zones = list(map(_copy, self.zones))  # (copies in C: no slice object a list)
+        s.loc = self.loc.copy()
+        s.known = self.known.copy()
+        s.facts = None if self.facts is None else self.facts.copy()  # (see `runtime.facts`)
+        s.active = self.active.copy()
         s.rng = self.rng
         s._pending = self._pending
-        s.log = None if self.log is None else self.log[:]
+        s.log = None if self.log is None else self.log.copy()
         s.fresh = Events(0 if s.log is None else MAX_EVENTS - len(s.log))
-        s.history = self.history[:] if history else []
+        s.history = self.history.copy() if history else []
         s.terminal = self.terminal
         s.winner_seats = self.winner_seats
         s.stacks = self.stacks
@@ -164,7 +165,7 @@ class State:
         s.round = self.round
         s.checkpoint = self.checkpoint  # (never changed in place: shared safely)
         s.quiet = self.quiet
-        s.rounds_at = None if self.rounds_at is None else self.rounds_at[:]
+        s.rounds_at = None if self.rounds_at is None else self.rounds_at.copy()
         return s
 
     def determinize(self, seat: int, rng: random.Random) -> "State":
