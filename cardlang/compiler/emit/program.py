@@ -31,6 +31,7 @@ from .rounds import RoundEmitter
 from .writer import Namespace, Writer
 
 _RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule applied to what it cannot take
+_STOPS = (RuleError, *_RUNTIME_ERRORS)  # what stops a run: a rule error, or a Python error a rule met
 _TOO_DEEP = (SyntaxError, RecursionError, MemoryError)  # what Python's compiler refuses: too deep, too nested
 _units = itertools.count()
 
@@ -388,30 +389,32 @@ class Program(ProgramBase):
 
     def run(self, st) -> None:
         """Runs the state from `st.pc` to the next decision or the end."""
-        self._run(st, st.pc)
-
-    def _run(self, st, pc: int) -> None:
-        code = self.code
         # The step budget is spent where a run could go on forever: each pass of a `while` or a
         # `repeat`, each round; it is read at each run, so that tests and tools can lower it.
         st.steps = engine.STEP_BUDGET
+        self._run(st, st.pc)
+
+    def _run(self, st, pc: int) -> None:
+        """Runs on from op `pc` (the step budget as it stands) to the next decision or the end."""
+        code = self.code
         try:
             while pc >= 0:
                 pc = code[pc](st)
-        except RuleError as e:
+        except _STOPS as e:
             raise self._failed(st, e, pc)
-        except _RUNTIME_ERRORS as e:
-            raise self._failed(st, e, pc) from e
         if st.log is not None and st.fresh:
             flush(st)
 
     def _failed(self, st, error, pc: int) -> RuleError:
         """The rule error to raise for `error`, met in a run at op `pc`: the log kept up to it, the
-        error placed at the rule line it left generated code at, and dated in the game."""
+        error placed at the rule line it left generated code at, and dated in the game (a Python
+        error becomes a rule error it is the cause of, as `raise … from error` makes it)."""
         flush_up_to_error(st)
         if isinstance(error, RuleError):
             return error.located(self._where(error, pc)).in_game(st.seed, len(st.history))
-        return RuleError(str(error), self._where(error, pc)).in_game(st.seed, len(st.history))
+        failed = RuleError(str(error), self._where(error, pc)).in_game(st.seed, len(st.history))
+        failed.__cause__ = error
+        return failed
 
     def playout(self, st, pick: str, source, stop_round=None, tally=None, on_decision=None) -> int:
         """Plays on from the pending decision in one generated run, each decision drawn from
@@ -454,7 +457,7 @@ def _resume_for(program: Program):
     `ProgramBase.state_apply`), so that a decision costs one call: a plain legal id plays here, at
     once; anything else (a label, an `Action`, an id that is not legal) goes through `State.apply`'s
     checks, and comes back here as the legal id it names, or is refused there."""
-    entries, code, record = program.resume_entries, program.code, view.record  # (filled in place)
+    entries, run_on, record = program.resume_entries, program._run, view.record  # (filled in place)
     checked = engine.State.apply
 
     def resume(st, a) -> None:
@@ -466,7 +469,7 @@ def _resume_for(program: Program):
         if cp is not False and (cp is None or cp[0] != st.round) and not st.quiet:
             record(st, a)  # (what it tests first, tested here: most decisions need nothing)
         # the alternative's own entry sets its variable and runs its body, chained to the next
-        # decision; an op it returns to goes on as in `_run` (alt_of without a call)
+        # decision (alt_of without a call)
         entry, pc = entries[pending[0]][a >> VALUE_BITS]
         history = st.history
         history.append(a)
@@ -476,13 +479,11 @@ def _resume_for(program: Program):
         st.steps = engine.STEP_BUDGET  # (read at each run: tests and tools lower it)
         try:
             pc = entry(st, a)
-            while pc >= 0:
-                pc = code[pc](st)
-        except RuleError as e:
+        except _STOPS as e:
             raise program._failed(st, e, pc)
-        except _RUNTIME_ERRORS as e:
-            raise program._failed(st, e, pc) from e
-        if st.log is not None and st.fresh:
+        if pc >= 0:  # an op the entry goes on at (a loop's head, a return point): on as `run` goes
+            run_on(st, pc)
+        elif st.log is not None and st.fresh:
             flush(st)
         if len(history) >= program.max_decisions:
             program._check_decisions(st, program.chooses[st.pending.choice].span if st.pending else None)
