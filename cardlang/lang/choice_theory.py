@@ -118,6 +118,33 @@ def _units(f, out: dict, value: bool = True) -> None:
             del out[a]
 
 
+_ORDER: dict = {}  # a value's `repr`, which orders the two sides of a comparison (kept per process)
+_MAX_ORDER = 100_000
+
+
+def _order(t) -> str:
+    """`repr(t)`, kept: the satisfiability search compares the same values' reprs at every node."""
+    r = _ORDER.get(t)
+    if r is None:
+        if len(_ORDER) >= _MAX_ORDER:  # (bounded: a long-lived editor server checks many files)
+            _ORDER.clear()
+        r = _ORDER[t] = repr(t)
+    return r
+
+
+def _memo(bounds):
+    """`bounds` with each value's answer kept (for one search, in which the facts do not change)."""
+    kept: dict = {}
+
+    def get(t):
+        try:
+            return kept[t]
+        except KeyError:
+            b = kept[t] = bounds(t)
+            return b
+    return get
+
+
 class _TooLong(Exception):
     """`_satisfiable` gave up: too many truth values to try."""
 
@@ -230,7 +257,7 @@ class Theory:
                 if not rel & EQ:
                     return False
                 continue
-            if repr(a) > repr(b):
+            if _order(a) > _order(b):
                 a, b = b, a
                 rel = (rel & EQ) | (LT if rel & GT else 0) | (GT if rel & LT else 0)
             got = rels.get((a, b), LT | EQ | GT) & rel
@@ -268,34 +295,45 @@ class Theory:
                 box[t] = [b[0], b[1]] if b is not None else [-INF, INF]
             return box[t]
 
+        # each comparison as (x, y, step): x <= y - step, or step -1 for x == y (worked out once)
+        pairs = []
+        for a, b, rel in numeric:
+            x, y = get(a), get(b)
+            if rel == EQ:
+                pairs.append((x, y, -1))
+            elif rel & (EQ | GT) == 0 or rel == LT:  # a < b
+                pairs.append((x, y, 1))
+            elif rel == (LT | EQ):
+                pairs.append((x, y, 0))
+            elif rel == GT:
+                pairs.append((y, x, 1))
+            elif rel == (GT | EQ):
+                pairs.append((y, x, 0))
+        if any(lo > hi for lo, hi in box.values()):
+            return False
+        # bounds only tighten, so a range found empty stays empty: it is refused when it empties
         for _ in range(len(numeric) + 2):
             changed = False
-            for a, b, rel in numeric:
-                x, y = get(a), get(b)
-                if rel == EQ:
+            for x, y, step in pairs:
+                if step < 0:
                     lo, hi = max(x[0], y[0]), min(x[1], y[1])
-                    if [lo, hi] != x or [lo, hi] != y:
-                        x[:], y[:] = [lo, hi], [lo, hi]
+                    if x[0] != lo or x[1] != hi or y[0] != lo or y[1] != hi:
+                        x[0] = y[0] = lo
+                        x[1] = y[1] = hi
+                        if lo > hi:
+                            return False
                         changed = True
-                    continue
-                if rel & (EQ | GT) == 0 or rel == LT:  # a < b
-                    step = 1
-                elif rel == (LT | EQ):
-                    step = 0
-                elif rel == GT:
-                    x, y, step = y, x, 1
-                elif rel == (GT | EQ):
-                    x, y, step = y, x, 0
-                else:
                     continue
                 if x[1] > y[1] - step:
                     x[1] = y[1] - step
+                    if x[0] > x[1]:
+                        return False
                     changed = True
                 if y[0] < x[0] + step:
                     y[0] = x[0] + step
+                    if y[0] > y[1]:
+                        return False
                     changed = True
-            if any(lo > hi for lo, hi in box.values()):
-                return False
             if not changed:
                 break
         for a, b in ne_pairs:
@@ -321,6 +359,8 @@ class Theory:
         f = _subst_atoms(f, known)
         if f == FALSE:
             return False
+        # the search asks the bounds of the same few values at every node: each is worked out once
+        bounds = _memo(bounds)
         atoms = sorted(_atoms(f, set()), key=repr)
         if len(atoms) > MAX_ATOMS:
             return None

@@ -442,9 +442,13 @@ class SeatView:
                     if step == at_once.SECRET_STEP:  # a pick the seat has not learnt: any legal one
                         legal = w.pending.legal
                         a = legal[int(rng.random() * len(legal))]
-                    else:
-                        a = step if type(step) is int else with_value(step[0], w.zones[step[1]][step[2]])
-                    if a not in w.pending.legal:
+                    elif type(step) is int:
+                        a = step
+                    elif step[2] < len(w.zones[step[1]]):
+                        a = with_value(step[0], w.zones[step[1]][step[2]])
+                    else:  # (a pick drawn again left fewer cards there: this world does not fit)
+                        a = None
+                    if a is None or a not in w.pending.legal:
                         culprit = w.pending.player
                         break
                     resume(w, a)

@@ -61,6 +61,7 @@ class Emitter(RoundEmitter):
         super().__init__(program, ns, graph.paste, counting)
         self.graph = graph
         self.branch_points = graph.branch_points
+        self.bet_points = graph.bet_points
         self.pick = None  # in a whole-game run: what the playout draws (see `choose.write_pick`)
         self.tally = False  # ... and whether it tells each decision to its `on_decision`
 

@@ -19,6 +19,7 @@ from ...runtime.log import flush
 from ...runtime import facts
 from ...runtime.at_once import conceal
 from ...runtime import pots
+from ...runtime import bet_counts
 from . import helpers, seats
 from .expr import ExprEmitter
 from .facts import writes
@@ -32,6 +33,7 @@ class StmtEmitter(ExprEmitter):
         self.counting = counting
         self.knowledge = True  # written without it: a quiet state's whole-game run (passes/quiet.py)
         self.branch_points: dict = {}  # id(If) -> its branches' rule points (else last), when counting
+        self.bet_points: dict = {}  # id(PotRule) of a betting round -> its first rule point, when counting
         self.hits = program.hits
 
     def stmt(self, w, st: ir.Stmt) -> None:
@@ -296,6 +298,10 @@ class StmtEmitter(ExprEmitter):
     # ------------------------------------------------------------- pots and betting
     def s_PotRule(self, w, st: ir.PotRule):
         args = "".join(f", {self.x(w, a)}" for a in st.args)
+        k = self.bet_points.get(id(st)) if self.counting else None
+        if k is not None:  # coverage's twin counts the betting round's parts (runtime/bet_counts.py)
+            w.line(f"{self.c(bet_counts.COUNTED[st.what])}({self.c(self.hits)}, {k}, s, {self.c(st.pot)}{args})")
+            return
         w.line(f"{self.c(pots.RULES[st.what])}(s, {self.c(st.pot)}{args})")
 
     def s_PotAward(self, w, st: ir.PotAward):
