@@ -138,7 +138,7 @@ def record(st, a: int) -> None:
         return
     cp = st.checkpoint
     if cp is None or cp[0] != st.round:
-        snap = st.clone()
+        snap = st.clone(history=False)  # (the round's past is the history's end: see `round_steps`)
         snap.checkpoint = False
         st.checkpoint = (st.round, snap, len(st.history))
 
@@ -153,6 +153,7 @@ def round_steps(st, seat: Optional[int] = None) -> tuple:
     if not played:
         return ()
     w = snap.clone()
+    w.history = st.history[:start]  # (what the round's first decision had: its copy keeps none)
     w.log, w.fresh, w.quiet = None, Events(0), True
     program = st.game.program
     steps = []
