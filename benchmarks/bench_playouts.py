@@ -77,11 +77,16 @@ def simulate_rate(game, games: int) -> float:
     return stats["mean_decisions"] * stats["games"] / elapsed
 
 
-def cli(args: list) -> tuple:
-    """(wall seconds, CPU seconds of the command and its workers) of `cardlang ARGS` in a fresh process."""
+def cli(args: list, bytecode: bool = False) -> tuple:
+    """(wall seconds, CPU seconds of the command and its workers) of `cardlang ARGS` in a fresh process;
+    with `bytecode`, without `PYTHONDONTWRITEBYTECODE` (as an installed package starts: see
+    `bench_startup.py`), else in this process's environment."""
+    env = dict(os.environ)
+    if bytecode:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cardlang.cli", *args], cwd=ROOT, check=True,
+    subprocess.run([sys.executable, "-m", "cardlang.cli", *args], cwd=ROOT, check=True, env=env,
                    stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -117,6 +122,11 @@ def main(argv=None) -> int:
     small = [cli(["simulate", args.small, "-n", "200", "--jobs", "1"]) for _ in range(args.repeat)]
     out["small_200_games"] = {"file": args.small, "wall_s": min(w for w, _ in small),
                               "cpu_s": min(c for _, c in small)}
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):  # the same with the bytecode cache an installation has
+        cli(["simulate", args.small, "-n", "1", "--jobs", "1"], bytecode=True)  # (writes it)
+        small = [cli(["simulate", args.small, "-n", "200", "--jobs", "1"], bytecode=True) for _ in range(args.repeat)]
+        out["small_200_games_bytecode"] = {"file": args.small, "wall_s": min(w for w, _ in small),
+                                           "cpu_s": min(c for _, c in small)}
     if not args.skip_jobs:
         n = str(args.jobs_games)
         one = cli(["simulate", GAME, "--players", str(PLAYERS), "-n", n, "--jobs", "1"])
@@ -133,6 +143,10 @@ def main(argv=None) -> int:
         print(f"{name:<24} {r:.2f}")
     s = out["small_200_games"]
     print(f"cardlang simulate {s['file']} -n 200 --jobs 1: {s['wall_s']:.2f} s wall, {s['cpu_s']:.2f} s CPU")
+    if "small_200_games_bytecode" in out:
+        s = out["small_200_games_bytecode"]
+        print(f"  the same with a bytecode cache (PYTHONDONTWRITEBYTECODE unset): {s['wall_s']:.2f} s wall, "
+              f"{s['cpu_s']:.2f} s CPU")
     if "jobs" in out:
         j = out["jobs"]
         print(f"{j['games']} Ascenseur games: --jobs 1 {j['jobs1_wall_s']:.1f} s wall, {j['jobs1_cpu_s']:.1f} s CPU; "

@@ -141,12 +141,8 @@ def encode_only(game, encoder) -> float:
 
 def _plain_shuffle(pile: list, seed: int) -> int:
     """rng.shuffle as it was before the chance-source hook (for the hook's cost)."""
-    mt = rng._generator(seed)
-    bits = mt.getrandbits
-    lengths = rng._BITS
-    for i in range(len(pile) - 1, 0, -1):
-        n = i + 1
-        k = lengths[n] if n < 1025 else n.bit_length()
+    bits = rng._generator(seed).getrandbits
+    for i, n, k in rng._plan(len(pile)):
         j = bits(k)
         while j >= n:
             j = bits(k)

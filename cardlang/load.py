@@ -67,8 +67,9 @@ class Loader:
         merged, symbols = built if built is not None else (None, None)
         return module, merged, symbols, list(diagnostics) + more
 
-    def check_file(self, path: str):
-        """Parses, merges and checks a file: (symbols or None, every diagnostic)."""
+    def check_file(self, path: str, warnings: bool = True):
+        """Parses, merges and checks a file: (symbols or None, every diagnostic; with `warnings=False`,
+        every error but maybe not every warning: see `check`)."""
         module, diagnostics = self.parse_file(path)
         if module is None:
             return None, list(diagnostics)
@@ -77,7 +78,7 @@ class Loader:
             merged, more = self.merge(module)
             if any(d.is_error for d in more):
                 return None, more
-            symbols, found = check(merged)
+            symbols, found = check(merged, warnings)
             return symbols, more + found
 
         symbols, more = guarded(path, rest)
@@ -230,7 +231,7 @@ def load(path: str, players: Optional[int] = None, options: Optional[dict] = Non
 
         passes = select(passes)  # (an unknown pass is refused before the file is read)
     loader = Loader(root)
-    symbols, diagnostics = loader.check_file(path)
+    symbols, diagnostics = loader.check_file(path, warnings=False)  # (a warning never stops a game)
     errors = [d for d in diagnostics if d.is_error]
     if symbols is None or errors:
         raise CardlangError(errors or diagnostics, sources=loader.sources)

@@ -44,13 +44,13 @@ def entered(game) -> list:
 
 # ------------------------------------------------------------------ the passes
 def test_the_passes_are_listed_in_order_in_one_place_and_each_can_be_switched_off(monkeypatch):
-    assert passes.NAMES == ("fusion", "threading", "chaining", "split", "paste", "playout", "rounds", "quiet")
+    assert passes.NAMES == ("fusion", "threading", "chaining", "split", "paste", "inline", "playout", "rounds", "quiet")
     assert passes.select(None) == passes.NAMES
-    assert passes.select("-fusion,-chaining") == ("threading", "split", "paste", "playout", "rounds", "quiet")
+    assert passes.select("-fusion,-chaining") == ("threading", "split", "paste", "inline", "playout", "rounds", "quiet")
     assert passes.select("chaining,paste") == ("chaining", "paste")
     assert passes.select("none") == () and passes.select({"split"}) == ("split",)
     monkeypatch.setenv("CARDLANG_PASSES", "-paste")
-    assert passes.select(None) == ("fusion", "threading", "chaining", "split", "playout", "rounds", "quiet")
+    assert passes.select(None) == ("fusion", "threading", "chaining", "split", "inline", "playout", "rounds", "quiet")
     assert cardlang.load(str(GAMES / "coucou.cards"), 5).program.passes == passes.select(None)
     with pytest.raises(CardlangError, match="no pass `fast`"):
         cardlang.load(str(GAMES / "coucou.cards"), 5, passes="-fast")
@@ -69,10 +69,13 @@ def test_without_chaining_every_op_returns_the_next_pc_and_with_it_one_call_runs
     for g in (plain, chained):
         playout(g)
     assert len(entered(plain)) > 3 * len(entered(chained))
-    # the op a card is played from (the alternative's body) runs on to the next player's choice
-    body = chained.program.resumes[1][0][1]
-    text = chained.program.source(chained.program.code[body])
-    assert re.search(r"s\.pending = \w+\(\(1, p, legal\)\)", text) and "return -1" in text  # (new_pending)
+    # what a card is played with (the alternative's entry: its variable, then its body) runs on to
+    # the next player's choice, which it leaves pending as a plain tuple (`State.pending`)
+    entry, body = chained.program.resume_entries[1][0]
+    assert body == chained.program.resumes[1][0][1]
+    text = chained.program.source(entry)
+    assert "def _resume" in text and "(s, a):" in text and f"v[{chained.program.resumes[1][0][0]}] = a" in text
+    assert re.search(r"s\._pending = \(1, p, legal\)", text) and "return -1" in text
 
 
 def test_chaining_stops_at_its_line_budget(monkeypatch):
@@ -99,6 +102,26 @@ def test_a_game_plays_the_same_when_python_refuses_every_chained_function(monkey
     game = cardlang.load(path, players=3)
     assert playout(game) == expected
     assert game.program.refused
+
+
+def test_an_alternatives_entry_python_refuses_chained_sets_its_variable_and_returns_its_body(monkeypatch):
+    """What `resume` runs for an action (its alternative's entry) falls back as an op does: alone,
+    the variable set and the body's pc returned to the run loop."""
+    path = str(GAMES / "ascenseur.cards")
+    expected = playout(cardlang.load(path, players=3))
+    compile_resume = Emitter.compile_resume
+
+    def refusing(self, index, ai, chained=True):
+        if chained:
+            raise SyntaxError("too many statically nested blocks")
+        return compile_resume(self, index, ai, chained)
+    monkeypatch.setattr(Emitter, "compile_resume", refusing)
+    game = cardlang.load(path, players=3)
+    assert playout(game) == expected
+    program = game.program
+    assert {pc for pc, _, _ in program.refused} == set(program.graph.choices)
+    entry, body = program.resume_entries[1][0]
+    assert program.source(entry).rstrip().endswith(f"return {body}")
 
 
 @pytest.mark.parametrize("name", ["coucou", "ascenseur", "red_dog", "pioche_poker", "counter_bluff"])

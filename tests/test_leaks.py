@@ -33,6 +33,8 @@ from scenario import ROOT, game, path, permute_hidden
 
 FILES = sorted(os.path.relpath(p, ROOT) for folder in ("games", "examples", os.path.join("tests", "check", "valid"), os.path.join("tests", "check", "leaky"))
                for p in glob.glob(os.path.join(ROOT, folder, "*.cards")))
+# numbers and players picked at once, shown or kept secret, replayed in a view's past or drawn again
+FILES += [os.path.join("tests", "engine", name) for name in ("sealed_numbers.cards", "at_once_kinds.cards")]
 
 
 def _has_hidden_zones(relative) -> bool:

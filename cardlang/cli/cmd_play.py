@@ -27,11 +27,12 @@ from .chance_view import step_through
 from .cmd_common import TAIL_SHOWN, exit_on_rule_error, load_game, parse_settings
 from ..play.savegame import SaveError, load_saved, save_data, write_save
 from ..play.replay import option_text
+from ..play.team_result import final_teams, team_name, team_value, winning
 from ..play.seen import common_observation, table_label, table_labels, table_seats
 from ..play.table_bots import Bots
 from ..runtime.engine import RuleError
 from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
-                         score_order, scores_table, terminal_shows_symbols)
+                         score_order, scores_table, team_scores_table, terminal_shows_symbols)
 
 BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a terminal
 EVENTS_SHOWN = 14  # events since a person's last move shown on the table; `log` shows them all
@@ -276,13 +277,20 @@ class Session:
                                    earlier=0, viewer=None, header=self.header(), events_title="last events"))
         else:
             self.draw(self.viewer, status="", final=True)
-        self.show(scores_table(state.scores(), state.winners(), self.style, active=state.active,
-                               order=score_order(self.game)))
-        winners = [f"P{w}" for w in state.winners()]
+        if self.game.teams:  # partnerships: each team once (play/team_result.py)
+            teams = final_teams(self.game, state)
+            self.show(team_scores_table(teams, self.style, order=score_order(self.game)))
+            winners = winning(teams, state.winners())
+            mine = len(self.humans) == 1 and any(t.won and self.humans[0] in t.seats for t in teams)
+            you = ", your team," if mine else ""
+        else:
+            self.show(scores_table(state.scores(), state.winners(), self.style, active=state.active,
+                                   order=score_order(self.game)))
+            winners = [f"P{w}" for w in state.winners()]
+            you = " (you)" if len(self.humans) == 1 and tuple(state.winners())[:1] == (self.humans[0],) else ""
         if not winners:
             self.say("The game is over: nobody wins.", "bold")
         elif len(winners) == 1:
-            you = " (you)" if len(self.humans) == 1 and state.winners()[0] == self.humans[0] else ""
             self.say(f"The game is over: {winners[0]}{you} wins.", "bold")
         else:
             self.say(f"The game is over: {', '.join(winners)} share the win.", "bold")
@@ -652,6 +660,7 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
                 shown = len(state.log)
                 time.sleep(speed)
         scores = state.scores()  # (a `score of p:` can break a rule too)
+        teams = final_teams(game, state) if game.teams else None  # (and a payoff)
     except RuleError as e:
         total = len(state.log)  # a line of the transcript per event of the log
         if total - shown > TAIL_SHOWN:
@@ -673,10 +682,24 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
         raise SystemExit(130)
     for line in state.transcript(start=shown):
         console.print(line, markup=False, highlight=False)
+    if teams:
+        _print_teams(console, game, state, teams)
+        return
     console.print("final scores: " + ", ".join(f"P{s}: {v}" for s, v in enumerate(scores))
                   + (f" ({score_order(game)} wins)" if score_order(game) else ""), markup=False)
     winners = ", ".join(f"P{w}" for w in state.winners()) or "nobody"
     console.print(Text(f"winner{'s' if len(state.winners()) > 1 else ''}: {winners}", style="bold"))
+
+
+def _print_teams(console: Console, game, state, teams: list) -> None:
+    """The end of a bots-only game with partnerships: each team once, its score (and payoff), who won."""
+    console.print("final scores by team: " + ", ".join(f"{team_name(t)}: {team_value(t, t.score)}" for t in teams)
+                  + (f" ({score_order(game)} wins)" if score_order(game) else ""), markup=False)
+    if teams[0].payoff is not None:
+        console.print("payoffs by team: " + ", ".join(f"{team_name(t)}: {team_value(t, t.payoff)}" for t in teams),
+                      markup=False)
+    winners = winning(teams, state.winners())
+    console.print(Text(f"winner{'s' if len(winners) > 1 else ''}: {', '.join(winners) or 'nobody'}", style="bold"))
 
 
 def _console(color: Optional[bool], use_ascii: bool) -> Console:

@@ -189,3 +189,16 @@ def _print_coverage(stats) -> None:
         for e in stats["never_reached"]:
             offered = f" (offered {e['offered']} times, never chosen)" if e.get("offered") else ""
             echo(f"  never reached: {e['file']}:{e['line']}: {e['kind']}: {e['label']}{offered}")
+        _print_betting(cov)
+
+
+def _print_betting(cov) -> None:
+    """Each betting round with its parts, one line each: blinds, decisions, all-ins, wins by folds."""
+    echo = click.echo
+    for e in cov:
+        if e["kind"] != "bets":
+            continue
+        echo(f"  betting round {e['file']}:{e['line']}: {e['label']}: begun {e['hits']} times")
+        for part in e["parts"]:
+            offered = f" of {part['offered']} offered" if "offered" in part else ""
+            echo(f"    {part['part']:<14} {part['hits']:>8}{offered}")

@@ -18,6 +18,8 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from ..play.team_result import team_value
+
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 SUIT_LETTERS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
 RED_SYMBOLS = frozenset("♥♦")
@@ -393,6 +395,31 @@ def scores_table(scores: Sequence, winners: Iterable[int], style: Optional[Style
         shown = int(value) if isinstance(value, float) and value.is_integer() else value
         cells = [f"P{s}", str(shown)] + ([str(places[s])] if places is not None else []) + [mark]
         table.add_row(*cells)
+    return table
+
+
+def team_scores_table(teams: Sequence, style: Optional[Style] = None, order: Optional[str] = None) -> Table:
+    """Final scores of a game with partnerships (`play.team_result.TeamResult`s): one row a team,
+    its players, its score (with its place, under a score's `order`), its payoff when the game
+    declares one beside its score, the winning teams marked."""
+    style = style or Style()
+    table = Table(box=style.box, header_style="bold")
+    table.add_column("team")
+    table.add_column("players")
+    table.add_column("score" if order is None else f"score ({order} wins)", justify="right")
+    shared = all(len(set(t.score)) == 1 for t in teams)  # places need one score a team
+    places = score_places([t.score[0] for t in teams], order) if order is not None and shared else None
+    if places is not None:
+        table.add_column("place", justify="right")
+    payoff = teams[0].payoff is not None
+    if payoff:
+        table.add_column("payoff", justify="right")
+    table.add_column("")
+    for k, t in enumerate(teams):
+        mark = Text(f"{style.star} winner", style="bold yellow") if t.won else Text("")
+        cells = [f"T{t.number}", " & ".join(f"P{s}" for s in t.seats), team_value(t, t.score)]
+        cells += ([str(places[k])] if places is not None else []) + ([team_value(t, t.payoff)] if payoff else [])
+        table.add_row(*cells, mark)
     return table
 
 

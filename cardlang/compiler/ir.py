@@ -13,8 +13,7 @@ from typing import Optional
 import attrs
 
 from ..lang.diagnostics import Span
-
-node = attrs.define(frozen=True, slots=True, eq=False)
+from ..lang.nodes import node
 
 
 # ---------------------------------------------------------------- expressions
@@ -653,12 +652,14 @@ class Conceal(Stmt):
 class AtOnce:
     """Where a choice made at once keeps its round: the choice's index, the slot of the seats that
     choose (in order), the slot of the picks made so far (action ids, one per seat in that order),
-    and the slot of the seat choosing (`p`)."""
+    and the slot of the seat choosing (`p`); `shown`, per alternative, whether its body shows every
+    seat the number or player picked, once played out (`set bid(p) = n`: `lower_at_once.shows`)."""
 
     choice: int
     seats_slot: int
     picks_slot: int
     player_slot: int
+    shown: tuple = ()
 
 
 # -------------------------------------------------------------------- program

@@ -55,7 +55,8 @@ def lower_at_once(lw, st: ast.Choose) -> tuple:
         play.append((test, value + _concealing(lw, alt.body, slot(p_slot))))
     choose = attrs.evolve(chosen, alternatives=tuple(keep))
     lw.choices[chosen.index] = choose
-    lw.at_once.append(ir.AtOnce(chosen.index, seats_slot, picks_slot, p_slot))
+    shown = tuple(shows(lw.layout, alt) for alt in chosen.alternatives)
+    lw.at_once.append(ir.AtOnce(chosen.index, seats_slot, picks_slot, p_slot, shown))
     return (
         ir.Assign(span, ir.SlotTarget(seats_slot), ir.Concat(span, const(()), seats)),
         ir.Assign(span, ir.SlotTarget(picks_slot), const(())),
@@ -67,6 +68,22 @@ def lower_at_once(lw, st: ast.Choose) -> tuple:
             ir.If(span, tuple(play), ()),
         )),
     )
+
+
+def shows(layout, alt: ir.Alternative) -> bool:
+    """Whether the body of a number or player alternative shows every seat the pick as it is once
+    played out: a statement of the body itself (not inside an `if` or a loop) sets a declared
+    variable (every seat sees those) to the pick. A view then replays the pick as it was
+    (`runtime.at_once.hidden_step`), as it replays a card picked at once that it knows by then."""
+    if alt.kind not in ("number", "player") or alt.slot is None:
+        return False
+    declared = {slot for slot, _ in layout.var_slots.values()}
+    for st in alt.body:
+        if isinstance(st, ir.Assign) and isinstance(st.value, ir.Slot) and st.value.slot == alt.slot:
+            target = st.target
+            if isinstance(target, ir.PlayerVarTarget) or (isinstance(target, ir.SlotTarget) and target.slot in declared):
+                return True
+    return False
 
 
 def _concealing(lw, body: tuple, player: ir.Expr) -> tuple:

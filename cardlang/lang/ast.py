@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-import attrs
-
 from .diagnostics import Span
-
-node = attrs.define(frozen=True, slots=True, eq=False)
+from .nodes import node
 
 
 # ---------------------------------------------------------------- expressions

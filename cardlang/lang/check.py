@@ -11,7 +11,6 @@ from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .graph import check_define_cycles, check_phase_graph, check_unused
 from .grammar import keywords, reserved_words
-from .infoflow import check_infoflow
 from .nonempty import check_choices
 from .payoffs import check_payoff, check_score_order
 from .seats import check_list_option, check_reverse, check_sit_out
@@ -29,8 +28,9 @@ from .types import TEAMS
 class Checker(ExpressionChecks):
     """Walks a module once and collects diagnostics; `symbols` is what the compiler builds on."""
 
-    def __init__(self, module: ast.Module):
+    def __init__(self, module: ast.Module, warnings: bool = True):
         self.module = module
+        self.warnings = warnings  # False: only what can refuse the file is checked (loading a game)
         self.file = module.path
         self.diags: list[Diagnostic] = []
         self.sym = Symbols()
@@ -70,7 +70,10 @@ class Checker(ExpressionChecks):
         check_unused(self)
         check_flow(self)
         check_choices(self)
-        if not any(d.is_error for d in self.diags):  # taints need the types of a file without errors
+        # taints need the types of a file without errors; W004 only warns: a game being loaded skips it
+        if self.warnings and not any(d.is_error for d in self.diags):
+            from .infoflow import check_infoflow
+
             check_infoflow(self)
         return self.sym, self.diags
 
@@ -618,6 +621,8 @@ class Checker(ExpressionChecks):
             if isinstance(part, ast.Expr):
                 self.type_of(part)
 
-def check(module: ast.Module) -> tuple[Symbols, list[Diagnostic]]:
-    """Checks a parsed (and merged) module; returns its symbols and every diagnostic, errors and warnings."""
-    return Checker(module).run()
+def check(module: ast.Module, warnings: bool = True) -> tuple[Symbols, list[Diagnostic]]:
+    """Checks a parsed (and merged) module; returns its symbols and every diagnostic, errors and
+    warnings. With `warnings=False` the checks that can only warn (W004's information flow, the
+    costliest) may be left out: every error is still found (what `load` needs before a game runs)."""
+    return Checker(module, warnings).run()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterable, Optional
 
 import attrs
@@ -64,6 +63,8 @@ class CardlangError(Exception):
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
     """A `help:` text naming the closest known name, if one is close enough."""
+    import difflib  # (here: only a file with a misspelt name needs it)
+
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None
 

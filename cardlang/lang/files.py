@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tomllib
 from typing import Optional
 
 from .diagnostics import Diagnostic, Span
@@ -159,6 +158,8 @@ def _read_setting(file: str, in_pyproject: bool) -> Optional[tuple]:
     data, problem = read_bytes(file, MAX_SETTINGS_BYTES)
     if data is None:
         return None, [Diagnostic("E005", "error", f"cannot read the `root` setting: {problem}", here)]
+    import tomllib  # (here: only a variant reads settings)
+
     try:
         table = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):

@@ -18,7 +18,6 @@ from .limits import MAX_TOKENS
 from .grammar import grammar_text, parser
 from .indentation import dedent_line as _dedent_line, overindented_first, reindent as _reindent
 from .keyword_names import keyword_in_text
-from .syntax_errors import syntax_diagnostic
 from .tree_limits import beyond_limits
 
 __all__ = ["parse", "parse_expr", "parser", "grammar_text", "unquote"]
@@ -745,6 +744,8 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
                                Span(file, line, start, line, max(start + 1, len(here.rstrip()) + 1)),
                                help="indent it exactly as far as the block it belongs to")
         except UnexpectedInput as e:
+            from .syntax_errors import syntax_diagnostic  # (a file without syntax errors never needs it)
+
             d = syntax_diagnostic(e, file, lines)
         else:
             if diagnostics:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..compiler.emit.build import emit_program
+from ..runtime import bet_counts
 from ..runtime.engine import Game
 
 
@@ -63,15 +64,62 @@ class Coverage:
 
 
 def coverage_entries(points, hits, offered) -> list:
-    """One dict per rule point, in file order: file, line, kind, label, hits (offered for choices)."""
+    """One dict per rule point, in file order: file, line, kind, label, hits (offered for choices);
+    a betting round is one entry (kind `bets`, hits: the rounds begun) with its `parts`."""
     out = []
+    rounds = {span: i for i, (kind, span, _, _) in enumerate(points) if kind == bet_counts.KINDS[0]}
     for i, (kind, span, pc, extra) in enumerate(points):
+        if span in rounds and i != rounds[span]:  # a part of a betting round: in its entry
+            continue
         line, label = rule_text(kind, span)
         entry = {"file": span.file, "line": line, "kind": kind, "label": label, "hits": hits[i]}
         if kind == "choose":
             entry["offered"] = offered[i]
+        if span in rounds:
+            entry["parts"] = betting_parts(points, hits, offered, i)
         out.append((span.file, line, span.column, entry))
     return [e for *_, e in sorted(out, key=lambda t: t[:3])]
+
+
+# ------------------------------------------------------------------ betting rounds
+BET_DECISIONS = ("fold", "check", "call", "raise")  # a betting decision's alternatives, in order
+
+
+def betting_parts(points, hits, offered, first: int) -> list:
+    """The parts of the betting round whose rule points start at `first` (`runtime/bet_counts.py`),
+    in the order they happen: blinds posted (if it has blinds), each decision (hits: chosen; offered), all-ins, rounds
+    won by folds."""
+    span = points[first][1]
+    decisions = [({"part": BET_DECISIONS[extra[1]], "hits": hits[i], "offered": offered[i]})
+                 for i, (kind, s, _, extra) in enumerate(points) if kind == "choose" and s == span]
+    k = bet_counts
+    blinds = points[first + k.BLINDS][3]  # (a round without blinds has none to count)
+    return ([{"part": "blinds posted", "hits": hits[first + k.BLINDS]}] * bool(blinds) + decisions
+            + [{"part": "all in", "hits": hits[first + k.ALL_IN]},
+               {"part": "won by folds", "hits": hits[first + k.WON_BY_FOLDS]}])
+
+
+def choice_entries(entries: list) -> list:
+    """The entries of a coverage list that are alternatives of a choice, a betting round's
+    decisions among them (as `choose` entries labelled `LABEL: fold`)."""
+    out = []
+    for e in entries:
+        if e["kind"] == "choose":
+            out.append(e)
+        for part in e.get("parts", ()):
+            if "offered" in part:
+                out.append({**{k: v for k, v in e.items() if k != "parts"}, "kind": "choose",
+                            "label": f"{e['label']}: {part['part']}", "hits": part["hits"], "offered": part["offered"]})
+    return out
+
+
+def merge_entries(a: dict, b: dict) -> dict:
+    """Two coverage entries of the same rule (two batches of games) as one."""
+    out = dict(a, hits=a["hits"] + b["hits"], offered=(a.get("offered") or 0) + (b.get("offered") or 0))
+    if "parts" in a:
+        out["parts"] = [dict(p, **{f: p[f] + q[f] for f in ("hits", "offered") if f in p})
+                        for p, q in zip(a["parts"], b["parts"])]
+    return out
 
 
 @lru_cache(maxsize=64)

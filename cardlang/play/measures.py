@@ -14,6 +14,7 @@ import math
 import random
 from typing import Callable, Optional, Sequence
 
+from .coverage import choice_entries, merge_entries
 from .simulate import _action_key, simulate
 from .stats import bootstrap_ci, mean_ci, seat_equality, wilson
 
@@ -131,8 +132,7 @@ def merge(first: dict, more: dict) -> dict:
     out["runs"] = {k: first["runs"].get(k, []) + more["runs"].get(k, [])
                    for k in list(first["runs"]) + [k for k in more["runs"] if k not in first["runs"]]}
     if first.get("coverage") and more.get("coverage"):
-        out["coverage"] = [dict(a, hits=a["hits"] + b["hits"], offered=(a.get("offered") or 0) + (b.get("offered") or 0))
-                           for a, b in zip(first["coverage"], more["coverage"])]
+        out["coverage"] = [merge_entries(a, b) for a, b in zip(first["coverage"], more["coverage"])]
     actions = dict(first.get("actions") or {})
     for k, v in (more.get("actions") or {}).items():
         actions[k] = actions.get(k, 0) + v
@@ -313,9 +313,9 @@ def summarize(raw: dict) -> dict:
     if skill is not None:
         m["skill"] = skill
     coverage = raw.get("coverage") or []
-    rare = [dict(e) for e in coverage if e["kind"] == "choose" and (e.get("offered") or 0) > 0
-            and e["hits"] < RARE * e["offered"]]
-    unoffered = [dict(e) for e in coverage if e["kind"] == "choose" and not e.get("offered")]
+    choices = choice_entries(coverage)  # (a betting round's decisions among them)
+    rare = [dict(e) for e in choices if (e.get("offered") or 0) > 0 and e["hits"] < RARE * e["offered"]]
+    unoffered = [dict(e) for e in choices if not e.get("offered")]
     return {"games": len(games), "players": n, "seed": raw["seed"], "bots": raw["bots"], "paired": raw["paired"],
             "cap": raw["cap"], "interrupted": raw["interrupted"], "measures": m, "seats": seats,
             "restricted": _restricted(raw), "rare_options": rare, "never_offered": unoffered,

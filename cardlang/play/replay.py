@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..runtime.engine import RuleError
+from .team_result import final_teams, team_name, team_value, winning
 
 
 def describe(game, data, sep: str = " · ", seed: bool = True) -> str:
@@ -57,7 +58,9 @@ def replay_lines(game, data, seat: Optional[int] = None, sep: str = " · ") -> l
     lines += state.transcript(seat, start=shown)
     lines[0] = describe(game, data, sep, seed=seat is None or state.is_terminal())
     lines.append("")
-    if state.is_terminal():
+    if state.is_terminal() and game.teams:  # partnerships: each team once
+        lines += _team_lines(game, state)
+    elif state.is_terminal():
         scores = state.scores()
         order = game.symbols.score.order if game.symbols.score is not None else None
         lines.append("Final scores: " + ", ".join(f"P{s} {_number(v)}" for s, v in enumerate(scores))
@@ -71,6 +74,20 @@ def replay_lines(game, data, seat: Optional[int] = None, sep: str = " · ") -> l
             lines.append(f"Winners: {', '.join(winners)}")
     else:
         lines.append(f"The game stops here, after {len(data.actions)} moves; P{state.current_player} is to play.")
+    return lines
+
+
+def _team_lines(game, state) -> list:
+    """The end of a game with partnerships: each team's players and score (and payoff), who won."""
+    teams = final_teams(game, state)
+    order = game.symbols.score.order if game.symbols.score is not None else None
+    lines = ["Final scores by team: " + ", ".join(f"{team_name(t)} {team_value(t, t.score)}" for t in teams)
+             + (f" ({order} wins)" if order else "")]
+    if teams[0].payoff is not None:
+        lines.append("Payoffs by team: " + ", ".join(f"{team_name(t)} {team_value(t, t.payoff)}" for t in teams))
+    winners = winning(teams, state.winners())
+    lines.append(f"Winner: {winners[0]}" if len(winners) == 1 else
+                 f"Winners: {', '.join(winners)}" if winners else "Nobody wins.")
     return lines
 
 

@@ -9,7 +9,8 @@ same place). Nothing else should shift or mask an action id.
 `Pending` is the decision a state waits for: which choice of the game (`choice`, its index among
 the game's `chooses`), which seat decides (`player`) and the legal action ids (`legal`). It is a
 `NamedTuple`, so it is still a plain tuple (compared, copied and saved as one); hot code builds it
-with `new_pending((choice, player, legal))`, which skips the Python-level `__new__` of a named tuple.
+with `new_pending((choice, player, legal))`, which skips the Python-level `__new__` of a named tuple
+(the compiled engine leaves the plain tuple itself at a decision: `State.pending` makes it one).
 """
 
 from __future__ import annotations

@@ -71,15 +71,19 @@ def pending_picks(s) -> int:
 
 def hidden_step(program, w, a: int, seat: int, pending_pick: bool, known_now) -> bool:
     """Whether the action `a`, played in `w` (a replay of the round), is hidden from `seat`: a pick
-    made at once by another seat, still pending, or whose card `seat` does not know now, or a number,
-    a player or an option (nothing says which the others learnt)."""
+    made at once by another seat, still pending, or whose card `seat` does not know now, or a number
+    or a player that its alternative's body does not show (`AtOnce.shown`), or an option (nothing
+    says which the others learnt)."""
     pending = w.pending
-    if pending.choice not in program.at_once or pending.player == seat:
+    info = program.at_once.get(pending.choice)
+    if info is None or pending.player == seat:
         return False
     if pending_pick:
         return True
     alt = program.chooses[pending.choice].alts[alt_of(a)]
-    return alt.kind != "card" or not known_now(value_of(a))
+    if alt.kind == "card":
+        return not known_now(value_of(a))
+    return not (info.shown and info.shown[alt_of(a)])
 
 
 def choosers_now(s) -> tuple:

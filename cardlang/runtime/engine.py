@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Optional, Sequence, Union
 
-from .actions import value_of
+from .actions import Pending, new_pending, value_of
 from .at_once import mask_picks
 from .basics import MAX_EVENTS, TERMINAL, Action, Events, IllegalActionError, RuleError  # noqa: F401 (re-exported)
 from .payoffs import utility
@@ -28,12 +28,15 @@ MAX_ROUNDS = 10_000  # rounds begun in one game (the longest takes under 120)
 
 
 _new_int = int.__new__
+_new_state = object.__new__
+_copy = list.copy
 
 
 class State:
     """Everything that changes during a game, as flat lists of small ints (cheap to clone)."""
 
-    __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "facts", "active", "rng", "pending",
+    __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "facts", "active", "rng",
+                 "_pending",  # the decision waited for, as `pending` gives it, or its plain tuple: see there
                  "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round",
                  "steps",  # steps: loop passes left before a run is judged to loop (set by each run)
                  "checkpoint",  # the round's first decision, for views (`view.record`); False: none kept
@@ -45,16 +48,30 @@ class State:
 
     # ------------------------------------------------------------------ public API
     @property
+    def pending(self) -> Optional[Pending]:
+        """The decision the state waits for, a `Pending`, or None once the game is over."""
+        p = self._pending
+        if p is not None and type(p) is not Pending:
+            # the compiled engine stops at a decision with a plain tuple, which costs a fifth of a
+            # `Pending`: it becomes one when first read here (the API's own loop reads the tuple)
+            p = self._pending = new_pending(p)
+        return p
+
+    @pending.setter
+    def pending(self, p: Optional[tuple]) -> None:
+        self._pending = p
+
+    @property
     def current_player(self) -> int:
         """The seat that must decide now, or TERMINAL."""
-        return TERMINAL if self.terminal else self.pending.player
+        return TERMINAL if self.terminal else self._pending[1]
 
     def is_terminal(self) -> bool:
         return self.terminal
 
     def legal_action_ids(self) -> tuple:
         """The ids of the legal actions, without labels (the fast path for playouts)."""
-        return () if self.terminal else self.pending.legal
+        return () if self.terminal else self._pending[2]
 
     def legal_actions(self) -> list:
         """The legal actions of the current player, each an `Action` with its label."""
@@ -73,8 +90,8 @@ class State:
 
     def apply(self, action: Union[int, str]) -> None:
         """Plays a legal action (an `Action`, its id, or its label) and runs to the next decision."""
-        pending = self.pending
-        if type(action) is int and pending is not None and action in pending.legal:
+        pending = self._pending
+        if type(action) is int and pending is not None and action in pending[2]:
             self.game.program.resume(self, action)  # the playout path: a plain legal id
             return
         a = self._resolve(action)
@@ -122,23 +139,24 @@ class State:
         except RuleError as e:
             raise e.in_game(self.seed, len(self.history))
 
-    def clone(self) -> "State":
-        """An independent copy that plays on exactly like this state."""
-        s = State.__new__(State)
+    def clone(self, history: bool = True) -> "State":
+        """An independent copy that plays on exactly like this state (without `history`, its
+        history empty: a copy kept to be read, as `view.record` keeps a round's first decision)."""
+        s = _new_state(self.__class__)
         s.game = self.game
         s.pc = self.pc
-        s.stack = self.stack[:]
-        s.v = self.v[:]
-        s.zones = [z[:] for z in self.zones]
-        s.loc = self.loc[:]
-        s.known = self.known[:]
-        s.facts = None if self.facts is None else self.facts[:]  # (see `runtime.facts`)
-        s.active = self.active[:]
+        s.stack = self.stack.copy()
+        s.v = self.v.copy()
+        s.zones = list(map(_copy, self.zones))  # (copies in C: no slice object a list)
+        s.loc = self.loc.copy()
+        s.known = self.known.copy()
+        s.facts = None if self.facts is None else self.facts.copy()  # (see `runtime.facts`)
+        s.active = self.active.copy()
         s.rng = self.rng
-        s.pending = self.pending
-        s.log = None if self.log is None else self.log[:]
+        s._pending = self._pending
+        s.log = None if self.log is None else self.log.copy()
         s.fresh = Events(0 if s.log is None else MAX_EVENTS - len(s.log))
-        s.history = self.history[:]
+        s.history = self.history.copy() if history else []
         s.terminal = self.terminal
         s.winner_seats = self.winner_seats
         s.stacks = self.stacks
@@ -147,7 +165,7 @@ class State:
         s.round = self.round
         s.checkpoint = self.checkpoint  # (never changed in place: shared safely)
         s.quiet = self.quiet
-        s.rounds_at = None if self.rounds_at is None else self.rounds_at[:]
+        s.rounds_at = None if self.rounds_at is None else self.rounds_at.copy()
         return s
 
     def determinize(self, seat: int, rng: random.Random) -> "State":
@@ -279,6 +297,7 @@ class Game:
         self.deck = program.deck
         self.utility = utility(program.payoff)  # "zero_sum", "identical" (a shared payoff) or "general_sum"
         self.teams = program.teams  # the seats of each team (`teams …`), () without partnerships
+        self._state = _state_class(program.state_apply)
 
     def new_initial_state(self, seed: int = 0, stack: Optional[Sequence] = None,
                           draws: Optional[Sequence] = None, log: bool = True, chance=None) -> State:
@@ -290,7 +309,7 @@ class Game:
         skips the log, for fast playouts. `chance`, a chance source (see `runtime/rng.py`), supplies
         every shuffle and draw in place of the seed (adapters that enumerate chance do).
         """
-        st = State(self)
+        st = self._state(self)
         st.seed = seed
         st.rng = random.Random(seed).getrandbits(64) if chance is None else chance
         st.stacks = _stacks(self.deck, stack) if stack else None
@@ -315,6 +334,15 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.title} for {self.players} players>"
+
+
+def _state_class(apply) -> type:
+    """The class of one game's states: `State`, or with the program's own `apply` (its fast path,
+    one call a decision: `ProgramBase.state_apply`)."""
+    if apply is None:
+        return State
+    return type("State", (State,), {"__slots__": (), "apply": apply, "__doc__": State.__doc__,
+                                    "__module__": State.__module__, "__qualname__": State.__qualname__})
 
 
 def _stacks(deck, stack) -> tuple:

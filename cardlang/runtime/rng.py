@@ -25,8 +25,6 @@ try:  # CPython: seed an int in C, skipping `Random.seed`'s Python-level checks
 except ImportError:  # pragma: no cover - other interpreters
     _c_seed = random.Random.seed
 _local = threading.local()
-# bit lengths of 1..N, as `random._randbelow_with_getrandbits` computes them
-_BITS = tuple(n.bit_length() for n in range(1025))
 
 
 def _generator(seed: int) -> random.Random:
@@ -37,16 +35,27 @@ def _generator(seed: int) -> random.Random:
     return mt
 
 
+def _plan(n: int) -> tuple:
+    """The draws of a shuffle of n cards, one (place, bound, bits) a draw: what `random.shuffle`'s
+    loop works out at each step (i, i + 1, its bit length), worked out once a pile length."""
+    plan = _PLANS.get(n)
+    if plan is None:
+        plan = tuple((i, i + 1, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+        if n <= _PLANNED and len(_PLANS) < _KEPT:  # (a game shuffles piles of a few lengths: keep few)
+            _PLANS[n] = plan
+    return plan
+
+
+_PLANS: dict = {}
+_PLANNED, _KEPT = 1024, 32  # the longest pile whose plan is kept, and how many plans are
+
+
 def shuffle(pile: list, seed: int) -> int:
     """Shuffles `pile` in place as `random.Random(seed).shuffle(pile)` does; returns the next seed."""
     if type(seed) is not int:  # a chance source (see the module's docstring)
         return seed.shuffle(pile)
-    mt = _generator(seed)
-    bits = mt.getrandbits
-    lengths = _BITS
-    for i in range(len(pile) - 1, 0, -1):
-        n = i + 1
-        k = lengths[n] if n < 1025 else n.bit_length()
+    bits = _generator(seed).getrandbits
+    for i, n, k in _plan(len(pile)):  # (k bits until one is below n: what `randrange(n)` draws)
         j = bits(k)
         while j >= n:
             j = bits(k)

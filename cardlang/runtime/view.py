@@ -24,12 +24,14 @@ the plain one: the unknown cards dealt into their places, blind to how the other
 from __future__ import annotations
 
 import random
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from . import at_once, facts
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
-from .seat_table import Table, table_of
+
+if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
+    from .seat_table import Table
 
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
@@ -136,7 +138,7 @@ def record(st, a: int) -> None:
         return
     cp = st.checkpoint
     if cp is None or cp[0] != st.round:
-        snap = st.clone()
+        snap = st.clone(history=False)  # (the round's past is the history's end: see `round_steps`)
         snap.checkpoint = False
         st.checkpoint = (st.round, snap, len(st.history))
 
@@ -151,6 +153,7 @@ def round_steps(st, seat: Optional[int] = None) -> tuple:
     if not played:
         return ()
     w = snap.clone()
+    w.history = st.history[:start]  # (what the round's first decision had: its copy keeps none)
     w.log, w.fresh, w.quiet = None, Events(0), True
     program = st.game.program
     steps = []
@@ -348,6 +351,8 @@ class SeatView:
     def table(self) -> Table:
         """What the seat knows as flat data, for encoders (the research adapters' vectors): see
         `seat_table.Table`. Built from the same copy as `observation()`."""
+        from .seat_table import table_of
+
         return table_of(self._settled(), self.seat, self.current_player, self.choice)
 
     def action_in(self, state, a: int) -> int:
@@ -441,9 +446,13 @@ class SeatView:
                     if step == at_once.SECRET_STEP:  # a pick the seat has not learnt: any legal one
                         legal = w.pending.legal
                         a = legal[int(rng.random() * len(legal))]
-                    else:
-                        a = step if type(step) is int else with_value(step[0], w.zones[step[1]][step[2]])
-                    if a not in w.pending.legal:
+                    elif type(step) is int:
+                        a = step
+                    elif step[2] < len(w.zones[step[1]]):
+                        a = with_value(step[0], w.zones[step[1]][step[2]])
+                    else:  # (a pick drawn again left fewer cards there: this world does not fit)
+                        a = None
+                    if a is None or a not in w.pending.legal:
                         culprit = w.pending.player
                         break
                     resume(w, a)

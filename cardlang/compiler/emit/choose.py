@@ -28,7 +28,7 @@ def write_choose(em, w, op, way=frozenset(), start=0) -> None:
                     em.goto(w, body, way | {pc}, start)
             write_pick(em, w, index, go)
             return
-        w.line(f"s.pending = {em.c(new_pending)}(({index}, p, legal))")
+        w.line(f"s._pending = ({index}, p, legal)")  # (a `Pending` when read: see `State.pending`)
         w.line(f"s.pc = {pc}")
         w.line(f"return {STOP}")
 
@@ -43,12 +43,14 @@ def write_legal(em, w, node: ir.Choose) -> None:
         names = ["legal"]
         w.line(f"legal = {em.c(tuple(action_id(ai) for ai in range(len(alts))))}")
     else:
-        names = [w.fresh("_legal") for _ in alts]
+        names = [w.fresh("_legal") for _ in alts] if len(alts) > 1 else ["legal"]
         raw = em.pick is not None and len(alts) == 1  # (drawn from at once: any sequence will do)
         for ai, alt in enumerate(alts):
             _legal_of(em, w, alt, action_id(ai), names[ai], node.span, raw)
-        w.line("legal = " + " + ".join(names))
-    w.line("if not legal or p is None or not 0 <= p < len(s.active):")
+        if len(alts) > 1:
+            w.line("legal = " + " + ".join(names))
+    # (a state has a seat for each player, always: `len(s.active)` is the program's count)
+    w.line(f"if not legal or p is None or not 0 <= p < {em.program.n}:")
     w.line(f"    {em.c(helpers.no_choice)}(p, legal, {em.c(node.span)})")
     if em.counting:
         offered = em.c(em.program.offered)

@@ -10,6 +10,8 @@ Temporaries are walrus locals with fresh names, never inside a comprehension.
 
 from __future__ import annotations
 
+import keyword
+
 from .. import ir
 from ...runtime import pots, steps
 from ...runtime.zones import first_in, still_in
@@ -51,6 +53,11 @@ class ExprEmitter:
 
     def c(self, value) -> str:
         return self.ns.bind(value)
+
+    @property
+    def inline(self) -> bool:
+        """Whether an aggregate a statement works out first is written in place (passes/inline.py)."""
+        return self.graph.inline
 
     # ------------------------------------------------------------ values and places
     def x_Const(self, w, e: ir.Const):
@@ -170,7 +177,7 @@ class ExprEmitter:
             around = f"({back} if {w.read(e.reverse)} else {around})"
         p = self.x(w, e.player)
         # with nobody out (the usual case) the neighbour is the first seat around
-        return f"({around}[{p}][0] if False not in s.active else {self.c(first_in)}(s, {around}[{p}]))"
+        return f"({around}[{p}][0] if {w.everyone()} else {self.c(first_in)}(s, {around}[{p}]))"
 
     def x_Players(self, w, e: ir.Players):
         ring = self.c(self.layout.ring)
@@ -180,7 +187,7 @@ class ExprEmitter:
             ring = f"({back} if {w.read(e.reverse)} else {ring})"
         start = self.x(w, e.start) if e.start is not None else "0"
         if e.stop is None:  # nobody out (the usual case): the ring itself
-            return f"({ring}[{start}] if False not in s.active else {self.c(still_in)}(s, {ring}[{start}]))"
+            return f"({ring}[{start}] if {w.everyone()} else {self.c(still_in)}(s, {ring}[{start}]))"
         stop = self.x(w, e.stop)
         return f"{self.c(helpers.players_to)}(s, {ring}, {stop}, {start})"
 
@@ -203,12 +210,20 @@ class ExprEmitter:
             self._aggregate(h, e)
         return f"{name}({w.params()})"
 
-    def _aggregate(self, h, e: ir.Aggregate) -> None:
+    def _aggregate(self, h, e: ir.Aggregate, into=None) -> None:
+        """The loop of an aggregate: the body of its helper function, which returns the value; or,
+        with `into`, lines in place that leave the value in the local `into` (passes/inline.py)."""
         kind, x = e.kind, h.fresh("_x")
-        start = {"any": None, "count": "total = 0", "sum": "total = 0", "select": "out = []",
-                 "min": "values = []", "max": "values = []"}.get(kind, "chosen = score = None")
+        best = kind in ("highest", "lowest")
+        if into is None:
+            acc = {"count": "total", "sum": "total", "select": "out", "min": "values", "max": "values"}.get(kind, "chosen")
+            score, value = "score", "value"
+        else:
+            acc, score, value = into, h.fresh("_s"), h.fresh("_w")
+        start = {"any": None if into is None else "False", "count": "0", "sum": "0", "select": "[]",
+                 "min": "[]", "max": "[]"}.get(kind, f"{score} = None")
         if start:
-            h.line(start)
+            h.line(f"{acc} = {start}")
         h.line(f"for {x} in {self.view(h, e.seq)}:")
         with h.indent():
             if self.paste:
@@ -221,31 +236,85 @@ class ExprEmitter:
                     h.line(f"if not ({self.x(h, e.where)}):")
                     h.line("    continue")
                 if kind == "any":
-                    h.line("return True")
+                    h.line("return True" if into is None else f"{acc} = True")
+                    if into is not None:
+                        h.line("break")
                 elif kind == "count":
-                    h.line("total += 1")
+                    h.line(f"{acc} += 1")
                 elif kind == "sum":
-                    h.line(f"total += {self.x(h, e.body)}")
+                    h.line(f"{acc} += {self.first(h, e.body)}")
                 elif kind == "select":
-                    h.line(f"out.append({x})")
+                    h.line(f"{acc}.append({x})")
                 elif kind in ("min", "max"):
-                    h.line(f"values.append({self.x(h, e.body)})")
+                    h.line(f"{acc}.append({self.first(h, e.body)})")
                 else:  # highest, lowest: the first of the best
-                    h.line(f"value = {self.x(h, e.body)}")
-                    h.line(f"if chosen is None or value {'>' if kind == 'highest' else '<'} score:")
-                    h.line(f"    chosen, score = {x}, value")
-        if kind == "any":
-            h.line("return False")
-        elif kind in ("count", "sum"):
-            h.line("return total")
-        elif kind == "select":
-            h.line("return tuple(out)")
-        elif kind in ("min", "max"):
-            h.line("if not values:")
+                    h.line(f"{value} = {self.first(h, e.body)}")
+                    h.line(f"if {acc} is None or {value} {'>' if kind == 'highest' else '<'} {score}:")
+                    h.line(f"    {acc}, {score} = {x}, {value}")
+        if kind in ("min", "max"):
+            h.line(f"if not {acc}:")
             h.line(f"    {self.c(helpers.aggregate_empty)}({kind!r}, {self.c(e.span)})")
-            h.line(f"return {kind}(values)")
-        else:
-            h.line("return chosen")
+        result = {"any": "False", "select": f"tuple({acc})", "min": f"min({acc})", "max": f"max({acc})"}.get(kind, acc)
+        if into is None:
+            h.line(f"return {result}")
+        elif result != acc and not (kind == "any" or best):
+            h.line(f"{acc} = {result}")
+
+    def first(self, w, e: ir.Expr) -> str:
+        """`e` where it is the first thing a statement works out: with passes/inline.py, an
+        aggregate is written in place as its loop and a pasted define's arguments as lines, before
+        the line that uses the value (nothing is worked out before them, so the order holds)."""
+        if not self.inline or not self._in_place(e):
+            return self.x(w, e)
+        if isinstance(e, ir.Aggregate):
+            into = w.fresh("_r")
+            self._aggregate(w, e, into)
+            return into
+        if isinstance(e, (ir.And, ir.Or)):  # the right side worked out only as Python's `and`/`or` would
+            r = w.fresh("_r")
+            w.line(f"{r} = {self.first(w, e.left)}")
+            w.line(f"if {'' if isinstance(e, ir.And) else 'not '}{r}:")
+            with w.indent():
+                w.line(f"{r} = {self.first(w, e.right)}")
+            return r
+        if isinstance(e, ir.Not):
+            return f"(not {self.first(w, e.operand)})"
+        if isinstance(e, ir.Has):  # (a Python loop, faster than `in map(table.__getitem__, …)`)
+            test, r, c = w.fresh(), w.fresh("_r"), w.fresh("_c")
+            w.line(f"{test} = {self.x(w, e.pattern)}")
+            w.line(f"{r} = False")
+            w.line(f"for {c} in {self.view(w, e.cards)}:")
+            w.line(f"    if {self.c(self._table(e.table))}[{c}] == {test}:")
+            w.line(f"        {r} = True")
+            w.line("        break")
+            return r
+        if isinstance(e, ir.DefineCall) and self.paste:
+            held = {}
+            for slot, arg in zip(e.slots, e.args):
+                if isinstance(arg, (ir.Const, ir.Slot)):  # (read where the body uses it, as `x_DefineCall` does)
+                    held[slot] = self.x(w, arg)
+                else:
+                    local = w.fresh("_a")
+                    w.line(f"{local} = {self.x(w, arg)}")
+                    held[slot] = local
+            saved = w.frame
+            with w.fresh_frame():  # the body sees its parameters and the globals only
+                w.frame.slots.update(held)
+                body = self.first(w, e.body)
+            w.frame = saved
+            return body
+        return self.x(w, e)  # pragma: no cover - `_in_place` names every node above
+
+    def _in_place(self, e) -> bool:
+        """Whether `first` writes lines for `e`: an aggregate, a card table's `has`, a pasted
+        define, or `and`, `or`, `not` over one of them."""
+        if isinstance(e, ir.Aggregate) or (isinstance(e, ir.Has) and e.table is not None):
+            return True
+        if isinstance(e, ir.DefineCall):
+            return self.paste
+        if isinstance(e, (ir.And, ir.Or)):
+            return self._in_place(e.left) or self._in_place(e.right)
+        return isinstance(e, ir.Not) and self._in_place(e.operand)
 
     # ------------------------------------------------------------------ functions
     def _of_card(self, w, card: ir.Expr, table, of_none: str) -> str:
@@ -254,6 +323,8 @@ class ExprEmitter:
         table = self.c(table)
         if sure:
             return f"{table}[{card}]"
+        if is_local(card):  # (read twice: nothing to work out)
+            return f"({of_none} if {card} is None else {table}[{card}])"
         t = w.fresh("_c")
         return f"({of_none} if ({t} := {card}) is None else {table}[{t}])"
 
@@ -367,3 +438,8 @@ class ExprEmitter:
 def _offsets(base, seats):
     """The zone ids `base + p` of each seat p."""
     return tuple([base + p for p in seats])
+
+
+def is_local(text: str) -> bool:
+    """Whether an expression is a plain local name (read again without working anything out)."""
+    return text.isidentifier() and not keyword.iskeyword(text)

@@ -1,5 +1,5 @@
 """What the emitter knows of a lowered game before it writes it: the slots that never hold none,
-whether a rule reads who knows a card.
+whether a rule reads who knows a card, whether two zones can be the same.
 
 A variable bound to each card of a zone, or of one card that is there (a `for each`, an aggregate,
 a card to choose), holds a card id, never none, unless some `set` writes that slot; the emitter
@@ -100,3 +100,21 @@ def children(node):
         for x in value if isinstance(value, tuple) else (value,):
             if attrs.has(type(x)):
                 yield x
+
+
+def zone_ids(e, players: int):
+    """The zone ids a zone expression can give (a constant, a per-player zone, a numbered pile),
+    or None when the emitter cannot tell."""
+    if isinstance(e, ir.Const) and type(e.value) is int:
+        return range(e.value, e.value + 1)
+    if isinstance(e, ir.PlayerZone):  # (one seat's, or several seats')
+        return range(e.base, e.base + players)
+    if isinstance(e, ir.PileZone):
+        return range(e.base, e.base + e.count)
+    return None
+
+
+def apart(a, b, players: int) -> bool:
+    """Whether zone expressions `a` and `b` never give the same zone."""
+    x, y = zone_ids(a, players), zone_ids(b, players)
+    return x is not None and y is not None and (x.stop <= y.start or y.stop <= x.start)

@@ -16,6 +16,7 @@ import collections
 import attrs
 
 from .. import ir
+from ...runtime import bet_counts
 
 op = attrs.define(eq=False)
 
@@ -171,6 +172,7 @@ class Graph:
         self.runs: list = []  # (first pc, pc after, statements) of each run of straight statements
         self.rule_points: list = []  # (kind, span, pc, extra), as `cardlang.play.coverage` reads them
         self.branch_points: dict = {}  # id(ir.If) -> rule point of each branch (else last)
+        self.bet_points: dict = {}  # id(ir.PotRule) of a betting round -> its first rule point (bets_point)
         self.resumes: list = []  # per choice: (slot, pc of its body) per alternative
         self.choices: list = []  # per choice: its `Choose` op's pc
         self.points_of_choice: list = []  # per choice: the rule point of each alternative
@@ -183,6 +185,7 @@ class Graph:
         self.playout = False  # whole-game runs for playouts (passes/playout.py)
         self.rounds = False  # ... which play each round they begin as one function (passes/rounds.py)
         self.forget = False  # a quiet state's whole-game run writes no knowledge (passes/quiet.py)
+        self.inline = False  # aggregates worked out first in a statement are written in place (passes/inline.py)
 
 
 class Builder:
@@ -194,6 +197,7 @@ class Builder:
         self.g = Graph()
         self.g.nslots = program.nslots
         self.calls: list = []  # (pc, phase) of each call
+        self._bets: dict = {}  # span of a betting round -> its first rule point
 
     def slot(self) -> int:
         s = self.g.nslots
@@ -250,9 +254,25 @@ class Builder:
 
     def stmt(self, st) -> None:
         if isinstance(st, SIMPLE):
+            if isinstance(st, ir.PotRule) and st.what in bet_counts.COUNTED:
+                self.bets_point(st)
             self.add(lambda pc: Stmts(st.span, (st,), pc + 1))
             return
         getattr(self, "b_" + type(st).__name__)(st)
+
+    def bets_point(self, st: ir.PotRule) -> None:
+        """The rule points of a betting round's own parts (`runtime/bet_counts.py`), once for the
+        round (its `start` and the `act` of each decision share its span): the statements count
+        them themselves when the program counts, so they have no `Count` op; the blinds' point
+        says whether the round has blinds."""
+        first = self._bets.get(st.span)
+        if first is None:
+            first = self._bets[st.span] = len(self.g.rule_points)
+            # the round's `start` is laid out before its decisions' `act`s (lower_pots.py)
+            blinds = st.what == "start" and not (isinstance(st.args[1], ir.Const) and st.args[1].value == ())
+            self.g.rule_points += [(kind, st.span, None, blinds if kind == "blinds" else None)
+                                   for kind in bet_counts.KINDS]
+        self.g.bet_points[id(st)] = first
 
     def _patch(self, pc: int, **fields) -> None:
         for name, value in fields.items():

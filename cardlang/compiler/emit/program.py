@@ -31,6 +31,7 @@ from .rounds import RoundEmitter
 from .writer import Namespace, Writer
 
 _RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule applied to what it cannot take
+_STOPS = (RuleError, *_RUNTIME_ERRORS)  # what stops a run: a rule error, or a Python error a rule met
 _TOO_DEEP = (SyntaxError, RecursionError, MemoryError)  # what Python's compiler refuses: too deep, too nested
 _units = itertools.count()
 
@@ -60,6 +61,7 @@ class Emitter(RoundEmitter):
         super().__init__(program, ns, graph.paste, counting)
         self.graph = graph
         self.branch_points = graph.branch_points
+        self.bet_points = graph.bet_points
         self.pick = None  # in a whole-game run: what the playout draws (see `choose.write_pick`)
         self.tally = False  # ... and whether it tells each decision to its `on_decision`
 
@@ -164,6 +166,7 @@ class Emitter(RoundEmitter):
         if sitting is not None:  # a new round: those who sat out the last one come back
             w.line(f"if s.v[{sitting}]:")
             w.line(f"    {self.c(seats.back_in)}(s, {sitting})")
+            w.seat_changed()
         w.line("s.round += 1")
         w.line("if s.rounds_at is not None:")
         w.line(f"    {self.c(round_begins)}(s)")
@@ -181,6 +184,17 @@ class Emitter(RoundEmitter):
         tally, knowledge), its version for whole-game runs (`Program.playout`)."""
         return self._unit("_op", chained, variant, lambda w: self.op(w, pc, frozenset(), 0))
 
+    def compile_resume(self, index: int, ai: int, chained: bool = True):
+        """`f(s, a)`, what `Program.resume` runs for action `a` of alternative `ai` of choice `index`:
+        the alternative's variable set from `a`, then its body (chained: on to the next decision)."""
+        slot, body = self.graph.resumes[index][ai]
+
+        def write(w):
+            if slot is not None:  # (alternative 0's ids are their values: no mask)
+                w.line(f"v[{slot}] = a & {VALUE_MASK}" if ai else f"v[{slot}] = a")
+            self.goto(w, body, frozenset(), 0)
+        return self._unit("_resume", chained, None, write, "s, a")
+
     def compile_entry(self, index: int, variant, chained: bool = True):
         """The start of a whole-game run at a pending decision of choice `index`."""
         return self._unit("_entry", chained, variant, lambda w: write_entry(self, w, index))
@@ -189,7 +203,7 @@ class Emitter(RoundEmitter):
         """A round from its beginning to the next, as one function (`rounds.py`)."""
         return self._unit("_round", True, variant, self.whole_round)
 
-    def _unit(self, prefix: str, chained: bool, variant, write):
+    def _unit(self, prefix: str, chained: bool, variant, write, params: str = "s"):
         saved = self.graph.chaining, self.pick, self.tally, self.knowledge
         if not chained:
             self.graph.chaining = None
@@ -198,11 +212,12 @@ class Emitter(RoundEmitter):
         try:
             w = Writer(self.ns)
             name = self.ns.fresh(prefix)
-            w.line(f"def {name}(s):" if variant is None else f"def {name}(s, P, stop, T, on):")
+            w.line(f"def {name}({params}):" if variant is None else f"def {name}(s, P, stop, T, on):")
             with w.indent():
                 w.line("v = s.v")
                 if variant is not None:  # the step budget a decision starts (tests may lower it), the history
                     w.line(f"_B, _H = {self.c(engine)}.STEP_BUDGET, s.history")
+                    w.keep_all_in()
                 write(w)
             return self._keep(w.compile(name, f"<cardlang op {next(_units)}>"))
         finally:
@@ -277,7 +292,12 @@ class Program(ProgramBase):
                 alts.append(Alt(a.kind, a.slot, label, a.pure))
             self.chooses.append(Choice(alts, graph.choices[c.index], c.span))
         self.code = [self._stub(pc) for pc in range(len(graph.ops))]
+        # per choice, per alternative: (its `f(s, a)` for `resume`, compiled when first played; its body's pc)
+        self.resume_entries = [None if r is None else tuple((self._resume_stub(index, ai), pc)
+                                                            for ai, (_, pc) in enumerate(r))
+                               for index, r in enumerate(graph.resumes)]
         self.plays_whole_games = graph.playout
+        self.resume = self.state_apply = _resume_for(self)  # (`resume(st, a)`: see `_resume_for`)
         self.variants: dict = {}  # (pick, tally, knowledge) -> (ops, entries by choice) of whole-game runs
 
     def _stub(self, pc: int):
@@ -285,6 +305,23 @@ class Program(ProgramBase):
             op = self.code[pc] = self._compiled(pc)
             return op(s)
         return first_entry
+
+    def _resume_stub(self, index: int, ai: int):
+        def first_entry(s, a):
+            f = self._compiled_resume(index, ai)
+            row = self.resume_entries[index]
+            self.resume_entries[index] = row[:ai] + ((f, row[ai][1]),) + row[ai + 1:]
+            return f(s, a)
+        return first_entry
+
+    def _compiled_resume(self, index: int, ai: int):
+        """What `resume` runs for alternative `ai` of choice `index`: chained if Python accepts it,
+        else the variable set and the body's pc returned, for the run loop."""
+        try:
+            return self.em.compile_resume(index, ai)
+        except _TOO_DEEP as e:
+            self.refused.append((self.graph.choices[index], True, f"{type(e).__name__}: {e}"))
+            return self.em.compile_resume(index, ai, chained=False)
 
     def _compiled(self, pc: int, variant=None):
         """Op `pc` as a function: chained if Python accepts it, else alone, else unfused."""
@@ -355,30 +392,32 @@ class Program(ProgramBase):
 
     def run(self, st) -> None:
         """Runs the state from `st.pc` to the next decision or the end."""
-        self._run(st, st.pc)
-
-    def _run(self, st, pc: int) -> None:
-        code = self.code
         # The step budget is spent where a run could go on forever: each pass of a `while` or a
         # `repeat`, each round; it is read at each run, so that tests and tools can lower it.
         st.steps = engine.STEP_BUDGET
+        self._run(st, st.pc)
+
+    def _run(self, st, pc: int) -> None:
+        """Runs on from op `pc` (the step budget as it stands) to the next decision or the end."""
+        code = self.code
         try:
             while pc >= 0:
                 pc = code[pc](st)
-        except RuleError as e:
+        except _STOPS as e:
             raise self._failed(st, e, pc)
-        except _RUNTIME_ERRORS as e:
-            raise self._failed(st, e, pc) from e
         if st.log is not None and st.fresh:
             flush(st)
 
     def _failed(self, st, error, pc: int) -> RuleError:
         """The rule error to raise for `error`, met in a run at op `pc`: the log kept up to it, the
-        error placed at the rule line it left generated code at, and dated in the game."""
+        error placed at the rule line it left generated code at, and dated in the game (a Python
+        error becomes a rule error it is the cause of, as `raise … from error` makes it)."""
         flush_up_to_error(st)
         if isinstance(error, RuleError):
             return error.located(self._where(error, pc)).in_game(st.seed, len(st.history))
-        return RuleError(str(error), self._where(error, pc)).in_game(st.seed, len(st.history))
+        failed = RuleError(str(error), self._where(error, pc)).in_game(st.seed, len(st.history))
+        failed.__cause__ = error
+        return failed
 
     def playout(self, st, pick: str, source, stop_round=None, tally=None, on_decision=None) -> int:
         """Plays on from the pending decision in one generated run, each decision drawn from
@@ -415,19 +454,40 @@ class Program(ProgramBase):
             tb = tb.tb_next
         return at if at is not None else self.op_spans[pc] if 0 <= pc < len(self.op_spans) else None
 
-    def resume(self, st, a: int) -> None:
-        """Plays the legal action `a` of the pending choice and runs on to the next decision."""
+
+def _resume_for(program: Program):
+    """The compiled program's `resume(st, a)`, which is also its games' `State.apply` (see
+    `ProgramBase.state_apply`), so that a decision costs one call: a plain legal id plays here, at
+    once; anything else (a label, an `Action`, an id that is not legal) goes through `State.apply`'s
+    checks, and comes back here as the legal id it names, or is refused there."""
+    entries, run_on, record = program.resume_entries, program._run, view.record  # (filled in place)
+    checked = engine.State.apply
+
+    def resume(st, a) -> None:
+        """Plays a legal action (an `Action`, its id, or its label) and runs to the next decision."""
+        pending = st._pending
+        if type(a) is not int or pending is None or a not in pending[2]:
+            return checked(st, a)
         cp = st.checkpoint  # (False in the copies bots play out: they keep no past)
         if cp is not False and (cp is None or cp[0] != st.round) and not st.quiet:
-            view.record(st, a)  # (what it tests first, tested here: most decisions need nothing)
-        # (alt_of and value_of, without two calls a decision)
-        slot, pc = self.resumes[st.pending.choice][a >> VALUE_BITS]
-        if slot is not None:
-            st.v[slot] = a & VALUE_MASK
-        st.history.append(a)
+            record(st, a)  # (what it tests first, tested here: most decisions need nothing)
+        # the alternative's own entry sets its variable and runs its body, chained to the next
+        # decision (alt_of without a call)
+        entry, pc = entries[pending[0]][a >> VALUE_BITS]
+        history = st.history
+        history.append(a)
         if st.log is not None:
-            self._log_choice(st, a)
-        st.pending = None
-        self._run(st, pc)
-        if len(st.history) >= self.max_decisions:
-            self._check_decisions(st, self.chooses[st.pending.choice].span if st.pending else None)
+            program._log_choice(st, a)
+        st._pending = None
+        st.steps = engine.STEP_BUDGET  # (read at each run: tests and tools lower it)
+        try:
+            pc = entry(st, a)
+        except _STOPS as e:
+            raise program._failed(st, e, pc)
+        if pc >= 0:  # an op the entry goes on at (a loop's head, a return point): on as `run` goes
+            run_on(st, pc)
+        elif st.log is not None and st.fresh:
+            flush(st)
+        if len(history) >= program.max_decisions:
+            program._check_decisions(st, program.chooses[st.pending.choice].span if st.pending else None)
+    return resume

@@ -19,9 +19,10 @@ from ...runtime.log import flush
 from ...runtime import facts
 from ...runtime.at_once import conceal
 from ...runtime import pots
+from ...runtime import bet_counts
 from . import helpers, seats
-from .expr import ExprEmitter
-from .facts import writes
+from .expr import ExprEmitter, is_local
+from .facts import apart, writes
 
 
 class StmtEmitter(ExprEmitter):
@@ -32,6 +33,7 @@ class StmtEmitter(ExprEmitter):
         self.counting = counting
         self.knowledge = True  # written without it: a quiet state's whole-game run (passes/quiet.py)
         self.branch_points: dict = {}  # id(If) -> its branches' rule points (else last), when counting
+        self.bet_points: dict = {}  # id(PotRule) of a betting round -> its first rule point, when counting
         self.hits = program.hits
 
     def stmt(self, w, st: ir.Stmt) -> None:
@@ -52,12 +54,13 @@ class StmtEmitter(ExprEmitter):
 
     # ------------------------------------------------------------- variables
     def s_Assign(self, w, st: ir.Assign):
-        value, t = self.x(w, st.value), st.target
+        value, t = self.first(w, st.value), st.target
         if isinstance(t, ir.SlotTarget):
             w.line(f"v[{t.slot}] = {value}")
         elif isinstance(t, ir.PlayerVarTarget):
-            x = w.fresh()
-            w.line(f"{x} = {value}")  # the value first, then where it goes
+            x = value if is_local(value) or value.isdigit() else w.fresh()  # (a local or a number: nothing to work out)
+            if x != value:
+                w.line(f"{x} = {value}")  # the value first, then where it goes
             w.line(f"v[{t.base} + ({self.x(w, t.player)})] = {x}")
         elif isinstance(t, ir.PlayerItemTarget):
             x, slot = w.fresh(), w.fresh("_i")
@@ -119,12 +122,15 @@ class StmtEmitter(ExprEmitter):
                    f"{self.c(self.layout.zone_vis)}, {self.layout.all}, {face!r}, {self.c(names)})")
             return
         if isinstance(cards, ir.Maybe):  # one card (or none): taken out of its zone
-            c, dest = w.fresh("_c"), w.fresh("_z")
-            w.line(f"{c} = {self.x(w, cards.value)}")
-            w.line(f"{dest} = {self.x(w, st.zone)}")
+            value, sure = self.card(w, cards.value)
+            c = value if is_local(value) else w.fresh("_c")
+            if c != value:
+                w.line(f"{c} = {value}")
+            dest = self._zone_at(w, st.zone)
             self._need(w, st, f"(0 if {c} is None else 1)")
-            w.line(f"if {c} is not None:")
-            with w.indent():
+            if not sure:
+                w.line(f"if {c} is not None:")
+            with w.indent(0 if sure else 1):
                 w.line("loc = s.loc")
                 w.line(f"s.zones[loc[{c}]].remove({c})")
                 w.line(f"s.zones[{dest}].insert(0, {c})" if st.bottom else f"s.zones[{dest}].append({c})")
@@ -139,18 +145,23 @@ class StmtEmitter(ExprEmitter):
                     w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
             return
         if isinstance(cards, ir.ZoneCards):  # a whole zone
-            pile, dest, moving = w.fresh("_p"), w.fresh("_z"), w.fresh("_q")
+            pile, moving = w.fresh("_p"), w.fresh("_q")
             w.line(f"{pile} = s.zones[{self.x(w, cards.zone)}]")
-            w.line(f"{dest} = {self.x(w, st.zone)}")
+            dest = self._zone_at(w, st.zone)
             w.line(f"if {pile}:")
             with w.indent():
-                w.line(f"{moving} = {pile}[:]")
-                w.line(f"{pile}.clear()")
+                if apart(cards.zone, st.zone, self.layout.players):  # never onto itself: no copy to take
+                    moving = pile
+                else:
+                    w.line(f"{moving} = {pile}[:]")
+                    w.line(f"{pile}.clear()")
                 w.line(f"s.zones[{dest}][:0] = {moving}[::-1]" if st.bottom else f"s.zones[{dest}].extend({moving})")
                 w.line("loc = s.loc")
                 w.line(f"for c in {moving}:")
                 w.line(f"    loc[c] = {dest}")
                 self._learn(w, moving, dest, face)
+                if moving == pile:
+                    w.line(f"{pile}.clear()")
             return
         moving, dest = w.fresh("_q"), w.fresh("_z")
         w.line(f"{moving} = tuple({self.x(w, cards)})")
@@ -160,6 +171,15 @@ class StmtEmitter(ExprEmitter):
         with w.indent():
             w.line(f"{self.c(move_cards)}(s, {moving}, {dest}, {st.bottom})")
             self._learn(w, moving, dest, face)
+
+    def _zone_at(self, w, zone: ir.Expr) -> str:
+        """The zone id a move goes to, worked out once: a number as it is, else into a local."""
+        value = self.x(w, zone)
+        if value.isdigit():
+            return value
+        dest = w.fresh("_z")
+        w.line(f"{dest} = {value}")
+        return dest
 
     def _need(self, w, st: ir.Move, have: str) -> None:
         """`move … strictly`: with fewer cards than it names, the rule error (after the cards and the
@@ -182,18 +202,44 @@ class StmtEmitter(ExprEmitter):
         w.line(f"if {n} * len({targets}) > len({pile}):")
         w.line(f"    {self.c(helpers.cannot_deal)}(s, {n}, {src}, {targets}, {names}, {at})")
         w.line("zones, loc, known = s.zones, s.loc, s.known")
-        # one card at a time, each place in turn, from the top (the end of the list)
-        w.line(f"for _ in range({n}):")
-        w.line(f"    for z in {targets}:")
-        w.line(f"        c = {pile}.pop()")
-        w.line("        zones[z].append(c)")
-        w.line("        loc[c] = z")
-        if st.face == "up" and self.knowledge:
-            w.line(f"        known[c] = {self.layout.all}")
-        elif st.face is None and self.knowledge:
-            w.line(f"        known[c] |= {self.c(self.layout.zone_vis)}[z]")
+        if self._dealt_apart(st):  # each seat's cards at once: every k-th from the top
+            dealt, got, j = w.fresh("_q"), w.fresh("_q"), w.fresh("_j")
+            w.line(f"{j} = {n} * len({targets})")
+            w.line(f"if {j} > 0:")
+            with w.indent():
+                w.line(f"{dealt} = {pile}[-{j}:]")
+                w.line(f"del {pile}[-{j}:]")
+                w.line(f"{dealt}.reverse()")  # (in the order they are dealt: the top first)
+                w.line(f"for {j}, z in enumerate({targets}):")
+                w.line(f"    {got} = {dealt}[{j}::len({targets})]")
+                w.line(f"    zones[z].extend({got})")
+                w.line(f"    for c in {got}:")
+                w.line("        loc[c] = z")
+                self._dealt_known(w, st.face)
+        else:
+            # one card at a time, each place in turn, from the top (the end of the list)
+            w.line(f"for _ in range({n}):")
+            w.line(f"    for z in {targets}:")
+            w.line(f"        c = {pile}.pop()")
+            w.line("        zones[z].append(c)")
+            w.line("        loc[c] = z")
+            self._dealt_known(w, st.face)
         w.line("if s.log is not None:")
         w.line(f"    {self.c(helpers.log_deal)}(s, {n}, {src}, {targets}, {names})")
+
+    def _dealt_known(self, w, face) -> None:
+        """Who learns card `c` dealt to zone `z` (the lines inside the loop over the cards)."""
+        if face == "up" and self.knowledge:
+            w.line(f"        known[c] = {self.layout.all}")
+        elif face is None and self.knowledge:
+            w.line(f"        known[c] |= {self.c(self.layout.zone_vis)}[z]")
+
+    def _dealt_apart(self, st: ir.Deal) -> bool:
+        """Whether a deal goes to different zones, none of them the one dealt from (a zone of each
+        seat of `players …`): then each seat's cards can be taken at once."""
+        dest = st.dest
+        return (isinstance(dest, ir.PlayerZone) and dest.many and isinstance(dest.player, ir.Players)
+                and apart(st.source, dest, self.layout.players))
 
     def s_Shuffle(self, w, st: ir.Shuffle):
         w.line(f"{self.c(steps.shuffle_zone)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis)}, "
@@ -286,9 +332,11 @@ class StmtEmitter(ExprEmitter):
         w.line(f"    s.active[{p}] = False")
         w.line("    if s.log is not None:")
         w.line(f"        {self.c(helpers.eliminated)}(s, {p})")
+        w.seat_changed(out=True)  # (out now, whether or not it was before)
 
     def s_SitOut(self, w, st: ir.SitOut):
         w.line(f"{self.c(seats.sit_out)}(s, {self.x(w, st.player)}, {st.sitting})")
+        w.seat_changed(out=True)
 
     def s_ReverseDirection(self, w, st: ir.ReverseDirection):
         w.line(f"{self.c(seats.reverse)}(s, {st.slot})")
@@ -296,6 +344,10 @@ class StmtEmitter(ExprEmitter):
     # ------------------------------------------------------------- pots and betting
     def s_PotRule(self, w, st: ir.PotRule):
         args = "".join(f", {self.x(w, a)}" for a in st.args)
+        k = self.bet_points.get(id(st)) if self.counting else None
+        if k is not None:  # coverage's twin counts the betting round's parts (runtime/bet_counts.py)
+            w.line(f"{self.c(bet_counts.COUNTED[st.what])}({self.c(self.hits)}, {k}, s, {self.c(st.pot)}{args})")
+            return
         w.line(f"{self.c(pots.RULES[st.what])}(s, {self.c(st.pot)}{args})")
 
     def s_PotAward(self, w, st: ir.PotAward):
@@ -320,7 +372,7 @@ class StmtEmitter(ExprEmitter):
     def s_If(self, w, st: ir.If):
         points = self.branch_points.get(id(st), [None] * (len(st.branches) + 1))
         for i, (cond, body) in enumerate(st.branches):
-            w.line(("if " if i == 0 else "elif ") + f"{self.x(w, cond)}:")
+            w.line((f"if {self.first(w, cond)}:" if i == 0 else f"elif {self.x(w, cond)}:"))
             with w.indent():
                 self.count(w, points[i])
                 self.block(w, body)
@@ -338,7 +390,7 @@ class StmtEmitter(ExprEmitter):
 
     def s_ForEach(self, w, st: ir.ForEach):
         seq, x = w.fresh("_q"), w.fresh("_x")
-        w.line(f"v[{st.seq_slot}] = {seq} = tuple({self.x(w, st.seq)})")
+        w.line(f"v[{st.seq_slot}] = {seq} = tuple({self.first(w, st.seq)})")
         w.line(f"for {x} in {seq}:")
         with w.indent():
             w.line(f"v[{st.slot}] = {x}")
@@ -364,3 +416,4 @@ class StmtEmitter(ExprEmitter):
         with w.indent():
             self._spend(w, st.span)
             self.block(w, st.body)
+

@@ -65,6 +65,7 @@ class Writer:
         self.span = None
         self.frame = Frame()
         self.helpers: list = []  # (lines, spans) of helper functions, written before the function
+        self.all_in = None  # a local that says whether every seat is in, kept up to date (`everyone`)
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
@@ -109,6 +110,22 @@ class Writer:
 
     def read(self, slot: int) -> str:
         return self.frame.read(slot)
+
+    def everyone(self) -> str:
+        """Python testing that no seat is out (the usual case, in which seat orders are constants):
+        the unit's local when it keeps one (`keep_all_in`), else the test itself."""
+        return self.all_in or "False not in s.active"
+
+    def keep_all_in(self) -> None:
+        """From here on, the unit keeps the test of `everyone` in a local: the statements that put
+        a seat out or back in set it again (`seat_changed`)."""
+        self.all_in = "_A"
+        self.line("_A = False not in s.active")
+
+    def seat_changed(self, out: bool = False) -> None:
+        """After a statement that may put a seat out (`out`: it surely did) or back in."""
+        if self.all_in is not None:
+            self.line(f"{self.all_in} = False" if out else f"{self.all_in} = False not in s.active")
 
     def const(self, value) -> str:
         return self.ns.bind(value)

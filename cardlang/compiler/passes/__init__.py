@@ -2,7 +2,7 @@
 
 Each pass is a module with `NAME` and `run(graph)`, over the op graph of `compiler/emit/graph.py`
 (`fusion`, `threading`) or over what the emitter writes from it (`chaining`, `split`, `paste`,
-`playout`, `rounds`, `quiet`).
+`inline`, `playout`, `rounds`, `quiet`).
 Any of them can be switched off to bisect a bug: `cardlang.load(..., passes=...)` or the
 environment variable `CARDLANG_PASSES` (docs/engine.md); a game plays the same with any of them.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 
 from ...lang.diagnostics import CardlangError
-from . import chaining, fusion, paste, playout, quiet, rounds, split, threading
+from . import chaining, fusion, inline, paste, playout, quiet, rounds, split, threading
 
-PASSES = (fusion, threading, chaining, split, paste, playout, rounds, quiet)
+PASSES = (fusion, threading, chaining, split, paste, inline, playout, rounds, quiet)
 NAMES = tuple(p.NAME for p in PASSES)
 
 
