@@ -6,7 +6,11 @@ language, where the same deadwood is written with bit arithmetic over numbered s
 Each game deals `--hands` random hands of ten cards and announces the least deadwood of each; a
 third game (`deal_only.cards`) deals the same hands without arranging them, and its time is
 taken off the others, so a figure is the cost of one arrangement. Both files must
-announce the same deadwood for every hand (checked). CPU time, the best of `--repeat` runs.
+announce the same deadwood for every hand (checked). CPU time. An arrangement by the declaration
+costs a few % of a deal, and a run's time moves by more than that on a shared machine, so the
+three files are timed in sets of runs: in a set, each plays the same new hands (a seed a set) one
+right after the other, in an order that turns from set to set; a figure is the median over ten
+times `--repeat` sets of a file's run less the baseline's, with its quartiles.
 
     python benchmarks/bench_melds.py [--hands 300] [--repeat 3] [--engine compiled reference] [--json]
 """
@@ -14,8 +18,10 @@ announce the same deadwood for every hand (checked). CPU time, the best of `--re
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -28,47 +34,61 @@ import cardlang  # noqa: E402
 BITS = str(ROOT / "benchmarks" / "melds" / "deadwood_bits.cards")
 BUILTIN = str(ROOT / "benchmarks" / "melds" / "deadwood_builtin.cards")
 BASELINE = str(ROOT / "benchmarks" / "melds" / "deal_only.cards")
-MORE = 10  # the declaration is timed over ten times as many hands as the bit arithmetic
+SETS = 10  # sets of runs a `--repeat`
 
 
-def _timed(path: str, engine: str, hands: int, repeat: int, **options) -> tuple:
-    """(best CPU seconds of one seeded game, its deadwood lines, of the first run). Each run deals
-    other hands (its own seed; the same seeds for every file), so that nothing a run arranges
-    was arranged before: the figures are for new hands."""
-    game = cardlang.load(path, 1, options={"deals": hands, **options}, engine=engine)
-    best, first = None, None
-    for run in range(repeat):
-        t = time.process_time()
-        state = game.new_initial_state(seed=5 + run)
-        dt = time.process_time() - t
-        best = dt if best is None else min(best, dt)
-        if first is None:
-            first = [line for line in state.transcript() if line.startswith("deadwood")]
-    return best, first
+def _game(path: str, engine: str, hands: int):
+    """The game of `path` dealing `hands` hands, played once untimed: ops are compiled the first
+    time play reaches them, and that is not what is measured."""
+    game = cardlang.load(path, 1, options={"deals": hands}, engine=engine)
+    game.new_initial_state(seed=1)
+    return game
+
+
+def _run(game, seed: int) -> float:
+    """CPU seconds of one seeded game (the garbage of the runs before collected first)."""
+    gc.collect()
+    t = time.process_time()
+    game.new_initial_state(seed=seed)
+    return time.process_time() - t
+
+
+def _lines(game, seed: int) -> list:
+    state = game.new_initial_state(seed=seed)
+    return [line for line in state.transcript() if line.startswith("deadwood")]
 
 
 def language(engine: str, hands: int, repeat: int) -> dict:
     """µs per arrangement in the language, both ways, on one engine (None where it cannot run)."""
-    base, _ = _timed(BASELINE, engine, hands, repeat)
-    bits, bit_lines = _timed(BITS, engine, hands, repeat)
+    base, bits = _game(BASELINE, engine, hands), _game(BITS, engine, hands)
     try:
-        builtin, lines = _timed(BUILTIN, engine, hands, repeat)
+        builtin = _game(BUILTIN, engine, hands)
     except Exception as e:  # an engine that does not have the functions yet
-        return {"bits_us": (bits - base) / hands * 1e6, "builtin_us": None, "error": str(e).splitlines()[0]}
-    if lines != bit_lines:
+        builtin, error = None, str(e).splitlines()[0]
+    if builtin is not None and _lines(builtin, 5) != _lines(bits, 5):
         raise SystemExit(f"{engine}: the two formulations disagree")
-    # the declaration's few µs drown in the deals' noise over a few hundred hands: it is timed
-    # again over `MORE` times as many (new) hands, against a baseline of as many, in turns
-    more = hands * MORE
-    base_many = builtin_many = None
-    for _ in range(repeat):
-        b, _ = _timed(BASELINE, engine, more, 1)
-        m, _ = _timed(BUILTIN, engine, more, 1)
-        base_many = b if base_many is None else min(base_many, b)
-        builtin_many = m if builtin_many is None else min(builtin_many, m)
-    out = {"bits_us": (bits - base) / hands * 1e6, "builtin_us": max(builtin_many - base_many, 0) / more * 1e6}
-    out["ratio"] = out["bits_us"] / out["builtin_us"] if out["builtin_us"] else None
+    # an arrangement by the declaration costs a few % of a deal, and a run's time moves by more
+    # than that on a shared machine: each file is timed in a set of runs on the same new hands (a
+    # seed a set), one right after the other, their order turning; a figure is the median over
+    # the sets of a file's run less the baseline's (the quartiles give the spread)
+    games = [base, bits] + ([builtin] if builtin is not None else [])
+    diffs: list = [[] for _ in games]
+    for k in range(SETS * repeat):
+        turn = k % len(games)
+        times = {i: _run(games[i], 1000 + k) for i in [*range(turn, len(games)), *range(turn)]}
+        for i in range(len(games)):
+            diffs[i].append((times[i] - times[0]) / hands * 1e6)
+    out = {"bits_us": statistics.median(diffs[1]), "bits_quartiles": _quartiles(diffs[1]), "sets": SETS * repeat}
+    if builtin is None:
+        return {**out, "builtin_us": None, "error": error}
+    out.update(builtin_us=statistics.median(diffs[2]), builtin_quartiles=_quartiles(diffs[2]))
+    out["ratio"] = out["bits_us"] / out["builtin_us"] if out["builtin_us"] > 0 else None
     return out
+
+
+def _quartiles(xs: list) -> tuple:
+    q1, _, q3 = statistics.quantiles(xs, n=4)
+    return q1, q3
 
 
 def runtime(hands: int, repeat: int) -> dict:
@@ -111,9 +131,11 @@ def main() -> None:
     print(f"runtime MeldRule.deadwood: {r['new_hand_us']:.1f} µs a new hand, {r['seen_hand_us']:.1f} µs a hand seen before")
     for engine in args.engine:
         e = out[engine]
-        builtin = "n/a (" + e["error"] + ")" if e.get("error") else f"{e['builtin_us']:.1f} µs"
+        builtin = ("n/a (" + e["error"] + ")" if e.get("error") else
+                   f"{e['builtin_us']:.1f} µs (quartiles {e['builtin_quartiles'][0]:.1f}–{e['builtin_quartiles'][1]:.1f})")
         ratio = f", {e['ratio']:.0f}x faster" if e.get("ratio") else ""
-        print(f"{engine}: bit arithmetic {e['bits_us']:.0f} µs an arrangement; melds declaration {builtin}{ratio}")
+        bits = f"{e['bits_us']:.0f} µs (quartiles {e['bits_quartiles'][0]:.0f}–{e['bits_quartiles'][1]:.0f})"
+        print(f"{engine}, {e['sets']} sets of runs: bit arithmetic {bits} an arrangement; melds declaration {builtin}{ratio}")
 
 
 if __name__ == "__main__":

@@ -233,6 +233,8 @@ def test_deadwood_alone_is_the_brute_force_one(hand, ace, set_min, run_min, rank
     site = rule(ace, set_min, run_min, points=points).deadwood_function(None)
     assert site(hand) == r.deadwood(hand)
     assert site(hand + hand[:2]) == r.deadwood(hand)
+    # the function for a zone's cards (never one card twice: no check)
+    assert rule(ace, set_min, run_min, points=points).deadwood_function(None, True)(hand) == r.deadwood(hand)
     slow = rule(ace, set_min, run_min, points=points)
     slow._fast, slow._tables = False, None  # by `arrange`, the general path
     assert slow.deadwood(hand) == r.deadwood(hand)
@@ -259,3 +261,18 @@ def test_deadwood_of_too_many_cards_is_an_error_not_a_hang():
         rule().deadwood(list(range(52)))
     with pytest.raises(MeldError):  # at a call site too (with a span, a rule error there)
         rule().deadwood_function(None)(list(range(52)))
+
+
+def test_the_call_site_deadwood_is_the_general_one_on_crowded_hands():
+    # three-card sets (the call-site function's own path): ranks with three and four cards that
+    # runs compete for, against `arrange` (the general path, itself checked against the oracle)
+    import random
+    rng = random.Random(7)
+    pool = [r * 4 + s for r in range(6) for s in range(4)]
+    for ace in (None, "low", "around"):
+        site = rule(ace).deadwood_function(None, True)
+        general = rule(ace)
+        general._fast, general._tables = False, None
+        for _ in range(1500):
+            hand = rng.sample(pool, rng.randint(0, 11))
+            assert site(hand) == general.deadwood(hand), hand

@@ -404,53 +404,60 @@ class MeldRule:
                 raise
             raise RuleError(str(e), span) from None
 
-    def deadwood_function(self, span):
+    def deadwood_function(self, span, distinct: bool = False):
         """`deadwood(cards)` for one call site of the emitted engine, too many cards a `RuleError` at
         `span`: with three-card sets over four suits, a closure over the tables (no attribute or
-        method lookup a call), else the method bound to `span`."""
+        method lookup a call), else the method bound to `span`. `distinct`: the cards are a zone's,
+        never one card twice, so the call does not check for it."""
         tables = self._tables
         if tables is None or tables[5] != 3:
             return functools.partial(self.deadwood, span=span)
         bit_of, w, w2, w3, m, _, dead = tables
         # the sets a single rank can make, by its cards as a number (see `_build_tables`), without
-        # "no set" (which the loop starts from)
+        # "no set" (which the search starts from): for the rare hands with two ranks that can
         own = {v: tuple(x for x in self._own_choices[p] if x) for v, p in self._pattern.items()}
         spread, slow = self._spread4, self.deadwood
 
-        def deadwood(cards):
+        # (the tables are defaults, so locals: a closure's cells read more slowly; the suits are
+        # read off the packed hand by shifts, and the ranks with three cards or more off the suits)
+        def deadwood(cards, bit_of=bit_of, m=m, dead=dead, w=w, w2=w2, half=(1 << w2) - 1):
             key = sum(map(bit_of, cards))
-            if key.bit_count() != len(cards):  # a card given twice
+            if not distinct and key.bit_count() != len(cards):  # a card given twice
                 return slow(cards, span)
-            a, b, c, d = key & m, key >> w & m, key >> w2 & m, key >> w3
-            sets = a & b & (c | d) | c & d & (a | b)  # the ranks with three cards or more
+            ab, cd = key & half, key >> w2  # (two suits each: small ints, quicker to take apart)
+            a = ab & m
+            b = ab >> w
+            c = cd & m
+            d = cd >> w
+            sets = a & b & (c | d) | c & d & (a | b)
+            if not sets:  # three hands in four: the suits are separate problems
+                return dead[a] + dead[b] + dead[c] + dead[d]
             best = dead[a] + dead[b] + dead[c] + dead[d]
-            if not sets:
-                return best
             low = sets & -sets
-            if low == sets:  # one rank can make sets (most such hands): each set, or none
-                r = low.bit_length() - 1
-                for x in own[key >> r & spread]:
-                    k = key - (x << r)
-                    got = dead[k & m] + dead[k >> w & m] + dead[k >> w2 & m] + dead[k >> w3]
-                    if got < best:
-                        best = got
-                return best
+            if low == sets:
+                # one rank can make sets (most of the others): its set of all its cards, or (four
+                # of them) of all but one, or none; a suit without the rank is unchanged by `& ~`
+                out = ~sets
+                got = dead[a & out] + dead[b & out] + dead[c & out] + dead[d & out]
+                if a & b & c & d:  # four: leaving one card of suit x out adds dead[x] - dead[x & out]
+                    got += min(0, dead[a] - dead[a & out], dead[b] - dead[b & out],
+                               dead[c] - dead[c & out], dead[d] - dead[d & out])
+                return got if got < best else best
+            return _two_ranks(key, sets, low, best, cards)
+
+        def _two_ranks(key, sets, low, best, cards):
             rest = sets ^ low
             if rest & (rest - 1):
                 return slow(cards, span)  # three ranks or more: the choices of `arrange`, bounded
             # two ranks: each set of one (or none) with each set of the other (or none); every
             # set a rank can make is tried, a superset of the choices that can be best
             r, q = low.bit_length() - 1, rest.bit_length() - 1
-            ys = own[key >> q & spread]
+            ys = (0,) + own[key >> q & spread]
             for x in (0,) + own[key >> r & spread]:
                 kx = key - (x << r)
                 for y in ys:
                     k = kx - (y << q)
                     got = dead[k & m] + dead[k >> w & m] + dead[k >> w2 & m] + dead[k >> w3]
-                    if got < best:
-                        best = got
-                if x:
-                    got = dead[kx & m] + dead[kx >> w & m] + dead[kx >> w2 & m] + dead[kx >> w3]
                     if got < best:
                         best = got
             return best

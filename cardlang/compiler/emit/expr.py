@@ -349,7 +349,8 @@ class ExprEmitter:
         args = ", ".join(f"s.zones[{self.x(w, a.zone)}]" if isinstance(a, ir.ZoneCards) else self.x(w, a)
                          for a in e.args)
         if e.name == "deadwood":  # the common call: a function of the rule's for this call site
-            return f"{self.c(self.layout.melds.deadwood_function(e.span))}({args})"
+            distinct = isinstance(e.args[0], ir.ZoneCards)  # a zone never holds a card twice
+            return f"{self.c(self.layout.melds.deadwood_function(e.span, distinct))}({args})"
         table = self.layout.orders[e.table] if e.table is not None else None
         return f"{self.c(helpers.meld_function(e.name, self.layout.melds, self.layout.deck, table, e.span))}({args})"
 
