@@ -153,14 +153,15 @@ def test_a_search_bot_plays_its_rollouts_on_copies_never_on_the_state():
 
 def test_a_tally_counts_the_actions_its_keys_name_and_asks_about_the_others():
     g = _game("games/counter_bluff.cards", 2, "compiled")
-    asked, tally = [], {}
+    asked, tally = [], [{} for _ in g.program.chooses]
 
     def first_sight(st, a):
         asked.append((st.pending.choice, a))
-        tally[(st.pending.choice, a)] = 1
+        tally[st.pending.choice][a] = 1
     s = quiet(g.new_initial_state(seed=3, log=False))
     n = seat_playout(s, [random.Random(1), random.Random(2)], on_decision=first_sight, tally=tally)
-    assert sum(tally.values()) == n and sorted(asked) == sorted(tally) and len(set(asked)) == len(asked)
+    counted = {(i, a): times for i, row in enumerate(tally) for a, times in row.items()}
+    assert sum(counted.values()) == n and sorted(asked) == sorted(counted) and len(set(asked)) == len(asked)
     plain = quiet(g.new_initial_state(seed=3, log=False))
     seat_playout(plain, [random.Random(1), random.Random(2)])
     assert plain.history == s.history

@@ -126,12 +126,12 @@ def test_a_tally_counts_in_a_whole_game_run_what_it_counts_in_the_loop():
     fast, slow = _pair("games/ascenseur.cards", 3)
     results = []
     for g in (fast, slow):
-        asked, tally = [], {}
+        asked, tally = [], [{} for _ in g.program.chooses]
 
         def first_sight(st, a):
             asked.append((st.pending.choice, a, st.pending.player, len(st.history)))
             if a % 2:  # (only some keys are counted by the tally: the others are told each time)
-                tally[(st.pending.choice, a)] = 1
+                tally[st.pending.choice][a] = 1
         st = quiet(g.new_initial_state(seed=3, log=False), knowledge=True)
         n = seat_playout(st, [random.Random(1), random.Random(2), random.Random(3)], on_decision=first_sight,
                          tally=tally)

@@ -147,10 +147,10 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
     seen = actions is not None and _keys_read_knowledge(program)
     quiet(state, knowledge=seen)
     count = None
-    # (choice, action) -> times taken, for the actions whose key is the action's alone, and (choice,
-    # action) -> that key, worked out where the action is first taken (`_KEYS`): kept from game to
-    # game (counts back at 0) unless a key can depend on who knows the card
-    times, keys = ({}, {}) if seen else _tally(program)
+    # times[choice][action]: the times taken, for the actions whose key is the action's alone, and
+    # (choice, action) -> that key, worked out where the action is first taken (`_KEYS`): kept from
+    # game to game (counts back at 0) unless a key can depend on who knows the card
+    times, keys = _new_tally(program) if seen else _tally(program)
     if actions is not None:
         chooses = state.game.program.chooses
 
@@ -158,7 +158,7 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
             k = (st.pending.choice, a)
             if chooses[k[0]].alts[alt_of(a)].pure:
                 keys[k] = _action_key(st, a)
-                times[k] = 1
+                times[k[0]][a] = 1
             else:
                 actions[_action_key(st, a)] += 1
     try:
@@ -170,10 +170,12 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
     finally:
         if coverage is not None:
             coverage.on = False
-        for k, n in times.items():
+        for k, key in keys.items():  # (in the order first taken, as the counts were kept before)
+            row = times[k[0]]
+            n = row[k[1]]
             if n:
-                actions[keys[k]] += n
-                times[k] = 0
+                actions[key] += n
+                row[k[1]] = 0
     return {"seed": seed, "winners": list(state.winners()), "scores": scores, "returns": returns,
             "decisions": decisions, "rounds": state.round, "first": first if first >= 0 else 0}
 
@@ -188,8 +190,13 @@ def _tally(program) -> tuple:
     if t is None:
         if len(_TALLIES) > 64:
             _TALLIES.clear()
-        t = _TALLIES[program] = ({}, {})
+        t = _TALLIES[program] = _new_tally(program)
     return t
+
+
+def _new_tally(program) -> tuple:
+    """Empty (times, keys): a dict of counts by action for each choice, and the keys' texts."""
+    return [{} for _ in program.chooses], {}
 
 
 def _keys_read_knowledge(program) -> bool:

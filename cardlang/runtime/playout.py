@@ -90,8 +90,8 @@ def seat_playout(state, rngs: Sequence[random.Random], stop_round: Optional[int]
                  on_decision: Optional[Callable] = None, tally: Optional[dict] = None) -> int:
     """Seat s plays `legal[rngs[s].randrange(len(legal))]` (the same draws) until the end or round
     `stop_round`; `on_decision(state, a)`, if given, is told each action before it is played. With
-    `tally`, an action whose key `(pending.choice, a)` is in it adds one there instead (no call):
-    `on_decision` puts a key there to have that action counted so from then on."""
+    `tally` (a dict for each choice, by index), an action `a` in its choice's dict adds one there
+    instead (no call): `on_decision` puts `a` there to have that action counted so from then on."""
     whole = _whole(state)
     if whole is not None:
         return whole.playout(state, "seat", [r.getrandbits for r in rngs], stop_round, tally, on_decision)
@@ -113,12 +113,12 @@ def seat_playout(state, rngs: Sequence[random.Random], stop_round: Optional[int]
             if tally is None:
                 on_decision(state, a)
             else:
-                key = (pending.choice, a)
-                times = tally.get(key)
+                row = tally[pending.choice]
+                times = row.get(a)
                 if times is None:
                     on_decision(state, a)
                 else:
-                    tally[key] = times + 1
+                    row[a] = times + 1
         resume(state, a)
         n += 1
     return n
