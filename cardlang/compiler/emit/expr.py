@@ -289,21 +289,27 @@ class ExprEmitter:
             w.line("        break")
             return r
         if isinstance(e, ir.DefineCall) and self.paste:
-            held = {}
-            for slot, arg in zip(e.slots, e.args):
-                if isinstance(arg, (ir.Const, ir.Slot)):  # (read where the body uses it, as `x_DefineCall` does)
-                    held[slot] = self.x(w, arg)
-                else:
-                    local = w.fresh("_a")
-                    w.line(f"{local} = {self.x(w, arg)}")
-                    held[slot] = local
-            saved = w.frame
-            with w.fresh_frame():  # the body sees its parameters and the globals only
-                w.frame.slots.update(held)
-                body = self.first(w, e.body)
-            w.frame = saved
-            return body
+            return self._pasted(w, e, lambda local, code: w.line(f"{local} = {code}"), self.first)
         return self.x(w, e)  # pragma: no cover - `_in_place` names every node above
+
+    def _pasted(self, w, e, hold, write):
+        """A pasted define's body as `write(w, body)` writes it (`x` or `first`), each argument worked
+        out once, in turn, into a local that `hold(local, code)` sets (a line, or a walrus); a
+        constant or a slot is read where the body uses it (nothing in an expression writes a slot)."""
+        held = {}
+        for slot, arg in zip(e.slots, e.args):
+            if isinstance(arg, (ir.Const, ir.Slot)):
+                held[slot] = self.x(w, arg)
+            else:
+                local = w.fresh("_a")
+                hold(local, self.x(w, arg))
+                held[slot] = local
+        saved = w.frame
+        with w.fresh_frame():  # the body sees its parameters and the globals only
+            w.frame.slots.update(held)
+            body = write(w, e.body)
+        w.frame = saved
+        return body
 
     def _in_place(self, e) -> bool:
         """Whether `first` writes lines for `e`: an aggregate, a card table's `has`, a pasted
@@ -373,19 +379,8 @@ class ExprEmitter:
             return f"{name}({w.params()})"
         # pasted: each argument worked out once, in turn, into a local the body reads; a constant
         # or a slot is read where the body uses it (nothing in an expression writes a caller's slot)
-        sets, held = [], {}
-        for slot, arg in zip(e.slots, e.args):
-            if isinstance(arg, ir.Const) or (isinstance(arg, ir.Slot)):
-                held[slot] = self.x(w, arg)
-            else:
-                local = w.fresh("_a")
-                sets.append(f"({local} := {self.x(w, arg)})")
-                held[slot] = local
-        saved = w.frame
-        with w.fresh_frame():  # the body sees its parameters and the globals only
-            w.frame.slots.update(held)
-            body = self.x(w, e.body)
-        w.frame = saved
+        sets = []
+        body = self._pasted(w, e, lambda local, code: sets.append(f"({local} := {code})"), self.x)
         if not sets:
             return f"({body})"
         return "(" + ", ".join(sets + [body]) + ")[-1]"
