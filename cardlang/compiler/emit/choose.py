@@ -76,7 +76,7 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True) 
     pc = em.graph.choices[index]
     reached = "s.round >= stop or " if rounds else ""
     w.line(f"if {reached}len(_H) >= {em.program.max_decisions}:")
-    w.line(f"    s.pending = {em.c(new_pending)}(({index}, p, tuple(legal)))")
+    w.line(f"    s._pending = ({index}, p, tuple(legal))")  # (a `Pending` when read)
     w.line(f"    s.pc = {pc}")
     w.line(f"    return {STOP}")
     if em.pick == "seat":  # what `randrange(count)` draws: k bits until one is below count
@@ -99,11 +99,11 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True) 
         w.line(f"if T is not None and (_t := (_T := T[{index}]).get(a)) is not None:")
         w.line("    _T[a] = _t + 1")
         w.line("else:")
-        w.line(f"    s.pending = {em.c(new_pending)}(({index}, p, tuple(legal)))")
+        w.line(f"    s._pending = ({index}, p, tuple(legal))")
         w.line("    on(s, a)")
-        w.line("    s.pending = None")
+        w.line("    s._pending = None")
     if entry:
-        w.line("s.pending = None")  # (as `resume` leaves it while the run goes on)
+        w.line("s._pending = None")  # (as `resume` leaves it while the run goes on)
     w.line("_H.append(a)")
     w.line("s.steps = _B")  # (each decision starts a new budget, as a run does: see `Emitter._unit`)
     resumes = em.graph.resumes[index]
@@ -122,7 +122,7 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True) 
 
 def write_entry(em, w, index: int) -> None:
     """The start of a whole-game run at a pending decision of choice `index`: its draw, then on."""
-    w.line("_, p, legal = s.pending")
+    w.line("_, p, legal = s._pending")
     pc = em.graph.choices[index]
     def go(ai, body, value):
         with w.fresh_frame():

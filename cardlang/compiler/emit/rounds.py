@@ -54,7 +54,7 @@ class RoundEmitter(StmtEmitter):
         winners = self.x(w, st.winners) if st.winners is not None else "()"
         w.line(f"s.winner_seats = tuple(sorted(set({winners})))")
         w.line("s.terminal = True")
-        w.line("s.pending = None")
+        w.line("s._pending = None")
         w.line("if s.log is not None:")
         w.line(f"    {self.c(helpers.game_over)}(s)")
         w.line(f"return {STOP}")
