@@ -42,7 +42,19 @@ def observation_spaces(encoder: Encoder) -> spaces.Dict:
     })
 
 
-class CardsEnv(AECEnv):
+class _Spaces:
+    """Each agent's spaces, as both kinds of environment give them (`observation_spaces`, `action_spaces`)."""
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The observation space of `agent` (the same object on every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The action space of `agent` (the same object on every call)."""
+        return self.action_spaces[agent]
+
+
+class CardsEnv(_Spaces, AECEnv):
     """A `.cards` game for PettingZoo's AEC API (see the module's docstring)."""
 
     metadata = {"render_modes": ["ansi"], "name": "cardlang_v0", "is_parallelizable": False}
@@ -61,14 +73,6 @@ class CardsEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(self.encoder.num_actions) for a in self.possible_agents}
         self._state = None
         self._views: dict = {}
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        """The observation space of `agent` (the same object on every call)."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        """The action space of `agent` (the same object on every call)."""
-        return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         """A new game, dealt by `seed` (a random one without)."""
@@ -149,7 +153,7 @@ def parallel_env(path: str, players: Optional[int] = None, render_mode: Optional
     return CardsParallelEnv(path, players, render_mode=render_mode, engine=engine, max_number=max_number, **options)
 
 
-class CardsParallelEnv(ParallelEnv):
+class CardsParallelEnv(_Spaces, ParallelEnv):
     """A `.cards` game for PettingZoo's parallel API.
 
     A step plays what the seats deciding now choose: at a choice made at once (`each player p in
@@ -170,14 +174,6 @@ class CardsParallelEnv(ParallelEnv):
         self.observation_spaces, self.action_spaces = self._aec.observation_spaces, self._aec.action_spaces
         self.agents = []
         self._state = None
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        """The observation space of `agent` (the same object on every call)."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        """The action space of `agent` (the same object on every call)."""
-        return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> tuple:
         """A new game, dealt by `seed` (a random one without): (observations, infos)."""
