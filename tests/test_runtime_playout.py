@@ -18,7 +18,7 @@ from cardlang.play.bots import RandomBot, decide
 from cardlang.runtime.actions import (MAX_VALUE, Pending, action_id, alt_of, new_pending, value_of,
                                       with_value)
 from cardlang.runtime.pots import chips_in_play
-from cardlang.runtime.playout import advance, quiet, random_playout, scripted_playout, seat_playout
+from cardlang.runtime.playout import advance, quiet, random_playout, scripted_playout, seat_playout, untold
 from scenario import path
 
 GAMES = [("games/ascenseur.cards", 3), ("games/coucou.cards", 5), ("games/red_dog.cards", 3),
@@ -149,6 +149,51 @@ def test_a_search_bot_plays_its_rollouts_on_copies_never_on_the_state():
     assert a in s.legal_action_ids()
     assert (s.zones, s.known, s.v, s.pending, s.history, s.rng, len(s.log)) == snapshot
     assert not s.quiet
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_tally_leaves_a_choice_of_cards_named_alone_untold(engine):
+    """Ascenseur's `p chooses a card c from hand(p)` has no label of its own: with a tally, its
+    decisions are neither counted nor told (every one reads `a card`); the caller has them as the
+    decisions left over. The bids are counted or told as before."""
+    g = _game("games/ascenseur.cards", 3, engine)
+    untold_choices = [i for i, c in enumerate(g.program.chooses) if untold(c)]
+    assert len(untold_choices) == 1
+    every, asked, tally = [], [], [{} for _ in g.program.chooses]
+    plain = quiet(g.new_initial_state(seed=3, log=False))
+    n = seat_playout(plain, [random.Random(s) for s in range(3)], on_decision=lambda st, a: every.append(st.pending.choice))
+
+    def first_sight(st, a):
+        asked.append(st.pending.choice)
+        tally[st.pending.choice][a] = 1
+    s = quiet(g.new_initial_state(seed=3, log=False))
+    assert seat_playout(s, [random.Random(s) for s in range(3)], on_decision=first_sight, tally=tally) == n
+    assert s.history == plain.history and len(every) == n
+    counted = sum(times for row in tally for times in row.values())
+    assert untold_choices[0] not in asked and not tally[untold_choices[0]]
+    assert n - counted == every.count(untold_choices[0]) > 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("relative,players", GAMES + [("examples/spades.cards", 4), ("examples/two_hands.cards", 2)])
+def test_simulates_action_counts_are_those_of_the_bot_by_bot_loop(relative, players, engine):
+    """`simulate`'s random games count each action's key inside the runtime (a tally, the untold
+    choices' decisions as the rest): the counts are those of keying each decision of the loop."""
+    from collections import Counter
+
+    from cardlang.play.simulate import _action_key, play_one
+
+    g = _game(relative, players, engine)
+    inside, loop = Counter(), Counter()
+    for seed in range(3):
+        play_one(g, seed, ("random",), None, inside)
+        bots = [RandomBot(seed * 1009 + s) for s in range(players)]
+        st = g.new_initial_state(seed=seed, log=False)
+        while not st.terminal:
+            a = decide(bots[st.current_player], st)
+            loop[_action_key(st, a)] += 1
+            st.apply(a)
+    assert inside == loop and sum(loop.values()) > 0
 
 
 def test_a_tally_counts_the_actions_its_keys_name_and_asks_about_the_others():

@@ -193,3 +193,59 @@ def test_a_game_whose_rules_read_knowledge_never_has_a_quiet_state():
     assert quiet(plain.new_initial_state(seed=1, log=False)).quiet
     ref = cardlang.load(str(ROOT / "examples/columns.cards"), players=2, engine="reference")
     assert ref.program.reads_knowledge and not quiet(ref.new_initial_state(seed=1, log=False)).quiet
+
+
+CAPPED_CARDS = '''game "Capped cards"
+players 2..2
+deck standard
+limit 25 decisions
+zone stock: pile
+zone hand: per player
+zone table: pile, public
+var x = 0
+
+round:
+    move all cards to stock
+    shuffle stock
+    deal 3 from stock to hand(players)
+    for each p in players:
+        p chooses a card c from hand(p):
+            move c to table
+            add 1 to x
+    if x < 0:
+        end game
+'''
+
+
+@pytest.mark.parametrize("source", ["ascenseur", "capped"])
+def test_coverage_counts_a_decision_taken_at_once_as_offered_and_taken(tmp_path, source):
+    """A whole-game run counts a decision of a one-alternative choice once (`taken`), which coverage
+    adds to both its offered and its hits: the counts are those of the decision-by-decision loop,
+    through a stop at a round (the run then goes on from the pending decision) and at the cap on
+    decisions (a decision offered, never taken)."""
+    if source == "capped":
+        path = tmp_path / "capped.cards"
+        path.write_text(CAPPED_CARDS, encoding="utf-8")
+    else:
+        path = ROOT / "games/ascenseur.cards"
+    counts = []
+    for passes in ("all", "-playout"):
+        g = cardlang.load(str(path), players=2 if source == "capped" else 3, passes=passes)
+        cov = instrument(g)
+        cov.on = True
+        st = quiet(cov.game.new_initial_state(seed=4, log=False))
+        rngs = [random.Random(9 + s) for s in range(g.players)]
+        try:
+            seat_playout(st, rngs, stop_round=3)
+            assert st.pending is not None  # (stopped: the run goes on from the pending decision)
+            seat_playout(st, rngs)
+        except RuleError as e:
+            assert source == "capped" and "25 decisions" in str(e)
+        counts.append((cov.counts(), list(st.history)))
+        cov.on = False
+    assert counts[0] == counts[1]
+    (hits, offered), history = counts[0]
+    chooses = [i for i, (kind, *_) in enumerate(instrument(g).points) if kind == "choose"]
+    assert sum(hits[i] for i in chooses) == len(history)  # every decision taken, once
+    if source == "capped":  # the 26th decision: offered, then the cap
+        assert sum(offered[i] for i in chooses) == len(history) + 1 == 26

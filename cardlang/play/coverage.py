@@ -24,10 +24,12 @@ class Coverage:
         self.plain = game
         program = _counting_program(game)
         self.points = list(program.rule_points)
-        self._live = (program.hits, program.offered)  # what the twin's code counts into
+        # what the twin's code counts into: a decision a whole-game run offers and takes at once
+        # counts once, in `taken`, which is both hits and offered (`compiler/emit/choose.py`)
+        self._live = (program.hits, program.offered, program.taken)
         for counts in self._live:  # a new Coverage of a game starts again from zero
             counts[:] = [0] * len(counts)
-        self._kept = (list(program.hits), list(program.offered))  # the counts while counting is off
+        self._kept = tuple(list(counts) for counts in self._live)  # the counts while counting is off
         self._on = False
         self.game = Game(program, game.symbols, game.players, game.options, game.path, game.source_hash)
 
@@ -43,16 +45,18 @@ class Coverage:
             for live, kept in zip(self._live, self._kept):
                 live[:] = kept
         elif not value and self._on:
-            self._kept = (list(self._live[0]), list(self._live[1]))
+            self._kept = tuple(list(counts) for counts in self._live)
         self._on = bool(value)
 
     @property
     def hits(self) -> list:
-        return list((self._live if self._on else self._kept)[0])
+        hits, _, taken = self._live if self._on else self._kept
+        return [h + t for h, t in zip(hits, taken)]
 
     @property
     def offered(self) -> list:
-        return list((self._live if self._on else self._kept)[1])
+        _, offered, taken = self._live if self._on else self._kept
+        return [o + t for o, t in zip(offered, taken)]
 
     def counts(self) -> tuple:
         """(hits, offered) as tuples, in the order of `entries`."""

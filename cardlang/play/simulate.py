@@ -21,7 +21,7 @@ from typing import Callable, Optional, Sequence
 
 from ..runtime.actions import alt_of, value_of
 from ..runtime.engine import Game, RuleError
-from ..runtime.playout import quiet, seat_playout
+from ..runtime.playout import quiet, seat_playout, untold
 from ..runtime.view import place_text
 from .bots import RandomBot, decide, make_bot, parse_bot
 from .chance import decides
@@ -151,6 +151,7 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
     # (choice, action) -> that key, worked out where the action is first taken (`_KEYS`): kept from
     # game to game (counts back at 0) unless a key can depend on who knows the card
     times, keys = _new_tally(program) if seen else _tally(program)
+    told = [0]  # the decisions told one by one (not counted in `times`)
     if actions is not None:
         chooses = state.game.program.chooses
 
@@ -161,6 +162,8 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
                 times[k[0]][a] = 1
             else:
                 actions[_action_key(st, a)] += 1
+                told[0] += 1
+    before = len(state.history)
     try:
         decisions = seat_playout(state, [b.rng for b in players], on_decision=count, tally=times)
         scores = state.scores()  # (a `score of p:` can break a rule too)
@@ -170,12 +173,17 @@ def _play_random(state, seed: int, players: list, coverage, actions: Optional[Co
     finally:
         if coverage is not None:
             coverage.on = False
-        for k, key in keys.items():  # (in the order first taken, as the counts were kept before)
-            row = times[k[0]]
-            n = row[k[1]]
-            if n:
-                actions[key] += n
-                row[k[1]] = 0
+        if actions is not None:
+            rest = len(state.history) - before - told[0]
+            for k, key in keys.items():  # (in the order first taken, as the counts were kept before)
+                row = times[k[0]]
+                n = row[k[1]]
+                if n:
+                    actions[key] += n
+                    rest -= n
+                    row[k[1]] = 0
+            if rest:  # the decisions of the choices the tally leaves untold (`playout.untold`)
+                actions[ANY_CARD] += rest
     return {"seed": seed, "winners": list(state.winners()), "scores": scores, "returns": returns,
             "decisions": decisions, "rounds": state.round, "first": first if first >= 0 else 0}
 
@@ -206,10 +214,16 @@ def _keys_read_knowledge(program) -> bool:
     return any(alt.kind == "card" and alt.label is not None for c in program.chooses for alt in c.alts)
 
 
+ANY_CARD = "a card"  # what a chosen card is written as in an action's key
+
+
 def _action_key(state, a: int) -> str:
-    """The label of an action, with a chosen card written `a card` so that choices group by rule."""
+    """The label of an action, with a chosen card written `a card` so that choices group by rule
+    (the key of every action of a choice the tally leaves `untold`: its label names the card alone)."""
     program = state.game.program
     index = state.pending.choice
+    if untold(program.chooses[index]):
+        return ANY_CARD
     key = _KEYS.get((program, index, a))
     if key is not None:
         return key
@@ -218,7 +232,7 @@ def _action_key(state, a: int) -> str:
         # the card's name, or its place when the chooser does not know it
         for name in (state.game.deck.label_of(value_of(a), copy=True), place_text(program, state, value_of(a))):
             if name in label:
-                label = label.replace(name, "a card")
+                label = label.replace(name, ANY_CARD)
                 break
     if program.chooses[index].alts[alt_of(a)].pure:
         if len(_KEYS) > 100_000:

@@ -34,6 +34,14 @@ BITS = tuple(n.bit_length() for n in range(1025))
 NEVER = 1 << 62  # the stop round of a playout to the end
 
 
+def untold(choice) -> bool:
+    """Whether a tally leaves the decisions of `choice` (a program's `chooses[i]`) uncounted and
+    untold (see `seat_playout`): its one alternative is a card alternative without a label of its
+    own, which names the card alone, so that every one of its actions reads alike once the card
+    is set aside (`a card`), and the decisions no tally counted are the rest."""
+    return len(choice.alts) == 1 and choice.alts[0].kind == "card" and choice.alts[0].label is None
+
+
 class BadPick(Exception):
     """A scripted bot's index outside its legal actions, met inside a whole-game run (which
     reports it as the `ValueError` the loop raises)."""
@@ -91,11 +99,15 @@ def seat_playout(state, rngs: Sequence[random.Random], stop_round: Optional[int]
     """Seat s plays `legal[rngs[s].randrange(len(legal))]` (the same draws) until the end or round
     `stop_round`; `on_decision(state, a)`, if given, is told each action before it is played. With
     `tally` (a dict for each choice, by index), an action `a` in its choice's dict adds one there
-    instead (no call): `on_decision` puts `a` there to have that action counted so from then on."""
+    instead (no call): `on_decision` puts `a` there to have that action counted so from then on;
+    and a decision of a choice that is `untold` is neither counted nor told (the caller has them
+    as what is left of the decisions played)."""
     whole = _whole(state)
     if whole is not None:
         return whole.playout(state, "seat", [r.getrandbits for r in rngs], stop_round, tally, on_decision)
-    resume = state.game.program.resume
+    program = state.game.program
+    resume = program.resume
+    untold_choices = frozenset(i for i, c in enumerate(program.chooses) if untold(c)) if tally is not None else ()
     bits = [r.getrandbits for r in rngs]
     lengths = BITS
     n = 0
@@ -112,7 +124,7 @@ def seat_playout(state, rngs: Sequence[random.Random], stop_round: Optional[int]
         if on_decision is not None:
             if tally is None:
                 on_decision(state, a)
-            else:
+            elif pending.choice not in untold_choices:
                 row = tally[pending.choice]
                 times = row.get(a)
                 if times is None:

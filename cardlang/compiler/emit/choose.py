@@ -11,9 +11,10 @@ from __future__ import annotations
 from .. import ir
 from ...runtime.actions import MAX_VALUE, VALUE_BITS, VALUE_MASK, action_id, new_pending
 from ...runtime.engine import STOP
-from ...runtime.playout import BITS
+from ...runtime.playout import BITS, untold
 from . import helpers
 from .facts import draws
+from .graph import Count
 
 
 def write_choose(em, w, op, way=frozenset(), start=0) -> None:
@@ -21,21 +22,35 @@ def write_choose(em, w, op, way=frozenset(), start=0) -> None:
     index = op.index
     pc = em.graph.choices[index]
     with w.at(op.node.span):
-        write_legal(em, w, op.node)
+        once = em.pick is not None and _counted_once(em, index)
+        write_legal(em, w, op.node, once)
         if em.pick is not None:
             def go(ai, body, value):
-                with w.fresh_frame():
-                    em.goto(w, body, way | {pc}, start)
-            write_pick(em, w, index, go)
+                with w.fresh_frame():  # (counted once: the body's count of its rule point is skipped)
+                    em.goto(w, em.graph.ops[body].next if once else body, way | {pc}, start)
+            write_pick(em, w, index, go, once=once)
             return
         w.line(f"s._pending = ({index}, p, legal)")  # (a `Pending` when read: see `State.pending`)
         w.line(f"s.pc = {pc}")
         w.line(f"return {STOP}")
 
 
-def write_legal(em, w, node: ir.Choose) -> None:
+def _counted_once(em, index: int) -> bool:
+    """Whether a whole-game run counts a decision of choice `index` once, in `taken` (see
+    `write_pick`): a counting program's choice of one alternative whose body begins with the count
+    of its rule point (as `graph.Builder.b_Choose` lays it out)."""
+    points = em.graph.points_of_choice[index]
+    if not em.counting or len(points) != 1:
+        return False
+    (_, body), = em.graph.resumes[index]
+    op = em.graph.ops[body]
+    return isinstance(op, Count) and op.k == points[0]
+
+
+def write_legal(em, w, node: ir.Choose, once: bool = False) -> None:
     """Lines setting `p` (who chooses) and `legal` (the ids, in order), checked, and counted as
-    offered when the program counts."""
+    offered when the program counts (unless `once`: the whole-game run counts the decision itself,
+    `write_pick`)."""
     index = node.index
     w.line(f"p = {em.x(w, node.player)}")
     alts = node.alternatives
@@ -52,7 +67,7 @@ def write_legal(em, w, node: ir.Choose) -> None:
     # (a state has a seat for each player, always: `len(s.active)` is the program's count)
     w.line(f"if not legal or p is None or not 0 <= p < {em.program.n}:")
     w.line(f"    {em.c(helpers.no_choice)}(p, legal, {em.c(node.span)})")
-    if em.counting:
+    if em.counting and not once:
         offered = em.c(em.program.offered)
         for ai, k in enumerate(em.graph.points_of_choice[index]):
             if names == ["legal"]:
@@ -68,14 +83,21 @@ def write_legal(em, w, node: ir.Choose) -> None:
 # playout draws from (`em.pick`: "seat", a list of each seat's `getrandbits`; "random", one
 # generator's `random`; "script", `choose(seat, count)`), `stop` the round it stops at, and with
 # `em.tally`, T and `on` the tally and `on_decision` of `runtime.playout.seat_playout`.
-def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True) -> None:
+def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True, once: bool = False) -> None:
     """After a choice's `p` and `legal`: stop (the round reached, unless not `rounds`; the decisions
     spent), else draw the action as the playout would, play it as `resume` does, and go on with
     its alternative: `go(ai, body pc, local)` writes what follows, the alternative's variable set
-    (in its slot, and in `local`)."""
+    (in its slot, and in `local`).
+
+    `once` (a counting program's choice of one alternative, `write_legal` not having counted it
+    offered, `go` not counting its rule point k): a stop counts it offered, `offered[k]`; a
+    decision, offered and taken at once, adds one to `taken[k]` alone, which coverage adds to both
+    (one count a decision instead of two: `play/coverage.py`)."""
     pc = em.graph.choices[index]
     reached = "s.round >= stop or " if rounds else ""
     w.line(f"if {reached}len(_H) >= {em.program.max_decisions}:")
+    if once:
+        w.line(f"    {em.c(em.program.offered)}[{em.graph.points_of_choice[index][0]}] += 1")
     w.line(f"    s._pending = ({index}, p, tuple(legal))")  # (a `Pending` when read)
     w.line(f"    s.pc = {pc}")
     w.line(f"    return {STOP}")
@@ -94,14 +116,10 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True) 
         w.line("if not 0 <= _i < len(legal):")
         w.line(f"    {em.c(helpers.bad_pick)}(s, {em.c(new_pending)}(({index}, p, tuple(legal))), {pc}, _i)")
         w.line("a = legal[_i]")
-    if em.tally:  # an action the tally names adds one there; any other is told to `on` first
-        # (T holds a dict a choice, keyed by the action: no tuple built and hashed a decision)
-        w.line(f"if T is not None and (_t := (_T := T[{index}]).get(a)) is not None:")
-        w.line("    _T[a] = _t + 1")
-        w.line("else:")
-        w.line(f"    s._pending = ({index}, p, tuple(legal))")
-        w.line("    on(s, a)")
-        w.line("    s._pending = None")
+    if em.tally is not None:
+        write_told(em, w, index)
+    if once:
+        w.line(f"{em.c(em.program.taken)}[{em.graph.points_of_choice[index][0]}] += 1")
     if entry:
         w.line("s._pending = None")  # (as `resume` leaves it while the run goes on)
     w.line("_H.append(a)")
@@ -118,6 +136,35 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True) 
                 value = w.fresh("_v")
                 w.line(f"v[{slot}] = {value} = a & {VALUE_MASK}" if ai else f"v[{slot}] = {value} = a")
             go(ai, body, value)
+
+
+def write_told(em, w, index: int) -> None:
+    """The decision `a` told as `em.tally` says: "on", to `on(s, a)`, the decision pending while it
+    is told; "tally", an action T's dict of the choice holds (T[index], keyed by the action) adds
+    one there, any other is told to `on` first (which may put it there). A choice whose
+    alternatives are all pure has only actions the tally can hold, and `on` puts each there the
+    first time: the count is tried at once (an exception only the first time an action is seen);
+    an action of an alternative that is not pure is told every time; a decision of a choice the
+    tally leaves `untold` (`runtime.playout.untold`), not at all."""
+    choice = em.program.chooses[index]
+    if em.tally == "tally" and untold(choice):  # (neither counted nor told: what is left over)
+        return
+    alts = choice.alts
+    tell = [f"s._pending = ({index}, p, tuple(legal))", "on(s, a)", "s._pending = None"]
+    if em.tally == "tally" and all(alt.pure for alt in alts):
+        w.line(f"_T = T[{index}]")
+        w.line("try:")
+        w.line("    _T[a] += 1")
+        w.line("except KeyError:")
+    elif em.tally == "tally" and any(alt.pure for alt in alts):
+        w.line(f"if (_t := (_T := T[{index}]).get(a)) is not None:")
+        w.line("    _T[a] = _t + 1")
+        w.line("else:")
+    else:
+        w.lines_of(tell)
+        return
+    with w.indent():
+        w.lines_of(tell)
 
 
 def write_entry(em, w, index: int) -> None:

@@ -63,7 +63,7 @@ class Emitter(RoundEmitter):
         self.branch_points = graph.branch_points
         self.bet_points = graph.bet_points
         self.pick = None  # in a whole-game run: what the playout draws (see `choose.write_pick`)
-        self.tally = False  # ... and whether it tells each decision to its `on_decision`
+        self.tally = None  # ... and how it tells its decisions: None, "on" or "tally" (`choose.write_pick`)
 
     def op(self, w, pc: int, way: frozenset, start: int) -> None:
         """Writes op `pc` (its lines end on every path with a `return`)."""
@@ -259,6 +259,7 @@ class Program(ProgramBase):
         self.counting = counting
         self.hits: list = []
         self.offered: list = []
+        self.taken: list = []  # a choice's decisions offered and taken at once (both, for coverage)
         self.spans_of: dict = {}  # generated file name -> the rule span of each of its lines
         self.sources: dict = {}  # generated file name -> its source, for reading what was generated
         self.passes: tuple = ()
@@ -273,6 +274,7 @@ class Program(ProgramBase):
         self.rule_points = list(graph.rule_points)
         self.hits.extend([0] * len(self.rule_points))  # (in place: the generated code holds these lists)
         self.offered.extend([0] * len(self.rule_points))
+        self.taken.extend([0] * len(self.rule_points))
         self.nslots = graph.nslots
         self.card_slots, self.cards_slots = self.ir.card_slots, self.ir.cards_slots
         self.entry, self.round_pc = graph.entry, graph.round_pc
@@ -424,7 +426,8 @@ class Program(ProgramBase):
         `source` as `runtime.playout` draws it (`pick`: "seat", "random" or "script"), until the end
         or round `stop_round`; returns the decisions played. For a state with no log and no record
         of the round (what `runtime.playout` checks); a quiet one is played without knowledge."""
-        variant = (pick, on_decision is not None, not (st.quiet and self.graph.forget))
+        told = None if on_decision is None else "on" if tally is None else "tally"
+        variant = (pick, told, not (st.quiet and self.graph.forget))
         ops, entries = self.variants.get(variant) or self._variant(variant)
         before = len(st.history)
         index = st.pending.choice

@@ -24,15 +24,17 @@ class RoundEmitter(StmtEmitter):
     """Writes the statements that stop a run, as a whole round plays them (see the module)."""
 
     def s_Choose(self, w, st: ir.Choose):
-        write_legal(self, w, st)
         points = self.graph.points_of_choice[st.index]
+        once = self.counting and len(points) == 1  # (counted once, in `taken`: `write_pick`)
+        write_legal(self, w, st, once)
 
         def go(ai, body, value):
             alt = st.alternatives[ai]
-            self.count(w, points[ai])
+            if not once:
+                self.count(w, points[ai])
             with self.held(w, alt.slot, value, alt.body):
                 self.block(w, alt.body)
-        write_pick(self, w, st.index, go, rounds=False)
+        write_pick(self, w, st.index, go, rounds=False, once=once)
 
     def arguments(self, w, args, slots) -> None:
         """A phase's arguments into its parameters: every one worked out before any is set (an

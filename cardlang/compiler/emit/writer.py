@@ -71,6 +71,11 @@ class Writer:
         self.lines.append("    " * self.depth + text)
         self.spans.append(self.span)
 
+    def lines_of(self, texts) -> None:
+        """Each of `texts` as a line."""
+        for text in texts:
+            self.line(text)
+
     @contextmanager
     def indent(self, n: int = 1):
         self.depth += n
