@@ -10,9 +10,17 @@ announce the same deadwood for every hand (checked). CPU time. An arrangement by
 costs a few % of a deal, and a run's time moves by more than that on a shared machine, so the
 three files are timed in sets of runs: in a set, each plays the same new hands (a seed a set) one
 right after the other, in an order that turns from set to set; a figure is the median over ten
-times `--repeat` sets of a file's run less the baseline's, with its quartiles.
+times `--repeat` sets of a file's run less the baseline's, with its quartiles. The garbage
+collector is off while a run is timed, as `timeit` has it: a collection walks the whole heap of
+the process (the parser, the tables: milliseconds), lands in whichever run crosses its threshold,
+and is the deals' garbage, the same in the three files.
+
+With `--instructions`, the figure that does not move with the machine's load: instructions
+executed (valgrind, `instructions.py`) an arrangement, each file run in fresh processes at
+`--hands` and twice as many hands, the baseline's instructions a hand taken off.
 
     python benchmarks/bench_melds.py [--hands 300] [--repeat 3] [--engine compiled reference] [--json]
+    python benchmarks/bench_melds.py --instructions [--hands 300] [--engine compiled]
 """
 
 from __future__ import annotations
@@ -28,8 +36,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import cardlang  # noqa: E402
+import instructions  # noqa: E402
 
 BITS = str(ROOT / "benchmarks" / "melds" / "deadwood_bits.cards")
 BUILTIN = str(ROOT / "benchmarks" / "melds" / "deadwood_builtin.cards")
@@ -46,11 +56,16 @@ def _game(path: str, engine: str, hands: int):
 
 
 def _run(game, seed: int) -> float:
-    """CPU seconds of one seeded game (the garbage of the runs before collected first)."""
+    """CPU seconds of one seeded game (the garbage of the runs before collected first, and no
+    collection while it runs: see the module's docstring)."""
     gc.collect()
-    t = time.process_time()
-    game.new_initial_state(seed=seed)
-    return time.process_time() - t
+    gc.disable()
+    try:
+        t = time.process_time()
+        game.new_initial_state(seed=seed)
+        return time.process_time() - t
+    finally:
+        gc.enable()
 
 
 def _lines(game, seed: int) -> list:
@@ -113,6 +128,27 @@ def runtime(hands: int, repeat: int) -> dict:
     return {"new_hand_us": fresh / hands * 1e6, "seen_hand_us": seen / hands * 1e6}
 
 
+def by_instructions(engine: str, hands: int) -> dict:
+    """Instructions an arrangement in the language, both ways (valgrind; see the module)."""
+    if not instructions.available():
+        raise SystemExit("--instructions needs valgrind on the PATH (apt install valgrind)")
+
+    def per_hand(path):
+        return instructions.per_unit(lambda n: [__file__, "--engine", engine, "--child", path, str(n)], hands, 2 * hands)
+    base = per_hand(BASELINE)
+    bits, builtin = per_hand(BITS) - base, per_hand(BUILTIN) - base
+    return {"bits": bits, "builtin": builtin, "ratio": bits / builtin, "deal": base}
+
+
+def child(path: str, engine: str, hands: int) -> None:
+    """What `by_instructions` counts: one seeded game of `path` dealing `hands` hands, no
+    collection while it runs (as the timed runs)."""
+    game = cardlang.load(path, 1, options={"deals": hands}, engine=engine)
+    gc.collect()
+    gc.disable()
+    game.new_initial_state(seed=7)
+
+
 def main() -> None:
     """Runs the benchmark and prints a table (or JSON)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -120,7 +156,18 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--engine", nargs="+", default=["compiled", "reference"])
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--instructions", action="store_true", help="count instructions with valgrind instead of timing")
+    ap.add_argument("--child", nargs=2, metavar=("FILE", "HANDS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.child:
+        child(args.child[0], args.engine[0], int(args.child[1]))
+        return
+    if args.instructions:
+        for engine in args.engine:
+            e = by_instructions(engine, args.hands)
+            print(f"{engine}: a deal {e['deal']:,.0f} instructions; an arrangement: bit arithmetic "
+                  f"{e['bits']:,.0f}, melds declaration {e['builtin']:,.0f}, {e['ratio']:.0f}x fewer")
+        return
     out = {"runtime": runtime(max(args.hands, 20000), args.repeat)}
     for engine in args.engine:
         out[engine] = language(engine, args.hands, args.repeat)

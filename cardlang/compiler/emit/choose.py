@@ -71,10 +71,10 @@ def write_legal(em, w, node: ir.Choose, once: bool = False) -> None:
         offered = em.c(em.program.offered)
         for ai, k in enumerate(em.graph.points_of_choice[index]):
             if names == ["legal"]:
-                w.line(f"{offered}[{k}] += 1")
+                w.add_one(offered, k)
             else:
                 w.line(f"if {names[ai]}:")
-                w.line(f"    {offered}[{k}] += 1")
+                w.add_one(offered, k, "    ")
 
 
 # ------------------------------------------------------------------ whole-game runs
@@ -97,7 +97,7 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True, 
     reached = "s.round >= stop or " if rounds else ""
     w.line(f"if {reached}len(_H) >= {em.program.max_decisions}:")
     if once:
-        w.line(f"    {em.c(em.program.offered)}[{em.graph.points_of_choice[index][0]}] += 1")
+        w.add_one(em.c(em.program.offered), em.graph.points_of_choice[index][0], "    ")
     w.line(f"    s._pending = ({index}, p, tuple(legal))")  # (a `Pending` when read)
     w.line(f"    s.pc = {pc}")
     w.line(f"    return {STOP}")
@@ -119,7 +119,7 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True, 
     if em.tally is not None:
         write_told(em, w, index)
     if once:
-        w.line(f"{em.c(em.program.taken)}[{em.graph.points_of_choice[index][0]}] += 1")
+        w.add_one(em.c(em.program.taken), em.graph.points_of_choice[index][0])
     if entry:
         w.line("s._pending = None")  # (as `resume` leaves it while the run goes on)
     w.line("_H.append(a)")

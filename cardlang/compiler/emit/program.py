@@ -200,8 +200,16 @@ class Emitter(RoundEmitter):
         return self._unit("_entry", chained, variant, lambda w: write_entry(self, w, index))
 
     def compile_round(self, variant):
-        """A round from its beginning to the next, as one function (`rounds.py`)."""
-        return self._unit("_round", True, variant, self.whole_round)
+        """A round from its beginning to the next, as one function (`rounds.py`); a counting
+        program's round keeps its counts in locals while it runs (`Writer.keeping_counts`: the
+        round's loops count many times a call)."""
+        if not self.counting:
+            return self._unit("_round", True, variant, self.whole_round)
+
+        def write(w):
+            with w.keeping_counts():
+                self.whole_round(w)
+        return self._unit("_round", True, variant, write)
 
     def _unit(self, prefix: str, chained: bool, variant, write, params: str = "s"):
         saved = self.graph.chaining, self.pick, self.tally, self.knowledge

@@ -50,7 +50,7 @@ class StmtEmitter(ExprEmitter):
     def count(self, w, k) -> None:
         """When counting, the line that counts rule point `k`."""
         if self.counting and k is not None:
-            w.line(f"{self.c(self.hits)}[{k}] += 1")
+            w.add_one(self.c(self.hits), k)
 
     # ------------------------------------------------------------- variables
     def s_Assign(self, w, st: ir.Assign):

@@ -66,10 +66,47 @@ class Writer:
         self.frame = Frame()
         self.helpers: list = []  # (lines, spans) of helper functions, written before the function
         self.all_in = None  # a local that says whether every seat is in, kept up to date (`everyone`)
+        self.tallies = None  # (counts' name, index) -> the local counting there, in a unit that keeps them
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
         self.spans.append(self.span)
+
+    def add_one(self, counts: str, k: int, prefix: str = "") -> None:
+        """A line adding one to `counts[k]` (a list of counts; `prefix` starts the line): to a local
+        of the unit when it keeps them (`keeping_counts`), else to the list itself."""
+        if self.tallies is None:
+            self.line(f"{prefix}{counts}[{k}] += 1")
+            return
+        local = self.tallies.get((counts, k))
+        if local is None:
+            local = self.tallies[(counts, k)] = self.fresh("_cnt")
+        self.line(f"{prefix}{local} += 1")
+
+    @contextmanager
+    def keeping_counts(self):
+        """The lines written inside count in locals (`add_one`), each started at 0 before them and
+        added to its list after them, however they are left (a `return`, an exception): a local's
+        `+= 1` costs less than a list slot's (a count a unit call stays small: no new int)."""
+        start = len(self.lines)
+        self.line("pass")  # (the locals' first values, known once the lines inside are written)
+        self.line("try:")
+        saved, self.tallies = self.tallies, {}
+        try:
+            with self.indent():
+                yield
+            kept = self.tallies
+        finally:
+            self.tallies = saved
+        self.line("finally:")
+        with self.indent():
+            for (counts, k), local in kept.items():
+                self.line(f"if {local}:")
+                self.line(f"    {counts}[{k}] += {local}")
+            if not kept:
+                self.line("pass")
+        if kept:
+            self.lines[start] = "    " * self.depth + " = ".join(kept.values()) + " = 0"
 
     def lines_of(self, texts) -> None:
         """Each of `texts` as a line."""
@@ -140,7 +177,7 @@ class Writer:
 
     def helper(self) -> "Writer":
         """A writer for a helper function of this unit, knowing the same locals (passed as its
-        parameters: `params`)."""
+        parameters: `params`; its counts go to their lists)."""
         w = Writer(self.ns)
         w.frame = Frame(self.frame)
         w.span = self.span
