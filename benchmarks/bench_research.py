@@ -45,7 +45,6 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-import cardlang  # noqa: E402
 from cardlang.pettingzoo import env as make_env  # noqa: E402
 from cardlang.runtime import rng  # noqa: E402
 from cardlang.runtime.encoder_view import TableView  # noqa: E402
