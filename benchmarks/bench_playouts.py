@@ -15,8 +15,14 @@ FILE -n 200 --jobs 1` of a small game, start-up included; and `cardlang simulate
 its CPU time says what two idle cores would give (the speed-up printed is jobs-1 CPU over the
 busier worker's share, `cpu(jobs 2) / 2`, start-up included).
 
+With `--turns N`, the in-process paths only, in N short turns (`--turn-seconds`) alternated path
+by path: the median of each turn's ratio to the hand-written turn just before it, with its
+quartiles. On this shared machine a rate moves by 10-20% within a minute; turns a third of a
+second long, paired, see the same machine, and the median says what a typical moment gives.
+
     python benchmarks/bench_playouts.py [--seconds 2] [--repeat 3] [--games 2000] [--jobs-games 5000]
                                         [--small examples/coin_flip.cards] [--skip-jobs] [--json]
+    python benchmarks/bench_playouts.py --turns 20 [--turn-seconds 0.3]
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import json
 import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -94,6 +101,25 @@ def cli(args: list, bytecode: bool = False) -> tuple:
     return wall, cpu
 
 
+def by_turns(game, turns: int, seconds: float) -> dict:
+    """Each path's rate in `turns` alternated turns: the median ratio to the hand-written program
+    of the same turn, with its quartiles."""
+    paths = players(game)
+    for play in paths.values():  # (ops compile)
+        _rate(play, 0.2)
+    rates: dict = {name: [] for name in paths}
+    for _ in range(turns):
+        for name, play in paths.items():
+            rates[name].append(_rate(play, seconds))
+    out = {}
+    for name in paths:
+        if name != "reference":
+            ratios = [r / b for r, b in zip(rates[name], rates["reference"])]
+            q1, _, q3 = statistics.quantiles(ratios, n=4)
+            out[f"{name} / reference"] = {"median": statistics.median(ratios), "quartiles": [q1, q3]}
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per in-process measurement")
@@ -103,9 +129,20 @@ def main(argv=None) -> int:
     ap.add_argument("--small", default="examples/coin_flip.cards", help="the small game of the start-up figure")
     ap.add_argument("--skip-jobs", action="store_true", help="leave out the --jobs 1 / --jobs 2 comparison")
     ap.add_argument("--json", action="store_true", help="print JSON instead of text")
+    ap.add_argument("--turns", type=int, help="alternated short turns instead (in-process paths only)")
+    ap.add_argument("--turn-seconds", type=float, default=0.3, help="CPU seconds of a turn")
     args = ap.parse_args(argv)
     os.chdir(ROOT)
     game = cardlang.load(GAME, players=PLAYERS)
+    if args.turns:
+        out = by_turns(game, args.turns, args.turn_seconds)
+        if args.json:
+            print(json.dumps(out, indent=2))
+            return 0
+        for name, r in out.items():
+            print(f"{name:<24} median {r['median']:.3f} (quartiles {r['quartiles'][0]:.3f}-{r['quartiles'][1]:.3f}) "
+                  f"over {args.turns} turns")
+        return 0
     paths = players(game)
     best = {name: 0.0 for name in paths}
     best["simulate"] = 0.0
