@@ -22,7 +22,7 @@ def write_choose(em, w, op, way=frozenset(), start=0) -> None:
     index = op.index
     pc = em.graph.choices[index]
     with w.at(op.node.span):
-        once = em.pick is not None and _counted_once(em, index)
+        once = em.pick is not None and counted_once(em, index)
         write_legal(em, w, op.node, once)
         if em.pick is not None:
             def go(ai, body, value):
@@ -35,10 +35,11 @@ def write_choose(em, w, op, way=frozenset(), start=0) -> None:
         w.line(f"return {STOP}")
 
 
-def _counted_once(em, index: int) -> bool:
+def counted_once(em, index: int) -> bool:
     """Whether a whole-game run counts a decision of choice `index` once, in `taken` (see
     `write_pick`): a counting program's choice of one alternative whose body begins with the count
-    of its rule point (as `graph.Builder.b_Choose` lays it out)."""
+    of its rule point (as `graph.Builder.b_Choose` lays it out; the op that `write_choose` then
+    skips, and that a whole round does not write)."""
     points = em.graph.points_of_choice[index]
     if not em.counting or len(points) != 1:
         return False

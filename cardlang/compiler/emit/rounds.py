@@ -15,7 +15,7 @@ from __future__ import annotations
 from .. import ir
 from ...runtime.engine import STOP
 from . import helpers
-from .choose import write_legal, write_pick
+from .choose import counted_once, write_legal, write_pick
 from .facts import statements
 from .stmt import StmtEmitter
 
@@ -25,7 +25,7 @@ class RoundEmitter(StmtEmitter):
 
     def s_Choose(self, w, st: ir.Choose):
         points = self.graph.points_of_choice[st.index]
-        once = self.counting and len(points) == 1  # (counted once, in `taken`: `write_pick`)
+        once = counted_once(self, st.index)  # (in `taken`: `write_pick`)
         write_legal(self, w, st, once)
 
         def go(ai, body, value):

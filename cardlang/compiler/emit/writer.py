@@ -66,7 +66,7 @@ class Writer:
         self.frame = Frame()
         self.helpers: list = []  # (lines, spans) of helper functions, written before the function
         self.all_in = None  # a local that says whether every seat is in, kept up to date (`everyone`)
-        self.tallies = None  # (counts' name, index) -> the local counting there, in a unit that keeps them
+        self.kept_counts = None  # (counts' name, index) -> the local counting there, in a unit that keeps them
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
@@ -75,12 +75,12 @@ class Writer:
     def add_one(self, counts: str, k: int, prefix: str = "") -> None:
         """A line adding one to `counts[k]` (a list of counts; `prefix` starts the line): to a local
         of the unit when it keeps them (`keeping_counts`), else to the list itself."""
-        if self.tallies is None:
+        if self.kept_counts is None:
             self.line(f"{prefix}{counts}[{k}] += 1")
             return
-        local = self.tallies.get((counts, k))
+        local = self.kept_counts.get((counts, k))
         if local is None:
-            local = self.tallies[(counts, k)] = self.fresh("_cnt")
+            local = self.kept_counts[(counts, k)] = self.fresh("_cnt")
         self.line(f"{prefix}{local} += 1")
 
     @contextmanager
@@ -91,13 +91,13 @@ class Writer:
         start = len(self.lines)
         self.line("pass")  # (the locals' first values, known once the lines inside are written)
         self.line("try:")
-        saved, self.tallies = self.tallies, {}
+        saved, self.kept_counts = self.kept_counts, {}
         try:
             with self.indent():
                 yield
-            kept = self.tallies
+            kept = self.kept_counts
         finally:
-            self.tallies = saved
+            self.kept_counts = saved
         self.line("finally:")
         with self.indent():
             for (counts, k), local in kept.items():
