@@ -43,8 +43,8 @@ def measure(runs: int, fresh_cache: bool) -> tuple[list, list]:
     for _ in range(runs):
         env = dict(os.environ, NO_COLOR="1")
         with tempfile.TemporaryDirectory() as tmp:
-            if fresh_cache:
-                env["TMPDIR"] = tmp
+            if fresh_cache:  # (the parser is kept in the user's cache folder, else under TMPDIR)
+                env["TMPDIR"] = env["XDG_CACHE_HOME"] = tmp
             wall, cpu = run_once(env)
         walls.append(wall)
         cpus.append(cpu)

@@ -125,6 +125,24 @@ def test_a_file_that_would_run_code_is_refused_whatever_its_header(folder, fresh
     assert parser_cache.read(folder, "k") is None
 
 
+def _global_call(module: str, name: str) -> bytes:
+    """A pickle calling `module`'s global `name` with no argument (protocol 4's STACK_GLOBAL, which
+    takes a dotted name)."""
+    def text(s):
+        return b"\x8c" + bytes([len(s)]) + s.encode()
+    return b"\x80\x04" + text(module) + text(name) + b"\x93" + b")" + b"R" + b"."
+
+
+@pytest.mark.parametrize("module,name", [("lark.lark", "os.getpid"),  # through a module, to what it imported
+                                         ("lark.load_grammar", "_get_parser"),  # Lark's, but a function
+                                         ("lark.utils", "dataclass")])  # a function Lark imported
+def test_a_file_reaching_past_larks_classes_is_refused(folder, fresh, module, name):
+    kept(folder, fresh)
+    assert pickle.loads(_global_call("os", "getpid")) == os.getpid()  # (the forged pickle works)
+    forged(folder, "k", _global_call(module, name))
+    assert parser_cache.read(folder, "k") is None
+
+
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="ownership is a POSIX notion")
 def test_a_file_or_folder_others_may_write_is_not_read(folder, fresh):
     kept(folder, fresh)

@@ -35,7 +35,8 @@ KEEP = 4  # parser files kept in the folder (one per grammar recently used), the
 # what a pickled Lark parser is made of (found by recording `find_class` on one): nothing else loads
 # (and `_Pattern`, in which the lexer's compiled regular expressions are written)
 _ALLOWED = {"functools": {"partial"}, "cardlang.lang.grammar": {"_Indenter"},
-            "cardlang.lang.parser_cache": {"_Pattern"}}
+            "cardlang.lang.parser_cache": {"_Pattern"},
+            "lark.parsers.lalr_analysis": {"Shift", "Reduce"}}  # (the table's two actions: see `_Pickler`)
 _ALLOWED_PREFIX = "lark."
 
 
@@ -105,7 +106,8 @@ def read(folder: str, key: str):
         st = os.lstat(folder)  # (a link in place of the folder is not followed: refused)
         if not stat.S_ISDIR(st.st_mode) or not _own(st):
             return None
-        fd = os.open(_path(folder, key), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        # (no link followed; a FIFO put there does not block the open: it is then refused below)
+        fd = os.open(_path(folder, key), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
     try:
@@ -155,7 +157,10 @@ def write(folder: str, key: str, parser) -> bool:
         except BaseException:
             os.unlink(temp)
             raise
-        _prune(folder)
+        try:
+            _prune(folder)
+        except OSError:  # (another process pruned or replaced a file meanwhile: the one written stands)
+            pass
         return True
     except Exception:  # noqa: BLE001 - no cache is a slower start, never a failure
         return False
@@ -248,6 +253,12 @@ class _Unpickler(pickle.Unpickler):
         return re
 
     def find_class(self, module, name):
-        if module.startswith(_ALLOWED_PREFIX) or name in _ALLOWED.get(module, ()):
+        if name in _ALLOWED.get(module, ()):
             return super().find_class(module, name)
+        # Lark's own classes only: a dotted name (`lark.lark` + `os.system`) would reach through a
+        # module to anything it imported, and a function is not what a parser is made of
+        if module.startswith(_ALLOWED_PREFIX) and "." not in name:
+            found = super().find_class(module, name)
+            if isinstance(found, type) and found.__module__.startswith(_ALLOWED_PREFIX):
+                return found
         raise pickle.UnpicklingError(f"{module}.{name} is not part of a parser")
