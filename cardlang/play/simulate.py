@@ -21,7 +21,7 @@ from typing import Callable, Optional, Sequence
 
 from ..runtime.actions import alt_of, value_of
 from ..runtime.engine import Game, RuleError
-from ..runtime.playout import quiet, seat_playout, untold
+from ..runtime.playout import quiet, seat_playout, untold_choices
 from ..runtime.view import place_text
 from .bots import RandomBot, decide, make_bot, parse_bot
 from .chance import decides
@@ -222,11 +222,12 @@ def _action_key(state, a: int) -> str:
     (the key of every action of a choice the tally leaves `untold`: its label names the card alone)."""
     program = state.game.program
     index = state.pending.choice
-    if untold(program.chooses[index]):
-        return ANY_CARD
     key = _KEYS.get((program, index, a))
     if key is not None:
         return key
+    if index in untold_choices(program):
+        _KEYS[(program, index, a)] = ANY_CARD
+        return ANY_CARD
     label = program.label(state, a)
     if program.is_card_action(state, a):
         # the card's name, or its place when the chooser does not know it

@@ -24,6 +24,7 @@ labels and the log read that; no rule does). A quiet state is for playing on and
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Callable, Optional, Sequence
 
@@ -40,6 +41,12 @@ def untold(choice) -> bool:
     own, which names the card alone, so that every one of its actions reads alike once the card
     is set aside (`a card`), and the decisions no tally counted are the rest."""
     return len(choice.alts) == 1 and choice.alts[0].kind == "card" and choice.alts[0].label is None
+
+
+@functools.lru_cache(maxsize=64)
+def untold_choices(program) -> frozenset:
+    """The indexes of a program's choices that are `untold`, worked out once a program."""
+    return frozenset(i for i, c in enumerate(program.chooses) if untold(c))
 
 
 class BadPick(Exception):
@@ -83,12 +90,12 @@ def random_playout(state, rng: random.Random, stop_round: Optional[int] = None) 
     n = 0
     if stop_round is None:
         while not state.terminal:
-            legal = state.pending.legal
+            legal = state._pending[2]  # (the plain tuple: no `Pending` made a decision)
             resume(state, legal[int(rand() * len(legal))])
             n += 1
     else:
         while not state.terminal and state.round < stop_round:
-            legal = state.pending.legal
+            legal = state._pending[2]
             resume(state, legal[int(rand() * len(legal))])
             n += 1
     return n
@@ -107,15 +114,14 @@ def seat_playout(state, rngs: Sequence[random.Random], stop_round: Optional[int]
         return whole.playout(state, "seat", [r.getrandbits for r in rngs], stop_round, tally, on_decision)
     program = state.game.program
     resume = program.resume
-    untold_choices = frozenset(i for i, c in enumerate(program.chooses) if untold(c)) if tally is not None else ()
+    skipped = untold_choices(program) if tally is not None else ()
     bits = [r.getrandbits for r in rngs]
     lengths = BITS
     n = 0
     while not state.terminal and (stop_round is None or state.round < stop_round):
-        pending = state.pending
-        legal = pending.legal
+        choice, player, legal = state._pending  # (the plain tuple: no `Pending` made a decision)
         count = len(legal)
-        getbits = bits[pending.player]
+        getbits = bits[player]
         k = lengths[count] if count < 1025 else count.bit_length()
         i = getbits(k)  # what `randrange(count)` draws: k bits until one is below count
         while i >= count:
@@ -124,8 +130,8 @@ def seat_playout(state, rngs: Sequence[random.Random], stop_round: Optional[int]
         if on_decision is not None:
             if tally is None:
                 on_decision(state, a)
-            elif pending.choice not in untold_choices:
-                row = tally[pending.choice]
+            elif choice not in skipped:
+                row = tally[choice]
                 times = row.get(a)
                 if times is None:
                     on_decision(state, a)
@@ -147,11 +153,10 @@ def scripted_playout(state, choose: Callable[[int, int], int], stop_round: Optio
     resume = state.game.program.resume
     n = 0
     while not state.terminal and (stop_round is None or state.round < stop_round):
-        pending = state.pending
-        legal = pending.legal
-        i = choose(pending.player, len(legal))
+        _, player, legal = state._pending
+        i = choose(player, len(legal))
         if not 0 <= i < len(legal):
-            raise ValueError(f"P{pending.player} has {len(legal)} legal actions: no action {i}")
+            raise ValueError(f"P{player} has {len(legal)} legal actions: no action {i}")
         resume(state, legal[i])
         n += 1
     return n
