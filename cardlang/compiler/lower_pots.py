@@ -49,7 +49,7 @@ class PotLowering:
 
         alts = [ir.Alternative(span, "option", None, None, None, ir.PotValue(span, spec, word, ()),
                                ir.Text(span, (word,), None), True, act(kind, ir.Const(span, 0)))
-                for kind, word in ((pots.FOLD, "fold"), (pots.CHECK, "check"), (pots.CALL, "call"))]
+                for kind, word in ((k, pots.DECISIONS[k]) for k in (pots.FOLD, pots.CHECK, pots.CALL))]
         amount = self.slot(NUMBER)
         label = ir.Text(span, ("raise to ", ir.TextPart(ir.Slot(span, amount), NUMBER)), None)
         alts.append(ir.Alternative(span, "number", amount, ir.PotValue(span, spec, "raise_low", ()),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..compiler.emit.build import emit_program
-from ..runtime import bet_counts
+from ..runtime import bet_counts, pots
 from ..runtime.engine import Game
 
 
@@ -86,15 +86,13 @@ def coverage_entries(points, hits, offered) -> list:
 
 
 # ------------------------------------------------------------------ betting rounds
-BET_DECISIONS = ("fold", "check", "call", "raise")  # a betting decision's alternatives, in order
-
 
 def betting_parts(points, hits, offered, first: int) -> list:
     """The parts of the betting round whose rule points start at `first` (`runtime/bet_counts.py`),
     in the order they happen: blinds posted (if it has blinds), each decision (hits: chosen; offered), all-ins, rounds
     won by folds."""
     span = points[first][1]
-    decisions = [({"part": BET_DECISIONS[extra[1]], "hits": hits[i], "offered": offered[i]})
+    decisions = [({"part": pots.DECISIONS[extra[1]], "hits": hits[i], "offered": offered[i]})
                  for i, (kind, s, _, extra) in enumerate(points) if kind == "choose" and s == span]
     k = bet_counts
     blinds = points[first + k.BLINDS][3]  # (a round without blinds has none to count)

@@ -30,6 +30,7 @@ import attrs
 from .log import player_name
 
 FOLD, CHECK, CALL, RAISE = 0, 1, 2, 3  # a betting decision's alternatives, in this order
+DECISIONS = ("fold", "check", "call", "raise")  # their names, in that order
 LABELS = ("fold", "check", "call", "raise to")
 NO_DECISION = (False, False, False, 1, 0)  # fold, check, call, lowest and highest raise-to: nothing
 
