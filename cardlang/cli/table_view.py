@@ -18,7 +18,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from ..play.team_result import team_value
+from ..play.team_result import number, team_value
 
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 SUIT_LETTERS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
@@ -392,8 +392,7 @@ def scores_table(scores: Sequence, winners: Iterable[int], style: Optional[Style
         mark = Text(f"{style.star} winner", style="bold yellow") if s in winners else Text("")
         if active is not None and not active[s] and s not in winners:
             mark = Text("out", style="dim")
-        shown = int(value) if isinstance(value, float) and value.is_integer() else value
-        cells = [f"P{s}", str(shown)] + ([str(places[s])] if places is not None else []) + [mark]
+        cells = [f"P{s}", str(number(value))] + ([str(places[s])] if places is not None else []) + [mark]
         table.add_row(*cells)
     return table
 

@@ -11,6 +11,7 @@ from typing import Optional
 
 from ..runtime.engine import RuleError
 from .team_result import final_teams, team_name, team_value, winning
+from .team_result import number as plain
 
 
 def describe(game, data, sep: str = " · ", seed: bool = True) -> str:
@@ -63,7 +64,7 @@ def replay_lines(game, data, seat: Optional[int] = None, sep: str = " · ") -> l
     elif state.is_terminal():
         scores = state.scores()
         order = game.symbols.score.order if game.symbols.score is not None else None
-        lines.append("Final scores: " + ", ".join(f"P{s} {_number(v)}" for s, v in enumerate(scores))
+        lines.append("Final scores: " + ", ".join(f"P{s} {plain(v)}" for s, v in enumerate(scores))
                      + (f" ({order} wins)" if order else ""))
         winners = [f"P{w}" for w in state.winners()]
         if not winners:
@@ -89,10 +90,6 @@ def _team_lines(game, state) -> list:
     lines.append(f"Winner: {winners[0]}" if len(winners) == 1 else
                  f"Winners: {', '.join(winners)}" if winners else "Nobody wins.")
     return lines
-
-
-def _number(v):
-    return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
 def option_text(value) -> str:
