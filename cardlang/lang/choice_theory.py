@@ -4,7 +4,7 @@ numbers, equal values), and whether what is known makes a formula hold. A mixin 
 
 from __future__ import annotations
 
-import itertools
+import functools
 from typing import Optional
 
 from ..runtime.cards import PRESETS
@@ -118,31 +118,10 @@ def _units(f, out: dict, value: bool = True) -> None:
             del out[a]
 
 
-_ORDER: dict = {}  # a value's `repr`, which orders the two sides of a comparison (kept per process)
-_MAX_ORDER = 100_000
-
-
-def _order(t) -> str:
-    """`repr(t)`, kept: the satisfiability search compares the same values' reprs at every node."""
-    r = _ORDER.get(t)
-    if r is None:
-        if len(_ORDER) >= _MAX_ORDER:  # (bounded: a long-lived editor server checks many files)
-            _ORDER.clear()
-        r = _ORDER[t] = repr(t)
-    return r
-
-
-def _memo(bounds):
-    """`bounds` with each value's answer kept (for one search, in which the facts do not change)."""
-    kept: dict = {}
-
-    def get(t):
-        try:
-            return kept[t]
-        except KeyError:
-            b = kept[t] = bounds(t)
-            return b
-    return get
+# a value's `repr`, which orders the two sides of a comparison: the satisfiability search compares
+# the same values' reprs at every node (kept per process, bounded: a long-lived editor server
+# checks many files)
+_order = functools.lru_cache(maxsize=100_000)(repr)
 
 
 class _TooLong(Exception):
@@ -360,7 +339,7 @@ class Theory:
         if f == FALSE:
             return False
         # the search asks the bounds of the same few values at every node: each is worked out once
-        bounds = _memo(bounds)
+        bounds = functools.cache(bounds)  # (one search: the facts do not change meanwhile)
         atoms = sorted(_atoms(f, set()), key=repr)
         if len(atoms) > MAX_ATOMS:
             return None

@@ -8,7 +8,7 @@ options, player count, seed and the actions taken: that is also the save format.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Optional, Sequence, Union
 
 from .actions import Pending, new_pending, value_of
 from .at_once import mask_picks
@@ -181,7 +181,7 @@ class State:
         program worked out from the real cards stays as it was (locals, another player's legal
         actions by place); bots use `SeatView.determinize`, which works those out again.
         """
-        s = self.clone()
+        s = self.clone(history=False)
         s.log = None
         s.rounds_at = None
         s.history = []
