@@ -38,6 +38,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Optional
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -84,11 +85,11 @@ def simulate_rate(game, games: int) -> float:
     return stats["mean_decisions"] * stats["games"] / elapsed
 
 
-def cli(args: list, bytecode: bool = False) -> tuple:
+def cli(args: list, bytecode: bool = False, env: Optional[dict] = None) -> tuple:
     """(wall seconds, CPU seconds of the command and its workers) of `cardlang ARGS` in a fresh process;
     with `bytecode`, without `PYTHONDONTWRITEBYTECODE` (as an installed package starts: see
-    `bench_startup.py`), else in this process's environment."""
-    env = dict(os.environ)
+    `bench_startup.py`), else in this process's environment (or in `env`)."""
+    env = dict(os.environ if env is None else env)
     if bytecode:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -21,18 +21,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_playouts import cli  # noqa: E402  (a command's wall and CPU time in a fresh process)
 
 STAGES = r'''
-import time
 T = time.process_time
 marks = [("interpreter and site", T())]
 def mark(name):
@@ -101,13 +101,7 @@ def stages(file: str, games: int, env: dict) -> list:
 def command(file: str, games: int, env: dict) -> tuple:
     """(wall seconds, CPU seconds) of `cardlang simulate FILE -n GAMES --jobs 1` in a fresh process."""
     forget_bytecode(env)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cardlang.cli", "simulate", file, "-n", str(games), "--jobs", "1"],
-                   cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cli(["simulate", file, "-n", str(games), "--jobs", "1"], env=env)
 
 
 def main(argv=None) -> int:
