@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_playouts import cli  # noqa: E402  (a command's wall and CPU time in a fresh process)
 
 STAGES = r'''
+import time
 T = time.process_time
 marks = [("interpreter and site", T())]
 def mark(name):
