@@ -15,6 +15,7 @@ condition it cannot reason about) it says nothing; `docs/diagnostics.md` lists t
 
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 import attrs
@@ -23,6 +24,7 @@ from . import ast
 from .decks import plan_deck
 from .diagnostics import Span
 from .limits import MAX_PLAYERS
+from .statements import UnknownStatement
 
 def check_flow(checker) -> None:
     """Runs every flow check over the checker's module; reports through the checker."""
@@ -82,21 +84,69 @@ def _subst(e, mapping: dict):
     return attrs.evolve(e, **changes) if changes else e
 
 
+@functools.singledispatch
 def statement_writes(st, sym) -> set:
     """What a statement itself may change (not its blocks, not a phase it plays): variable and pot
-    names, `@cards`, `@players` — what a condition's `Flow._reads` is compared with."""
-    if isinstance(st, (ast.Set, ast.Add)):
-        return {st.target.name}
-    if isinstance(st, ast.Let):
-        return {st.name}
-    if isinstance(st, (ast.Move, ast.Deal, ast.Swap, ast.Shuffle)):
-        return {"@cards"}
-    if isinstance(st, ast.Eliminate):
-        return {"@players", "@cards"}
-    if isinstance(st, (ast.PutIn, ast.Betting, ast.Award)):  # the pot and the stacks it takes chips from
-        pot = sym.pots.get(st.pot)
-        return {st.pot} | ({pot.stacks} if pot is not None and pot.stacks else set())
+    names, `@cards` (where cards are, and who knows them: what `is face up` reads), `@players` (who
+    is in, and in what order) — what a condition's `Flow._reads` is compared with. One case per
+    statement class; a statement without one is refused (`UnknownStatement`)."""
+    raise UnknownStatement(st, "statement_writes")
+
+
+@statement_writes.register(ast.Pass)
+@statement_writes.register(ast.Announce)
+@statement_writes.register(ast.TellFace)  # (what a seat was told is read by no condition)
+@statement_writes.register(ast.TellWhich)
+@statement_writes.register(ast.EndGame)  # (leaving the round changes nothing the loop goes on with)
+@statement_writes.register(ast.EndRound)
+@statement_writes.register(ast.CallPhase)  # (a phase's body is its callers' to follow)
+@statement_writes.register(ast.If)  # (a block is its callers' to follow; the statement itself binds
+@statement_writes.register(ast.ForEach)  # at most names of its own)
+@statement_writes.register(ast.Repeat)
+@statement_writes.register(ast.While)
+@statement_writes.register(ast.Choose)
+def _writes_nothing(st, sym) -> set:
     return set()
+
+
+@statement_writes.register(ast.Set)
+@statement_writes.register(ast.Add)
+def _writes_target(st, sym) -> set:
+    return {st.target.name}
+
+
+@statement_writes.register(ast.Let)
+def _writes_let(st: ast.Let, sym) -> set:
+    return {st.name}
+
+
+@statement_writes.register(ast.Move)
+@statement_writes.register(ast.Deal)
+@statement_writes.register(ast.Swap)
+@statement_writes.register(ast.Shuffle)
+@statement_writes.register(ast.Reveal)  # (who knows a card: `c is face up`)
+@statement_writes.register(ast.Hide)
+@statement_writes.register(ast.ForgetOrder)
+def _writes_cards(st, sym) -> set:
+    return {"@cards"}
+
+
+@statement_writes.register(ast.Reverse)
+def _writes_order(st: ast.Reverse, sym) -> set:
+    return {"@players"}  # `next of`, `players` follow the direction
+
+
+@statement_writes.register(ast.Eliminate)
+def _writes_players(st: ast.Eliminate, sym) -> set:
+    return {"@players", "@cards"}
+
+
+@statement_writes.register(ast.PutIn)
+@statement_writes.register(ast.Betting)
+@statement_writes.register(ast.Award)
+def _writes_pot(st, sym) -> set:
+    pot = sym.pots.get(st.pot)  # the pot and the stacks it takes chips from
+    return {st.pot} | ({pot.stacks} if pot is not None and pot.stacks else set())
 
 
 class Flow:

@@ -4,6 +4,7 @@ does to that, and what a loop may change. A mixin of `NonEmpty`."""
 
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 import attrs
@@ -11,6 +12,7 @@ import attrs
 from . import ast
 from .flow import _key
 from .choice_theory import _num
+from .statements import UnknownStatement
 
 @attrs.define
 class Facts:
@@ -247,30 +249,122 @@ class ZoneFacts:
         if random:
             facts.random = facts.random | {src} | (frozenset(targets) if empty else frozenset())
 
+    @functools.singledispatchmethod
     def _apply(self, st, facts: Facts, scopes, cardvars: dict) -> None:
-        """What a simple statement does to the zones' sizes."""
-        if isinstance(st, ast.Move):
-            self._move(st, facts, scopes, cardvars)
-        elif isinstance(st, ast.Deal):
-            self._deal(st, facts, scopes)
-        elif isinstance(st, ast.Shuffle):
-            key = self._zone_key(st.zone, scopes)
-            if key is not None and (key in facts.random or all(
-                    self._size(facts, key, n) == (self.flow.deck_sizes[n],) * 2 for n in self.counts)):
-                facts.random = facts.random | {key}
-        elif isinstance(st, ast.Swap):
-            a, b = self._zone_key(st.left, scopes), self._zone_key(st.right, scopes)
-            if a is None or b is None or a[0] == "p" or b[0] == "p":
-                self._forget_all(facts)
-            else:
-                sa, sb = facts.sizes.pop(a, None), facts.sizes.pop(b, None)
-                if sb is not None:
-                    facts.sizes[a] = sb
-                if sa is not None:
-                    facts.sizes[b] = sa
-                facts.random = facts.random - {a, b}
-        elif isinstance(st, (ast.Eliminate, ast.CallPhase)):
+        """What a statement itself does to the zones' sizes (its blocks are `NonEmpty._block`'s to
+        walk). One case per statement class; a statement without one is refused."""
+        raise UnknownStatement(st, "the zone facts of the choice check")
+
+    @_apply.register(ast.Pass)
+    @_apply.register(ast.Set)
+    @_apply.register(ast.Add)
+    @_apply.register(ast.Let)
+    @_apply.register(ast.Reveal)  # (who knows cards, not where they are)
+    @_apply.register(ast.Hide)
+    @_apply.register(ast.TellFace)
+    @_apply.register(ast.TellWhich)
+    @_apply.register(ast.ForgetOrder)
+    @_apply.register(ast.Announce)
+    @_apply.register(ast.Reverse)
+    @_apply.register(ast.EndGame)
+    @_apply.register(ast.EndRound)
+    @_apply.register(ast.PutIn)  # (chips, not cards)
+    @_apply.register(ast.Betting)
+    @_apply.register(ast.Award)
+    @_apply.register(ast.If)  # (the statements with blocks move no card themselves)
+    @_apply.register(ast.ForEach)
+    @_apply.register(ast.Repeat)
+    @_apply.register(ast.While)
+    @_apply.register(ast.Choose)
+    def _moves_no_card(self, st, facts: Facts, scopes, cardvars: dict) -> None:
+        pass
+
+    @_apply.register
+    def _apply_move(self, st: ast.Move, facts: Facts, scopes, cardvars: dict) -> None:
+        self._move(st, facts, scopes, cardvars)
+
+    @_apply.register
+    def _apply_deal(self, st: ast.Deal, facts: Facts, scopes, cardvars: dict) -> None:
+        self._deal(st, facts, scopes)
+
+    @_apply.register
+    def _apply_shuffle(self, st: ast.Shuffle, facts: Facts, scopes, cardvars: dict) -> None:
+        key = self._zone_key(st.zone, scopes)
+        if key is not None and (key in facts.random or all(
+                self._size(facts, key, n) == (self.flow.deck_sizes[n],) * 2 for n in self.counts)):
+            facts.random = facts.random | {key}
+
+    @_apply.register
+    def _apply_swap(self, st: ast.Swap, facts: Facts, scopes, cardvars: dict) -> None:
+        a, b = self._zone_key(st.left, scopes), self._zone_key(st.right, scopes)
+        if a is None or b is None or a[0] == "p" or b[0] == "p":
             self._forget_all(facts)
+        else:
+            sa, sb = facts.sizes.pop(a, None), facts.sizes.pop(b, None)
+            if sb is not None:
+                facts.sizes[a] = sb
+            if sa is not None:
+                facts.sizes[b] = sa
+            facts.random = facts.random - {a, b}
+
+    @_apply.register(ast.Eliminate)  # (the eliminated player's cards are put away)
+    @_apply.register(ast.CallPhase)  # (a phase is not followed: anything may have moved)
+    def _apply_anything(self, st, facts: Facts, scopes, cardvars: dict) -> None:
+        self._forget_all(facts)
+
+    @functools.singledispatchmethod
+    def _changes(self, st, scopes, cardvars: dict) -> Optional[list]:
+        """The zones a statement itself may change: zone keys, or a family's name for all its zones;
+        None for any zone (or one the walk cannot name). One case per statement class, as `_apply`."""
+        raise UnknownStatement(st, "the zone facts of the choice check")
+
+    @_changes.register(ast.Pass)
+    @_changes.register(ast.Set)
+    @_changes.register(ast.Add)
+    @_changes.register(ast.Let)
+    @_changes.register(ast.Reveal)
+    @_changes.register(ast.Hide)
+    @_changes.register(ast.TellFace)
+    @_changes.register(ast.TellWhich)
+    @_changes.register(ast.ForgetOrder)
+    @_changes.register(ast.Announce)
+    @_changes.register(ast.Reverse)
+    @_changes.register(ast.EndGame)
+    @_changes.register(ast.EndRound)
+    @_changes.register(ast.PutIn)
+    @_changes.register(ast.Betting)
+    @_changes.register(ast.Award)
+    @_changes.register(ast.If)
+    @_changes.register(ast.ForEach)
+    @_changes.register(ast.Repeat)
+    @_changes.register(ast.While)
+    @_changes.register(ast.Choose)
+    def _changes_no_zone(self, st, scopes, cardvars: dict) -> Optional[list]:
+        return []
+
+    @_changes.register
+    def _changes_move(self, st: ast.Move, scopes, cardvars: dict) -> Optional[list]:
+        if isinstance(st.cards, ast.AllCards):
+            return None
+        taken = self._taking(st.cards, Facts(), scopes, cardvars)
+        return None if taken is None else [taken[0], self._zone_key(st.zone, scopes)]
+
+    @_changes.register
+    def _changes_deal(self, st: ast.Deal, scopes, cardvars: dict) -> Optional[list]:
+        d = st.dest
+        if isinstance(d, ast.Call) and len(d.args) == 1 and self._zone_key(d, scopes) is None:
+            return [d.func, self._zone_key(st.source, scopes)]  # (to several players: all their zones)
+        return [self._zone_key(d, scopes), self._zone_key(st.source, scopes)]
+
+    @_changes.register
+    def _changes_shuffle(self, st: ast.Shuffle, scopes, cardvars: dict) -> Optional[list]:
+        return [self._zone_key(st.zone, scopes)]
+
+    @_changes.register(ast.Swap)
+    @_changes.register(ast.Eliminate)
+    @_changes.register(ast.CallPhase)
+    def _changes_any(self, st, scopes, cardvars: dict) -> Optional[list]:
+        return None
 
     def _touched(self, stmts, scopes, var: Optional[str], cardvars: dict, seen: set):
         """The zones a block may change: (names, names changed only as `z(var)`), or None for any."""
@@ -286,24 +380,14 @@ class ZoneFacts:
             return True
 
         for st in stmts:
-            if isinstance(st, ast.Move):
-                taken = None if isinstance(st.cards, ast.AllCards) else self._taking(st.cards, Facts(), scopes, cardvars)
-                if isinstance(st.cards, ast.AllCards) or taken is None or not note(taken[0]) \
-                        or not note(self._zone_key(st.zone, scopes)):
-                    return None
-            elif isinstance(st, ast.Deal):
-                d = st.dest
-                if isinstance(d, ast.Call) and len(d.args) == 1 and self._zone_key(d, scopes) is None:
-                    names.add(d.func)
-                elif not note(self._zone_key(d, scopes)):
-                    return None
-                if not note(self._zone_key(st.source, scopes)):
-                    return None
-            elif isinstance(st, (ast.Shuffle,)):
-                if not note(self._zone_key(st.zone, scopes)):
-                    return None
-            elif isinstance(st, (ast.Swap, ast.Eliminate, ast.CallPhase)):
+            changed = self._changes(st, scopes, cardvars)
+            if changed is None:
                 return None
+            for key in changed:
+                if isinstance(key, str):
+                    names.add(key)
+                elif not note(key):
+                    return None
             inner_vars = dict(cardvars)
             if isinstance(st, ast.Choose):
                 for alt in st.alternatives:
