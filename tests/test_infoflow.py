@@ -179,3 +179,87 @@ def test_with_every_zone_public_nothing_is_secret(path, tmp_path):
     copy = tmp_path / path.name
     copy.write_text(opened, encoding="utf-8")
     assert warnings_of(copy) == []
+
+
+# ------------------------------------------------ issue 26, finding 7: W004's holes and false alarms
+HOLES = {"w004_pot_paid_without_showdown", "w004_face_down_into_public_zone"}
+FALSE_ALARMS = {"w004_own_drawn_card_in_variable", "w004_tell_rank_shows_it", "w004_revealed_cards_listed_in_text",
+                "w004_move_face_up_clears_branch", "w004_label_lists_own_cards", "w004_zone_parameter_own_and_public"}
+
+
+@pytest.mark.parametrize("name", sorted(HOLES | FALSE_ALARMS))
+def test_each_w004_finding_is_a_file_that_warns_or_does_not(name):
+    """A hole's file marks the lines that must warn; a false alarm's file has none (and
+    `test_exactly_the_marked_lines_are_reported` checks both)."""
+    path = ROOT / "tests" / "check" / "infoflow" / f"{name}.cards"
+    lines = {d.span.line for d in warnings_of(path)}
+    if name in HOLES:
+        assert lines and lines == marked_lines(path)
+    else:
+        assert lines == set() and marked_lines(path) == set()
+
+
+def test_a_pot_paid_where_a_branch_has_a_single_contender_needs_the_showdown_in_the_other(tmp_path):
+    header = HEADER + ("ranking hands by value: straight_flush > four_of_a_kind > full_house > flush \\\n"
+                       "        > straight > three_of_a_kind > two_pair > pair > high_card, ace low\n"
+                       "per player var chips = 20\npot pot: stacks chips\n")
+    body = DEAL + ("    bets on pot from top of players: minimum raise 1\n"
+                   "    if count(contenders(pot)) {test}:\n"
+                   "        for each p in contenders(pot):\n"
+                   "            reveal hand(p)\n"
+                   "    pay pot to highest p by sum c in hand(p) of value(c)\n"
+                   "    end game\n")
+    assert check_text(tmp_path, body.replace("{test}", "> 1"), header) == []
+    assert check_text(tmp_path, body.replace("{test}", ">= 2"), header) == []
+    # the branch that shows the hands is the one with a single contender: the other pays unseen
+    found = check_text(tmp_path, body.replace("{test}", "== 1"), header)
+    assert [(d.span.line, d.message) for d in found] == [
+        (19, "every seat sees who takes `pot`, and that depends on `hand(p)`, which only its owner sees")]
+
+
+def test_a_pot_paid_in_a_branch_on_hidden_cards_tells_the_branch_ran(tmp_path):
+    header = HEADER + "per player var chips = 20\npot pot: stacks chips\n"
+    found = check_text(tmp_path, DEAL + "    if hand(top of players) has K:\n"
+                                        "        pay pot to highest p by chips(p)\n    end game\n", header)
+    assert [d.message for d in found] == [
+        "every seat sees who takes `pot`, and whether it happens depends on `hand(top of players)` (tested on "
+        "line 13), which only its owner sees"]
+
+
+@pytest.mark.parametrize("body, line", [
+    # told to one player only: the others still do not know the rank
+    ("        tell left of p the rank of top of hand(p)\n"
+     "        announce \"{rank(top of hand(p))}\"\n", 13),
+    # the suit told says nothing of the rank
+    ("        tell players the suit of top of hand(p)\n"
+     "        announce \"{rank(top of hand(p))}\"\n", 13),
+    # a card moved face up elsewhere than the tested one
+    ("        if hand(p) has K:\n"
+     "            move top of talon to hand(p) face up\n"
+     "            announce \"a King\"\n", 14),
+    # a card drawn into a hand is known to its owner, not to the chooser next to him
+    ("        let c = top of talon\n"
+     "        move c to hand(p)\n"
+     "        left of p chooses:\n"
+     "            \"go\":\n"
+     "                pass\n"
+     "            \"stop\" if value(c) > 7:\n"
+     "                pass\n", 17),
+    # leaving out a card of the same suit as the chosen one is not leaving out the chosen one
+    ("        p chooses a card c from hand(p) as \"keep {select d in hand(p) where suit(d) != suit(c)}\":\n"
+     "            move c to talon\n", 12),
+])
+def test_the_false_alarms_fixed_stay_narrow(tmp_path, body, line):
+    found = check_text(tmp_path, DEAL + "    for each p in players:\n" + body + "    end game\n")
+    assert [d.span.line for d in found] == [line]
+
+
+def test_a_zone_parameter_given_another_players_hand_is_still_a_secret(tmp_path):
+    found = check_text(tmp_path, DEAL + "    for each p in players:\n"
+                                        "        play(p, hand(left of p))\n    end game\n"
+                                        "phase play(q, z: zone):\n"
+                                        "    q chooses:\n"
+                                        "        \"pass\":\n            pass\n"
+                                        "        \"knock\" if z has K:\n            pass\n")
+    assert [(d.span.line, d.message) for d in found] == [
+        (18, "which options `q` may choose depends on `hand(left of p)`, which only its owner sees")]

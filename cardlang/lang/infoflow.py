@@ -34,11 +34,14 @@ make the value public in a way it does not follow; it is a warning, never an err
 
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 import attrs
 
 from . import ast
+from .flow import _mentions as ast_mentions
+from .statements import UnknownStatement
 
 CARDISH = {"card", "cards", "zone", "zones"}
 EMPTY = frozenset()
@@ -59,6 +62,7 @@ class Source:
     private: bool = attrs.field(eq=False, hash=False)
     seen_by: frozenset = attrs.field(default=EMPTY, eq=False, hash=False)  # keys of players shown it (`reveal … to`)
     away: bool = attrs.field(default=False, eq=False, hash=False)  # facing away: every seat but its owner sees it
+    note: str = attrs.field(default="", eq=False, hash=False)  # where the cards went out of sight, for messages
 
     def mine(self, key) -> bool:
         """Whether the player `key` knows these cards: his own private zone, or (facing away) another's."""
@@ -150,6 +154,7 @@ def show(e, env: Optional[dict] = None) -> str:
 
 
 def _describe(src: Source, note: Optional[str] = None) -> str:
+    note = note or src.note
     where = f" ({note})" if note else ""
     seen = "only its owner sees" if src.private else "its owner does not see" if src.away else "no seat sees"
     return f"`{src.text}`{where}, which " + seen
@@ -164,6 +169,52 @@ def _seen(v: Val, viewers: frozenset) -> Val:
     if not viewers:
         return v
     return Val(frozenset(attrs.evolve(s, seen_by=s.seen_by | viewers) for s in v.ident), v.shape)
+
+
+def _everyone(e) -> bool:
+    """Whether an expression stands for every player (`players`, `seats`)."""
+    return isinstance(e, ast.Seats) or (isinstance(e, ast.Players) and e.start is None and e.stop is None)
+
+
+def _contenders(pot: str) -> tuple:
+    """The key of `contenders(pot)`, as `InfoFlow._canon` writes it: what `pay pot to …` goes over."""
+    return ("call", "contenders", (("g", pot),))
+
+
+def _rebase(v: Val, owners: dict) -> Val:
+    """`v` with the owners (and seats shown) renamed by `owners`: a phase's arguments seen from inside."""
+    if not owners:
+        return v
+
+    def one(src: Source) -> Source:
+        return attrs.evolve(src, owner=owners.get(src.owner, src.owner),
+                            seen_by=frozenset(owners.get(k, k) for k in src.seen_by))
+    return Val(frozenset(one(x) for x in v.ident), frozenset(one(x) for x in v.shape))
+
+
+MIRROR = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+NEGATE = {"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def _at_most_one(cond, holds: bool) -> Optional[str]:
+    """The pot for which at most one player contends where `cond` is `holds` (`count(contenders(pot)) > 1`
+    false, `… <= 1` true), else None."""
+    if isinstance(cond, ast.Unary) and cond.op == "not":
+        return _at_most_one(cond.operand, not holds)
+    if not isinstance(cond, ast.Binary) or cond.op not in MIRROR:
+        return None
+    left, op, right = cond.left, cond.op, cond.right
+    if isinstance(left, ast.Number):
+        left, op, right = right, MIRROR[op], left
+    if not (isinstance(right, ast.Number) and isinstance(left, ast.Call) and left.func == "count"
+            and len(left.args) == 1 and isinstance(left.args[0], ast.Call) and left.args[0].func == "contenders"
+            and len(left.args[0].args) == 1 and isinstance(left.args[0].args[0], ast.Name)):
+        return None
+    op = op if holds else NEGATE[op]
+    n = right.value
+    if (op == "<=" and n <= 1) or (op == "<" and n <= 2) or (op == "==" and n <= 1):
+        return left.args[0].args[0].name
+    return None
 
 
 def _about_top(fact) -> bool:
@@ -334,70 +385,182 @@ class InfoFlow:
 
     def _stmt(self, st, env: dict, facts: frozenset) -> frozenset:
         self._tick()
-        if isinstance(st, (ast.Set, ast.Add)):
-            value = st.value if isinstance(st, ast.Set) else st.amount
-            self._assign(st, self._ev(value, env, facts), value, env, facts)
+        return self._effect(st, env, facts)
+
+    # One case per statement class: what it shows every seat (sinks) and what it makes known
+    # (facts); the facts that hold after it are returned. A statement without a case is refused.
+    @functools.singledispatchmethod
+    def _effect(self, st, env: dict, facts: frozenset) -> frozenset:
+        raise UnknownStatement(st, "the information-flow check (W004)")
+
+    @_effect.register(ast.Pass)
+    def _pass(self, st, env: dict, facts: frozenset) -> frozenset:
+        return facts
+
+    @_effect.register(ast.Set)
+    @_effect.register(ast.Add)
+    def _set(self, st, env: dict, facts: frozenset) -> frozenset:
+        value = st.value if isinstance(st, ast.Set) else st.amount
+        v = self._ev(value, env, facts)
+        self._assign(st, v, value, env, facts)
+        if st.target.kind == "name" and st.target.name not in env and self.types.get(id(value)) in CARDISH:
+            # a card stored in a variable stays known to whoever knew it
+            key = ("g", st.target.name)
+            facts = frozenset(f for f in facts if f != key and not (f[0] == "to" and f[2] == key)) | self._knowers(v, key)
+        return facts
+
+    @_effect.register
+    def _let(self, st: ast.Let, env: dict, facts: frozenset) -> frozenset:
+        v = self._ev(st.value, env, facts)
+        alias = (self._canon(st.value, env) if self.types.get(id(st.value)) in ("player", "players")
+                 else ("let", id(st)))
+        env[st.name] = Binding(v, alias, self._over(st.value, env))
+        return facts
+
+    @_effect.register
+    def _move(self, st: ast.Move, env: dict, facts: frozenset) -> frozenset:
+        v = self._ev(st.cards, env, facts)
+        self._ev(st.zone, env, facts)
+        return self._moved(st.cards, v, st.zone, st.facing, env, facts, st.span.line)
+
+    @_effect.register
+    def _deal(self, st: ast.Deal, env: dict, facts: frozenset) -> frozenset:
+        self._ev(st.count, env, facts)
+        v = self._ev(st.source, env, facts)
+        self._ev(st.dest, env, facts)
+        return self._moved(None, Val(v.ident), st.dest, st.facing, env, facts, st.span.line)
+
+    @_effect.register
+    def _shuffle(self, st: ast.Shuffle, env: dict, facts: frozenset) -> frozenset:
+        return self._kill(facts, self._family(st.zone), cards=True, pile=self._pile(st.zone, env))
+
+    @_effect.register
+    def _swap(self, st: ast.Swap, env: dict, facts: frozenset) -> frozenset:
+        for e in (st.left, st.right):
+            facts = self._kill(facts, self._family(e), cards=self._family(e) is None)
+        return facts
+
+    @_effect.register
+    def _reveal(self, st: ast.Reveal, env: dict, facts: frozenset) -> frozenset:
+        v = self._ev(st.cards, env, facts)
+        if st.to is not None:  # the others still do not see them; those shown them may choose among them
+            self._ev(st.to, env, facts)
+            return facts | {("to", self._canon(st.to, env), self._canon(st.cards, env))}
+        self.frames[-1].revealed.update(v.ident)
+        return self._face_up(facts, st.cards, env)
+
+    @_effect.register
+    def _hide(self, st: ast.Hide, env: dict, facts: frozenset) -> frozenset:
+        self._ev(st.cards, env, facts)
+        return (self._kill(facts, self._family(st.cards), cards=True, pile=self._pile(st.cards, env))
+                - {self._canon(st.cards, env)})
+
+    @_effect.register
+    def _forget_order(self, st: ast.ForgetOrder, env: dict, facts: frozenset) -> frozenset:
+        self._ev(st.zone, env, facts)  # (as `hide`: only those the zone shows its cards to still know them)
+        return self._kill(facts, self._family(st.zone), cards=True, pile=self._pile(st.zone, env))
+
+    @_effect.register
+    def _tell_face(self, st: ast.TellFace, env: dict, facts: frozenset) -> frozenset:
+        """`tell players the rank of c`: that face of the card is known to every seat; in a branch that
+        tests the card it shows what is tested, as a `reveal` does. (It writes no line in the log.)"""
+        self._ev(st.to, env, facts)
+        v = self._ev(st.card, env, facts)
+        if not _everyone(st.to):
             return facts
-        if isinstance(st, ast.Let):
-            v = self._ev(st.value, env, facts)
-            alias = (self._canon(st.value, env) if self.types.get(id(st.value)) in ("player", "players")
-                     else ("let", id(st)))
-            env[st.name] = Binding(v, alias, self._over(st.value, env))
-            return facts
-        if isinstance(st, ast.Move):
-            self._ev(st.cards, env, facts)
-            self._ev(st.zone, env, facts)
-            return self._moved(st.cards, st.zone, st.facing, env, facts)
-        if isinstance(st, ast.Deal):
-            for e in (st.count, st.source, st.dest):
-                self._ev(e, env, facts)
-            return self._moved(None, st.dest, st.facing, env, facts)
-        if isinstance(st, ast.Shuffle):
-            return self._kill(facts, self._family(st.zone), cards=True, pile=self._pile(st.zone, env))
-        if isinstance(st, ast.Swap):
-            for e in (st.left, st.right):
-                facts = self._kill(facts, self._family(e), cards=self._family(e) is None)
-            return facts
-        if isinstance(st, ast.Reveal):
-            v = self._ev(st.cards, env, facts)
-            if st.to is not None:  # the others still do not see them; those shown them may choose among them
-                self._ev(st.to, env, facts)
-                return facts | {("to", self._canon(st.to, env), self._canon(st.cards, env))}
-            self.frames[-1].revealed.update(v.ident)
-            return facts | {self._canon(st.cards, env)}
-        if isinstance(st, ast.Hide):
-            self._ev(st.cards, env, facts)
-            return (self._kill(facts, self._family(st.cards), cards=True, pile=self._pile(st.cards, env))
-                    - {self._canon(st.cards, env)})
-        if isinstance(st, ast.Announce):
-            self._announce(st, env, facts)
-            return facts
-        if isinstance(st, ast.Eliminate):
-            v = self._ev(st.player, env, facts)
-            self._sink(st.span, v.all, "every seat sees who is eliminated, and that depends on {}", "this elimination")
-            return facts
-        if isinstance(st, ast.EndGame):
-            v = self._ev(st.winners, env, facts) if st.winners is not None else NOTHING
-            self._sink(st.span, v.all, "every seat sees who wins, and that depends on {}", "the game end")
-            return facts
-        if isinstance(st, ast.EndRound):
-            self._sink(st.span, EMPTY, "", "the round end")
-            return facts
-        if isinstance(st, ast.Reverse):  # every seat sees play turn the other way
-            self._sink(st.span, EMPTY, "", "the reversal of the direction")
-            return facts
-        if isinstance(st, ast.CallPhase):
-            self._call(st, env, facts)
-            return facts
-        if isinstance(st, ast.If):
-            return self._if(st, env, facts)
-        if isinstance(st, ast.ForEach):
-            return self._for(st, env, facts)
-        if isinstance(st, (ast.Repeat, ast.While)):
-            return self._loop(st, env, facts)
-        if isinstance(st, ast.Choose):
-            return self._choose(st, env, facts)
-        return facts  # pass
+        self.frames[-1].revealed.update(v.ident)
+        return facts | {("face", st.kind, self._canon(st.card, env))}
+
+    @_effect.register
+    def _tell_which(self, st: ast.TellWhich, env: dict, facts: frozenset) -> frozenset:
+        for e in (st.to, st.cards):
+            self._ev(e, env, facts)
+        if _everyone(st.to):  # every seat learns which of the cards have the face told
+            value = self._ev(st.value, env, facts)
+            self._sink(st.value.span, value.all, "every seat is told which cards have this face, computed from {}")
+        return facts
+
+    @_effect.register
+    def _announce_stmt(self, st: ast.Announce, env: dict, facts: frozenset) -> frozenset:
+        self._announce(st, env, facts)
+        return facts
+
+    @_effect.register
+    def _eliminate(self, st: ast.Eliminate, env: dict, facts: frozenset) -> frozenset:
+        v = self._ev(st.player, env, facts)
+        self._sink(st.span, v.all, "every seat sees who is eliminated, and that depends on {}", "this elimination")
+        return facts
+
+    @_effect.register
+    def _end_game(self, st: ast.EndGame, env: dict, facts: frozenset) -> frozenset:
+        v = self._ev(st.winners, env, facts) if st.winners is not None else NOTHING
+        self._sink(st.span, v.all, "every seat sees who wins, and that depends on {}", "the game end")
+        return facts
+
+    @_effect.register
+    def _end_round(self, st: ast.EndRound, env: dict, facts: frozenset) -> frozenset:
+        self._sink(st.span, EMPTY, "", "the round end")
+        return facts
+
+    @_effect.register
+    def _reverse(self, st: ast.Reverse, env: dict, facts: frozenset) -> frozenset:
+        self._sink(st.span, EMPTY, "", "the reversal of the direction")  # every seat sees play turn the other way
+        return facts
+
+    @_effect.register
+    def _call_stmt(self, st: ast.CallPhase, env: dict, facts: frozenset) -> frozenset:
+        self._call(st, env, facts)
+        return facts
+
+    @_effect.register
+    def _if_stmt(self, st: ast.If, env: dict, facts: frozenset) -> frozenset:
+        return self._if(st, env, facts)
+
+    @_effect.register
+    def _for_stmt(self, st: ast.ForEach, env: dict, facts: frozenset) -> frozenset:
+        return self._for(st, env, facts)
+
+    @_effect.register(ast.Repeat)
+    @_effect.register(ast.While)
+    def _loop_stmt(self, st, env: dict, facts: frozenset) -> frozenset:
+        return self._loop(st, env, facts)
+
+    @_effect.register
+    def _choose_stmt(self, st: ast.Choose, env: dict, facts: frozenset) -> frozenset:
+        return self._choose(st, env, facts)
+
+    # -- pots: every seat sees the chips
+    @_effect.register
+    def _put_in(self, st: ast.PutIn, env: dict, facts: frozenset) -> frozenset:
+        who = self._ev(st.player, env, facts)
+        self._sink(st.player.span, who.all, "every seat sees who puts chips in, and that depends on {}")
+        amount = self._ev(st.amount, env, facts)
+        self._sink(st.amount.span, amount.all, "every seat sees the chips put in, and how many depends on {}",
+                   "these chips put in")
+        return facts
+
+    @_effect.register
+    def _betting(self, st: ast.Betting, env: dict, facts: frozenset) -> frozenset:
+        first = self._ev(st.first, env, facts)
+        self._sink(st.first.span, first.all, "every seat sees who bets first, and that depends on {}",
+                   "this round of betting")
+        for e in (st.blinds, st.minimum, st.fixed, st.cap):
+            if e is not None:
+                v = self._ev(e, env, facts)
+                self._sink(e.span, v.all, "every seat sees the bets allowed, and they depend on {}")
+        return facts
+
+    @_effect.register
+    def _award(self, st: ast.Award, env: dict, facts: frozenset) -> frozenset:
+        """`pay pot to highest p by value`: every seat sees who takes the pot, so `value` of each
+        contender must be shown first (a showdown: `for each p in contenders(pot): reveal hand(p)`)."""
+        inner = dict(env)
+        inner[st.var] = Binding(NOTHING, ("award", id(st)), ("over", _contenders(st.pot)))
+        v = self._ev(st.value, inner, facts)
+        self._sink(st.value.span, v.all,
+                   f"every seat sees who takes `{st.pot}`, and that depends on {{}}",
+                   f"who takes `{st.pot}`")
+        return facts
 
     def _assign(self, st, v: Val, value, env: dict, facts: frozenset) -> None:
         """`set`, `add`, `subtract`: a local takes the taint (and that of the branch it is in); a
@@ -449,15 +612,46 @@ class InfoFlow:
                     return
         self._sink(st.text.span, EMPTY, "", "this text", speaker)
 
-    def _moved(self, cards, zone, facing, env: dict, facts: frozenset) -> frozenset:
+    def _moved(self, cards, v: Val, zone, facing, env: dict, facts: frozenset, line: int) -> frozenset:
+        """The facts after cards (`cards`, None for a deal; `v`, what they are) entered `zone`."""
         family = self._family(zone)
-        public = family is not None and self.sym.zones[family][1] == "public"
+        per_player, visibility, _ = self.sym.zones[family] if family is not None else (False, None, None)
         facts = frozenset(f for f in facts if not _about_top(f))  # `top of z` is another card once cards move
-        if facing == "up" or public:
+        if facing == "up" or (visibility == "public" and facing != "down"):
+            self.frames[-1].revealed.update(v.ident)  # (shown, as by `reveal`: a branch testing them is public)
             if cards is not None and self._is_name_or_zone(cards, env):
                 facts = facts | {self._canon(cards, env)}
-            return facts
-        return self._kill(facts, family, cards=False, pile=self._pile(zone, env))
+            return facts - {f for f in facts if f[0] == "down" and _mentions(f[1], family, self._pile(zone, env))}
+        key = self._canon(zone, env)
+        before = frozenset().union(*(f[2] for f in facts if f[0] == "down" and f[1] == key))
+        facts = self._kill(facts, family, cards=False, pile=self._pile(zone, env))
+        if visibility == "public" and (v.ident or before):
+            # face down into a public zone: what the zone holds is no longer what every seat sees
+            where = f"moved face down into `{show(zone, env)}` on line {line}"
+            noted = frozenset(attrs.evolve(src, note=where) for src in v.ident)
+            if isinstance(cards, ast.Name) and cards.name in env:  # (what is read of the card says so too)
+                b = env[cards.name]
+                env[cards.name] = attrs.evolve(b, val=Val(noted | b.val.ident, b.val.shape))
+            return facts | {("down", key, before | noted)}
+        if per_player and visibility == "private" and cards is not None and self._is_name_or_zone(cards, env) \
+                and isinstance(zone, ast.Call) and zone.args:
+            # into a player's own private zone: he knows the cards from now on
+            return facts | {("to", self._canon(zone.args[0], env), self._canon(cards, env))}
+        return facts
+
+    def _face_up(self, facts: frozenset, cards, env: dict) -> frozenset:
+        """The facts once `cards` are shown to every seat: a zone shown whole holds no hidden card any more."""
+        key = self._canon(cards, env)
+        return frozenset(f for f in facts if not (f[0] == "down" and f[1] == key)) | {key}
+
+    def _knowers(self, v: Val, key) -> frozenset:
+        """Facts saying that the seats who know the cards of `v` know what `key` (a variable) holds."""
+        out = set()
+        for src in v.ident:
+            if src.private and src.owner is not None:
+                out.add(("to", src.owner, key))
+            out.update(("to", k, key) for k in src.seen_by)
+        return frozenset(out)
 
     def _is_name_or_zone(self, e, env) -> bool:
         return (isinstance(e, ast.Name) and e.name in env) or self._family(e) is not None
@@ -469,7 +663,7 @@ class InfoFlow:
         for f in facts:
             is_zone = _mentions(f, family, pile) if family is not None else any(_mentions(f, z) for z in self.sym.zones)
             local = f[2] if f[0] == "to" else f
-            if is_zone or (cards and local[0] in ("let", "set", "alt", "each", "agg", "param")):
+            if is_zone or (cards and local[0] in ("let", "set", "alt", "each", "agg", "param", "g")):
                 continue
             out.add(f)
         return frozenset(out)
@@ -478,6 +672,11 @@ class InfoFlow:
         args = [self._ev(a, env, facts) for a in st.args]
         if st.name not in self.sym.phases:
             return
+        # a player passed along is, inside the phase, its parameter: `play(p, hand(p))` gives `z` p's cards
+        params = self.sym.phases[st.name].params
+        owners = {self._canon(a, env): ("param", st.name, p.name) for a, p in zip(st.args, params)
+                  if self.types.get(id(a)) == "player"}
+        args = [_rebase(a, owners) for a in args]
         vals, pc = self.phase_in.get(st.name, ((), EMPTY))
         merged = tuple((vals[i] if i < len(vals) else NOTHING).join(a) for i, a in enumerate(args))
         if merged != vals:
@@ -488,13 +687,15 @@ class InfoFlow:
     def _if(self, st: ast.If, env: dict, facts: frozenset) -> frozenset:
         tested: dict = {}
         envs, ends = [], []
+        failed: list = []  # the conditions of the branches before: false in this one
         for cond, body in st.branches:
             for src in self._ev(cond, env, facts).all:
                 tested.setdefault(src, f"tested on line {cond.span.line}")
-            e, f = self._scoped(body, env, facts, tested)
+            e, f = self._scoped(body, env, facts | self._assumed([(cond, True)] + failed), tested)
             envs.append(e)
             ends.append(f)
-        e, f = self._scoped(st.orelse, env, facts, tested)
+            failed.append((cond, False))
+        e, f = self._scoped(st.orelse, env, facts | self._assumed(failed), tested)
         envs.append(e)
         ends.append(f)
         self._merge(env, envs)
@@ -502,6 +703,19 @@ class InfoFlow:
         for f in ends[1:]:
             out = out & f
         return out
+
+    def _assumed(self, conds: list) -> frozenset:
+        """What a branch may take as shown from the conditions that hold in it ((condition, true?)):
+        where at most one player contends for a pot (`if count(contenders(pot)) > 1: … else: …`), every
+        contender's cards are as good as shown, since `pay pot to …` gives a single contender the pot
+        whatever he holds."""
+        out = set()
+        for cond, holds in conds:
+            pot = _at_most_one(cond, holds)
+            if pot is not None:
+                over = ("over", _contenders(pot))
+                out.update(("zone", name, over) for name, (per_player, _, _) in self.sym.zones.items() if per_player)
+        return frozenset(out)
 
     def _over(self, e, env) -> object:
         if isinstance(e, ast.Seats) or (isinstance(e, ast.Players) and e.stop is None):
@@ -647,9 +861,10 @@ class InfoFlow:
 
     def _zone(self, e: ast.Expr, family: str, owner_expr, env: dict, facts: frozenset) -> Val:
         per_player, visibility, _ = self.sym.zones[family]
-        if visibility == "public":
-            return NOTHING
         owner = self._canon(owner_expr, env) if owner_expr is not None else None
+        if visibility == "public":  # (unless cards were just moved into it face down)
+            down = [f[2] for f in facts if f[0] == "down" and f[1] == ("zone", family, owner)]
+            return Val(frozenset().union(*down))
         if ("zone", family, owner) in facts or ("zone", family, ALL) in facts:
             return NOTHING
         if isinstance(owner_expr, ast.Name) and owner_expr.name in env:
@@ -677,7 +892,10 @@ class InfoFlow:
                 return _seen(b.val, _shown_to(b.alias, facts))
             if e.name in self.sym.zones:
                 return self._zone(e, e.name, None, env, facts)
-            return Val(self.globals.get(e.name, EMPTY))
+            key = ("g", e.name)
+            if key in facts:  # (`reveal drawn`, and nothing set since)
+                return NOTHING
+            return _seen(Val(self.globals.get(e.name, EMPTY)), _shown_to(key, facts))
         if isinstance(e, ast.ListExpr):
             items = [self._ev(i, env, facts) for i in e.items]
             if self.types.get(id(e)) in CARDISH:  # a list of cards: its length is written in the rules
@@ -710,8 +928,8 @@ class InfoFlow:
             return _scalar(self._ev(e.start, env, facts), self._ev(e.stop, env, facts))
         if isinstance(e, ast.Aggregate):
             return self._ev_aggregate(e, env, facts)
-        if isinstance(e, ast.FaceUp):
-            return _scalar(self._ev(e.card, env, facts))
+        if isinstance(e, ast.FaceUp):  # which cards every seat knows is seen by every seat
+            return Val(self._ev(e.card, env, facts).shape)
         if isinstance(e, ast.PositionOf):
             return _scalar(self._ev(e.card, env, facts), self._ev(e.zone, env, facts))
         return NOTHING
@@ -736,9 +954,32 @@ class InfoFlow:
             return self._ev(d.body, inner, facts)
         if e.func == "count" and args and self.types.get(id(e.args[0])) in CARDISH:
             return Val(args[0].shape)
+        face = self._face_read(e.func)
+        if face is not None and len(e.args) == 1 and ("face", face, self._canon(e.args[0], env)) in facts:
+            return Val(args[0].shape)  # (`tell players the rank of c`: every seat knows it)
         if e.func in ("random",) and args:
             return args[0]
         return _scalar(*args)
+
+    def _face_read(self, func: str) -> Optional[str]:
+        """The face of a card a function of one card reads: "rank" (`rank`, an order, points, values),
+        "suit", or None."""
+        if func == "suit":
+            return "suit"
+        sym = self.sym.table.get(func)
+        if func == "rank" or func in self.sym.orders or func in self.sym.values or (sym is not None and sym.kind == "points"):
+            return "rank"
+        return None
+
+    def _leaves_out_one(self, where, var: str, src: Val, env: dict, facts: frozenset) -> bool:
+        """Whether an aggregate's `where` only leaves out a card taken from the same cards (`d != c`):
+        how many remain does not depend on which card it is."""
+        if not (isinstance(where, ast.Binary) and where.op in ("!=", "is not")):
+            return False
+        for mine, other in ((where.left, where.right), (where.right, where.left)):
+            if isinstance(mine, ast.Name) and mine.name == var and not ast_mentions(other, var):
+                return self.types.get(id(other)) == "card" and self._ev(other, env, facts).ident <= src.ident
+        return False
 
     def _ev_binary(self, e: ast.Binary, env: dict, facts: frozenset) -> Val:
         left, right = self._ev(e.left, env, facts), self._ev(e.right, env, facts)
@@ -756,7 +997,10 @@ class InfoFlow:
         cards = self.types.get(id(e.source)) in CARDISH
         inner = dict(env)
         inner[e.var] = Binding(Val(src.ident) if cards else Val(src.all), ("agg", id(e)), self._over(e.source, env))
-        where = self._ev(e.where, inner, facts).all if e.where is not None else EMPTY
+        if cards and self._leaves_out_one(e.where, e.var, src, env, facts):
+            where = EMPTY  # (`select d in hand(p) where d != c`, c of hand(p): as `hand(p) except c`)
+        else:
+            where = self._ev(e.where, inner, facts).all if e.where is not None else EMPTY
         body = self._ev(e.body, inner, facts).all if e.body is not None else EMPTY
         many = src.shape if cards else src.all
         if e.kind in ("any", "count", "sum", "min", "max"):
