@@ -1,0 +1,129 @@
+"""The checker's analyses are total over the statements (issue 26 finding 7, issue 32 finding 1): each
+has one case per statement class of the syntax tree, and refuses a statement it was not taught
+instead of taking it for one that does nothing (which let `pay` slip past W004).
+
+The statement classes are enumerated from `cardlang.lang.ast`, not listed here: a new statement
+class fails these tests until every analysis has a case for it and tests/check/total/ uses it."""
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from cardlang.cli.cmd_check import check_files
+from cardlang.lang import ast, parse
+from cardlang.lang.diagnostics import Span
+from cardlang.lang.flow import statement_writes
+from cardlang.lang.check import Checker
+from cardlang.lang.infoflow import Frame, InfoFlow
+from cardlang.lang.nodes import node
+from cardlang.lang.nonempty import NonEmpty
+from cardlang.lang.statements import UnknownStatement, statement_classes, uncovered
+from cardlang.lang.zone_facts import Facts, ZoneFacts
+
+ROOT = Path(__file__).resolve().parent.parent
+EVERY = ROOT / "tests" / "check" / "total" / "every_statement.cards"
+
+# each analysis's dispatch: (name, the singledispatch function or singledispatchmethod)
+DISPATCHES = [
+    ("flow.statement_writes", statement_writes),
+    ("zone_facts.ZoneFacts._apply", ZoneFacts.__dict__["_apply"]),
+    ("zone_facts.ZoneFacts._changes", ZoneFacts.__dict__["_changes"]),
+    ("infoflow.InfoFlow._effect", InfoFlow.__dict__["_effect"]),
+]
+
+
+@node
+class Shout(ast.Stmt):
+    """A statement no analysis was taught (defined here, outside `cardlang.lang.ast`)."""
+
+
+def test_the_statement_classes_are_found_in_the_syntax_tree():
+    names = {c.__name__ for c in statement_classes()}
+    assert {"Pass", "Move", "Choose", "Award", "TellFace", "ForgetOrder"} <= names
+    assert "Stmt" not in names and "Shout" not in names
+    assert all(issubclass(c, ast.Stmt) for c in statement_classes())
+
+
+@pytest.mark.parametrize("name, dispatch", DISPATCHES, ids=[d[0] for d in DISPATCHES])
+def test_every_analysis_has_a_case_for_every_statement_class(name, dispatch):
+    assert uncovered(dispatch) == []
+
+
+def test_a_dispatch_missing_a_case_is_found():
+    @functools.singledispatch
+    def effect(st):
+        raise UnknownStatement(st, "a test")
+
+    for cls in statement_classes():
+        if cls is not ast.Award:
+            effect.register(cls)(lambda st: None)
+    assert uncovered(effect) == ["Award"]
+    effect.register(ast.Stmt)(lambda st: None)  # a case for the base class is no case for a new one
+    assert uncovered(effect) == ["Award"]
+    with pytest.raises(UnknownStatement, match="a test has no case for the statement `Shout`"):
+        effect.dispatch(object)(Shout(_span()))
+
+
+def _module() -> ast.Module:
+    module, diags = parse.parse(EVERY.read_text(encoding="utf-8"), str(EVERY))
+    assert diags == []
+    return module
+
+
+def _analyses() -> Checker:
+    """A checker that has checked the file using every statement (names and types known)."""
+    checker = Checker(_module())
+    checker.run()
+    return checker
+
+
+def _span():
+    return Span(str(EVERY), 1, 1, 1, 2)
+
+
+def test_statement_writes_refuses_a_statement_it_was_not_taught():
+    checker = _analyses()
+    with pytest.raises(UnknownStatement, match="no case for the statement `Shout`"):
+        statement_writes(Shout(_span()), checker.sym)
+
+
+def test_the_zone_facts_refuse_a_statement_they_were_not_taught():
+    ne = NonEmpty(_analyses())
+    with pytest.raises(UnknownStatement):
+        ne._apply(Shout(_span()), Facts(), [{}], {})
+    with pytest.raises(UnknownStatement):
+        ne._changes(Shout(_span()), [{}], {})
+    with pytest.raises(UnknownStatement):  # through the walk of a block, and of a loop's body
+        ne._block([Shout(_span())], Facts(), Facts(), [], [{}], {}, True)
+    with pytest.raises(UnknownStatement):
+        ne._touched([Shout(_span())], [{}], None, {}, set())
+
+
+def test_the_information_flow_check_refuses_a_statement_it_was_not_taught():
+    flow = InfoFlow(_analyses())
+    flow.frames = [Frame()]
+    with pytest.raises(UnknownStatement):
+        flow._stmts([Shout(_span())], {}, frozenset())
+
+
+def test_the_file_of_every_statement_uses_every_statement_class():
+    """So that checking it runs every analysis over every statement class."""
+    module = _module()
+    used = set()
+
+    def walk(stmts):
+        for st in stmts:
+            used.add(type(st))
+            for body in ast.child_blocks(st):
+                walk(body)
+
+    for d in module.decls:
+        if isinstance(d, ast.BlockDecl):
+            walk(d.body)
+    assert [c.__name__ for c in statement_classes() if c not in used] == []
+
+
+def test_every_analysis_runs_over_the_file_of_every_statement():
+    report = check_files([str(EVERY)])
+    assert report.diagnostics == []
