@@ -12,19 +12,27 @@ The model (docs/diagnostics.md, "What the information-flow check can and cannot 
   are or whether there is one (`shape`). `count(hand(p))` is public (every seat sees how many cards
   a zone holds); `suit(top of hand(p))` is not.
 - *Sinks*. Texts (`announce`, `says`, labels), variables (every variable is in every seat's
-  observation), the score, who chooses, who is eliminated, who wins. A card itself in a text or a
+  observation), the score, who chooses, who is eliminated, who wins, the chips (who puts how many
+  into a pot, who takes it: `pay pot to highest p by …` needs a showdown unless at most one
+  contends). A card itself in a text or a
   variable is shown only to the seats that know it, so only its `shape` counts there; in a label
   too a card the chooser does not know is named by its place. What the chooser may choose (filters,
   conditions, ranges) is seen by the chooser only.
 - *Implicit flows*. Inside a branch or a loop whose condition is computed from hidden cards, every
   sink above tells whether the branch ran. A branch that `reveal`s a card of what it tests, or in
   which the owner of the tested cards speaks (`p says …`), makes its condition public: the rules
-  show or tell it there.
-- *Clearing*. `reveal x` (to all), a move `face up` or into a public zone make those cards known
-  until cards enter that zone again, it is shuffled or hidden; `for each p in players: reveal
-  hand(p)` reveals every hand. A seat's own cards are no secret to it: a label or a filter of
-  `p chooses` may use `hand(p)` (or cards shown to `p` with `reveal … to p`), and `p says` may
-  tell about `p`'s cards.
+  show or tell it there. So does a move of it face up or into a public zone, or `tell players the
+  rank of` it.
+- *Clearing*. `reveal x` (to all), a move `face up` or into a public zone (not `face down`: then
+  that zone holds a secret, a "down" fact) make those cards known until cards enter that zone
+  again, it is shuffled or hidden; `for each p in players: reveal hand(p)` reveals every hand;
+  `tell players the rank of c`, the rank of `c`. A seat's own cards are no secret to it: a label or
+  a filter of `p chooses` may use `hand(p)`, cards moved into it, a variable set from them, or cards
+  shown to `p` with `reveal … to p` (facts ("to", p, what)), and `p says` may tell about `p`'s cards.
+
+Each statement class has one case (`InfoFlow._effect`, a singledispatchmethod): what it shows and
+what it makes known; a statement without one is refused (`UnknownStatement`), never taken for one
+that does nothing. Expressions are `infoflow_values.py`'s, the values `infoflow_model.py`'s.
 
 Each phase is analysed once, with what every call passes it (taints of arguments, and the taint of
 the place it is called from), to a fixed point. It can miss a leak (moves are not sinks, variables
@@ -40,82 +48,15 @@ from typing import Optional
 import attrs
 
 from . import ast
-from .flow import _mentions as ast_mentions
+from .infoflow_model import (ALL, CARDISH, EMPTY, NOTHING, Binding, Frame, Val, _about_top, _at_most_one, _contenders,
+                             _describe, _everyone, _first, _mentions, _rebase, show)
+from .infoflow_values import Expressions
 from .statements import UnknownStatement
 
-CARDISH = {"card", "cards", "zone", "zones"}
-EMPTY = frozenset()
-ALL = ("all",)  # a `for each` over every player
 MAX_VISITS = 200_000  # statements and expressions visited; a bigger analysis gives up, silently
 MAX_ROUNDS = 8  # passes over the whole program until what phases receive stops growing
 HELP_HIDDEN = "if the rules show these cards here, `reveal` them first"
 HELP_PRIVATE = HELP_HIDDEN + "; a player telling about his own cards is `p says \"…\"`"
-
-
-@attrs.frozen
-class Source:
-    """A zone whose cards some seat cannot see: its family, its owner's key (None: nobody sees it)."""
-
-    family: str
-    owner: object
-    text: str = attrs.field(eq=False, hash=False)
-    private: bool = attrs.field(eq=False, hash=False)
-    seen_by: frozenset = attrs.field(default=EMPTY, eq=False, hash=False)  # keys of players shown it (`reveal … to`)
-    away: bool = attrs.field(default=False, eq=False, hash=False)  # facing away: every seat but its owner sees it
-    note: str = attrs.field(default="", eq=False, hash=False)  # where the cards went out of sight, for messages
-
-    def mine(self, key) -> bool:
-        """Whether the player `key` knows these cards: his own private zone, or (facing away) another's."""
-        if self.away:
-            return self.owner is not None and self.owner != key
-        return self.owner == key
-
-
-@attrs.frozen
-class Val:
-    """What a value depends on: `ident` (what its cards are, or the value itself), `shape` (how many)."""
-
-    ident: frozenset = EMPTY
-    shape: frozenset = EMPTY
-
-    @property
-    def all(self) -> frozenset:
-        """Every source the value depends on."""
-        return self.ident | self.shape
-
-    def join(self, other: "Val") -> "Val":
-        """Both values' sources."""
-        return Val(self.ident | other.ident, self.shape | other.shape)
-
-
-NOTHING = Val()
-
-
-def _scalar(*vals) -> Val:
-    out = EMPTY
-    for v in vals:
-        out = out | v.all
-    return Val(out)
-
-
-@attrs.define
-class Binding:
-    """A local name: its value's taint, the key that stands for it, and what a loop variable goes over."""
-
-    val: Val
-    alias: object
-    over: object = None
-    text: str = ""  # how a definition's parameter is written where it is called
-
-
-@attrs.define
-class Frame:
-    """A branch or loop body under a condition: warnings that wait for it to end, and what it declassifies."""
-
-    pending: list = attrs.Factory(list)  # (span, message, pc sources, notes) or ("call", phase, pc sources)
-    tests: dict = attrs.Factory(dict)  # source its condition tests -> where ("tested on line 12")
-    revealed: set = attrs.Factory(set)
-    speakers: set = attrs.Factory(set)
 
 
 class _GiveUp(Exception):
@@ -132,110 +73,7 @@ def check_infoflow(checker) -> None:
         checker.warn("W004", message, span, help=HELP_PRIVATE if src.private else HELP_HIDDEN)
 
 
-def show(e, env: Optional[dict] = None) -> str:
-    """An expression written back, compactly, for messages (`hand(right of p)`); a definition's
-    parameters are written as the arguments it was given."""
-    if isinstance(e, ast.Name):
-        b = (env or {}).get(e.name)
-        return b.text if b is not None and b.text else e.name
-    if isinstance(e, ast.Number):
-        return str(e.value)
-    if isinstance(e, ast.Call):
-        return f"{e.func}({', '.join(show(a, env) for a in e.args)})"
-    if isinstance(e, ast.Neighbour):
-        return f"{e.side} of {show(e.player, env)}"
-    if isinstance(e, ast.EndCard):
-        return f"{e.end} {show(e.count, env) + ' ' if e.count is not None else ''}of {show(e.zone, env)}"
-    if isinstance(e, ast.Players):
-        return "players" + (f" from {show(e.start, env)}" if e.start is not None else "")
-    if isinstance(e, ast.Seats):
-        return "seats"
-    return "…"
-
-
-def _describe(src: Source, note: Optional[str] = None) -> str:
-    note = note or src.note
-    where = f" ({note})" if note else ""
-    seen = "only its owner sees" if src.private else "its owner does not see" if src.away else "no seat sees"
-    return f"`{src.text}`{where}, which " + seen
-
-
-def _shown_to(key, facts: frozenset) -> frozenset:
-    return frozenset(f[1] for f in facts if f[0] == "to" and f[2] == key)
-
-
-def _seen(v: Val, viewers: frozenset) -> Val:
-    """`v`, its cards known to `viewers` too."""
-    if not viewers:
-        return v
-    return Val(frozenset(attrs.evolve(s, seen_by=s.seen_by | viewers) for s in v.ident), v.shape)
-
-
-def _everyone(e) -> bool:
-    """Whether an expression stands for every player (`players`, `seats`)."""
-    return isinstance(e, ast.Seats) or (isinstance(e, ast.Players) and e.start is None and e.stop is None)
-
-
-def _contenders(pot: str) -> tuple:
-    """The key of `contenders(pot)`, as `InfoFlow._canon` writes it: what `pay pot to …` goes over."""
-    return ("call", "contenders", (("g", pot),))
-
-
-def _rebase(v: Val, owners: dict) -> Val:
-    """`v` with the owners (and seats shown) renamed by `owners`: a phase's arguments seen from inside."""
-    if not owners:
-        return v
-
-    def one(src: Source) -> Source:
-        return attrs.evolve(src, owner=owners.get(src.owner, src.owner),
-                            seen_by=frozenset(owners.get(k, k) for k in src.seen_by))
-    return Val(frozenset(one(x) for x in v.ident), frozenset(one(x) for x in v.shape))
-
-
-MIRROR = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
-NEGATE = {"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "!=", "!=": "=="}
-
-
-def _at_most_one(cond, holds: bool) -> Optional[str]:
-    """The pot for which at most one player contends where `cond` is `holds` (`count(contenders(pot)) > 1`
-    false, `… <= 1` true), else None."""
-    if isinstance(cond, ast.Unary) and cond.op == "not":
-        return _at_most_one(cond.operand, not holds)
-    if not isinstance(cond, ast.Binary) or cond.op not in MIRROR:
-        return None
-    left, op, right = cond.left, cond.op, cond.right
-    if isinstance(left, ast.Number):
-        left, op, right = right, MIRROR[op], left
-    if not (isinstance(right, ast.Number) and isinstance(left, ast.Call) and left.func == "count"
-            and len(left.args) == 1 and isinstance(left.args[0], ast.Call) and left.args[0].func == "contenders"
-            and len(left.args[0].args) == 1 and isinstance(left.args[0].args[0], ast.Name)):
-        return None
-    op = op if holds else NEGATE[op]
-    n = right.value
-    if (op == "<=" and n <= 1) or (op == "<" and n <= 2) or (op == "==" and n <= 1):
-        return left.args[0].args[0].name
-    return None
-
-
-def _about_top(fact) -> bool:
-    return fact[0] == "end" or (fact[0] == "to" and fact[2][0] == "end")
-
-
-def _first(sources) -> Source:
-    return min(sources, key=lambda s: (s.text, s.family))
-
-
-def _mentions(key, family: str, pile=None) -> bool:
-    """Whether a fact's key names a zone of `family`; with `pile` (the key of a pile number written
-    as a literal), only that pile of a numbered family, or one whose number is not a literal."""
-    if isinstance(key, tuple):
-        if len(key) == 3 and key[0] == "zone" and key[1] == family:
-            return pile is None or key[2] == pile or not (isinstance(key[2], tuple) and key[2][:1] == ("lit",))
-        return any(_mentions(k, family, pile) for k in key)
-    return False
-
-
-class InfoFlow:
+class InfoFlow(Expressions):
     """The taint analysis: one walk per block and per round of the fixed point, reporting into `found`."""
 
     def __init__(self, checker):
@@ -820,191 +658,3 @@ class InfoFlow:
                 self._sink(part.span, v.shape, "this label shows every seat a value computed from {}")
             else:
                 self._sink(part.span, v.all, "this label shows every seat a value computed from {}")
-
-    # -- expressions
-    def _family(self, e) -> Optional[str]:
-        if isinstance(e, ast.Name) and e.name in self.sym.zones and not self.sym.zones[e.name][0]:
-            return e.name
-        if isinstance(e, ast.Call) and e.func in self.sym.zones and (
-                self.sym.zones[e.func][0] or e.func in self.sym.zone_counts):  # (a player's, or a pile)
-            return e.func
-        return None
-
-    def _pile(self, e, env: dict):
-        """The key of the number of one pile of a numbered family written as a literal (`column(2)`),
-        else None: what changes in that pile leaves what is known of the others."""
-        if isinstance(e, ast.Call) and e.func in self.sym.zone_counts and len(e.args) == 1:
-            key = self._canon(e.args[0], env)
-            return key if key[:1] == ("lit",) else None
-        return None
-
-    def _canon(self, e, env: dict):
-        """A key for what an expression stands for, equal for the same player or zone written alike."""
-        if isinstance(e, ast.Name):
-            if e.name in env:
-                return env[e.name].alias
-            if e.name in self.sym.zones:
-                return ("zone", e.name, None)
-            return ("g", e.name)
-        if isinstance(e, ast.Call):
-            args = tuple(self._canon(a, env) for a in e.args)
-            if e.func in self.sym.zones and len(args) == 1:
-                return ("zone", e.func, args[0])
-            return ("call", e.func, args)
-        if isinstance(e, ast.Neighbour):
-            return (e.side, self._canon(e.player, env))
-        if isinstance(e, ast.EndCard):
-            return ("end", e.end, self._canon(e.zone, env), self._canon(e.count, env) if e.count else None)
-        if isinstance(e, (ast.Seats, ast.Number)) or (isinstance(e, ast.Players) and e.start is None and e.stop is None):
-            return ("lit", getattr(e, "value", type(e).__name__))
-        return ("expr", id(e))
-
-    def _zone(self, e: ast.Expr, family: str, owner_expr, env: dict, facts: frozenset) -> Val:
-        per_player, visibility, _ = self.sym.zones[family]
-        owner = self._canon(owner_expr, env) if owner_expr is not None else None
-        if visibility == "public":  # (unless cards were just moved into it face down)
-            down = [f[2] for f in facts if f[0] == "down" and f[1] == ("zone", family, owner)]
-            return Val(frozenset().union(*down))
-        if ("zone", family, owner) in facts or ("zone", family, ALL) in facts:
-            return NOTHING
-        if isinstance(owner_expr, ast.Name) and owner_expr.name in env:
-            over = env[owner_expr.name].over
-            if over is not None and ("zone", family, over) in facts:
-                return NOTHING
-        private = visibility in ("private", "facing away") and self.types.get(id(owner_expr)) == "player"
-        viewers = _shown_to(("zone", family, owner), facts)
-        away = visibility == "facing away"  # (seen by every seat but its owner: `Source.mine`)
-        return Val(frozenset({Source(family, owner if private else None, show(e, env), private and not away, viewers,
-                                     away)}))
-
-    def _ev(self, e, env: dict, facts: frozenset) -> Val:
-        """The taint of an expression where `env` binds the local names and `facts` says what is shown."""
-        self._tick()
-        if e is None or isinstance(e, (ast.Number, ast.Bool, ast.NoneLit, ast.Seats, ast.AllCards, ast.CardLit)):
-            return NOTHING  # (a card literal: cards the rules name, wherever they are)
-        if isinstance(e, ast.Text):
-            return _scalar(*(self._ev(p, env, facts) for p in e.parts if isinstance(p, ast.Expr)))
-        if isinstance(e, ast.Name):
-            if e.name in env:
-                b = env[e.name]
-                if b.alias in facts:
-                    return Val(EMPTY, b.val.shape)
-                return _seen(b.val, _shown_to(b.alias, facts))
-            if e.name in self.sym.zones:
-                return self._zone(e, e.name, None, env, facts)
-            key = ("g", e.name)
-            if key in facts:  # (`reveal drawn`, and nothing set since)
-                return NOTHING
-            return _seen(Val(self.globals.get(e.name, EMPTY)), _shown_to(key, facts))
-        if isinstance(e, ast.ListExpr):
-            items = [self._ev(i, env, facts) for i in e.items]
-            if self.types.get(id(e)) in CARDISH:  # a list of cards: its length is written in the rules
-                return Val(frozenset().union(*(i.ident for i in items)), frozenset().union(*(i.shape for i in items)))
-            return _scalar(*items)
-        if isinstance(e, ast.Call):
-            return self._ev_call(e, env, facts)
-        if isinstance(e, ast.Index):
-            base, index = self._ev(e.base, env, facts), self._ev(e.index, env, facts)
-            return Val(base.ident | index.all, base.shape | index.all)
-        if isinstance(e, ast.Unary):
-            return _scalar(self._ev(e.operand, env, facts))
-        if isinstance(e, ast.Binary):
-            return self._ev_binary(e, env, facts)
-        if isinstance(e, ast.Conditional):
-            cond = self._ev(e.cond, env, facts).all
-            v = self._ev(e.then, env, facts).join(self._ev(e.otherwise, env, facts))
-            return Val(v.ident | cond, v.shape | cond)
-        if isinstance(e, ast.Neighbour):
-            return _scalar(self._ev(e.player, env, facts))
-        if isinstance(e, ast.EndCard):
-            z, n = self._ev(e.zone, env, facts), self._ev(e.count, env, facts)
-            if self.types.get(id(e.zone)) in CARDISH:
-                key = self._canon(e, env)
-                if key in facts:  # `reveal top of talon`, and nothing moved since
-                    return Val(EMPTY, z.shape | n.all)
-                return _seen(Val(z.ident | n.all, z.shape | n.all), _shown_to(key, facts))
-            return _scalar(z, n)
-        if isinstance(e, ast.Players):
-            return _scalar(self._ev(e.start, env, facts), self._ev(e.stop, env, facts))
-        if isinstance(e, ast.Aggregate):
-            return self._ev_aggregate(e, env, facts)
-        if isinstance(e, ast.FaceUp):  # which cards every seat knows is seen by every seat
-            return Val(self._ev(e.card, env, facts).shape)
-        if isinstance(e, ast.PositionOf):
-            return _scalar(self._ev(e.card, env, facts), self._ev(e.zone, env, facts))
-        return NOTHING
-
-    def _ev_call(self, e: ast.Call, env: dict, facts: frozenset) -> Val:
-        args = [self._ev(a, env, facts) for a in e.args]
-        s = self.sym
-        if e.func in s.zones and s.zones[e.func][0] and e.func not in env and len(e.args) == 1:
-            who = args[0].all
-            z = self._zone(e, e.func, e.args[0], env, facts)
-            return Val(z.ident | who, z.shape | who)
-        if e.func in s.zone_counts and e.func not in env and len(e.args) == 1:  # one pile of a family
-            k = args[0].all
-            z = self._zone(e, e.func, e.args[0], env, facts)  # (a pile is shown on its own)
-            return Val(z.ident | k, z.shape | k)
-        if e.func in s.defines and len(e.args) == len(s.defines[e.func].params):
-            d = s.defines[e.func]
-            inner = {}
-            for p, a, x in zip(d.params, args, e.args):
-                over = env[x.name].over if isinstance(x, ast.Name) and x.name in env else None
-                inner[p.name] = Binding(a, self._canon(x, env), over, show(x, env))
-            return self._ev(d.body, inner, facts)
-        if e.func == "count" and args and self.types.get(id(e.args[0])) in CARDISH:
-            return Val(args[0].shape)
-        face = self._face_read(e.func)
-        if face is not None and len(e.args) == 1 and ("face", face, self._canon(e.args[0], env)) in facts:
-            return Val(args[0].shape)  # (`tell players the rank of c`: every seat knows it)
-        if e.func in ("random",) and args:
-            return args[0]
-        return _scalar(*args)
-
-    def _face_read(self, func: str) -> Optional[str]:
-        """The face of a card a function of one card reads: "rank" (`rank`, an order, points, values),
-        "suit", or None."""
-        if func == "suit":
-            return "suit"
-        sym = self.sym.table.get(func)
-        if func == "rank" or func in self.sym.orders or func in self.sym.values or (sym is not None and sym.kind == "points"):
-            return "rank"
-        return None
-
-    def _leaves_out_one(self, where, var: str, src: Val, env: dict, facts: frozenset) -> bool:
-        """Whether an aggregate's `where` only leaves out a card taken from the same cards (`d != c`):
-        how many remain does not depend on which card it is."""
-        if not (isinstance(where, ast.Binary) and where.op in ("!=", "is not")):
-            return False
-        for mine, other in ((where.left, where.right), (where.right, where.left)):
-            if isinstance(mine, ast.Name) and mine.name == var and not ast_mentions(other, var):
-                return self.types.get(id(other)) == "card" and self._ev(other, env, facts).ident <= src.ident
-        return False
-
-    def _ev_binary(self, e: ast.Binary, env: dict, facts: frozenset) -> Val:
-        left, right = self._ev(e.left, env, facts), self._ev(e.right, env, facts)
-        if e.op in ("is", "is not", "==", "!=") and isinstance(e.right, ast.NoneLit):
-            return Val(left.shape)
-        if e.op in ("+", "except") and self.types.get(id(e)) in CARDISH:
-            if e.op == "except" and right.ident <= left.ident:
-                # leaving out cards taken from the same place: how many remain does not depend on them
-                return Val(left.ident, left.shape | right.shape)
-            return Val(left.ident | right.ident, left.shape | right.all)
-        return _scalar(left, right)
-
-    def _ev_aggregate(self, e: ast.Aggregate, env: dict, facts: frozenset) -> Val:
-        src = self._ev(e.source, env, facts)
-        cards = self.types.get(id(e.source)) in CARDISH
-        inner = dict(env)
-        inner[e.var] = Binding(Val(src.ident) if cards else Val(src.all), ("agg", id(e)), self._over(e.source, env))
-        if cards and self._leaves_out_one(e.where, e.var, src, env, facts):
-            where = EMPTY  # (`select d in hand(p) where d != c`, c of hand(p): as `hand(p) except c`)
-        else:
-            where = self._ev(e.where, inner, facts).all if e.where is not None else EMPTY
-        body = self._ev(e.body, inner, facts).all if e.body is not None else EMPTY
-        many = src.shape if cards else src.all
-        if e.kind in ("any", "count", "sum", "min", "max"):
-            return Val(many | where | body)
-        if e.kind == "select":
-            return Val(src.ident | where, src.shape | where) if cards else Val(src.all | where)
-        return Val(src.ident | body | where, src.shape | where) if cards else Val(src.all | body | where)
