@@ -230,6 +230,10 @@ def test_a_pot_paid_in_a_branch_on_hidden_cards_tells_the_branch_ran(tmp_path):
     # told to one player only: the others still do not know the rank
     ("        tell left of p the rank of top of hand(p)\n"
      "        announce \"{rank(top of hand(p))}\"\n", 13),
+    # the rank told is of the card on top then: once a card is put on it, the top is another card
+    ("        tell players the rank of top of hand(p)\n"
+     "        move top of talon to hand(p)\n"
+     "        announce \"{rank(top of hand(p))}\"\n", 14),
     # the suit told says nothing of the rank
     ("        tell players the suit of top of hand(p)\n"
      "        announce \"{rank(top of hand(p))}\"\n", 13),

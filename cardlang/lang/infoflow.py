@@ -500,7 +500,7 @@ class InfoFlow(Expressions):
         out = set()
         for f in facts:
             is_zone = _mentions(f, family, pile) if family is not None else any(_mentions(f, z) for z in self.sym.zones)
-            local = f[2] if f[0] == "to" else f
+            local = f[2] if f[0] in ("to", "face") else f  # (what a seat was told goes with the order)
             if is_zone or (cards and local[0] in ("let", "set", "alt", "each", "agg", "param", "g")):
                 continue
             out.add(f)

@@ -167,7 +167,7 @@ def _at_most_one(cond, holds: bool) -> Optional[str]:
 
 
 def _about_top(fact) -> bool:
-    return fact[0] == "end" or (fact[0] == "to" and fact[2][0] == "end")
+    return fact[0] == "end" or (fact[0] in ("to", "face") and fact[2][0] == "end")
 
 
 def _first(sources) -> Source:
