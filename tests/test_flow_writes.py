@@ -60,3 +60,33 @@ def test_a_loop_whose_body_changes_its_pot_stack_or_team_variable_is_not_e041(te
 @pytest.mark.parametrize("template, cond, body", UNCHANGED)
 def test_a_loop_that_changes_nothing_its_condition_reads_is_still_e041(template, cond, body):
     assert "E041" in _codes(template, cond, body)
+
+
+FACES = """game "Faces"
+players 2..2
+deck standard
+zone talon: pile, hidden
+zone table: pile, public
+
+round:
+    move all cards to talon
+    shuffle talon
+    move top of talon to table face down
+    while {cond}:
+        {body}
+    end game
+"""
+
+
+@pytest.mark.parametrize("cond, body", [
+    ("not (top of table is face up)", "reveal top of table"),
+    ("top of table is face up", "hide top of table"),
+    ("top of table is face up", "forget order of table"),
+])
+def test_a_loop_that_changes_who_knows_the_cards_it_tests_is_not_e041(cond, body):
+    """`is face up` reads who knows a card: reveal, hide and forget order change it."""
+    assert "E041" not in _codes(FACES, cond, body)
+
+
+def test_a_loop_that_only_speaks_is_still_e041():
+    assert "E041" in _codes(FACES, "not (top of table is face up)", 'announce "not yet"')
