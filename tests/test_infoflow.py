@@ -267,3 +267,14 @@ def test_a_zone_parameter_given_another_players_hand_is_still_a_secret(tmp_path)
                                         "        \"knock\" if z has K:\n            pass\n")
     assert [(d.span.line, d.message) for d in found] == [
         (18, "which options `q` may choose depends on `hand(left of p)`, which only its owner sees")]
+
+
+def test_telling_every_seat_which_cards_have_a_hidden_face_warns(tmp_path):
+    body = DEAL + ("    for each p in players:\n"
+                   "        tell {who} which cards of hand(left of p) are {face}\n"
+                   "    end game\n")
+    found = check_text(tmp_path, body.replace("{who}", "players").replace("{face}", "suit(top of hand(p))"))
+    assert [(d.span.line, d.message) for d in found] == [
+        (12, "every seat is told which cards have this face, computed from `hand(p)`, which only its owner sees")]
+    assert check_text(tmp_path, body.replace("{who}", "players").replace("{face}", "hearts")) == []
+    assert check_text(tmp_path, body.replace("{who}", "p").replace("{face}", "suit(top of hand(p))")) == []
