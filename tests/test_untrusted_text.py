@@ -366,3 +366,15 @@ def test_the_clirunner_table_shows_texts_as_text(tmp_path):
     result = CliRunner().invoke(main, ["play", str(HOSTILE), "--seed", "5"], input="?\n1\n1\n1\n")
     assert result.exit_code == 0, result.output
     assert_shown_as_text(result.output)
+
+
+def test_a_research_environment_renders_the_texts_as_text():
+    import cardlang
+    from cardlang.research.render import ansi
+
+    game = cardlang.load(str(HOSTILE))
+    state = game.new_initial_state(seed=3)
+    state.apply(state.legal_action_ids()[0])
+    out = ansi(game, state.view(state.current_player))
+    assert_shown_as_text(out)
+    assert "keep\\x1b[2K\\x1b[1G  9. win the game" in out
