@@ -378,3 +378,11 @@ def test_a_research_environment_renders_the_texts_as_text():
     out = ansi(game, state.view(state.current_player))
     assert_shown_as_text(out)
     assert "keep\\x1b[2K\\x1b[1G  9. win the game" in out
+
+
+def test_an_escape_written_in_a_text_is_no_escape_only_a_raw_byte_is():
+    from cardlang.lang.parse import unquote
+
+    assert unquote('"a\\x1b[2J"') == "ax1b[2J"  # `\x` is `x`: the text holds no ESC
+    assert unquote('"a\\nb\\tc"') == "a\nb\tc"  # the two escapes a text has
+    assert unquote('"a\x1b[2J"') == "a\x1b[2J"  # a raw byte is kept (and W010 names it)
