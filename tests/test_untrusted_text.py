@@ -227,14 +227,15 @@ def test_play_bots_only_shows_every_text_as_text(colour):
 
 
 def test_play_at_the_table_shows_the_title_about_options_labels_and_log_as_text(tmp_path):
-    save = tmp_path / "game.save.json"
+    save = tmp_path / "game\x1b]0;T\x07.save.json"  # its name is shown too (the hint to replay it)
     result = run("play", HOSTILE, "--seed", "3", "--save", save, input="?\nlog\n1\n1\n1\n")
     out = result.stdout + result.stderr
     assert result.returncode == 0, out
     assert_shown_as_text(out)
     for shown in ["Nice\\x1b]0;PWNED\\x07 game\\x1b]52;c;", "\\x1b]8;;file:///etc/passwd", "[link=file:///etc/passwd]",
                   "[bold red]markup[/]", "\\u202eRLO", "option mode = calm\\x1b[41m", "the mode\\x1b]0;OPT\\x07",
-                  "keep\\x1b[2K\\x1b[1G  9. win the game", "v\\x1b[31mred\\x1b[0m\\x07\\x08\\x7f"]:
+                  "keep\\x1b[2K\\x1b[1G  9. win the game", "v\\x1b[31mred\\x1b[0m\\x07\\x08\\x7f",
+                  "game\\x1b]0;T\\x07.save.json"]:
         assert shown in out, shown
     # a replay of the save shows the same texts (and the saved labels) as text, colours off and on
     for colour in ([], ["--color"]):
