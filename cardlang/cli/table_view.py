@@ -116,7 +116,7 @@ def hand_text(labels: Sequence[Optional[str]], style: Optional[Style] = None) ->
 
 def rich_line(line: str, style: Optional[Style] = None, base: str = "") -> Text:
     """A line of text (a log line, an action label) with every card label in it coloured, and every
-    control character of it shown as text (`\x1b`, `\n`: a rule file's texts are untrusted)."""
+    control character of it shown as text (`\\x1b`, `\\n`: a rule file's texts are untrusted)."""
     style = style or Style()
     line = visible(line)
     out = Text(style=base)
