@@ -37,6 +37,17 @@ class _LazyGroup(click.Group):
             self.add_command(command, name)
         return super().get_command(ctx, name)
 
+    def invoke(self, ctx):
+        """Runs the command; click's own one-line errors (a path that does not exist, a bad option
+        value) quote what was typed or found on disk, shown as text (docs/security.md)."""
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as e:
+            from ..runtime.untrusted import visible
+
+            e.message = visible(e.message, newlines=True)
+            raise
+
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardlang")

@@ -12,6 +12,7 @@ from typing import Callable
 from rich.console import Console
 from rich.text import Text
 
+from ..runtime.untrusted import visible
 from .table_view import Style, scores_table
 
 PROMPT = "Enter: next round, a: all the rest, q: stop > "
@@ -35,7 +36,7 @@ def step_through(game, state, console: Console, style: Style, read: Callable[[st
     """Shows a finished game nobody decided, a round at a time, then its scores and winners
     (`echo`: the input is not a terminal, so what was read is written after the prompt)."""
     chunks = steps(state)
-    console.print(Text(f"{game.title}: nobody decides in this game, chance plays it "
+    console.print(Text(f"{visible(game.title)}: nobody decides in this game, chance plays it "
                        f"({len(chunks)} rounds). Press Enter for each round.", style="bold"))
     for k, chunk in enumerate(chunks):
         console.print(Text(f"round {k + 1}", style="bold"))

@@ -19,6 +19,7 @@ from ..lang.diagnostics import Diagnostic, Span
 from ..lang.files import RULE_SUFFIX, os_problem, file_kind, inside, roots_for
 from ..lang.report import RENDERERS, Report, render_text
 from ..load import Loader, guarded
+from ..runtime.untrusted import visible
 from .cmd_common import ROOT_HELP
 
 FORMATS = ("text", "json", "github", "sarif")
@@ -117,9 +118,9 @@ def check_paths(paths: Iterable[str], root: Optional[str] = None) -> Report:
     Raises `click.UsageError` for a path that does not exist or when no file is found."""
     files, missing, skipped = find_files(paths, root)
     if missing:
-        raise click.UsageError(f"no such file or folder: {', '.join(missing)}")
+        raise click.UsageError(f"no such file or folder: {', '.join(map(visible, missing))}")
     if not files and not skipped:
-        raise click.UsageError("no `.cards` file found in " + ", ".join(paths))
+        raise click.UsageError("no `.cards` file found in " + ", ".join(map(visible, paths)))
     return check_files(files, root, skipped)
 
 

@@ -12,6 +12,7 @@ from ..lang.diagnostics import CardlangError, render_text
 from ..lang.files import ROOT_ENV
 from ..runtime.basics import RuleError
 from ..load import load
+from .untrusted import echo
 
 if TYPE_CHECKING:  # the engine is loaded by `load`, not by `cardlang check`
     from ..runtime.engine import Game
@@ -65,7 +66,7 @@ def load_game(path: str, players: Optional[int], settings) -> "Game":
             for d in e.diagnostics:
                 click.echo(render_text(d, e.sources), err=True)
             raise SystemExit(1)
-        click.echo(f"error: {e.message}", err=True)
+        echo(f"error: {e.message}", err=True)
         raise SystemExit(2)
     except RuleError as e:  # a rule worked out as the game loads (which deck, at this player count)
         exit_on_rule_error(e)
@@ -73,5 +74,5 @@ def load_game(path: str, players: Optional[int], settings) -> "Game":
 
 def exit_on_rule_error(error: RuleError, *notes: str):
     """Ends a command on a rule error: its one line (place, message, seed, move, `notes`), status 1."""
-    click.echo(error.report(*notes), err=True)
+    echo(error.report(*notes), err=True)
     raise SystemExit(1)

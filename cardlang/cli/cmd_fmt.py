@@ -17,6 +17,7 @@ from ..lang.report import Report, render_text
 from ..load import read_source
 from ..tools.fmt import FormatError, format_source
 from .cmd_check import display_path, find_files
+from .untrusted import echo, visible
 
 
 def _problem(path: str, diagnostics: list, source) -> None:
@@ -40,7 +41,7 @@ def fmt_command(paths, check_only: bool, show_diff: bool) -> None:
     files, missing, skipped = find_files(paths)
     status = 0
     for p in missing:
-        click.echo(f"error: {p}: no such file or folder", err=True)
+        echo(f"error: {p}: no such file or folder", err=True)
         status = 2
     for d in skipped:  # a link out of the folder, a FIFO: left alone, as `check` leaves them
         _problem(d.span.file, [d], None)
@@ -61,15 +62,16 @@ def fmt_command(paths, check_only: bool, show_diff: bool) -> None:
             continue
         changed.append(path)
         if show_diff:
-            shown = display_path(path)
-            click.echo("".join(difflib.unified_diff(source.splitlines(True), formatted.splitlines(True),
-                                                    shown, shown)), nl=False)
+            shown = visible(display_path(path))
+            diff = difflib.unified_diff(source.splitlines(True), formatted.splitlines(True), shown, shown)
+            # each line of the diff as text (its `\r`, a control character of the file, visible)
+            click.echo("".join(visible(line[:-1] if line.endswith("\n") else line) + "\n" for line in diff), nl=False)
         elif check_only:
-            click.echo(f"would reformat {display_path(path)}")
+            echo(f"would reformat {display_path(path)}")
         else:
             with open(path, "w", encoding="utf-8", newline="") as f:
                 f.write(formatted)
-            click.echo(f"reformatted {display_path(path)}")
+            echo(f"reformatted {display_path(path)}")
     if check_only and changed and status == 0:
         status = 1
     if not files and not missing:

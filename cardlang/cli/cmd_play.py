@@ -25,6 +25,7 @@ from ..play.bots import BOTS
 from ..play.chance import decides
 from .chance_view import step_through
 from .cmd_common import TAIL_SHOWN, exit_on_rule_error, load_game, parse_settings
+from . import untrusted
 from ..play.savegame import SaveError, load_saved, save_data, write_save
 from ..play.replay import option_text
 from ..play.team_result import final_teams, team_name, team_value, winning
@@ -476,8 +477,8 @@ class Session:
         self.console.print(renderable)
 
     def say(self, text: str, style: str = "") -> None:
-        if text is not None:
-            self.console.print(Text(text, style=style), soft_wrap=True)
+        if text is not None:  # (a title, an option's help, a path: shown as text)
+            self.console.print(Text(untrusted.visible(text), style=style), soft_wrap=True)
 
 
 def _on_hangup(handler):
@@ -675,7 +676,8 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
                                                                         save_path=path)), path))
     except KeyboardInterrupt:
         save(now=True)
-        console.print("\nInterrupted.", markup=False)
+        console.print()
+        console.print("Interrupted.", markup=False)
         if save_path:
             console.print(f"The game is saved in {save_path}; to go on: cardlang play --resume {_quote(save_path)}",
                           markup=False, soft_wrap=True)
@@ -703,15 +705,7 @@ def _print_teams(console: Console, game, state, teams: list) -> None:
 
 
 def _console(color: Optional[bool], use_ascii: bool) -> Console:
-    kwargs = dict(highlight=False, emoji=False, markup=False)
-    if color is False:
-        kwargs["color_system"] = None
-        kwargs["no_color"] = True
-    elif color is True:
-        kwargs["force_terminal"] = True
-    if use_ascii:
-        kwargs["safe_box"] = True
-    return Console(**kwargs)
+    return untrusted.console(color, ascii_only=use_ascii)  # every text of the game shown as text
 
 
 def _stdin_is_terminal() -> bool:
@@ -722,5 +716,5 @@ def _stdin_is_terminal() -> bool:
 
 
 def _fail(message: str, status: int = 2):
-    click.echo(f"error: {message}", err=True)
+    untrusted.echo(f"error: {message}", err=True)
     raise SystemExit(status)

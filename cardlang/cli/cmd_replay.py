@@ -21,6 +21,7 @@ from .cmd_common import TAIL_SHOWN, exit_on_rule_error
 from ..play.savegame import SaveError, load_saved_or_stop
 from ..runtime.engine import RuleError
 from .table_view import Style, rich_line, terminal_shows_symbols
+from . import untrusted
 
 
 @click.command("replay")
@@ -107,14 +108,9 @@ def _heading(console: Console, seat: int, first: bool) -> None:
 
 
 def _console(color) -> Console:
-    kwargs = dict(highlight=False, emoji=False, markup=False)
-    if color is False:
-        kwargs.update(color_system=None, no_color=True)
-    elif color is True:
-        kwargs["force_terminal"] = True
-    return Console(**kwargs)
+    return untrusted.console(color)  # every text of the save and its game shown as text
 
 
 def _fail(message: str, status: int = 2):
-    click.echo(f"error: {message}", err=True)
+    untrusted.echo(f"error: {message}", err=True)
     raise SystemExit(status)

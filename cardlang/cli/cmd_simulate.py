@@ -11,6 +11,7 @@ from ..play.bots import BotNameError, make_bot, parse_bot
 from .cmd_common import exit_on_rule_error, load_game
 from ..runtime.engine import RuleError
 from ..play.simulate import cpu_count, simulate
+from . import untrusted
 
 
 @click.command("simulate")
@@ -60,7 +61,7 @@ def simulate_command(path, games, players, bot_names, seed, jobs, cluster, setti
     except RuleError as e:  # a game broke a rule: the run stops, naming that game's seed
         exit_on_rule_error(e)
     except RuntimeError as e:
-        click.echo(f"error: {e}", err=True)
+        untrusted.echo(f"error: {e}", err=True)
         raise SystemExit(2)
     except KeyboardInterrupt:  # before the first game was under way
         click.echo("interrupted before any game finished", err=True)
@@ -74,7 +75,7 @@ def simulate_command(path, games, players, bot_names, seed, jobs, cluster, setti
     else:
         _print_tables(stats)
         if plot_path is not None:
-            click.echo(f"plot: {plot_path}")
+            untrusted.echo(f"plot: {plot_path}")
     if stats["interrupted"]:
         raise SystemExit(130)
 
@@ -103,7 +104,7 @@ def _interval(ci) -> str:
 
 
 def _print_tables(stats) -> None:
-    echo = click.echo
+    echo = untrusted.echo  # titles, labels and file names of the game shown as text
     head = f"{stats['game']}: {stats['games']} games, {stats['players']} players"
     if stats.get("score_order"):
         head += f" (the {stats['score_order']} score wins)"
@@ -154,7 +155,7 @@ def _print_teams(stats, payoff_columns) -> None:
     """Partnerships: each team's wins (a game its players won together counts once), score, payoff."""
     if "teams" not in stats:
         return
-    echo = click.echo
+    echo = untrusted.echo  # titles, labels and file names of the game shown as text
     echo("by team (a game won by a team counts once):")
     for t in stats["teams"]:
         seats = " & ".join("P%d" % s for s in t["seats"])
@@ -167,7 +168,7 @@ def _print_teams(stats, payoff_columns) -> None:
 
 def _print_chance_tables(stats) -> None:
     """A game nobody decides: no bots, positions, decisions or actions, only what chance does."""
-    echo = click.echo
+    echo = untrusted.echo  # titles, labels and file names of the game shown as text
     echo("nobody decides in this game: chance alone plays it (no bots, decisions or actions to show)")
     echo(f"{'seat':>4}  {'wins':>6}  {'win rate':>8}  {'95% interval':>17}  {'mean score':>10}  {'sd':>7}")
     for s in stats["seats"]:
@@ -181,7 +182,7 @@ def _print_chance_tables(stats) -> None:
 
 
 def _print_coverage(stats) -> None:
-    echo = click.echo
+    echo = untrusted.echo  # titles, labels and file names of the game shown as text
     if "coverage" in stats:
         cov = stats["coverage"]
         reached = sum(1 for e in cov if e["hits"])
@@ -194,7 +195,7 @@ def _print_coverage(stats) -> None:
 
 def _print_betting(cov) -> None:
     """Each betting round with its parts, one line each: blinds, decisions, all-ins, wins by folds."""
-    echo = click.echo
+    echo = untrusted.echo  # titles, labels and file names of the game shown as text
     for e in cov:
         if e["kind"] != "bets":
             continue

@@ -7,6 +7,8 @@ def plot_simulation(stats: dict, path: str) -> None:
     """Draws a simulation's statistics (as `simulate` returns them) to an image file."""
     import matplotlib
 
+    from .untrusted import plot_text
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -20,7 +22,7 @@ def plot_simulation(stats: dict, path: str) -> None:
         high = [r["win_rate_ci95"][1] - r["win_rate"] for r in rows]
         ax.bar(xs, rates, yerr=[low, high], capsize=4, color="#4c72b0")
         ax.axhline(fair, color="grey", linestyle="--", linewidth=1, label=f"1/{stats['players']}")
-        names = [f"P{r['seat']}\n{r['bot']}" if key == "seat" else str(r["position"]) for r in rows]
+        names = [f"P{r['seat']}\n{plot_text(r['bot'])}" if key == "seat" else str(r["position"]) for r in rows]
         ax.set_xticks(xs, names, fontsize=8)
         ax.set_ylim(0, min(1.0, max(r["win_rate_ci95"][1] for r in rows) * 1.15 + 0.02))
         ax.set_ylabel("win rate (95% interval)")
@@ -35,7 +37,7 @@ def plot_simulation(stats: dict, path: str) -> None:
     length_ax.set_ylabel("games")
     length_ax.set_title(f"game length (mean {stats['decisions']['mean']:.1f} decisions, "
                         f"{stats['rounds']['mean']:.1f} rounds)")
-    fig.suptitle(f"{stats['game']}: {stats['games']} games, {stats['players']} players, seed {stats['seed']}")
+    fig.suptitle(f"{plot_text(stats['game'])}: {stats['games']} games, {stats['players']} players, seed {stats['seed']}")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

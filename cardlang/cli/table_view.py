@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..play.team_result import number, team_value
+from ..runtime.untrusted import visible
 
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 SUIT_LETTERS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
@@ -114,8 +115,10 @@ def hand_text(labels: Sequence[Optional[str]], style: Optional[Style] = None) ->
 
 
 def rich_line(line: str, style: Optional[Style] = None, base: str = "") -> Text:
-    """A line of text (a log line, an action label) with every card label in it coloured."""
+    """A line of text (a log line, an action label) with every card label in it coloured, and every
+    control character of it shown as text (`\\x1b`, `\\n`: a rule file's texts are untrusted)."""
     style = style or Style()
+    line = visible(line)
     out = Text(style=base)
     pos = 0
     for m in CARD_RE.finditer(line):
@@ -252,7 +255,7 @@ def render_table(obs: dict, layout: Layout, style: Optional[Style] = None, *, ev
     style = style or Style()
     seat = obs["seat"]
     parts: list = []
-    parts.append(Rule(Text(header or layout.title, style="bold"), characters="-" if style.ascii else "─",
+    parts.append(Rule(Text(visible(header or layout.title), style="bold"), characters="-" if style.ascii else "─",
                       style="dim"))
 
     zones = obs["zones"]

@@ -10,6 +10,7 @@ import click
 from ..play.bots import BotNameError, make_bot
 from ..play.compare import expected_games, run_all
 from ..play.simulate import cpu_count
+from .untrusted import console as untrusted_console, echo, plot_text
 
 NAMES = {
     "decisions": "decisions per game", "rounds": "rounds per game", "capped": "games cut by the cap",
@@ -50,7 +51,7 @@ def options(command):
 
 def fail(message: str, code: int = 2):
     """One line on stderr and the exit status."""
-    click.echo(f"error: {message}", err=True)
+    echo(f"error: {message}", err=True)
     raise SystemExit(code)
 
 
@@ -95,7 +96,7 @@ def run(games, labels, n, seed, bots, skill, args) -> dict:
 
                 result = run_all(games, n, seed, bots, skill, progress=progress, **kwargs)
     except KeyboardInterrupt:
-        click.echo("interrupted before any game finished", err=True)
+        echo("interrupted before any game finished", err=True)
         raise SystemExit(130)
     except (RuntimeError, ValueError) as e:
         fail(str(e))
@@ -118,7 +119,7 @@ def finish(out: dict, args, axis=None) -> None:
     else:
         table(out)
         if args["plot_path"] is not None:
-            click.echo(f"plot: {args['plot_path']}")
+            echo(f"plot: {args['plot_path']}")
     if out["interrupted"]:
         raise SystemExit(130)
 
@@ -145,10 +146,10 @@ def _number(x: float) -> str:
 
 def table(out: dict) -> None:
     """The side-by-side table of every measure, with the verdicts that hold after Holm's correction."""
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(file=sys.stdout, width=max(120, 70 + 30 * len(out["results"])), highlight=False)
+    # the titles, labels and file names of the games are shown as text (no markup, no escapes)
+    console = untrusted_console(file=sys.stdout, width=max(120, 70 + 30 * len(out["results"])))
     first = out["results"][0] if out["results"] else None
     games = ", ".join(f"{r['label']}: {r['games']}" for r in out["results"])
     title = f"{first['game'] if first else ''}: games per file {games}; players {first['players'] if first else ''}"
@@ -209,7 +210,7 @@ def _seat_panel(ax, out: dict) -> None:
         vals = [e["value"] for e in r["seats"]]
         low = [max(0.0, e["value"] - e["ci95"][0]) for e in r["seats"]]
         high = [max(0.0, e["ci95"][1] - e["value"]) for e in r["seats"]]
-        ax.bar(xs, vals, width, yerr=[low, high], capsize=2, label=r["label"])
+        ax.bar(xs, vals, width, yerr=[low, high], capsize=2, label=plot_text(r["label"]))
     ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1)
     ax.set_xticks([s + 0.4 - width / 2 for s in range(players)], [f"P{s}" for s in range(players)])
     ax.set_title("win rate by seat", fontsize=9)
@@ -236,15 +237,15 @@ def plot(out: dict, path: str, axis=None) -> None:
         high = [max(0.0, e["ci95"][1] - e["value"]) if e else 0 for e in entries]
         if axis:
             ax.errorbar(xs, vals, yerr=[low, high], marker="o", capsize=3)
-            ax.set_xlabel(out.get("option", "value"))
+            ax.set_xlabel(plot_text(out.get("option", "value")))
         else:
             ax.bar(xs, vals, yerr=[low, high], capsize=4, color="#4c72b0")
-            ax.set_xticks(xs, [r["label"] for r in out["results"]], fontsize=7, rotation=15)
+            ax.set_xticks(xs, [plot_text(r["label"]) for r in out["results"]], fontsize=7, rotation=15)
         ax.set_title(NAMES[name], fontsize=9)
     _seat_panel(list(axes.flat)[len(names)], out)
     for ax in list(axes.flat)[len(names) + 1:]:
         ax.axis("off")
-    fig.suptitle("95% intervals; " + ", ".join(r["label"] for r in out["results"]), fontsize=9)
+    fig.suptitle("95% intervals; " + ", ".join(plot_text(r["label"]) for r in out["results"]), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)

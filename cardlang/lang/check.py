@@ -17,6 +17,7 @@ from .seats import check_list_option, check_reverse, check_sit_out
 from .limits import MAX_PLAYERS
 from .poker_vocabulary import CATEGORIES
 from .check_expr import ExpressionChecks
+from .check_texts import check_hidden_characters
 from .symbols import Symbol, Symbols
 from .types import (ANY, BOOL, BUILTINS, CARD, CARDS, ELEMENT, HANDVALUE, LIMITS, LIST, LISTS, MAX_LIMIT,  # noqa: F401
                     NONE, NONES, NULLABLE, NUMBER, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEXT, TYPE_NAMES,
@@ -70,6 +71,7 @@ class Checker(ExpressionChecks):
         check_unused(self)
         check_flow(self)
         check_choices(self)
+        check_hidden_characters(self)
         # taints need the types of a file without errors; W004 only warns: a game being loaded skips it
         if self.warnings and not any(d.is_error for d in self.diags):
             from .infoflow import check_infoflow

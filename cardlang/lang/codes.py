@@ -72,6 +72,7 @@ CODES = {
     "W006": "payoff by seat in a game with teams",
     "W008": "pot never paid out",
     "W009": "forgetting the order of a public zone",
+    "W010": "control or invisible character in a text",
 }
 
 

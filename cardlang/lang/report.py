@@ -12,6 +12,7 @@ from typing import Optional
 
 import attrs
 
+from ..runtime.untrusted import visible, visible_json
 from .codes import CODES, title
 from .diagnostics import Diagnostic
 from .snippet import paint, render_diagnostic
@@ -71,13 +72,13 @@ def render_text(report: Report, color: bool = False, quiet: bool = False, limit:
         for d in found[:limit]:
             out += [render_diagnostic(d, lines, color), ""]
         if len(found) > limit:
-            out += [f"… and {len(found) - limit} more in {file} (`--format json` lists them all)", ""]
+            out += [f"… and {len(found) - limit} more in {visible(file)} (`--format json` lists them all)", ""]
     if not quiet:
         for f in report.files:
             found = groups.get(f, [])
             if not any(d.is_error for d in found):
                 w = len(found)
-                out.append(f"{f}: " + paint("ok", "ok", color) + (f" ({_plural(w, 'warning')})" if w else ""))
+                out.append(f"{visible(f)}: " + paint("ok", "ok", color) + (f" ({_plural(w, 'warning')})" if w else ""))
     e, w, n = report.errors, report.warnings, len(report.files)
     if e or w or not quiet:
         summary = f"{_plural(e, 'error')}, {_plural(w, 'warning')} in {_plural(n, 'file')}"
@@ -109,12 +110,14 @@ def diagnostic_dict(d: Diagnostic) -> dict:
 def render_json(report: Report) -> str:
     """`{"files": [...], "diagnostics": [...]}`: the stable machine-readable form, every diagnostic."""
     data = {"files": list(report.files), "diagnostics": [diagnostic_dict(d) for d in report.sorted()]}
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return visible_json(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 # ---------------------------------------------------------------------- github
 def _gh_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # the runner reads `%0A` as a line end of the message; every other control character (the log
+    # shows the line to a browser that obeys colour codes) is made visible first
+    return "%0A".join(visible(line).replace("%", "%25") for line in text.split("\n"))
 
 
 def _gh_property(text: str) -> str:
@@ -173,7 +176,7 @@ def render_sarif(report: Report, version: str = "0") -> str:
             "results": results,
         }],
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return visible_json(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 def _uri(path: str) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..runtime.untrusted import visible
+
 MAX_SHOWN_LINE = 160  # a longer source line is shown as a window around the span
 
 _STYLES = {
@@ -28,8 +30,12 @@ def paint(text: str, style: str, color: bool) -> str:
 
 
 def _printable(line: str) -> str:
-    """The line as written, except control characters (which could drive the terminal)."""
-    return "".join(c if c == "\t" or (c >= " " and c != "\x7f") else "\ufffd" for c in line)
+    """The line as written, except each character `visible` would escape (a control character
+    could drive the terminal, a bidi override reorder the line): one `\ufffd` each, so that the
+    carets stay under their columns."""
+    if line.isprintable():
+        return line
+    return "".join(c if c == "\t" or visible(c) == c else "\ufffd" for c in line)
 
 
 def _window(line: str, start: int, end: int) -> tuple[str, int, int]:
@@ -64,12 +70,13 @@ def render_diagnostic(d, lines: Optional[list], color: bool = False) -> str:
     rustc-style block: `--> file:line:col`, the source line as written with carets under the whole
     span, and `= help:` / `= note:` lines."""
     s = d.span
+    file = visible(s.file)  # a file name, a message quoting a text, a help: each shown as text
     sev = d.severity if d.severity in ("error", "warning") else "error"
-    head = (f"{s.file}:{s.line}:{s.column}: " + paint(f"{sev}[{d.code}]", sev, color)
-            + ": " + paint(d.message, "bold", color))
+    head = (f"{file}:{s.line}:{s.column}: " + paint(f"{sev}[{d.code}]", sev, color)
+            + ": " + paint(visible(d.message), "bold", color))
     number = str(s.line)
     pad = " " * len(number)
-    out = [head, f"{pad}{paint('-->', 'gutter', color)} {s.file}:{s.line}:{s.column}"]
+    out = [head, f"{pad}{paint('-->', 'gutter', color)} {file}:{s.line}:{s.column}"]
     bar = paint("|", "gutter", color)
     if lines is not None and 1 <= s.line <= len(lines):
         line = _printable(lines[s.line - 1].rstrip("\r"))
@@ -82,7 +89,7 @@ def render_diagnostic(d, lines: Optional[list], color: bool = False) -> str:
         out.append(f"{paint(number, 'gutter', color)} {bar} {_source(shown, color)}".rstrip())
         out.append(f"{pad} {bar} {under}" + paint("^" * max(1, end - start), sev, color))
     for note in d.notes:
-        out.append(f"{pad} = note: {note}")
+        out.append(f"{pad} = note: {visible(note)}")
     if d.help:
-        out.append(f"{pad} = " + paint("help", "help", color) + f": {d.help}")
+        out.append(f"{pad} = " + paint("help", "help", color) + f": {visible(d.help)}")
     return "\n".join(out)
