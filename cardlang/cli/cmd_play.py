@@ -25,7 +25,7 @@ from ..play.bots import BOTS
 from ..play.chance import decides
 from .chance_view import step_through
 from .cmd_common import TAIL_SHOWN, exit_on_rule_error, load_game, parse_settings
-from ..play.savegame import SaveError, load_saved, save_data, write_save
+from ..play.savegame import SaveError, check_save_target, load_saved, save_data, write_save
 from ..play.replay import option_text
 from ..play.team_result import final_teams, team_name, team_value, winning
 from ..play.seen import common_observation, table_label, table_labels, table_seats
@@ -606,6 +606,11 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
     for s in humans:
         if not 0 <= s < game.players:
             _fail(f"--seat must be from 0 to {game.players - 1}, not {s}")
+    if save_path is not None:  # refused before the game starts: a save replaces only a save (or writes anew)
+        try:
+            check_save_target(save_path)
+        except OSError as e:
+            _fail(str(e))
     try:
         bots = Bots(bot_name, seed)
     except KeyError as e:
@@ -613,7 +618,10 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
     replay_hint = (f"Replay it: cardlang replay {_quote(save_path)} (--all shows every card)" if save_path
                    else f"Play the same deal again: {replay_command(game, seed, settings_shown, bot_name)}")
     if bots_only:
-        _bots_only(game, state, bots, console, save_path, speed or 0.0, bot_name)
+        try:
+            _bots_only(game, state, bots, console, save_path, speed or 0.0, bot_name)
+        except OSError as e:
+            _fail(f"could not save the game to {save_path}: {e.strerror or e}", status=1)
         return
     if not decides(game.symbols):  # pure chance: nothing to ask, the game is shown a round at a time
         step_through(game, state, console, style, replay_hint=replay_hint, echo=not _stdin_is_terminal())
