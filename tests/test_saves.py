@@ -694,3 +694,21 @@ def test_a_save_to_proc_self_mem_is_one_line(tmp_path):
                                        "--save", gone])
     assert result.exit_code == 1 and f"error: could not save the game to {gone}: " in result.output
     assert "Traceback" not in result.output and not isinstance(result.exception, OSError)
+
+
+@pytest.mark.parametrize("bot", ["ismcts:1e400s", "ismcts:nans", "greedy:3600s", "ismcts:99999999999"])
+def test_a_save_carrying_an_unbounded_bot_budget_is_refused_at_once(saves, tmp_path, bot):
+    # the checksum made again: the budget is what someone sent, not a damaged file (issue 27, item 8)
+    import subprocess
+    import sys
+
+    save = copy(saves, "progress", tmp_path)
+    data = json.loads(save.read_text())
+    data["bot"] = bot
+    data["checksum"] = checksum(data)
+    save.write_text(json.dumps(data, ensure_ascii=False))
+    run = subprocess.run([sys.executable, "-m", "cardlang.cli", "play", "--resume", str(save)], input="quit\n",
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.strip().splitlines() == [run.stderr.strip()]
+    assert run.stderr.startswith(f'error: {save}: field "bot": a ') and "budget is a number" in run.stderr

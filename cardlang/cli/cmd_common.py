@@ -22,6 +22,41 @@ ROOT_HELP = ("Let `extends` reach rule files anywhere under DIR (by default only
 _ROOT_KEY = "cardlang.root"
 
 
+# the bounds of the numeric options (issue 27): a value outside is one usage line, never a traceback or a hang
+MAX_GAMES = 10_000_000  # games of a run: a few hours of the fastest game on one core
+MAX_JOBS = 256  # local processes
+SEED_BOUND = 1 << 63  # a seed is from -2**63 to 2**63 - 1: every game of a run then fits a save (`MAX_SEED`)
+MAX_PAUSE = 60.0  # seconds of `--speed`
+MAX_SEATS = 1000  # players and seats: as many as a save holds
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A FloatRange that refuses `nan` and `inf` too (click's own lets `nan` through every bound)."""
+
+    def convert(self, value, param, ctx):
+        import math
+
+        rv = super().convert(value, param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return rv
+
+
+def seed_type() -> click.IntRange:
+    """The type of a `--seed`."""
+    return click.IntRange(-SEED_BOUND, SEED_BOUND - 1)
+
+
+def games_type() -> click.IntRange:
+    """The type of a number of games (`-n`, `--max-games`)."""
+    return click.IntRange(1, MAX_GAMES)
+
+
+def jobs_type() -> click.IntRange:
+    """The type of `--jobs`."""
+    return click.IntRange(1, MAX_JOBS)
+
+
 def parse_settings(values) -> dict:
     """`--set tokens=3 --set blind=true` → {"tokens": "3", "blind": "true"} (converted by the game)."""
     out = {}

@@ -24,7 +24,8 @@ from rich.text import Text
 from ..play.bots import BOTS
 from ..play.chance import decides
 from .chance_view import step_through
-from .cmd_common import TAIL_SHOWN, exit_on_rule_error, load_game, parse_settings
+from .cmd_common import (MAX_PAUSE, MAX_SEATS, TAIL_SHOWN, FiniteFloatRange, exit_on_rule_error, load_game,
+                         parse_settings, seed_type)
 from ..play.savegame import SaveError, check_save_target, load_saved, save_data, write_save
 from ..play.replay import option_text
 from ..play.team_result import final_teams, team_name, team_value, winning
@@ -522,10 +523,11 @@ def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
 
 @click.command("play")
 @click.argument("path", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.option("--players", type=int, default=None, help="Number of players (default: the smallest allowed).")
-@click.option("--seat", "seats", type=int, multiple=True,
+@click.option("--players", type=click.IntRange(1, MAX_SEATS), default=None,
+              help="Number of players (default: the smallest allowed).")
+@click.option("--seat", "seats", type=click.IntRange(0, MAX_SEATS - 1), multiple=True,
               help="The seat you play, 0 being the first (default 0); repeat it for several people.")
-@click.option("--seed", type=int, default=None, help="Seed for a reproducible deal (default: random).")
+@click.option("--seed", type=seed_type(), default=None, help="Seed for a reproducible deal (default: random).")
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a game option (repeatable).")
 @click.option("--bots-only", is_flag=True, help="Bots play every seat; print the whole transcript.")
 @click.option("--bot", "bot_name", default=None, metavar="NAME",
@@ -534,7 +536,7 @@ def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
 @click.option("--hotseat", is_flag=True,
               help="Several people at one terminal: every seat (or each --seat) is a person; the screen "
                    "is cleared between them.")
-@click.option("--speed", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+@click.option("--speed", type=FiniteFloatRange(min=0, max=MAX_PAUSE), default=None, metavar="SECONDS",
               help=f"Pause after each bot move (default {BOT_PAUSE} at a terminal, 0 otherwise).")
 @click.option("--ascii", "use_ascii", is_flag=True, help="Suits as letters (10h, As) and plain lines.")
 @click.option("--color/--no-color", "color", default=None, help="Colours on or off (default: if the terminal has them).")

@@ -8,20 +8,20 @@ import sys
 import click
 
 from ..play.bots import BotNameError, make_bot, parse_bot
-from .cmd_common import exit_on_rule_error, load_game
+from .cmd_common import MAX_SEATS, exit_on_rule_error, games_type, jobs_type, load_game, seed_type
 from ..runtime.engine import RuleError
 from ..play.simulate import cpu_count, simulate
 
 
 @click.command("simulate")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("-n", "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
-@click.option("--players", type=int, default=None, help="Number of players (default: the smallest allowed).")
+@click.option("-n", "--games", type=games_type(), default=100, show_default=True, help="Number of games.")
+@click.option("--players", type=click.IntRange(1, MAX_SEATS), default=None, help="Number of players (default: the smallest allowed).")
 @click.option("--bots", "bot_names", default="random", show_default=True, metavar="BOT[,BOT…]",
               help="One bot for every seat, or one per seat: random, greedy, ismcts, each maybe with a "
                    "budget (ismcts:200 iterations per decision; ismcts:0.5s seconds, not reproducible).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Local processes (default: every core).")
+@click.option("--seed", type=seed_type(), default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--jobs", type=jobs_type(), default=None, help="Local processes (default: every core).")
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Run the batches on Ray: `local` starts a local instance, else a cluster's address "
                    "(needs cardlang[ray]; the game files must be at the same path on every machine).")

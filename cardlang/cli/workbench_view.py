@@ -10,6 +10,7 @@ import click
 from ..play.bots import BotNameError, make_bot
 from ..play.compare import expected_games, run_all
 from ..play.simulate import cpu_count
+from .cmd_common import MAX_SEATS, games_type, jobs_type, seed_type
 
 NAMES = {
     "decisions": "decisions per game", "rounds": "rounds per game", "capped": "games cut by the cap",
@@ -23,9 +24,9 @@ NAMES = {
 def options(command):
     """The options `compare` and `sweep` share."""
     for decorate in reversed([
-        click.option("-n", "--games", type=click.IntRange(min=1), default=200, show_default=True,
+        click.option("-n", "--games", type=games_type(), default=200, show_default=True,
                      help="Games per file (per batch with --until-significant)."),
-        click.option("--players", type=int, default=None, help="Number of players (default: the smallest allowed)."),
+        click.option("--players", type=click.IntRange(1, MAX_SEATS), default=None, help="Number of players (default: the smallest allowed)."),
         click.option("--bots", "bot_names", default="random", show_default=True, metavar="BOT[,BOT…]",
                      help="One bot for every seat, or one per seat."),
         click.option("--skill", "skill_bot", default="greedy:8", show_default=True, metavar="BOT|none",
@@ -33,11 +34,11 @@ def options(command):
         click.option("--restricted", is_flag=True, help="Also measure restricted play: one seat plays one label whenever it can."),
         click.option("--paired", is_flag=True, help="Skill on paired deals: every deal once per seat of the stronger bot."),
         click.option("--until-significant", is_flag=True, help="Add batches of -n games until a difference is significant."),
-        click.option("--max-games", type=click.IntRange(min=1), default=None,
+        click.option("--max-games", type=games_type(), default=None,
                      help="The cap of --until-significant, in games per file (default 10 × -n)."),
-        click.option("--cap", type=click.IntRange(min=0), default=0, help="Stop a game after this many decisions (0: never)."),
-        click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game."),
-        click.option("--jobs", type=click.IntRange(min=1), default=None, help="Local processes (default: every core)."),
+        click.option("--cap", type=click.IntRange(0, 10**9), default=0, help="Stop a game after this many decisions (0: never)."),
+        click.option("--seed", type=seed_type(), default=0, show_default=True, help="Seed of the first game."),
+        click.option("--jobs", type=jobs_type(), default=None, help="Local processes (default: every core)."),
         click.option("--cluster", metavar="ADDRESS", default=None,
                      help="Run the games on Ray, as `simulate --cluster` does (needs cardlang[ray])."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables."),
