@@ -3,7 +3,10 @@ one-line errors."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import threading
 from typing import TYPE_CHECKING, Optional
 
 import click
@@ -110,3 +113,78 @@ def exit_on_rule_error(error: RuleError, *notes: str):
     """Ends a command on a rule error: its one line (place, message, seed, move, `notes`), status 1."""
     click.echo(error.report(*notes), err=True)
     raise SystemExit(1)
+
+
+# ------------------------------------------------------------------ signals
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class Stopped(KeyboardInterrupt):
+    """A signal stopped a run (SIGINT, SIGTERM or SIGHUP): a KeyboardInterrupt, which every run
+    (`play.simulate`) already takes as its cue to stop its workers and keep what finished."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class SignalStop:
+    """What `stopping_on_signals` saw: the first signal that came, or None."""
+
+    signum: Optional[int] = None
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name if self.signum is not None else ""
+
+    @property
+    def status(self) -> int:
+        """The exit status of a run a signal stopped: 128 + its number, as the shell gives."""
+        return 128 + (self.signum or 0)
+
+    def by_request(self) -> bool:
+        """Whether it was SIGINT (Ctrl-C): the person asked for the results so far; SIGTERM or SIGHUP
+        (the terminal gone) just end the run."""
+        return self.signum == getattr(signal, "SIGINT", None)
+
+
+@contextlib.contextmanager
+def stopping_on_signals():
+    """While a run goes on, each of SIGINT, SIGTERM and SIGHUP stops it: `Stopped` is raised in the
+    main thread, and the run stops its workers (`play.simulate`). SIGINT stops it even when this
+    process was started with it ignored (a shell's `cmd &`): a run with workers must never be left
+    to go on when someone asks it to stop. Yields a `SignalStop`; the handlers before are put back."""
+    stop = SignalStop()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def handler(signum, _frame):
+        if stop.signum is None or stop.signum == getattr(signal, "SIGINT", None):
+            stop.signum = signum  # (a SIGTERM after a Ctrl-C says how the run ended)
+        raise Stopped(signum)
+
+    previous = {}
+    for sig in STOP_SIGNALS:
+        try:
+            previous[sig] = signal.signal(sig, handler)
+        except (OSError, ValueError):  # not allowed here: that signal keeps what it did
+            pass
+    try:
+        yield stop
+    finally:
+        for sig, before in previous.items():
+            signal.signal(sig, before if before is not None else signal.SIG_DFL)
+
+
+def say_stopped(stop: SignalStop, done: int, total: int) -> None:
+    """The one line that says a signal stopped a run after `done` games of `total` (on stderr; nothing
+    if it cannot be written: the terminal may be gone)."""
+    if stop.by_request():
+        text = f"interrupted (SIGINT): the results are those of the {done:,} games finished of {total:,}"
+    else:
+        text = f"stopped by {stop.name} after {done:,} games of {total:,}: the workers are stopped, no results shown"
+    try:
+        click.echo(text, err=True)
+    except (OSError, ValueError):
+        pass

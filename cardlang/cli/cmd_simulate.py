@@ -8,7 +8,8 @@ import sys
 import click
 
 from ..play.bots import BotNameError, make_bot, parse_bot
-from .cmd_common import MAX_SEATS, exit_on_rule_error, games_type, jobs_type, load_game, seed_type
+from .cmd_common import (MAX_SEATS, exit_on_rule_error, games_type, jobs_type, load_game, say_stopped, seed_type,
+                         stopping_on_signals)
 from ..runtime.engine import RuleError
 from ..play.simulate import cpu_count, simulate
 
@@ -55,16 +56,22 @@ def simulate_command(path, games, players, bot_names, seed, jobs, cluster, setti
         _check_plotting()
     jobs = jobs or cpu_count()
     show_progress = not as_json and sys.stderr.isatty()
-    try:
-        stats = _run(game, games, seed, bots, jobs, cluster, show_progress)
-    except RuleError as e:  # a game broke a rule: the run stops, naming that game's seed
-        exit_on_rule_error(e)
-    except RuntimeError as e:
-        click.echo(f"error: {e}", err=True)
-        raise SystemExit(2)
-    except KeyboardInterrupt:  # before the first game was under way
-        click.echo("interrupted before any game finished", err=True)
-        raise SystemExit(130)
+    with stopping_on_signals() as stop:  # SIGINT, SIGTERM, SIGHUP: the run and its workers stop at once
+        try:
+            stats = _run(game, games, seed, bots, jobs, cluster, show_progress)
+        except RuleError as e:  # a game broke a rule: the run stops, naming that game's seed
+            exit_on_rule_error(e)
+        except RuntimeError as e:
+            click.echo(f"error: {e}", err=True)
+            raise SystemExit(2)
+        except KeyboardInterrupt:  # before the first game was under way
+            say_stopped(stop, 0, games) if stop.signum else click.echo("interrupted before any game finished",
+                                                                         err=True)
+            raise SystemExit(stop.status if stop.signum else 130)
+    if stop.signum is not None:
+        say_stopped(stop, stats["games"], games)
+        if not stop.by_request():  # SIGTERM or SIGHUP: no tables (the terminal may be gone)
+            raise SystemExit(stop.status)
     if plot_path is not None and stats["games"]:
         from .plots import plot_simulation
 

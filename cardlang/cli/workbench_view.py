@@ -10,7 +10,7 @@ import click
 from ..play.bots import BotNameError, make_bot
 from ..play.compare import expected_games, run_all
 from ..play.simulate import cpu_count
-from .cmd_common import MAX_SEATS, games_type, jobs_type, seed_type
+from .cmd_common import MAX_SEATS, games_type, jobs_type, say_stopped, seed_type, stopping_on_signals
 
 NAMES = {
     "decisions": "decisions per game", "rounds": "rounds per game", "capped": "games cut by the cap",
@@ -80,6 +80,25 @@ def run(games, labels, n, seed, bots, skill, args) -> dict:
     jobs = args["jobs"] or cpu_count()
     kwargs = dict(restricted=args["restricted"], paired=args["paired"], cap=args["cap"], jobs=jobs,
                   until_significant=args["until_significant"], max_games=args["max_games"], cluster=args["cluster"])
+    with stopping_on_signals() as stop:  # SIGINT, SIGTERM, SIGHUP: the runs and their workers stop at once
+        result = _measure(games, n, seed, bots, skill, args, kwargs, stop)
+    if stop.signum is not None:
+        total = expected_games(games, n, bots, skill)
+        say_stopped(stop, min(total, sum(len(v) for r in result["raws"] if r for v in r["runs"].values())), total)
+        if not stop.by_request():  # SIGTERM or SIGHUP: no table (the terminal may be gone)
+            raise SystemExit(stop.status)
+    out = {"labels": labels, "seed": seed, "bots": list(bots), "skill": list(skill) if skill else None,
+           "paired": args["paired"], "cap": args["cap"], "alpha": 0.05,
+           "until_significant": args["until_significant"], "stopped": result["stopped"],
+           "interrupted": result["stopped"] == "interrupted", "batches": result["batches"],
+           "results": [dict(s, label=labels[i], file=games[i].path, game=games[i].title,
+                            options=dict(games[i].options)) for i, s in enumerate(result["summaries"])],
+           "comparisons": [dict(c, a=labels[c["a"]], b=labels[c["b"]]) for c in result["comparisons"]]}
+    return out
+
+
+def _measure(games, n, seed, bots, skill, args, kwargs, stop) -> dict:
+    """`run_all` with a progress bar on a terminal; one line and the exit status if stopped before any game."""
     try:
         if args["as_json"] or not sys.stderr.isatty():
             result = run_all(games, n, seed, bots, skill, **kwargs)
@@ -96,18 +115,14 @@ def run(games, labels, n, seed, bots, skill, args) -> dict:
 
                 result = run_all(games, n, seed, bots, skill, progress=progress, **kwargs)
     except KeyboardInterrupt:
+        if stop.signum is not None:
+            say_stopped(stop, 0, expected_games(games, n, bots, skill))
+            raise SystemExit(stop.status)
         click.echo("interrupted before any game finished", err=True)
         raise SystemExit(130)
     except (RuntimeError, ValueError) as e:
         fail(str(e))
-    out = {"labels": labels, "seed": seed, "bots": list(bots), "skill": list(skill) if skill else None,
-           "paired": args["paired"], "cap": args["cap"], "alpha": 0.05,
-           "until_significant": args["until_significant"], "stopped": result["stopped"],
-           "interrupted": result["stopped"] == "interrupted", "batches": result["batches"],
-           "results": [dict(s, label=labels[i], file=games[i].path, game=games[i].title,
-                            options=dict(games[i].options)) for i, s in enumerate(result["summaries"])],
-           "comparisons": [dict(c, a=labels[c["a"]], b=labels[c["b"]]) for c in result["comparisons"]]}
-    return out
+    return result
 
 
 def finish(out: dict, args, axis=None) -> None:
