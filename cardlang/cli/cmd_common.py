@@ -183,7 +183,7 @@ def say_stopped(stop: SignalStop, done: int, total: int) -> None:
     if stop.by_request():
         text = f"interrupted (SIGINT): the results are those of the {done:,} games finished of {total:,}"
     else:
-        text = f"stopped by {stop.name} after {done:,} games of {total:,}: the workers are stopped, no results shown"
+        text = f"stopped by {stop.name} after {done:,} games of {total:,} (no results are shown)"
     try:
         click.echo(text, err=True)
     except (OSError, ValueError):

@@ -10,6 +10,7 @@ The same seed and arguments therefore give the same statistics whatever `jobs` o
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 import os
 import signal
@@ -391,10 +392,20 @@ def _on_processes(jobs, spec, bots, batches, with_coverage):
     pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start,
                                initargs=(os.getpid(),))
     finished = False
+    todo = iter(batches)
+    pending: set = set()
+
+    def submit_more():
+        # two batches a worker in the queue, no more: the pool's queue and its wake-up pipe stay short
+        for s, c in itertools.islice(todo, max(0, 2 * jobs - len(pending))):
+            with _signals_held():  # a signal inside `submit` could leave the pool's wake-up pipe half written
+                pending.add(pool.submit(run_batch, spec, bots, s, c, with_coverage))
+
     try:
-        pending = {pool.submit(run_batch, spec, bots, s, c, with_coverage) for s, c in batches}
+        submit_more()
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            submit_more()
             for future in done:
                 yield future.result()
         finished = True
