@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from click.testing import CliRunner
 
 from cardlang.cli import main
@@ -80,3 +82,61 @@ def test_play_with_a_person_asks_again_after_bad_input_and_plays_to_the_end():
 def COUCOU_TEXT():
     with open(COUCOU, encoding="utf-8") as f:
         return f.read()
+
+
+# ------------------------------------------------------------------ every number has a bound (issue 27, item 8)
+def _cli(*args, timeout=60):
+    """`cardlang ARGS…` in a subprocess with a time limit: a missing bound hangs or ends in a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "cardlang.cli", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, stdin=subprocess.DEVNULL, env=dict(os.environ, NO_COLOR="1"))
+
+
+HUGE = 10 ** 12
+
+
+@pytest.mark.parametrize("args, option", [
+    (("play", COUCOU, "--bots-only", "--speed", "nan"), "--speed"),
+    (("play", COUCOU, "--bots-only", "--speed", "inf"), "--speed"),
+    (("play", COUCOU, "--bots-only", "--speed", "1e400"), "--speed"),
+    (("play", COUCOU, "--bots-only", "--speed", "61"), "--speed"),
+    (("play", COUCOU, "--bots-only", "--seed", 2 ** 70), "--seed"),
+    (("play", COUCOU, "--bots-only", "--seat", HUGE), "--seat"),
+    (("play", COUCOU, "--bots-only", "--players", 10 ** 30), "--players"),
+    (("simulate", COUCOU, "-n", HUGE), "'-n' / '--games'"),
+    (("simulate", COUCOU, "-n", "2", "--jobs", HUGE), "--jobs"),
+    (("simulate", COUCOU, "-n", "2", "--seed", -(2 ** 64)), "--seed"),
+    (("compare", COUCOU, "-n", HUGE), "'-n' / '--games'"),
+    (("compare", COUCOU, "-n", "2", "--max-games", HUGE), "--max-games"),
+    (("compare", COUCOU, "-n", "2", "--cap", HUGE), "--cap"),
+    (("sweep", COUCOU, "--set", "tokens=1..2", "--step", 10 ** 30), "--step"),
+])
+def test_a_number_out_of_its_range_is_one_usage_line(args, option):
+    result = _cli(*args)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and errors[0].startswith(f"Error: Invalid value for {option if option.startswith(chr(39)) else repr(option)}"), result.stderr
+    assert "not in the range" in errors[0] or "not a finite number" in errors[0], errors[0]
+
+
+@pytest.mark.parametrize("bot", ["ismcts:1e400s", "ismcts:infs", "ismcts:nans", "greedy:61s", "ismcts:100001",
+                                 "greedy:" + "9" * 5000])
+def test_a_bot_budget_out_of_its_range_is_one_line(bot):
+    for args in (("play", COUCOU, "--bots-only", "--bot", bot), ("simulate", COUCOU, "-n", "1", "--bots", bot)):
+        result = _cli(*args)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        assert "budget is a number" in result.stderr and "at most 60" in result.stderr, result.stderr
+        assert len(result.stderr) < 400  # a budget of 5000 digits is not printed whole
+
+
+def test_the_largest_numbers_in_range_are_taken():
+    from cardlang.play.bots import MAX_ITERATIONS, MAX_SECONDS, make_bot
+
+    assert make_bot(f"ismcts:{MAX_SECONDS:g}s").budget.seconds == MAX_SECONDS
+    assert make_bot(f"greedy:{MAX_ITERATIONS}").budget.iterations == MAX_ITERATIONS
+    result = run("play", COUCOU, "--bots-only", "--seed", str(2 ** 63 - 1), "--speed", "0", "--set", "tokens=1")
+    assert result.exit_code == 0, result.output

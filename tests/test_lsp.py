@@ -231,3 +231,167 @@ def test_completion_outline_and_folding(tmp_path):
         assert (12, 22) in [(f.start_line, f.end_line) for f in folds]  # round: as of the last good parse
         assert (17, 21) in [(f.start_line, f.end_line) for f in folds]  # dealer chooses
     run(tmp_path, scenario)
+
+
+# ------------------------------------------------------------------ hostile requests (issue 27, item 9)
+class Raw:
+    """`cardlang lsp` spoken to in raw JSON-RPC over its stdin and stdout, as an editor does: any
+    parameters can be sent (pygls's client would refuse a negative position before sending it), and
+    every request waits for its answer a bounded time (None: no answer came)."""
+
+    def __init__(self, root):
+        import queue
+        import subprocess
+        import threading
+
+        self.proc = subprocess.Popen([sys.executable, "-m", "cardlang.cli", "lsp"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.answers: queue.Queue = queue.Queue()
+        self.published: dict = {}
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+        assert "result" in self.request("initialize", {"processId": None, "rootUri": from_fs_path(str(root)),
+                                                       "capabilities": {}})
+        self.notify("initialized", {})
+
+    def _read(self):
+        import json
+
+        out = self.proc.stdout
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                if line == b"\r\n":
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            self.answers.put(json.loads(out.read(length)))
+
+    def _send(self, message):
+        import json
+
+        body = json.dumps(message).encode()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def notify(self, method, params):
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method, params, timeout=20):
+        import queue
+        import time
+
+        self.next_id += 1
+        self._send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                message = self.answers.get(timeout=max(0.01, end - time.monotonic()))
+            except queue.Empty:
+                break
+            if message.get("method") == "textDocument/publishDiagnostics":
+                self.published[message["params"]["uri"]] = message["params"]["diagnostics"]
+            elif message.get("id") == self.next_id and "method" not in message:
+                return message
+        return None
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def _one_line_error(answer, code):
+    """A JSON-RPC error answer of `code`, one line, without a traceback."""
+    assert answer is not None, "no answer"
+    assert "result" not in answer and answer["error"]["code"] == code, answer
+    assert "\n" not in answer["error"]["message"] and "Traceback" not in str(answer), answer
+    assert not answer["error"].get("data"), answer
+    return answer["error"]["message"]
+
+
+@pytest.fixture
+def raw(tmp_path):
+    server = Raw(tmp_path)
+    yield server
+    server.close()
+
+
+def _at(uri, line, character):
+    return {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}
+
+
+def test_every_position_gets_an_answer(tmp_path, raw):
+    uri = from_fs_path(str(tmp_path / "base.cards"))
+    raw.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cards", "version": 1,
+                                                         "text": BASE}})
+    for line, character in ((-1, 0), (0, -5), (2 ** 31, 0), (0, 2 ** 40)):  # not LSP positions: InvalidParams
+        for method in ("textDocument/hover", "textDocument/completion", "textDocument/definition"):
+            message = _one_line_error(raw.request(method, _at(uri, line, character)), -32602)
+            assert method in message and "position" in message
+    for line, character in ((2 ** 31 - 1, 0), (10 ** 6, 3), (5, 10 ** 6), (2 ** 31 - 1, 2 ** 31 - 1)):
+        assert raw.request("textDocument/hover", _at(uri, line, character)) == {"jsonrpc": "2.0", "id": raw.next_id,
+                                                                                "result": None}
+        answer = raw.request("textDocument/completion", _at(uri, line, character))  # below the last line: as there
+        assert "error" not in answer and answer["result"]["items"], answer
+        assert raw.request("textDocument/references", dict(_at(uri, line, character),
+                                                           context={"includeDeclaration": True}))["result"] == []
+    shown = raw.request("textDocument/hover", _at(uri, 10, 10))["result"]  # and the server still answers well
+    assert "var dealer: player = none" in shown["contents"]["value"]
+
+
+def test_a_rename_to_no_name_is_a_one_line_error(tmp_path, raw):
+    fixed = BASE.replace("dealr", "dealer").replace("talom", "talon")
+    uri = from_fs_path(str(tmp_path / "base.cards"))
+    raw.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cards", "version": 1,
+                                                         "text": fixed}})
+    for name in ("1abc", "", "a b", "if", "x\ny", "é" * 10, "x" * 100 + "!"):
+        message = _one_line_error(raw.request("textDocument/rename", dict(_at(uri, 10, 9), newName=name)), -32803)
+        assert message.endswith("` cannot be a name"), message
+    taken = raw.request("textDocument/rename", dict(_at(uri, 10, 9), newName="hand"))
+    assert _one_line_error(taken, -32803) == "`hand` is already a per-player zone (line 6)"
+    nothing = raw.request("textDocument/rename", dict(_at(uri, 2, 0), newName="fine"))  # no name there
+    assert _one_line_error(nothing, -32803) == "there is no declared name here"
+    assert raw.request("textDocument/rename", dict(_at(uri, 10, 9), newName="banker"))["result"]["changes"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or not os.path.exists("/dev/zero"), reason="POSIX only")
+def test_a_document_never_opened_is_read_only_from_the_workspace_and_only_if_regular(tmp_path, raw):
+    os.mkfifo(tmp_path / "fifo.cards")  # reading it would wait for a writer for ever
+    (tmp_path / "disk.cards").write_text(BASE)
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.cards"
+    outside.write_text(BASE)
+    try:
+        for uri, why in ((from_fs_path("/dev/zero"), "not open in the editor nor a file of the workspace"),
+                         (from_fs_path(str(outside)), "not open in the editor nor a file of the workspace"),
+                         (from_fs_path(str(tmp_path / "fifo.cards")), "named pipe (FIFO)"),
+                         ("untitled:Untitled-1", "not open in the editor")):
+            for method, params in (("textDocument/hover", _at(uri, 0, 0)),
+                                   ("textDocument/documentSymbol", {"textDocument": {"uri": uri}}),
+                                   ("textDocument/formatting", {"textDocument": {"uri": uri},
+                                                                "options": {"tabSize": 4, "insertSpaces": True}})):
+                assert why in _one_line_error(raw.request(method, params, timeout=10), -32803)
+        # a rule file of the workspace not opened is read (as `check` reads it), and the server still answers
+        symbols = raw.request("textDocument/documentSymbol", {"textDocument": {"uri": from_fs_path(str(tmp_path / "disk.cards"))}})
+        assert [s["name"] for s in symbols["result"]][:2] == ["Two errors", "talon"]
+    finally:
+        outside.unlink()
+
+
+def test_a_base_outside_the_workspace_is_not_read(tmp_path):
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (tmp_path / "base.cards").write_text(BASE.replace("dealr", "dealer").replace("talom", "talon"))
+    variant = tmp_path / "variant.cards"  # opened by the editor, though outside the workspace
+    server = Raw(workspace)
+    try:
+        uri = from_fs_path(str(variant))
+        server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cards", "version": 1,
+                                                                "text": VARIANT}})
+        assert server.request("textDocument/hover", _at(uri, 0, 0)) is not None  # (the diagnostics came first)
+        found = server.published[uri]
+        assert any("outside the editor's workspace and not open in it" in d["message"] for d in found), found
+    finally:
+        server.close()

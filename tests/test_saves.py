@@ -12,6 +12,7 @@ import os
 import random
 import re
 import shutil
+import stat
 import tempfile
 import unicodedata
 from datetime import timedelta
@@ -25,7 +26,7 @@ import cardlang
 from cardlang.cli import main
 from cardlang.cli.table_view import card_labels_in
 from cardlang.play.save_schema import FIELDS, MAX_MOVES, MAX_SAVE_BYTES, checksum
-from cardlang.play.savegame import load_saved, save_data, write_save
+from cardlang.play.savegame import check_save_target, load_saved, save_data, write_save
 from cardlang.play.seen import table_labels, table_seats
 from scenario import path
 
@@ -596,3 +597,118 @@ def test_a_hostile_save_is_refused_in_bounded_memory(saves, tmp_path, name):
     assert "Traceback" not in run.stderr and run.stderr.startswith(f"error: {save}"), run.stderr
     status, peak_kb = run.stdout.split()
     assert status == "1" and int(peak_kb) < 300 * 1024, (status, peak_kb)
+
+
+# ------------------------------------------------------------------ where a save is written (issue 27, item 6)
+def _play_saving_to(target, rules=None, answers=("1", "1", "quit", "n")):
+    rules = rules or path("games/coucou.cards")
+    return CliRunner().invoke(main, ["play", str(rules), "--players", "5", "--seed", "3", "--save", str(target)],
+                              input="".join(a + "\n" for a in answers))
+
+
+def _refused_target(result, target):
+    """A save refused before the game starts: one line naming the file, status 2, nothing played."""
+    line = refused(result, target, status=2)
+    assert line.startswith(f"error: will not save to {target}:"), line
+    assert "a save writes a new file or replaces a saved game" in line
+    return line
+
+
+def test_a_save_never_replaces_the_rules_file_being_played(tmp_path):
+    rules = tmp_path / "coucou.cards"
+    shutil.copy(path("games/coucou.cards"), rules)
+    before = rules.read_bytes()
+    _refused_target(_play_saving_to(rules, rules), rules)
+    link = tmp_path / "link.json"  # nor through a symbolic link to it
+    link.symlink_to(rules)
+    _refused_target(_play_saving_to(link, rules), link)
+    assert rules.read_bytes() == before and link.is_symlink()
+    assert CliRunner().invoke(main, ["check", str(rules)]).exit_code == 0
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".cardlang-save-")] == []  # no temp file left
+
+
+@pytest.mark.parametrize("content", ["hello\n", '{"format": "other", "actions": []}\n', "", "[1, 2]"])
+def test_a_save_never_replaces_a_file_that_is_not_a_save(tmp_path, content):
+    other = tmp_path / "notes.json"
+    other.write_text(content)
+    assert "it is not a saved game" in _refused_target(_play_saving_to(other), other)
+    assert other.read_text() == content
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX only")
+def test_a_save_never_writes_to_a_fifo_or_a_device(tmp_path):
+    fifo = tmp_path / "game.json"
+    os.mkfifo(fifo)  # opening it to write would wait for a reader; replacing it would lose it
+    assert "it is a named pipe (FIFO)" in _refused_target(_play_saving_to(fifo), fifo)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    node = tmp_path / "full"
+    try:  # a device node of our own (as root): a broken check replaces it, not one of /dev
+        os.mknod(node, 0o600 | stat.S_IFCHR, os.makedev(1, 7))  # the numbers of /dev/full on Linux
+    except (PermissionError, AttributeError, OSError):
+        node = None
+    if node is not None:
+        before = os.stat(node)
+        assert "it is a character device" in _refused_target(_play_saving_to(node), node)
+        after = os.lstat(node)
+        assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino and after.st_rdev == before.st_rdev
+    # a device of /dev is only looked at by the check, never given to anything that writes
+    with pytest.raises(OSError, match="it is a character device"):
+        check_save_target("/dev/null")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_a_save_replaces_a_save_and_writes_a_new_file(saves, tmp_path):
+    new = tmp_path / "sub" / "new.json"
+    assert _play_saving_to(new).exit_code == 0 and json.loads(new.read_text())["format"] == "cardlang-save"
+    # a save of another game, and a save laid out by another program (its keys in another order)
+    other = copy(saves, "bluff", tmp_path, "other.json")
+    data = json.loads(saves["progress"].read_text())
+    relaid = tmp_path / "relaid.json"
+    relaid.write_text(json.dumps(dict(reversed(list(data.items()))), indent=2))
+    for target in (other, relaid):
+        result = _play_saving_to(target)
+        assert result.exit_code == 0, result.output
+        assert json.loads(target.read_text())["game"] == "Coucou"
+        assert resume(target).exit_code == 0
+
+
+def test_a_file_name_typed_at_the_save_offer_is_checked_too(tmp_path):
+    rules = tmp_path / "coucou.cards"
+    shutil.copy(path("games/coucou.cards"), rules)
+    before = rules.read_bytes()
+    result = CliRunner().invoke(main, ["play", str(rules), "--players", "5", "--seed", "3"],
+                                input=f"1\nquit\n{rules}\n")
+    assert result.exit_code == 0, result.output
+    assert f"could not save to {rules}: will not save to {rules}: it is not a saved game" in result.output
+    assert "The game was not saved." in result.output and "Traceback" not in result.output
+    assert rules.read_bytes() == before
+
+
+def test_a_save_to_proc_self_mem_is_one_line(tmp_path):
+    if not os.path.exists("/proc/self/mem"):
+        pytest.skip("no /proc")
+    line = refused(_play_saving_to("/proc/self/mem"), "/proc/self/mem", status=2)
+    assert line.startswith("error: ") and "/proc/self/mem" in line
+    gone = "/proc/self/no-such-folder/game.json"  # a new file that cannot be made: one line too
+    result = CliRunner().invoke(main, ["play", path("games/coucou.cards"), "--bots-only", "--seed", "1",
+                                       "--save", gone])
+    assert result.exit_code == 1 and f"error: could not save the game to {gone}: " in result.output
+    assert "Traceback" not in result.output and not isinstance(result.exception, OSError)
+
+
+@pytest.mark.parametrize("bot", ["ismcts:1e400s", "ismcts:nans", "greedy:3600s", "ismcts:99999999999"])
+def test_a_save_carrying_an_unbounded_bot_budget_is_refused_at_once(saves, tmp_path, bot):
+    # the checksum made again: the budget is what someone sent, not a damaged file (issue 27, item 8)
+    import subprocess
+    import sys
+
+    save = copy(saves, "progress", tmp_path)
+    data = json.loads(save.read_text())
+    data["bot"] = bot
+    data["checksum"] = checksum(data)
+    save.write_text(json.dumps(data, ensure_ascii=False))
+    run = subprocess.run([sys.executable, "-m", "cardlang.cli", "play", "--resume", str(save)], input="quit\n",
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.strip().splitlines() == [run.stderr.strip()]
+    assert run.stderr.startswith(f'error: {save}: field "bot": a ') and "budget is a number" in run.stderr

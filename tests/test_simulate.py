@@ -277,3 +277,111 @@ def test_a_bots_own_playouts_do_not_count_and_the_twin_runs_the_fast_code():
     assert searched.counts()[0][deal_over] == 1  # the game ended once, whatever the playouts did
     program = searched.game.program
     assert program.passes == NAMES and program.refused == []  # the twin runs fused, chained code, as the game
+
+
+# ------------------------------------------------------------------ signals (issue 27, item 7)
+def _children(pid: int) -> dict:
+    """The processes whose parent is `pid`: pid -> (state, command line), from /proc."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                command = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out[int(entry)] = (fields[0], command)
+    return out
+
+
+def _running(pids) -> list:
+    """Those of `pids` still running (a zombie has ended; gone is gone)."""
+    alive = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    alive.append(pid)
+        except OSError:
+            pass
+    return alive
+
+
+def _stop_a_run_by_signal(args, sig, ignore_sigint=False):
+    """Starts `cardlang ARGS…` (with two workers) in a session of its own, sends `sig` to its main
+    process alone once both workers are busy; (status, stdout, stderr, seconds to end, workers left)."""
+    import signal
+    import subprocess
+    import time
+
+    def start():
+        if ignore_sigint:  # as a shell starts `cmd &`: the process begins with SIGINT ignored
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    proc = subprocess.Popen([sys.executable, "-m", "cardlang.cli", *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True,
+                            preexec_fn=start, env=dict(os.environ, MALLOC_ARENA_MAX="2"))
+    kids: dict = {}
+    try:
+        deadline = time.monotonic() + 90
+        while sum("spawn_main" in c for _, c in kids.values()) < 2:
+            assert time.monotonic() < deadline and proc.poll() is None, proc.communicate(timeout=5)
+            time.sleep(0.2)
+            kids = _children(proc.pid)
+        time.sleep(1.0)  # the workers busy with their first batches
+        sent = time.monotonic()
+        os.kill(proc.pid, sig)  # the main process only, not its group
+        out, err = proc.communicate(timeout=20)
+        took = time.monotonic() - sent
+        deadline = time.monotonic() + 5
+        while _running(kids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        return proc.returncode, out.decode(), err.decode(), took, _running(kids)
+    finally:
+        for pid in [proc.pid, *_running(kids)]:  # never leave a process behind, even when failing
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        proc.wait()
+
+
+def _signals():
+    import signal
+
+    return [(signal.SIGINT, False), (signal.SIGINT, True), (signal.SIGTERM, False), (signal.SIGHUP, False)]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self") or sys.platform != "linux", reason="reads /proc")
+@pytest.mark.parametrize("sig, ignored", _signals(), ids=["SIGINT", "SIGINT-ignored-at-start", "SIGTERM", "SIGHUP"])
+def test_a_signal_to_the_main_process_ends_the_run_and_its_workers(sig, ignored):
+    import signal
+
+    status, out, err, took, left = _stop_a_run_by_signal(
+        ["simulate", path("games/coucou.cards"), "-n", "1000000", "--jobs", "2"], sig, ignore_sigint=ignored)
+    assert took < 10, took  # (it was ignored for over 280 s when the shell started it with `&`)
+    assert left == [], left
+    assert "Traceback" not in err and "leaked" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    if sig == signal.SIGINT:  # Ctrl-C: the tables of the games finished so far, and status 130
+        assert status == 130 and "(interrupted: the games finished so far)" in out
+        assert lines[0].startswith("interrupted (SIGINT): the results are those of the ")
+        assert lines[0].endswith(" games finished of 1,000,000")
+    else:
+        assert status == 128 + sig and out == ""
+        assert lines[0].startswith(f"stopped by {signal.Signals(sig).name} after ") and "1,000,000" in lines[0]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self") or sys.platform != "linux", reason="reads /proc")
+def test_a_signal_ends_compare_and_its_workers_too():
+    import signal
+
+    status, out, err, took, left = _stop_a_run_by_signal(
+        ["compare", path("games/coucou.cards"), "-n", "1000000", "--jobs", "2", "--skill", "none"], signal.SIGTERM)
+    assert took < 10 and left == [] and "Traceback" not in err, (took, left, err)
+    assert status == 128 + signal.SIGTERM and err.strip().startswith("stopped by SIGTERM after "), err

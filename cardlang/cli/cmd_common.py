@@ -3,7 +3,10 @@ one-line errors."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import threading
 from typing import TYPE_CHECKING, Optional
 
 import click
@@ -21,6 +24,41 @@ TAIL_SHOWN = 200  # lines of a transcript shown when a rule stops a game (`repla
 ROOT_HELP = ("Let `extends` reach rule files anywhere under DIR (by default only the file's own folder and "
              "its subfolders, or the `root` of a cardlang.toml; see docs/security.md).")
 _ROOT_KEY = "cardlang.root"
+
+
+# the bounds of the numeric options (issue 27): a value outside is one usage line, never a traceback or a hang
+MAX_GAMES = 10_000_000  # games of a run: a few hours of the fastest game on one core
+MAX_JOBS = 256  # local processes
+SEED_BOUND = 1 << 63  # a seed is from -2**63 to 2**63 - 1: every game of a run then fits a save (`MAX_SEED`)
+MAX_PAUSE = 60.0  # seconds of `--speed`
+MAX_SEATS = 1000  # players and seats: as many as a save holds
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A FloatRange that refuses `nan` and `inf` too (click's own lets `nan` through every bound)."""
+
+    def convert(self, value, param, ctx):
+        import math
+
+        rv = super().convert(value, param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return rv
+
+
+def seed_type() -> click.IntRange:
+    """The type of a `--seed`."""
+    return click.IntRange(-SEED_BOUND, SEED_BOUND - 1)
+
+
+def games_type() -> click.IntRange:
+    """The type of a number of games (`-n`, `--max-games`)."""
+    return click.IntRange(1, MAX_GAMES)
+
+
+def jobs_type() -> click.IntRange:
+    """The type of `--jobs`."""
+    return click.IntRange(1, MAX_JOBS)
 
 
 def parse_settings(values) -> dict:
@@ -76,3 +114,78 @@ def exit_on_rule_error(error: RuleError, *notes: str):
     """Ends a command on a rule error: its one line (place, message, seed, move, `notes`), status 1."""
     echo(error.report(*notes), err=True)
     raise SystemExit(1)
+
+
+# ------------------------------------------------------------------ signals
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class Stopped(KeyboardInterrupt):
+    """A signal stopped a run (SIGINT, SIGTERM or SIGHUP): a KeyboardInterrupt, which every run
+    (`play.simulate`) already takes as its cue to stop its workers and keep what finished."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class SignalStop:
+    """What `stopping_on_signals` saw: the first signal that came, or None."""
+
+    signum: Optional[int] = None
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name if self.signum is not None else ""
+
+    @property
+    def status(self) -> int:
+        """The exit status of a run a signal stopped: 128 + its number, as the shell gives."""
+        return 128 + (self.signum or 0)
+
+    def by_request(self) -> bool:
+        """Whether it was SIGINT (Ctrl-C): the person asked for the results so far; SIGTERM or SIGHUP
+        (the terminal gone) just end the run."""
+        return self.signum == getattr(signal, "SIGINT", None)
+
+
+@contextlib.contextmanager
+def stopping_on_signals():
+    """While a run goes on, each of SIGINT, SIGTERM and SIGHUP stops it: `Stopped` is raised in the
+    main thread, and the run stops its workers (`play.simulate`). SIGINT stops it even when this
+    process was started with it ignored (a shell's `cmd &`): a run with workers must never be left
+    to go on when someone asks it to stop. Yields a `SignalStop`; the handlers before are put back."""
+    stop = SignalStop()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def handler(signum, _frame):
+        if stop.signum is None or stop.signum == getattr(signal, "SIGINT", None):
+            stop.signum = signum  # (a SIGTERM after a Ctrl-C says how the run ended)
+        raise Stopped(signum)
+
+    previous = {}
+    for sig in STOP_SIGNALS:
+        try:
+            previous[sig] = signal.signal(sig, handler)
+        except (OSError, ValueError):  # not allowed here: that signal keeps what it did
+            pass
+    try:
+        yield stop
+    finally:
+        for sig, before in previous.items():
+            signal.signal(sig, before if before is not None else signal.SIG_DFL)
+
+
+def say_stopped(stop: SignalStop, done: int, total: int) -> None:
+    """The one line that says a signal stopped a run after `done` games of `total` (on stderr; nothing
+    if it cannot be written: the terminal may be gone)."""
+    if stop.by_request():
+        text = f"interrupted (SIGINT): the results are those of the {done:,} games finished of {total:,}"
+    else:
+        text = f"stopped by {stop.name} after {done:,} games of {total:,} (no results are shown)"
+    try:
+        click.echo(text, err=True)
+    except (OSError, ValueError):
+        pass

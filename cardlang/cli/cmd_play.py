@@ -24,9 +24,10 @@ from rich.text import Text
 from ..play.bots import BOTS
 from ..play.chance import decides
 from .chance_view import step_through
-from .cmd_common import TAIL_SHOWN, exit_on_rule_error, load_game, parse_settings
+from .cmd_common import (MAX_PAUSE, MAX_SEATS, TAIL_SHOWN, FiniteFloatRange, exit_on_rule_error, load_game,
+                         parse_settings, seed_type)
 from . import untrusted
-from ..play.savegame import SaveError, load_saved, save_data, write_save
+from ..play.savegame import SaveError, check_save_target, load_saved, save_data, write_save
 from ..play.replay import option_text
 from ..play.team_result import final_teams, team_name, team_value, winning
 from ..play.seen import common_observation, table_label, table_labels, table_seats
@@ -523,10 +524,11 @@ def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
 
 @click.command("play")
 @click.argument("path", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.option("--players", type=int, default=None, help="Number of players (default: the smallest allowed).")
-@click.option("--seat", "seats", type=int, multiple=True,
+@click.option("--players", type=click.IntRange(1, MAX_SEATS), default=None,
+              help="Number of players (default: the smallest allowed).")
+@click.option("--seat", "seats", type=click.IntRange(0, MAX_SEATS - 1), multiple=True,
               help="The seat you play, 0 being the first (default 0); repeat it for several people.")
-@click.option("--seed", type=int, default=None, help="Seed for a reproducible deal (default: random).")
+@click.option("--seed", type=seed_type(), default=None, help="Seed for a reproducible deal (default: random).")
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a game option (repeatable).")
 @click.option("--bots-only", is_flag=True, help="Bots play every seat; print the whole transcript.")
 @click.option("--bot", "bot_name", default=None, metavar="NAME",
@@ -535,7 +537,7 @@ def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
 @click.option("--hotseat", is_flag=True,
               help="Several people at one terminal: every seat (or each --seat) is a person; the screen "
                    "is cleared between them.")
-@click.option("--speed", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+@click.option("--speed", type=FiniteFloatRange(min=0, max=MAX_PAUSE), default=None, metavar="SECONDS",
               help=f"Pause after each bot move (default {BOT_PAUSE} at a terminal, 0 otherwise).")
 @click.option("--ascii", "use_ascii", is_flag=True, help="Suits as letters (10h, As) and plain lines.")
 @click.option("--color/--no-color", "color", default=None, help="Colours on or off (default: if the terminal has them).")
@@ -607,6 +609,11 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
     for s in humans:
         if not 0 <= s < game.players:
             _fail(f"--seat must be from 0 to {game.players - 1}, not {s}")
+    if save_path is not None:  # refused before the game starts: a save replaces only a save (or writes anew)
+        try:
+            check_save_target(save_path)
+        except OSError as e:
+            _fail(str(e))
     try:
         bots = Bots(bot_name, seed)
     except KeyError as e:
@@ -614,7 +621,10 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
     replay_hint = (f"Replay it: cardlang replay {_quote(save_path)} (--all shows every card)" if save_path
                    else f"Play the same deal again: {replay_command(game, seed, settings_shown, bot_name)}")
     if bots_only:
-        _bots_only(game, state, bots, console, save_path, speed or 0.0, bot_name)
+        try:
+            _bots_only(game, state, bots, console, save_path, speed or 0.0, bot_name)
+        except OSError as e:
+            _fail(f"could not save the game to {save_path}: {e.strerror or e}", status=1)
         return
     if not decides(game.symbols):  # pure chance: nothing to ask, the game is shown a round at a time
         step_through(game, state, console, style, replay_hint=replay_hint, echo=not _stdin_is_terminal())

@@ -8,7 +8,8 @@ import sys
 import click
 
 from ..play.bots import BotNameError, make_bot, parse_bot
-from .cmd_common import exit_on_rule_error, load_game
+from .cmd_common import (MAX_SEATS, exit_on_rule_error, games_type, jobs_type, load_game, say_stopped, seed_type,
+                         stopping_on_signals)
 from ..runtime.engine import RuleError
 from ..play.simulate import cpu_count, simulate
 from . import untrusted
@@ -16,13 +17,13 @@ from . import untrusted
 
 @click.command("simulate")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("-n", "--games", type=click.IntRange(min=1), default=100, show_default=True, help="Number of games.")
-@click.option("--players", type=int, default=None, help="Number of players (default: the smallest allowed).")
+@click.option("-n", "--games", type=games_type(), default=100, show_default=True, help="Number of games.")
+@click.option("--players", type=click.IntRange(1, MAX_SEATS), default=None, help="Number of players (default: the smallest allowed).")
 @click.option("--bots", "bot_names", default="random", show_default=True, metavar="BOT[,BOT…]",
               help="One bot for every seat, or one per seat: random, greedy, ismcts, each maybe with a "
                    "budget (ismcts:200 iterations per decision; ismcts:0.5s seconds, not reproducible).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Local processes (default: every core).")
+@click.option("--seed", type=seed_type(), default=0, show_default=True, help="Seed of the first game; game i uses seed+i.")
+@click.option("--jobs", type=jobs_type(), default=None, help="Local processes (default: every core).")
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Run the batches on Ray: `local` starts a local instance, else a cluster's address "
                    "(needs cardlang[ray]; the game files must be at the same path on every machine).")
@@ -56,16 +57,22 @@ def simulate_command(path, games, players, bot_names, seed, jobs, cluster, setti
         _check_plotting()
     jobs = jobs or cpu_count()
     show_progress = not as_json and sys.stderr.isatty()
-    try:
-        stats = _run(game, games, seed, bots, jobs, cluster, show_progress)
-    except RuleError as e:  # a game broke a rule: the run stops, naming that game's seed
-        exit_on_rule_error(e)
-    except RuntimeError as e:
-        untrusted.echo(f"error: {e}", err=True)
-        raise SystemExit(2)
-    except KeyboardInterrupt:  # before the first game was under way
-        click.echo("interrupted before any game finished", err=True)
-        raise SystemExit(130)
+    with stopping_on_signals() as stop:  # SIGINT, SIGTERM, SIGHUP: the run and its workers stop at once
+        try:
+            stats = _run(game, games, seed, bots, jobs, cluster, show_progress)
+        except RuleError as e:  # a game broke a rule: the run stops, naming that game's seed
+            exit_on_rule_error(e)
+        except RuntimeError as e:
+            untrusted.echo(f"error: {e}", err=True)
+            raise SystemExit(2)
+        except KeyboardInterrupt:  # before the first game was under way
+            say_stopped(stop, 0, games) if stop.signum else click.echo("interrupted before any game finished",
+                                                                         err=True)
+            raise SystemExit(stop.status if stop.signum else 130)
+    if stop.signum is not None:
+        say_stopped(stop, stats["games"], games)
+        if not stop.by_request():  # SIGTERM or SIGHUP: no tables (the terminal may be gone)
+            raise SystemExit(stop.status)
     if plot_path is not None and stats["games"]:
         from .plots import plot_simulation
 

@@ -44,7 +44,7 @@ def parse_range(settings, step: int) -> tuple:
 @options
 @click.option("--set", "settings", multiple=True, required=True, metavar="NAME=LOW..HIGH",
               help="The option to sweep (and any other NAME=VALUE to fix).")
-@click.option("--step", type=int, default=1, show_default=True, help="Step between the option's values.")
+@click.option("--step", type=click.IntRange(-10**9, 10**9), default=1, show_default=True, help="Step between the option's values.")
 def sweep_command(path, games, players, bot_names, skill_bot, restricted, paired, until_significant, max_games, cap,
                   seed, jobs, cluster, as_json, plot_path, settings, step) -> None:
     """Measure one rule file at every value of an option, on the same seeds and bots.

@@ -10,6 +10,7 @@ import click
 from ..play.bots import BotNameError, make_bot
 from ..play.compare import expected_games, run_all
 from ..play.simulate import cpu_count
+from .cmd_common import MAX_SEATS, games_type, jobs_type, say_stopped, seed_type, stopping_on_signals
 from .untrusted import console as untrusted_console, echo, plot_text
 
 NAMES = {
@@ -24,9 +25,9 @@ NAMES = {
 def options(command):
     """The options `compare` and `sweep` share."""
     for decorate in reversed([
-        click.option("-n", "--games", type=click.IntRange(min=1), default=200, show_default=True,
+        click.option("-n", "--games", type=games_type(), default=200, show_default=True,
                      help="Games per file (per batch with --until-significant)."),
-        click.option("--players", type=int, default=None, help="Number of players (default: the smallest allowed)."),
+        click.option("--players", type=click.IntRange(1, MAX_SEATS), default=None, help="Number of players (default: the smallest allowed)."),
         click.option("--bots", "bot_names", default="random", show_default=True, metavar="BOT[,BOT…]",
                      help="One bot for every seat, or one per seat."),
         click.option("--skill", "skill_bot", default="greedy:8", show_default=True, metavar="BOT|none",
@@ -34,11 +35,11 @@ def options(command):
         click.option("--restricted", is_flag=True, help="Also measure restricted play: one seat plays one label whenever it can."),
         click.option("--paired", is_flag=True, help="Skill on paired deals: every deal once per seat of the stronger bot."),
         click.option("--until-significant", is_flag=True, help="Add batches of -n games until a difference is significant."),
-        click.option("--max-games", type=click.IntRange(min=1), default=None,
+        click.option("--max-games", type=games_type(), default=None,
                      help="The cap of --until-significant, in games per file (default 10 × -n)."),
-        click.option("--cap", type=click.IntRange(min=0), default=0, help="Stop a game after this many decisions (0: never)."),
-        click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first game."),
-        click.option("--jobs", type=click.IntRange(min=1), default=None, help="Local processes (default: every core)."),
+        click.option("--cap", type=click.IntRange(0, 10**9), default=0, help="Stop a game after this many decisions (0: never)."),
+        click.option("--seed", type=seed_type(), default=0, show_default=True, help="Seed of the first game."),
+        click.option("--jobs", type=jobs_type(), default=None, help="Local processes (default: every core)."),
         click.option("--cluster", metavar="ADDRESS", default=None,
                      help="Run the games on Ray, as `simulate --cluster` does (needs cardlang[ray])."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables."),
@@ -80,6 +81,25 @@ def run(games, labels, n, seed, bots, skill, args) -> dict:
     jobs = args["jobs"] or cpu_count()
     kwargs = dict(restricted=args["restricted"], paired=args["paired"], cap=args["cap"], jobs=jobs,
                   until_significant=args["until_significant"], max_games=args["max_games"], cluster=args["cluster"])
+    with stopping_on_signals() as stop:  # SIGINT, SIGTERM, SIGHUP: the runs and their workers stop at once
+        result = _measure(games, n, seed, bots, skill, args, kwargs, stop)
+    if stop.signum is not None:
+        total = expected_games(games, n, bots, skill)
+        say_stopped(stop, min(total, sum(len(v) for r in result["raws"] if r for v in r["runs"].values())), total)
+        if not stop.by_request():  # SIGTERM or SIGHUP: no table (the terminal may be gone)
+            raise SystemExit(stop.status)
+    out = {"labels": labels, "seed": seed, "bots": list(bots), "skill": list(skill) if skill else None,
+           "paired": args["paired"], "cap": args["cap"], "alpha": 0.05,
+           "until_significant": args["until_significant"], "stopped": result["stopped"],
+           "interrupted": result["stopped"] == "interrupted", "batches": result["batches"],
+           "results": [dict(s, label=labels[i], file=games[i].path, game=games[i].title,
+                            options=dict(games[i].options)) for i, s in enumerate(result["summaries"])],
+           "comparisons": [dict(c, a=labels[c["a"]], b=labels[c["b"]]) for c in result["comparisons"]]}
+    return out
+
+
+def _measure(games, n, seed, bots, skill, args, kwargs, stop) -> dict:
+    """`run_all` with a progress bar on a terminal; one line and the exit status if stopped before any game."""
     try:
         if args["as_json"] or not sys.stderr.isatty():
             result = run_all(games, n, seed, bots, skill, **kwargs)
@@ -96,18 +116,14 @@ def run(games, labels, n, seed, bots, skill, args) -> dict:
 
                 result = run_all(games, n, seed, bots, skill, progress=progress, **kwargs)
     except KeyboardInterrupt:
+        if stop.signum is not None:
+            say_stopped(stop, 0, expected_games(games, n, bots, skill))
+            raise SystemExit(stop.status)
         echo("interrupted before any game finished", err=True)
         raise SystemExit(130)
     except (RuntimeError, ValueError) as e:
         fail(str(e))
-    out = {"labels": labels, "seed": seed, "bots": list(bots), "skill": list(skill) if skill else None,
-           "paired": args["paired"], "cap": args["cap"], "alpha": 0.05,
-           "until_significant": args["until_significant"], "stopped": result["stopped"],
-           "interrupted": result["stopped"] == "interrupted", "batches": result["batches"],
-           "results": [dict(s, label=labels[i], file=games[i].path, game=games[i].title,
-                            options=dict(games[i].options)) for i, s in enumerate(result["summaries"])],
-           "comparisons": [dict(c, a=labels[c["a"]], b=labels[c["b"]]) for c in result["comparisons"]]}
-    return out
+    return result
 
 
 def finish(out: dict, args, axis=None) -> None:

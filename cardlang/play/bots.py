@@ -120,8 +120,13 @@ def _root_actions(view, det) -> list:
     return out
 
 
+MAX_ITERATIONS = 100_000  # a budget's bound: a save received from someone may carry any budget
+MAX_SECONDS = 60.0  # per decision
+
+
 class _Budget:
-    """Iterations, or seconds (a budget written `0.5s`)."""
+    """Iterations, or seconds (a budget written `0.5s`), each with an upper bound: a budget comes from a
+    command line or a save, and one without a bound (`ismcts:1e400s`) would never let a decision end."""
 
     def __init__(self, budget, default_iterations: int):
         self.seconds: Optional[float] = None
@@ -134,17 +139,18 @@ class _Budget:
                 self.seconds = float(text[:-1])
             except ValueError:
                 self.seconds = 0.0
-            if not self.seconds > 0:
-                raise BotNameError(f"a time budget is a positive number of seconds (`0.5s`), not `{budget}`")
+            if not 0 < self.seconds <= MAX_SECONDS:  # (also refuses nan and inf)
+                raise BotNameError(f"a time budget is a number of seconds above 0 and at most {MAX_SECONDS:g} "
+                                   f"(`0.5s`), not `{_short(budget)}`")
             self.iterations = 1 << 62
         else:
             try:
                 self.iterations = int(text)
-            except ValueError:
+            except ValueError:  # (also a number of more than 4300 digits)
                 self.iterations = 0
-            if self.iterations < 1:
-                raise BotNameError(f"a budget is a number of iterations (at least 1) or of seconds (`0.5s`), "
-                                   f"not `{budget}`")
+            if not 1 <= self.iterations <= MAX_ITERATIONS:
+                raise BotNameError(f"a budget is a number of iterations from 1 to {MAX_ITERATIONS:,} or of seconds "
+                                   f"(`0.5s`, at most {MAX_SECONDS:g}), not `{_short(budget)}`")
 
     def deadline(self) -> Optional[float]:
         return None if self.seconds is None else time.perf_counter() + self.seconds
@@ -308,6 +314,12 @@ class ISMCTSBot(_SearchBot):
                 nd.total += values[nd.who]
         return max(legal, key=lambda a: (root.children[a].visits, root.children[a].total / root.children[a].visits)
                    if a in root.children else (-1, 0.0))
+
+
+def _short(text) -> str:
+    """A budget as given, cut short for a message."""
+    text = str(text)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 BOTS: dict[str, Callable] = {"random": RandomBot, "greedy": GreedyBot, "ismcts": ISMCTSBot}

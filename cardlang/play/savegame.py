@@ -18,18 +18,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 import tempfile
 import time
 from typing import Optional, Sequence
 
 from ..lang.diagnostics import CardlangError
+from ..lang.files import file_kind
 from ..runtime.engine import Game, RuleError, State
 from .save_schema import (FORMAT, MAX_SAVE_BYTES, VERSION, FieldError, Save, checksum, printable, shown,
                           structure, unstructure)
 from .seen import labels_at, table_labels, table_seats
 
-__all__ = ["FORMAT", "VERSION", "SaveError", "save_data", "write_save", "read_save", "load_saved", "rules_path"]
+__all__ = ["FORMAT", "VERSION", "SaveError", "NotASaveTarget", "save_data", "write_save", "check_save_target",
+           "read_save", "load_saved", "rules_path"]
 
 
 class SaveError(Exception):
@@ -70,9 +73,76 @@ def save_data(state: State, *, humans: Sequence[int] = (), bot: str = "random", 
     return data
 
 
+class NotASaveTarget(OSError):
+    """A path a save may not be written to: something is there that is not a save of cardlang.
+
+    An OSError, as a full disk is: every caller that reports a failed save reports this one too.
+    """
+
+    def __init__(self, message: str):
+        super().__init__(printable(message))
+
+
+# how every save cardlang writes begins (`dumps` writes "format" first); a save laid out otherwise is
+# recognised by its JSON
+_SAVE_HEAD = re.compile(rb'\A\s*\{\s*"format"\s*:\s*"' + FORMAT.encode() + rb'"')
+
+
+def check_save_target(path: str) -> str:
+    """The file a save to `path` replaces (a symbolic link followed), once it is safe to replace:
+    nothing is there, or a save of cardlang is. `NotASaveTarget` (one line) for anything else: the
+    rules file being played, another file, a device, a FIFO, a folder, what cannot be read.
+    """
+    name = printable(path)
+    target = os.path.realpath(path)
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        return target  # a new file
+    except (OSError, ValueError) as e:
+        raise NotASaveTarget(f"cannot save to {name}: {getattr(e, 'strerror', None) or e}") from None
+    rule = "a save writes a new file or replaces a saved game, nothing else: choose another name"
+    refusal = f"will not save to {name}: it is not a saved game ({rule})"
+    if not stat.S_ISREG(info.st_mode):  # a device, a FIFO, a folder, a socket: never opened
+        raise NotASaveTarget(f"will not save to {name}: it is {file_kind(info.st_mode)} ({rule})")
+    if info.st_size > MAX_SAVE_BYTES:
+        raise NotASaveTarget(refusal)
+    try:  # O_NONBLOCK: a file swapped for a FIFO since the stat does not make the open wait
+        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise NotASaveTarget(refusal)
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                head = f.read(256)
+                if not _SAVE_HEAD.match(head):  # (a save laid out by another program: read it whole)
+                    raw = head + f.read(MAX_SAVE_BYTES + 1 - len(head))
+                    if not _is_save_json(raw):
+                        raise NotASaveTarget(refusal)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        if isinstance(e, NotASaveTarget):
+            raise
+        raise NotASaveTarget(f"cannot save to {name}: {e.strerror or e}") from None
+    return target
+
+
+def _is_save_json(raw: bytes) -> bool:
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # (UnicodeDecodeError is a ValueError)
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
 def write_save(path: str, data: dict) -> None:
-    """Writes a save atomically: a temporary file in the same folder, flushed, then renamed."""
-    folder = os.path.dirname(os.path.abspath(path))
+    """Writes a save atomically: a temporary file in the same folder, flushed, then renamed.
+
+    Only a new file or a save of cardlang is replaced (`check_save_target`): anything else at
+    `path` is left as it is and `NotASaveTarget` raised.
+    """
+    path = check_save_target(path)
+    folder = os.path.dirname(path)
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".cardlang-save-", suffix=".tmp", dir=folder)
     try:

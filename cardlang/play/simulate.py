@@ -9,6 +9,8 @@ The same seed and arguments therefore give the same statistics whatever `jobs` o
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import math
 import os
 import signal
@@ -390,18 +392,59 @@ def _on_processes(jobs, spec, bots, batches, with_coverage):
     pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start,
                                initargs=(os.getpid(),))
     finished = False
+    todo = iter(batches)
+    pending: set = set()
+
+    def submit_more():
+        # two batches a worker in the queue, no more: the pool's queue and its wake-up pipe stay short
+        for s, c in itertools.islice(todo, max(0, 2 * jobs - len(pending))):
+            with _signals_held():  # a signal inside `submit` could leave the pool's wake-up pipe half written
+                pending.add(pool.submit(run_batch, spec, bots, s, c, with_coverage))
+
     try:
-        pending = {pool.submit(run_batch, spec, bots, s, c, with_coverage) for s, c in batches}
+        submit_more()
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            submit_more()
             for future in done:
                 yield future.result()
         finished = True
     finally:
-        if not finished:  # interrupted or failed: stop the batches still running at once
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
+        with _signals_held():  # a second Ctrl-C (or a SIGTERM) must not leave the workers half stopped
+            if not finished:  # interrupted or failed: stop the batches still running at once
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.terminate()
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+_HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Holds SIGINT, SIGTERM and SIGHUP while the workers are stopped: the first that comes in
+    between is handled right after, by the handler there was (its default action if none)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list = []
+    previous = {}
+    for sig in _HELD:
+        try:
+            previous[sig] = signal.signal(sig, lambda signum, _frame: got.append(signum))
+        except (OSError, ValueError):
+            pass
+    try:
+        yield
+    finally:
+        for sig, before in previous.items():
+            signal.signal(sig, before if before is not None else signal.SIG_DFL)
+        if got:
+            before = previous.get(got[0])
+            if callable(before):
+                before(got[0], None)
+            elif before in (signal.SIG_DFL, None):
+                os.kill(os.getpid(), got[0])  # its default action, now that no worker is left
 
 
 def _on_ray(address, spec, bots, batches, with_coverage, jobs):

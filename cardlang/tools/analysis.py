@@ -74,22 +74,37 @@ class Analysis:
         return self.sources(file or self.path)
 
 
+class Unreadable(Exception):
+    """What `analyse`'s `read` raises for a file it may not read (the language server: a file outside
+    the editor's workspace that the editor did not open); the text says why."""
+
+
 def analyse(text: str, path: str, read: Optional[Callable[[str], Optional[str]]] = None,
             previous: Optional[Analysis] = None) -> Analysis:
     """Checks a buffer as `cardlang check` checks a file; `read(path)` gives open buffers of other
-    files (bases), or None to read them from disk."""
+    files (bases), None to read them from disk, or raises `Unreadable` for a file not to be read."""
     path = os.path.normpath(path)
     texts: dict = {path: text}
+    refused: dict = {}  # file -> why `read` would not have it read
 
     def source(file: str) -> Optional[str]:
         file = os.path.normpath(file)
         if file not in texts:
-            texts[file] = (read(file) if read else None) or read_source(file)[0]
+            try:
+                given = read(file) if read else None
+            except Unreadable as e:
+                refused[file] = str(e)
+                texts[file] = None
+            else:
+                texts[file] = given or read_source(file)[0]
         return texts[file]
 
     def parse_base(file: str):
         body = source(file)
         if body is None:
+            why = refused.get(os.path.normpath(file))
+            if why is not None:
+                return None, [Diagnostic("E005", "error", why, Span(file, 1, 1, 1, 2))]
             return None, read_source(file)[1]  # why it cannot be read
         return parse(body, file)
 
@@ -219,7 +234,7 @@ def rename(a: Analysis, line: int, column: int, new_name: str) -> list:
 
 # ------------------------------------------------------------------ completion
 def _in_block(lines: list, line: int) -> bool:
-    for k in range(line - 2, -1, -1):
+    for k in range(min(line - 2, len(lines) - 1), -1, -1):  # (a cursor below the last line: from the last)
         text = lines[k]
         if text.strip() and not text.lstrip().startswith("#"):
             return text[:1].isspace() or text.split("#")[0].rstrip().endswith(":")

@@ -1,20 +1,33 @@
 """`cardlang lsp`: the language server (pygls, over stdio). It answers from `cardlang.tools.analysis`
-and only converts: LSP counts lines and columns from 0, the parser from 1."""
+and only converts: LSP counts lines and columns from 0, the parser from 1.
+
+Every request is answered, with a result or a JSON-RPC error of one line (never a traceback):
+parameters that are not LSP's (a negative position) get `InvalidParams`, a request the server cannot
+carry out (a rename to a word that is no name, a document it may not read) `RequestFailed`. The
+server reads the documents the editor opened, and from disk only regular rule files of the
+workspace, within the size limit of every rule file (`lang.files.read_source`): never a FIFO, a
+device or a file outside the workspace the editor did not open.
+"""
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from typing import Optional
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from ..lang.diagnostics import Span
+from ..lang.files import inside, read_source
 from ..lang.report import DOCS_URI
 from . import analysis
-from .analysis import Analysis, RenameError
+from .analysis import Analysis, RenameError, Unreadable
 from .fmt import FormatError, format_source
 
 _COMPLETION_KINDS = {
@@ -55,25 +68,103 @@ def to_diagnostic(d) -> lsp.Diagnostic:
     )
 
 
+class RequestFailed(JsonRpcException):
+    """LSP's RequestFailed: the request was understood, and cannot be carried out (the text says why)."""
+
+    CODE = lsp.LSPErrorCodes.RequestFailed.value
+
+
+_ANSWERED = object()  # a message the protocol has answered already (its parameters were not LSP's)
+
+
+class _Protocol(LanguageServerProtocol):
+    """pygls' protocol, answering a request whose parameters do not fit LSP's types (a negative or huge
+    position) with InvalidParams: pygls itself only logs it, and the editor would wait for ever."""
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException:
+            if not (isinstance(data, dict) and "method" in data and "id" in data):
+                raise  # a notification or a response: nobody waits for an answer
+            msg_id = data["id"] if type(data["id"]) in (int, str) else None
+            method = str(data["method"])[:100]
+            self._send_response(msg_id, None, JsonRpcInvalidParams(
+                f"the parameters of {method} are not valid LSP parameters (a position is two whole "
+                f"numbers from 0 to {2 ** 31 - 1})").to_response_error())
+            return _ANSWERED
+
+    def handle_message(self, message):
+        if message is not _ANSWERED:
+            super().handle_message(message)
+
+
+def _answering(handler):
+    """Every request gets an answer: a result, or a one-line JSON-RPC error, never a traceback."""
+
+    @functools.wraps(handler)
+    def answer(ls, params):
+        try:
+            return handler(ls, params)
+        except JsonRpcException:
+            raise
+        except (RenameError, Unreadable) as e:  # (a new name typed may hold a line break)
+            raise RequestFailed("".join(c if c.isprintable() else repr(c)[1:-1] for c in str(e))) from None
+        except Exception as e:  # noqa: BLE001 - a bug answers as an error, and the server goes on
+            logging.exception("cardlang: %s failed", handler.__name__)
+            raise JsonRpcInternalError(f"cardlang could not answer this request ({type(e).__name__})") from None
+    return answer
+
+
 class CardsServer(LanguageServer):
     """The server: the last analysis of each open document."""
 
     def __init__(self):
-        super().__init__("cardlang", "0.1.0")
+        super().__init__("cardlang", "0.1.0", protocol_cls=_Protocol)
         self.analyses: dict = {}
+
+    def workspace_folders(self) -> list:
+        """The workspace's folders (the root and every folder the editor named), symbolic links resolved."""
+        ws = self.workspace
+        paths = [ws.root_path] + [to_fs_path(f.uri) for f in ws.folders.values()]
+        return [os.path.realpath(p) for p in paths if p]
+
+    def readable(self, path: str) -> bool:
+        """Whether a file not open in the editor may be read: it lies in the workspace."""
+        real = os.path.realpath(path)
+        return any(inside(real, folder) for folder in self.workspace_folders())
+
+    def text_of(self, uri: str) -> tuple:
+        """(the text, the path) of a document: open in the editor, or a rule file of the workspace read
+        from disk (bounded; a regular file only). `RequestFailed` for any other."""
+        doc = self.workspace.text_documents.get(unquote(uri))
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        if doc is not None:
+            return doc.source, path or uri
+        if path is None or not self.readable(path):
+            raise RequestFailed(f"{uri[:200]} is not open in the editor nor a file of the workspace: "
+                                "the cardlang server reads no other file")
+        text, problems = read_source(path)
+        if text is None:
+            raise RequestFailed(f"{uri[:200]}: {problems[0].message if problems else 'cannot be read'}")
+        return text, path
 
     def analyse(self, uri: str) -> Analysis:
         """Checks an open document again (its bases as open in the editor, or from disk)."""
-        doc = self.workspace.get_text_document(uri)
-        path = to_fs_path(uri) or uri
+        text, path = self.text_of(uri)
         opened = {os.path.normpath(to_fs_path(u) or u): d for u, d in self.workspace.text_documents.items()}
 
         def read(file: str) -> Optional[str]:
             d = opened.get(os.path.normpath(file))
-            return d.source if d is not None else None
+            if d is not None:
+                return d.source
+            if not self.readable(file):
+                raise Unreadable(f"{file} is outside the editor's workspace and not open in it: the language "
+                                 "server does not read it (open it, or add its folder to the workspace)")
+            return None
 
         try:
-            result = analysis.analyse(doc.source, path, read, self.analyses.get(uri))
+            result = analysis.analyse(text, path, read, self.analyses.get(uri))
         except Exception:  # noqa: BLE001 - a bug must not take the editor's server down
             logging.exception("cardlang: analysis failed")
             return self.analyses.get(uri) or analysis.analyse("", path)
@@ -81,8 +172,12 @@ class CardsServer(LanguageServer):
         return result
 
     def publish(self, uri: str, version: Optional[int]) -> None:
-        """Checks a document and sends its diagnostics."""
-        a = self.analyse(uri)
+        """Checks a document and sends its diagnostics (none for a document it may not read)."""
+        try:
+            a = self.analyse(uri)
+        except RequestFailed as e:
+            logging.warning("cardlang: %s", e.message)
+            return
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
             uri=uri, version=version, diagnostics=[to_diagnostic(d) for d in analysis.own_diagnostics(a)]))
 
@@ -128,6 +223,7 @@ def did_close(ls: CardsServer, params: lsp.DidCloseTextDocumentParams) -> None:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+@_answering
 def hover(ls: CardsServer, params: lsp.HoverParams) -> Optional[lsp.Hover]:
     """What the word under the cursor means."""
     found = analysis.hover(*_at(params))
@@ -137,6 +233,7 @@ def hover(ls: CardsServer, params: lsp.HoverParams) -> Optional[lsp.Hover]:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+@_answering
 def definition(ls: CardsServer, params: lsp.DefinitionParams) -> Optional[lsp.Location]:
     """Where the name under the cursor is declared."""
     span = analysis.definition(*_at(params))
@@ -144,6 +241,7 @@ def definition(ls: CardsServer, params: lsp.DefinitionParams) -> Optional[lsp.Lo
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+@_answering
 def references(ls: CardsServer, params: lsp.ReferenceParams) -> list:
     """Every use of the name under the cursor."""
     spans = analysis.references(*_at(params), include_declaration=params.context.include_declaration)
@@ -151,12 +249,10 @@ def references(ls: CardsServer, params: lsp.ReferenceParams) -> list:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_RENAME)
+@_answering
 def rename(ls: CardsServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit:
     """The edits that rename a name everywhere (in this file and its bases)."""
-    try:
-        spans = analysis.rename(*_at(params), params.new_name)
-    except RenameError as e:
-        raise ValueError(str(e)) from None
+    spans = analysis.rename(*_at(params), params.new_name)  # (a RenameError answers as RequestFailed)
     changes: dict = {}
     for s in spans:
         changes.setdefault(from_fs_path(os.path.abspath(s.file)), []).append(
@@ -165,6 +261,7 @@ def rename(ls: CardsServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" ", "("]))
+@_answering
 def completion(ls: CardsServer, params: lsp.CompletionParams) -> lsp.CompletionList:
     """What may be typed at the cursor, what the context asks for first."""
     items = [lsp.CompletionItem(label=c.label, kind=_COMPLETION_KINDS.get(c.kind, lsp.CompletionItemKind.Text),
@@ -174,6 +271,7 @@ def completion(ls: CardsServer, params: lsp.CompletionParams) -> lsp.CompletionL
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@_answering
 def document_symbols(ls: CardsServer, params: lsp.DocumentSymbolParams) -> list:
     """The outline: the file's declarations and blocks."""
     a = server.current(params.text_document.uri)
@@ -183,6 +281,7 @@ def document_symbols(ls: CardsServer, params: lsp.DocumentSymbolParams) -> list:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+@_answering
 def folding(ls: CardsServer, params: lsp.FoldingRangeParams) -> list:
     """The blocks and comment runs that fold."""
     a = server.current(params.text_document.uri)
@@ -193,6 +292,7 @@ def folding(ls: CardsServer, params: lsp.FoldingRangeParams) -> list:
 
 @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
                 lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+@_answering
 def code_actions(ls: CardsServer, params: lsp.CodeActionParams) -> list:
     """A quick fix for each did-you-mean diagnostic."""
     out = []
@@ -207,16 +307,17 @@ def code_actions(ls: CardsServer, params: lsp.CodeActionParams) -> list:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+@_answering
 def formatting(ls: CardsServer, params: lsp.DocumentFormattingParams) -> Optional[list]:
     """The whole document in `cardlang fmt`'s layout (nothing when it does not parse)."""
-    doc = ls.workspace.get_text_document(params.text_document.uri)
+    source, path = ls.text_of(params.text_document.uri)
     try:
-        formatted = format_source(doc.source, doc.path)
+        formatted = format_source(source, path)
     except FormatError:
         return None
-    if formatted == doc.source:
+    if formatted == source:
         return []
-    end = lsp.Position(line=len(doc.lines), character=0)
+    end = lsp.Position(line=len(source.splitlines(True)), character=0)
     return [lsp.TextEdit(range=lsp.Range(lsp.Position(0, 0), end), new_text=formatted)]
 
 
