@@ -6,6 +6,7 @@ The statement classes are enumerated from `cardlang.lang.ast`, not listed here: 
 class fails these tests until every analysis has a case for it and tests/check/total/ uses it."""
 
 import functools
+import re
 from pathlib import Path
 
 import pytest
@@ -13,13 +14,16 @@ import pytest
 from cardlang.cli.cmd_check import check_files
 from cardlang.lang import ast, parse
 from cardlang.lang.diagnostics import Span
-from cardlang.lang.flow import statement_writes
+from cardlang.lang.flow import Flow, hands_over, statement_writes
 from cardlang.lang.check import Checker
 from cardlang.lang.infoflow import Frame, InfoFlow
 from cardlang.lang.nodes import node
-from cardlang.lang.nonempty import NonEmpty
+from cardlang.lang.nonempty import NonEmpty, may_end, puts_out
 from cardlang.lang.statements import UnknownStatement, statement_classes, uncovered
 from cardlang.lang.zone_facts import Facts, ZoneFacts
+from cardlang.tools import analysis
+from cardlang.tools.keywords import _alternatives, _leading_words, _rules, opening_words
+from cardlang.lang.parse import grammar_text
 
 ROOT = Path(__file__).resolve().parent.parent
 EVERY = ROOT / "tests" / "check" / "total" / "every_statement.cards"
@@ -30,6 +34,10 @@ DISPATCHES = [
     ("zone_facts.ZoneFacts._apply", ZoneFacts.__dict__["_apply"]),
     ("zone_facts.ZoneFacts._changes", ZoneFacts.__dict__["_changes"]),
     ("infoflow.InfoFlow._effect", InfoFlow.__dict__["_effect"]),
+    # the yes/no questions (issue 32 item 1: they answered "no" for a statement they did not know)
+    ("flow.hands_over", hands_over),
+    ("nonempty.puts_out", puts_out),
+    ("nonempty.may_end", may_end),
 ]
 
 
@@ -127,3 +135,62 @@ def test_the_file_of_every_statement_uses_every_statement_class():
 def test_every_analysis_runs_over_the_file_of_every_statement():
     report = check_files([str(EVERY)])
     assert report.diagnostics == []
+
+
+@pytest.mark.parametrize("question", [hands_over, puts_out, may_end], ids=["hands_over", "puts_out", "may_end"])
+def test_the_yes_no_questions_refuse_a_statement_they_were_not_taught(question):
+    with pytest.raises(UnknownStatement, match="no case for the statement `Shout`"):
+        question(Shout(_span()))
+
+
+def test_the_loop_and_round_walks_refuse_a_statement_they_were_not_taught():
+    checker = _analyses()
+    flow = Flow(checker)
+    with pytest.raises(UnknownStatement):  # E041's "nothing in it chooses or ends"
+        flow._exits([Shout(_span())], set())
+    ne = NonEmpty(checker)
+    with pytest.raises(UnknownStatement):  # what follows a statement that may end is not sure to run
+        ne._may_end(Shout(_span()))
+
+
+# The grammar's statements that begin with an expression (`p says "…"`, `p sits out`, `p chooses:`,
+# a phase played): there is no word to offer for them at the start of a line.
+_BEGIN_WITH_AN_EXPRESSION = {"say_stmt", "sit_out_stmt", "call_stmt", "choose_stmt"}
+
+
+def _grammar():
+    return _rules(re.sub(r"//[^\n]*", "", grammar_text()))
+
+
+def test_every_declaration_and_statement_of_the_grammar_is_offered_by_the_editor():
+    """The LSP's completions at the start of a line come from the grammar (they were typed by hand
+    and missed 8 statements and 7 declarations): each declaration and statement rule, and each
+    clause of one, gives its opening words, unless it begins with an expression (listed above)."""
+    rules = _grammar()
+    opening = opening_words()
+    for name in _alternatives(rules, "item"):
+        assert _leading(rules, name), name  # a declaration always begins with its word
+        assert set(_leading(rules, name)) <= set(opening["declaration"]), name
+    for name in _alternatives(rules, "small_stmt") + _alternatives(rules, "compound_stmt"):
+        if name in _BEGIN_WITH_AN_EXPRESSION:
+            assert _leading(rules, name) == [], name
+            continue
+        assert _leading(rules, name), f"{name} begins with an expression: list it in _BEGIN_WITH_AN_EXPRESSION"
+        assert set(_leading(rules, name)) <= set(opening["statement"]), name
+    assert {"elif", "else"} <= set(opening["statement"])
+
+
+def _leading(rules, name) -> list:
+    return list(_leading_words(rules, [name]))
+
+
+def test_the_editor_offers_the_statements_and_declarations_the_hand_typed_lists_missed():
+    text = "game \"t\"\n\nplayers 2\nzone deck: pile\nround:\n  pass\n  \n"
+    a = analysis.analyse(text, "t.cards")
+    top = {c.label for c in analysis.complete(a, 2, 1)}
+    inside = {c.label for c in analysis.complete(a, 7, 3)}
+    assert {"limit", "values", "melds", "pot", "points", "teams of", "per team var", "score of team",
+            "payoff of team"} <= top
+    assert {"put", "bets on", "pay", "tell", "forget order of", "reverse direction", "each player",
+            "subtract", "elif", "else"} <= inside
+    assert "pass" not in top and "game" not in inside

@@ -24,7 +24,7 @@ from . import ast
 from .decks import plan_deck
 from .diagnostics import Span
 from .limits import MAX_PLAYERS
-from .statements import UnknownStatement
+from .statements import UnknownStatement, question
 
 def check_flow(checker) -> None:
     """Runs every flow check over the checker's module; reports through the checker."""
@@ -147,6 +147,14 @@ def _writes_players(st: ast.Eliminate, sym) -> set:
 def _writes_pot(st, sym) -> set:
     pot = sym.pots.get(st.pot)  # the pot and the stacks it takes chips from
     return {st.pot} | ({pot.stacks} if pot is not None and pot.stacks else set())
+
+
+# Whether a statement itself hands the turn over or ends (a loop holding one may stop): `Flow._exits`
+# asks it of every statement of a loop's body, and looks into a phase played (`CallPhase`) itself.
+hands_over = question("flow.hands_over", yes=(ast.Choose, ast.Betting, ast.EndGame, ast.EndRound), no=(
+    ast.Add, ast.Announce, ast.Award, ast.CallPhase, ast.Deal, ast.Eliminate, ast.ForEach, ast.ForgetOrder,
+    ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.PutIn, ast.Repeat, ast.Reveal, ast.Reverse, ast.Set,
+    ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
 
 
 class Flow:
@@ -433,7 +441,7 @@ class Flow:
 
     def _exits(self, stmts, seen: set) -> bool:
         for st in stmts:
-            if isinstance(st, (ast.Choose, ast.Betting, ast.EndGame, ast.EndRound)):
+            if hands_over(st):
                 return True
             if isinstance(st, ast.CallPhase):
                 phase = self.sym.phases.get(st.name)

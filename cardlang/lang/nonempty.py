@@ -37,15 +37,29 @@ from . import ast
 from .choice_theory import _FLIP, FALSE, TRUE, Theory, _all, _and, _atoms, _count_key, _not, _num, _or
 from .flow import Flow, _key, _mentions, _subst, statement_writes
 from .pile_facts import pile_open, unrolled
+from .statements import question
 from .value_bounds import ValueBounds
 from .zone_facts import Facts, ZoneFacts, _join
 
 MAX_DEPTH = 20  # definitions seen through, nested
 
 
+# Whether a statement itself may put a player out (`eliminate`, or a phase played, which may).
+puts_out = question("nonempty.puts_out", yes=(ast.Eliminate, ast.CallPhase), no=(
+    ast.Add, ast.Announce, ast.Award, ast.Betting, ast.Choose, ast.Deal, ast.EndGame, ast.EndRound, ast.ForEach,
+    ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.PutIn, ast.Repeat, ast.Reveal,
+    ast.Reverse, ast.Set, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
+
+# Whether a statement itself may end the round or the game (or play a phase, which may).
+may_end = question("nonempty.may_end", yes=(ast.EndGame, ast.EndRound, ast.CallPhase), no=(
+    ast.Add, ast.Announce, ast.Award, ast.Betting, ast.Choose, ast.Deal, ast.Eliminate, ast.ForEach,
+    ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.PutIn, ast.Repeat, ast.Reveal,
+    ast.Reverse, ast.Set, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
+
+
 def _eliminates(stmts) -> bool:
     for st in stmts:
-        if isinstance(st, (ast.Eliminate, ast.CallPhase)):
+        if puts_out(st):
             return True
         if any(_eliminates(body) for body in ast.child_blocks(st)):
             return True
@@ -182,7 +196,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         """Whether a statement may end the round or the game (or play a phase, which may)."""
         key = id(st)
         if key not in self._ends:
-            self._ends[key] = isinstance(st, (ast.EndGame, ast.EndRound, ast.CallPhase)) or any(
+            self._ends[key] = may_end(st) or any(
                 self._may_end(x) for body in ast.child_blocks(st) for x in body)
         return self._ends[key]
 

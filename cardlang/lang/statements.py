@@ -42,3 +42,18 @@ def uncovered(dispatch) -> list:
     have = cases(dispatch)
     return [c.__name__ for c in statement_classes() if c not in have]
 
+
+
+def question(name: str, yes: tuple, no: tuple):
+    """A yes/no question about a statement's own class (not what is nested in it), answered "yes"
+    for the classes in `yes`, "no" for those in `no`, and refused (`UnknownStatement`) for any
+    other: a `singledispatch` function, so `uncovered` names a class it was not given an answer for."""
+    @functools.singledispatch
+    def ask(st) -> bool:
+        raise UnknownStatement(st, name)
+
+    for cls in yes:
+        ask.register(cls)(lambda st: True)
+    for cls in no:
+        ask.register(cls)(lambda st: False)
+    return ask

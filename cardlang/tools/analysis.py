@@ -17,15 +17,12 @@ from ..lang.diagnostics import Diagnostic, Span
 from ..lang.parse import parse
 from ..load import check_source, read_source
 from ..runtime.cards import PRESETS
-from .keywords import grammar_keywords, keyword_doc
+from .keywords import grammar_keywords, keyword_doc, opening_words
 from .names import Declared, Index, index
 
-_DECLARATIONS = ("game", "about", "extends", "players", "direction", "option", "deck", "order", "ranking",
-                 "zone", "var", "per player var", "define", "score of", "payoff of",
-                 "shared payoff", "setup", "round", "phase")
-_STATEMENTS = ("pass", "set", "let", "add", "subtract", "move", "deal", "shuffle", "swap", "reveal", "hide",
-               "announce", "eliminate", "end game", "end round", "if", "elif", "else", "for each", "repeat",
-               "repeat until", "while")
+_OPENING = opening_words()  # read from the grammar: a new declaration or statement is offered as it is added
+_DECLARATIONS = _OPENING["declaration"]
+_STATEMENTS = _OPENING["statement"]
 _EXPRESSIONS = ("players", "seats", "all cards", "any", "count", "select", "sum", "min", "max", "highest",
                 "lowest", "left of", "right of", "next of", "top of", "bottom of", "not", "none", "true", "false")
 _KIND_WORDS = {"option": "option", "var": "variable", "pvar": "per-player variable", "tvar": "per-team variable",

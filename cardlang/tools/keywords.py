@@ -90,3 +90,51 @@ def keyword_doc(word: str) -> str:
         else:
             parts.append(f"```cards\n{code}\n```" + (f"\n{meaning}" if meaning else ""))
     return "\n\n".join(parts)
+
+
+def _rules(text: str) -> dict:
+    """The grammar's rules: name -> its alternatives, each a list of symbols (`"word"`, `NAME`, `expr`)."""
+    rules, name = {}, None
+    for line in text.split("\n"):
+        m = re.match(r"^[?!]?(\w+)\s*:(.*)$", line)
+        if m:
+            name, body = m.group(1), m.group(2)
+            rules[name] = [body]
+        elif name and re.match(r"^\s+\|", line):
+            rules[name].append(line.strip()[1:])
+        elif not line.strip() or not line[0].isspace():
+            name = None
+    return {n: [re.sub(r"->.*$", "", alt).split() for alt in alts] for n, alts in rules.items()}
+
+
+def _alternatives(rules: dict, name: str) -> list:
+    """The rule names `name` is a choice of (`?item: game_decl | about_decl | …`)."""
+    return [sym for alt in rules[name] for sym in alt if sym != "|" and re.fullmatch(r"[a-z_]+", sym)]
+
+
+def _leading_words(rules: dict, names) -> tuple:
+    """The words each alternative of the rules `names` begins with (`"per" "player" "var"` is `per
+    player var`), in grammar order without repeats; a rule that begins with an expression has none."""
+    out = []
+    for name in names:
+        for alt in rules[name]:
+            words = []
+            for sym in alt:
+                if not re.fullmatch(r'"[a-z]+"', sym):
+                    break
+                words.append(sym.strip('"'))
+            if words and " ".join(words) not in out:
+                out.append(" ".join(words))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1)
+def opening_words() -> dict:
+    """What a declaration and a statement begin with, read from the grammar (the LSP offers these
+    at the start of a line): {"declaration": ("game", …, "per player var", …), "statement": (…)}.
+    The statements' include the clauses that go on one (`elif`, `else`)."""
+    rules = _rules(re.sub(r"//[^\n]*", "", grammar_text()))
+    statements = _alternatives(rules, "small_stmt") + _alternatives(rules, "compound_stmt")
+    clauses = [c for n in statements for alt in rules[n] for c in re.findall(r"\w+_clause", " ".join(alt))]
+    return {"declaration": _leading_words(rules, _alternatives(rules, "item")),
+            "statement": _leading_words(rules, statements + list(dict.fromkeys(clauses)))}
