@@ -10,6 +10,10 @@ import cardlang
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# The two engines every semantics test runs on: the reference interpreter (the definition) and the
+# compiled one (`cardlang.load(..., engine=...)`); tests/conftest.py's `engine` fixture runs over them.
+ENGINES = ("reference", "compiled")
+
 
 def path(relative: str) -> str:
     return os.path.join(ROOT, relative)

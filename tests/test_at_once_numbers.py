@@ -20,11 +20,10 @@ from cardlang.play.bots import make_bot
 from cardlang.runtime import at_once
 from cardlang.runtime.actions import alt_of, value_of
 from cardlang.runtime.view import round_steps
-from scenario import path
+from scenario import ENGINES, path
 from test_simultaneous import plain
 
 FILE = path("tests/engine/sealed_numbers.cards")
-ENGINES = ["compiled", "reference"]
 BID, NAME, CHANGE = 0, 1, 2  # the choices made at once, in the file's order
 
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import cardlang
 from cardlang.cli import main
 from cardlang.play.chance import decides
-from scenario import path
+from scenario import ENGINES, path
 
 WAR = "examples/war.cards"
 
@@ -27,7 +27,7 @@ def test_war_is_a_game_nobody_decides_and_the_coin_flip_is_not():
     assert decides(cardlang.load(path("examples/coin_flip.cards"), 2).symbols)
 
 
-@pytest.mark.parametrize("engine", ["reference", "compiled"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_the_rounds_are_marked_where_they_begin(engine):
     state = cardlang.load(path(WAR), 2, engine=engine).new_initial_state(seed=3)
     lines = state.transcript()
@@ -40,7 +40,7 @@ def test_the_rounds_are_marked_where_they_begin(engine):
 
 def test_both_engines_mark_the_same_rounds():
     marks = [cardlang.load(path(WAR), 2, engine=e).new_initial_state(seed=5).rounds_at
-             for e in ("reference", "compiled")]
+             for e in ENGINES]
     assert marks[0] == marks[1]
 
 

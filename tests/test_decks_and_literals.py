@@ -17,9 +17,7 @@ import cardlang
 from cardlang import CardlangError
 from cardlang.lang.parse import parse
 
-from scenario import path as repo_path
-
-ENGINES = ("compiled", "reference")
+from scenario import ENGINES, path as repo_path
 
 
 def source(body: str, deck: str = "standard", decls: str = "") -> str:

@@ -11,6 +11,8 @@ import cardlang
 from cardlang import RuleError
 from cardlang.load import check_source
 
+from scenario import ENGINES
+
 GAME = '''game "T"
 players 2..2
 deck standard
@@ -37,9 +39,6 @@ def run(tmp_path, rule: str, stock: int = 2, n: int = 3, engine: str = "referenc
     game = cardlang.load(str(path), 2, engine=engine)
     state = game.new_initial_state(seed=1)
     return [line for line in state.transcript() if "pile " in line][-1]
-
-
-ENGINES = ["reference", "compiled"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -18,22 +18,17 @@ import pytest
 from rich.console import Console
 
 import cardlang
-from cardlang.cli.table_view import Layout, Style, render_table
+from cardlang.play.table_view import Layout, Style, render_table
 from cardlang.play.savegame import load_saved, save_data, write_save
 from cardlang.runtime.basics import RuleError
 from cardlang.runtime.engine import State
 from cardlang.runtime.playout import quiet
-from scenario import path
+from scenario import ENGINES, path
 
 FILE = "tests/engine/facts.cards"
 # hand(P0) = 1h, 3c (3c on top); hand(P1) = 2s, Ah; mine(P0) = 2h; mine(P1) = 3s; the box the rest
 STACK = ["1h", "2s", "3c", "Ah", "2h", "3s", "1s", "1c", "2c", "3h", "As", "Ac"]
-ENGINES = ("compiled", "reference")
-
-
-@pytest.fixture(params=ENGINES)
-def engine(request):
-    return request.param
+# `engine`: each test runs on both engines (tests/conftest.py)
 
 
 def start(engine, players=2):

@@ -1,7 +1,8 @@
 """The semantics of every statement and expression of docs/language.md, one tiny game per test.
 
 Each test writes a game around a `round:` body (see `game`), stacks the deck or the random draws,
-plays scripted choices and asserts the outcome. Without a shuffle the talon holds the whole deck in
+plays scripted choices and asserts the outcome, on each engine: the reference interpreter (the
+definition) and the compiled one (`engine`, tests/conftest.py; every game here is loaded by `load`). Without a shuffle the talon holds the whole deck in
 id order, bottom first: with the standard deck its top cards are A♠, A♥, A♦, A♣, K♠, …
 """
 
@@ -27,6 +28,22 @@ zone box: pile, hidden
 """
 
 
+_ENGINE = {"name": "reference"}  # the engine of the test running: set by `_on_each_engine`
+
+
+@pytest.fixture(autouse=True)
+def _on_each_engine(engine):
+    """Every test of this file runs once on each engine (the `engine` fixture's parameters)."""
+    _ENGINE["name"] = engine
+    yield
+    _ENGINE["name"] = "reference"
+
+
+def load(path, **kw):
+    """`cardlang.load` on the engine of the test running."""
+    return cardlang.load(path, engine=_ENGINE["name"], **kw)
+
+
 def source(body: str, decls: str = "", phases: str = "", players: str = "2..6", deck: str = "standard") -> str:
     """A minimal game: the prelude's zones, `decls`, a `round:` made of `body`, then `phases`."""
     return (PRELUDE.format(players=players, deck=deck) + textwrap.dedent(decls) + "\nround:\n"
@@ -46,7 +63,7 @@ def write(tmp_path, text: str, name: str = "game.cards") -> str:
 
 def game(tmp_path, body: str, decls: str = "", phases: str = "", n: int = 3, players: str = "2..6",
          deck: str = "standard", options=None):
-    return cardlang.load(write(tmp_path, source(body, decls, phases, players, deck)), players=n, options=options)
+    return load(write(tmp_path, source(body, decls, phases, players, deck)), players=n, options=options)
 
 
 def run(tmp_path, body: str, decls: str = "", phases: str = "", n: int = 3, stack=None, draws=None, seed=0, **kw):
@@ -1152,11 +1169,11 @@ def test_a_variant_changes_an_option_default_and_replaces_a_phase(tmp_path):
         phase scoring:
             set x = bonus * 100
     """), "variant.cards")
-    g = cardlang.load(path, players=2)
+    g = load(path, players=2)
     assert g.title == "Variant" and g.options == {"bonus": 3, "mode": "a"}
     st = g.new_initial_state()
     assert st.var("x") == 300 and "base round" in st.transcript()
-    base = cardlang.load(str(tmp_path / "base.cards"), players=2).new_initial_state()
+    base = load(str(tmp_path / "base.cards"), players=2).new_initial_state()
     assert base.var("x") == 10  # the base is unchanged
 
 
@@ -1172,7 +1189,7 @@ def test_a_variant_may_add_new_declarations_and_a_phase_it_plays(tmp_path):
         phase extra:
             set y = 2
     """), "variant.cards")
-    st = cardlang.load(path, players=2).new_initial_state()
+    st = load(path, players=2).new_initial_state()
     assert (st.var("x"), st.var("y")) == (1, 2)
 
 
@@ -1188,7 +1205,7 @@ def test_a_variant_changing_what_its_base_does_not_have_is_E027(tmp_path, decl, 
     assert [d.code for d in errors] == ["E027"] and message in errors[0].message
     assert errors[0].span.file == path
     with pytest.raises(CardlangError, match="E027"):
-        cardlang.load(path, players=2)
+        load(path, players=2)
 
 
 def test_a_missing_base_is_E027(tmp_path):
@@ -1204,7 +1221,7 @@ def test_several_variants_of_one_base_merge_left_to_right(tmp_path):
     write(tmp_path, 'game "B"\nextends "base.cards"\noption bonus = 5 in 0..9\n'
                     'phase scoring:\n    set x = bonus + 1000\n', "b.cards")
     path = write(tmp_path, 'game "A and B"\nextends "a.cards", "b.cards"\n', "ab.cards")
-    g = cardlang.load(path, players=2)
+    g = load(path, players=2)
     assert g.title == "A and B"
     assert g.options == {"bonus": 5, "mode": "b"}  # b's bonus wins over a's; a's mode stays
     assert g.new_initial_state().var("x") == 1005
@@ -1214,7 +1231,7 @@ def test_several_variants_of_one_base_merge_left_to_right(tmp_path):
 def test_a_rule_that_loops_forever_stops_with_a_rule_error_after_the_step_budget(tmp_path, monkeypatch):
     monkeypatch.setattr(cardlang.runtime.engine, "STEP_BUDGET", 5_000)
     text = source("while x >= 0:\n    add 1 to x\nend game", "var x = 0\n")
-    g = cardlang.load(write(tmp_path, text), players=3)
+    g = load(write(tmp_path, text), players=3)
     with pytest.raises(RuleError, match="5,000 steps") as info:
         g.new_initial_state()
     assert info.value.line in (line_of(text, "while x"), line_of(text, "add 1 to x"))
@@ -1297,7 +1314,7 @@ def test_a_text_shows_the_cards_of_several_zones(tmp_path):
 
 def test_top_a_negative_number_of_cards_is_a_rule_error(tmp_path):
     text = source("move top k of talon to box\nend game", "var k = 0 - 1\n")
-    g = cardlang.load(write(tmp_path, text), players=3)
+    g = load(write(tmp_path, text), players=3)
     with pytest.raises(RuleError, match="cannot be negative") as info:
         g.new_initial_state()
     assert info.value.line == line_of(text, "move top k")
@@ -1306,7 +1323,7 @@ def test_top_a_negative_number_of_cards_is_a_rule_error(tmp_path):
 
 def test_swapping_a_card_that_is_none_is_a_rule_error_with_its_line(tmp_path):
     text = source("swap top of box with top of talon\nend game")
-    g = cardlang.load(write(tmp_path, text), players=3)
+    g = load(write(tmp_path, text), players=3)
     with pytest.raises(RuleError, match="`swap` needs two cards") as info:
         g.new_initial_state()
     assert info.value.line == line_of(text, "swap")
@@ -1324,7 +1341,7 @@ def test_a_definition_that_uses_itself_is_a_diagnostic_not_a_crash(tmp_path):
         (line_of(text, "define f"), "definition `f` uses itself (f → f)"),
         (line_of(text, "define g"), "definition `g` uses itself (g → h → g)")]
     with pytest.raises(CardlangError, match="E023"):
-        cardlang.load(path, players=3)
+        load(path, players=3)
 
 
 # ------------------------------------------------------------------ decisions in loops, what others see, scores
@@ -1398,10 +1415,10 @@ def test_a_variants_hash_changes_when_its_base_file_changes(tmp_path):
     shutil.copy(repo_path("games/ascenseur.cards"), games / "ascenseur.cards")
     shutil.copy(repo_path("examples/ascenseur_blind.cards"), examples / "ascenseur_blind.cards")
     (tmp_path / "cardlang.toml").write_text('root = "."\n')  # as the project's pyproject.toml: examples/ reach games/
-    plain = cardlang.load(str(games / "ascenseur.cards"), players=3)
+    plain = load(str(games / "ascenseur.cards"), players=3)
     assert plain.source_hash == hashlib.sha256((games / "ascenseur.cards").read_bytes()).hexdigest()
-    before = cardlang.load(str(examples / "ascenseur_blind.cards"), players=3).source_hash
+    before = load(str(examples / "ascenseur_blind.cards"), players=3).source_hash
     with open(games / "ascenseur.cards", "a", encoding="utf-8") as f:
         f.write("\n# a comment changes the bytes\n")
-    after = cardlang.load(str(examples / "ascenseur_blind.cards"), players=3).source_hash
+    after = load(str(examples / "ascenseur_blind.cards"), players=3).source_hash
     assert before != after

@@ -5,6 +5,8 @@ import pytest
 
 import cardlang
 
+from scenario import ENGINES
+
 SOURCE = '''game "Notes"
 players 3..3
 deck ranks 2 3 4 5 6 suits hearts
@@ -38,7 +40,7 @@ round:
 '''
 
 
-@pytest.mark.parametrize("engine", ["reference", "compiled"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_the_documented_orders_hold(tmp_path, engine):
     path = tmp_path / "notes.cards"
     path.write_text(SOURCE, encoding="utf-8")
@@ -54,7 +56,7 @@ def test_the_documented_orders_hold(tmp_path, engine):
     assert "hello P0 8 4 hello P2 3" in text
 
 
-@pytest.mark.parametrize("engine", ["reference", "compiled"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_variable_that_starts_as_an_empty_list_joins_numbers_and_cards(engine):
     game = cardlang.load("tests/check/valid/empty_list_var.cards", 2, engine=engine)
     assert game.new_initial_state(seed=1).transcript()[-1] == "6 2 2"  # sum of [1, 2, 3], item 2, two cards

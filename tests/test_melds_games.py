@@ -8,9 +8,8 @@ import random
 import pytest
 
 import cardlang
-from scenario import path, random_playout
+from scenario import ENGINES, path, random_playout
 
-ENGINES = ["reference", "compiled"]
 RUMMY = "examples/knock_rummy.cards"
 SHOW = "examples/counting_show.cards"
 

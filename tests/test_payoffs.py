@@ -9,9 +9,8 @@ import pytest
 import cardlang
 from cardlang import RuleError
 from cardlang.play.bots import decide, make_bot
-from scenario import path, play, start
+from scenario import ENGINES, path, play, start
 
-ENGINES = ("compiled", "reference")
 CHIPS = "examples/high_card_chips.cards"
 CLIMB = "examples/climb_together.cards"
 

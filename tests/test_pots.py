@@ -10,9 +10,8 @@ from hypothesis import strategies as st
 
 import cardlang
 from cardlang.runtime import pots
-from scenario import labels, path, play
+from scenario import ENGINES, labels, path, play
 
-ENGINES = ("compiled", "reference")
 BOARD = ["2c", "7d", "9h", "Js", "Kc"]  # no straight, no flush with the hands below
 
 

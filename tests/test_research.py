@@ -30,7 +30,7 @@ from cardlang.load import check_file
 from cardlang.play.chance import decides
 from cardlang.research.chance import NeedChance, Script
 from cardlang.research.encoding import Encoder, scaled
-from scenario import ROOT, game, path
+from scenario import ENGINES, ROOT, game, path
 
 FILES = sorted(os.path.relpath(p, ROOT) for folder in ("games", "examples")
                for p in glob.glob(os.path.join(ROOT, folder, "*.cards")))
@@ -238,7 +238,7 @@ def test_options_map_to_one_index_each_and_cards_to_their_ids():
 
 
 # ------------------------------------------------------------------------- the chance source
-@pytest.mark.parametrize("engine", ["compiled", "reference"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_chance_source_decides_every_shuffle_and_draw_on_both_engines(engine):
     g = cardlang.load(path("examples/coin_flip.cards"), 2, engine=engine)
     with pytest.raises(NeedChance) as e:

@@ -19,13 +19,11 @@ from cardlang.runtime.actions import (MAX_VALUE, Pending, action_id, alt_of, new
                                       with_value)
 from cardlang.runtime.pots import chips_in_play
 from cardlang.runtime.playout import advance, quiet, random_playout, scripted_playout, seat_playout, untold
-from scenario import path
+from scenario import ENGINES, path
 
 GAMES = [("games/ascenseur.cards", 3), ("games/coucou.cards", 5), ("games/red_dog.cards", 3),
          ("games/pioche_poker.cards", 3), ("games/counter_bluff.cards", 2), ("examples/follow_suit.cards", 3),
          ("examples/holdem.cards", 4)]
-ENGINES = ("compiled", "reference")
-
 
 def _game(relative, players, engine):
     return cardlang.load(path(relative), players=players, engine=engine)

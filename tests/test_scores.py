@@ -7,13 +7,11 @@ import statistics
 import pytest
 
 import cardlang
-from cardlang.cli.table_view import score_places, scores_table
+from cardlang.play.table_view import score_places, scores_table
 from cardlang.play.bots import decide, make_bot
-from scenario import path
+from scenario import ENGINES, path
 
 FEWEST = "examples/fewest_hearts.cards"
-ENGINES = ("compiled", "reference")
-
 
 def load(relative, players, engine="compiled", **options):
     return cardlang.load(path(relative), players=players, options=options, engine=engine)

@@ -9,11 +9,9 @@ import pytest
 
 import cardlang
 from cardlang.play.bots import decide, make_bot
-from scenario import path
+from scenario import ENGINES, path
 
 LAST = "examples/last_one_standing.cards"
-ENGINES = ("compiled", "reference")
-
 
 def load(relative, players, engine, **options):
     return cardlang.load(path(relative), players=players, options=options, engine=engine)

@@ -20,7 +20,7 @@ from cardlang import openspiel, pettingzoo
 from cardlang.cli import main
 from cardlang.play.bots import make_bot
 from cardlang.runtime.actions import value_of
-from scenario import path
+from scenario import ENGINES, path
 
 GOOF = path("examples/goofspiel.cards")
 PASS = path("examples/open_pass.cards")
@@ -35,8 +35,6 @@ def bid(state, name: str):
     """Plays the current chooser's bid of the card `name` (`3s`)."""
     state.apply(f"bid {state.game.deck.label_of(state.game.card(name))}")
 
-
-ENGINES = ["compiled", "reference"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)

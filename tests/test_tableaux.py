@@ -14,9 +14,7 @@ import pytest
 
 import cardlang
 from cardlang import RuleError
-from scenario import path, random_playout
-
-ENGINES = ["reference", "compiled"]
+from scenario import ENGINES, path, random_playout
 
 PRELUDE = """\
 game "Piles"

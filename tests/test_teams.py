@@ -16,7 +16,7 @@ from cardlang.cli import main
 from cardlang.lang.check_teams import team_seats
 from cardlang.lang.parse import parse
 from cardlang.play.simulate import simulate
-from scenario import game, labels, path, play, start
+from scenario import ENGINES, game, labels, path, play, start
 
 SPADES, AUCTION = "examples/spades.cards", "examples/contract_auction.cards"
 
@@ -240,7 +240,7 @@ def test_listed_teams_and_their_partners_play_on_both_engines(tmp_path):
                      'per team var met = 0\nscore of team t: met(t), highest wins\n\nround:\n'
                      '    for each p in players:\n        add seat(partner of p) to met(team of p)\n'
                      '    announce "{team of top of players}: {met(team of top of players)}"\n    end game\n')
-    for engine in ("reference", "compiled"):
+    for engine in ENGINES:
         s = cardlang.load(str(rules), 4, engine=engine).new_initial_state()
         assert s.game.teams == ((0, 1), (2, 3))
         assert s.var("met") == [2 + 1, 4 + 3]  # P0's partner is P1 (seat 2), P1's is P0 (seat 1), …

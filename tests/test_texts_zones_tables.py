@@ -11,7 +11,7 @@ import pytest
 
 import cardlang
 
-ENGINES = ["reference", "compiled"]
+from scenario import ENGINES
 
 PRELUDE = """\
 game "Test"
