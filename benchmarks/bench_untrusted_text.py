@@ -23,9 +23,9 @@ sys.path.insert(0, ROOT)
 import cardlang  # noqa: E402
 from rich.console import Console  # noqa: E402
 
-from cardlang.cli.safe_console import SafeConsole  # noqa: E402
-from cardlang.cli.table_view import Layout, Style, render_table  # noqa: E402
-from cardlang.runtime.untrusted import visible  # noqa: E402
+from cardlang.play.safe_console import SafeConsole  # noqa: E402
+from cardlang.play.table_view import Layout, Style, render_table  # noqa: E402
+from cardlang.lang.untrusted import visible  # noqa: E402
 
 
 def best(repeat: int, f) -> float:

@@ -25,7 +25,7 @@ from cardlang import gymnasium, openspiel, pettingzoo
 from cardlang.runtime.view import ChoiceCount
 from rich.console import Console
 
-from cardlang.cli.table_view import Layout, Style, actions_list, render_table
+from cardlang.play.table_view import Layout, Style, actions_list, render_table
 from cardlang.load import check_file
 from cardlang.play.bots import decide, make_bot
 from cardlang.play.chance import decides

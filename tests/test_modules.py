@@ -138,3 +138,69 @@ def test_bots_simulate_and_commands_play_through_the_runtime_never_a_programs_re
         if name.startswith(("cardlang.play", "cardlang.cli", "cardlang.tools")):
             text = path.read_text(encoding="utf-8")
             assert ".resume(" not in text and "program.resume" not in text, name
+
+
+# The layers, lowest first (issue 32 item 5): a module imports from its own layer or from a lower
+# one, never from a higher one nor from another layer of its rank. `lang` (grammar, checker,
+# diagnostics, the words both sides need: `lang.vocabulary`, `lang.types`, `lang.untrusted`) knows
+# no engine; the runtime knows the language's words but not its checker; the commands are on top.
+LAYERS = [
+    {"lang"},
+    {"runtime"},
+    {"compiler"},
+    {"load"},  # `cardlang.load`, and the package's own `__init__` (which offers it)
+    {"play"},
+    {"research", "tools"},
+    {"pettingzoo", "openspiel"},
+    {"gymnasium"},  # over the PettingZoo environment
+    {"cli"},
+]
+
+
+def layer_of(name: str) -> str:
+    """`cardlang.lang.check` is in `lang`; `cardlang` itself (its `__init__`) is in `load`."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else "load"
+
+
+def rank_of(layer: str) -> int:
+    return next(i for i, group in enumerate(LAYERS) if layer in group)
+
+
+def upward_imports(edges: dict) -> list:
+    """Every import that goes up the layers or sideways into another layer of the same rank."""
+    bad = []
+    for name, targets in edges.items():
+        own = layer_of(name)
+        for t in sorted(targets):
+            other = layer_of(t)
+            if other != own and rank_of(other) >= rank_of(own):
+                bad.append(f"{name} -> {t}")
+    return sorted(bad)
+
+
+def test_every_top_level_part_of_the_package_has_a_layer():
+    for name in MODULES:
+        rank_of(layer_of(name))  # StopIteration: a new part of the package needs its place in LAYERS
+
+
+def test_the_layer_check_finds_an_import_that_goes_up():
+    edges = {"cardlang.lang.snippet": {"cardlang.tools.lexer", "cardlang.lang.untrusted"},
+             "cardlang.research.render": {"cardlang.cli.untrusted"},
+             "cardlang.tools.fmt": {"cardlang.research.render"},
+             "cardlang.cli.cmd_play": {"cardlang.play.table_view", "cardlang.lang.check"}}
+    assert upward_imports(edges) == ["cardlang.lang.snippet -> cardlang.tools.lexer",
+                                     "cardlang.research.render -> cardlang.cli.untrusted",
+                                     "cardlang.tools.fmt -> cardlang.research.render"]
+
+
+def test_the_layers_point_one_way():
+    """`lang` imports neither the runtime nor the tools, `research` not the commands (issue 32)."""
+    assert upward_imports(graph()) == []
+
+
+def test_the_runtime_takes_the_languages_words_not_its_checker():
+    edges = graph()
+    taken = {t for name, targets in edges.items() if name.startswith("cardlang.runtime.")
+             for t in targets if t.startswith("cardlang.lang.")}
+    assert taken <= {"cardlang.lang.vocabulary", "cardlang.lang.types", "cardlang.lang.untrusted"}

@@ -449,7 +449,7 @@ def test_ctrl_d_at_a_terminal_saves_the_game_as_a_closed_terminal_does(tmp_path,
 
     from cardlang.cli.cmd_play import Session
     from cardlang.play.table_bots import Bots
-    from cardlang.cli.table_view import Style
+    from cardlang.play.table_view import Style
 
     monkeypatch.chdir(tmp_path)
     g = cardlang.load(path("games/coucou.cards"), players=5)
@@ -470,7 +470,7 @@ def test_ctrl_d_at_a_terminal_saves_the_game_as_a_closed_terminal_does(tmp_path,
 def test_type_ahead_is_discarded_when_each_turn_begins():
     from cardlang.cli.cmd_play import Session
     from cardlang.play.table_bots import Bots
-    from cardlang.cli.table_view import Style
+    from cardlang.play.table_view import Style
     import io
 
     from rich.console import Console
@@ -497,7 +497,7 @@ def test_interrupted_without_save_exits_130_after_offering_to_save(tmp_path, mon
 
     from cardlang.cli.cmd_play import Session
     from cardlang.play.table_bots import Bots
-    from cardlang.cli.table_view import Style
+    from cardlang.play.table_view import Style
 
     monkeypatch.chdir(tmp_path)
     g = cardlang.load(path("games/coucou.cards"), players=5)

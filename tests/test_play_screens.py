@@ -12,7 +12,7 @@ from cardlang.cli import main
 from cardlang.cli.cmd_play import Session
 from cardlang.play.seen import common_log, common_observation
 from cardlang.play.table_bots import Bots
-from cardlang.cli.table_view import Style, card_labels_in
+from cardlang.play.table_view import Style, card_labels_in
 from scenario import game, path, permute_hidden
 from test_play import ALL_GAMES, PLAYERS, final_state
 

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardlang.cli import main
-from cardlang.cli.table_view import card_labels_in
+from cardlang.play.table_view import card_labels_in
 from scenario import path
 from test_play import ALL_GAMES, PLAYERS, final_state
 from test_play_screens import allowed_at_decisions

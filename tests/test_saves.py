@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import cardlang
 from cardlang.cli import main
-from cardlang.cli.table_view import card_labels_in
+from cardlang.play.table_view import card_labels_in
 from cardlang.play.save_schema import FIELDS, MAX_MOVES, MAX_SAVE_BYTES, checksum
 from cardlang.play.savegame import check_save_target, load_saved, save_data, write_save
 from cardlang.play.seen import table_labels, table_seats

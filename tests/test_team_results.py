@@ -9,7 +9,7 @@ from rich.console import Console
 
 import cardlang
 from cardlang.cli import main
-from cardlang.cli.table_view import team_scores_table
+from cardlang.play.table_view import team_scores_table
 from cardlang.play.team_result import team_results, winning
 from scenario import path
 

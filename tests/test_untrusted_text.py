@@ -30,7 +30,7 @@ from cardlang.cli import main
 from cardlang.cli.untrusted import echo, plot_text
 from cardlang.lang.report import RENDERERS, Report, render_text
 from cardlang.lang.diagnostics import Diagnostic, Span
-from cardlang.runtime.untrusted import visible, visible_json
+from cardlang.lang.untrusted import visible, visible_json
 from test_hostile_files import cardlang_cli
 
 ROOT = Path(__file__).resolve().parent.parent

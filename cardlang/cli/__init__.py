@@ -43,7 +43,7 @@ class _LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except click.ClickException as e:
-            from ..runtime.untrusted import visible
+            from ..lang.untrusted import visible
 
             e.message = visible(e.message, newlines=True)
             raise

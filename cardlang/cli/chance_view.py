@@ -12,8 +12,8 @@ from typing import Callable
 from rich.console import Console
 from rich.text import Text
 
-from ..runtime.untrusted import visible
-from .table_view import Style, scores_table
+from ..lang.untrusted import visible
+from ..play.table_view import Style, scores_table
 
 PROMPT = "Enter: next round, a: all the rest, q: stop > "
 

@@ -19,7 +19,7 @@ from ..lang.diagnostics import Diagnostic, Span
 from ..lang.files import RULE_SUFFIX, os_problem, file_kind, inside, roots_for
 from ..lang.report import RENDERERS, Report, render_text
 from ..load import Loader, guarded
-from ..runtime.untrusted import visible
+from ..lang.untrusted import visible
 from .cmd_common import ROOT_HELP
 
 FORMATS = ("text", "json", "github", "sarif")

@@ -33,7 +33,7 @@ from ..play.team_result import final_teams, team_name, team_value, winning
 from ..play.seen import common_observation, table_label, table_labels, table_seats
 from ..play.table_bots import Bots
 from ..runtime.engine import RuleError
-from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
+from ..play.table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
                          score_order, scores_table, team_scores_table, terminal_shows_symbols)
 
 BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a terminal

@@ -20,7 +20,7 @@ from ..play.save_schema import printable
 from .cmd_common import TAIL_SHOWN, exit_on_rule_error
 from ..play.savegame import SaveError, load_saved_or_stop
 from ..runtime.engine import RuleError
-from .table_view import Style, rich_line, terminal_shows_symbols
+from ..play.table_view import Style, rich_line, terminal_shows_symbols
 from . import untrusted
 
 

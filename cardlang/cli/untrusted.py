@@ -1,7 +1,7 @@
 """Where the commands' output leaves for a terminal: every text in it shown as text.
 
 The commands print texts of rule files, saves and file names (titles, labels, log lines, paths).
-Two boundaries make them harmless (`runtime.untrusted.visible`; docs/security.md, "Untrusted text"):
+Two boundaries make them harmless (`lang.untrusted.visible`; docs/security.md, "Untrusted text"):
 
 - `console()`: the rich console of `play`, `replay`, `compare` and `sweep` (`safe_console.py`):
   no markup, and no control character of a text reaches the terminal.
@@ -16,14 +16,14 @@ from typing import Optional
 
 import click
 
-from ..runtime.untrusted import visible
+from ..lang.untrusted import visible
 
 __all__ = ["console", "echo", "plot_text", "visible"]
 
 
 def console(color: Optional[bool] = None, *, ascii_only: bool = False, **kwargs):
     """The `SafeConsole` of a command: colours on (`True`), off (`False`) or if the terminal has them."""
-    from .safe_console import SafeConsole
+    from ..play.safe_console import SafeConsole
 
     if color is False:
         kwargs.update(color_system=None, no_color=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from . import ast, check_at_once, check_facts, check_melds, check_piles, check_pots, check_teams
-from ..runtime.cards import PRESETS
+from .vocabulary import PRESETS
 from .decks import plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
@@ -15,7 +15,7 @@ from .nonempty import check_choices
 from .payoffs import check_payoff, check_score_order
 from .seats import check_list_option, check_reverse, check_sit_out
 from .limits import MAX_PLAYERS
-from .poker_vocabulary import CATEGORIES
+from .vocabulary import CATEGORIES
 from .check_expr import ExpressionChecks
 from .check_texts import check_hidden_characters
 from .symbols import Symbol, Symbols

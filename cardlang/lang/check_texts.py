@@ -3,7 +3,7 @@ character such as ESC, a bidi override, a zero-width space).
 
 The grammar lets any character but `"`, `\\` and a line end into a text, so a text can carry a
 terminal escape (`ESC ] 0 ;` sets the terminal's title) or reorder how a label reads. Every
-command shows such a character escaped (`runtime.untrusted.visible`: `\\x1b`), never obeys it; the
+command shows such a character escaped (`lang.untrusted.visible`: `\\x1b`), never obeys it; the
 warning tells the author (and the reviewer of a pull request) that the text holds one.
 
 Names, ranks and numbers are ASCII by the grammar: only texts can hold such a character, so the
@@ -16,7 +16,7 @@ import unicodedata
 
 import attrs
 
-from ..runtime.untrusted import visible
+from .untrusted import visible
 
 
 def _hidden(text: str):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from typing import Optional
 
-from ..runtime.cards import PRESETS
+from .vocabulary import PRESETS
 
 MAX_ATOMS = 40  # a choice with more independent conditions than this is not decided (W005)
 MAX_NODES = 20_000  # nor one whose search for values closing every option takes longer than this

@@ -15,7 +15,7 @@ from typing import Optional
 import attrs
 
 from . import ast
-from ..runtime.cards import JOKER, PRESETS
+from .vocabulary import JOKER, PRESETS
 from .diagnostics import did_you_mean
 from .limits import MAX_DECK_CARDS
 

@@ -12,7 +12,7 @@ from typing import Optional
 
 import attrs
 
-from ..runtime.untrusted import visible, visible_json
+from .untrusted import visible, visible_json
 from .codes import CODES, title
 from .diagnostics import Diagnostic
 from .snippet import paint, render_diagnostic

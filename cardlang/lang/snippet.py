@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..runtime.untrusted import visible
+from .untrusted import visible
 
 MAX_SHOWN_LINE = 160  # a longer source line is shown as a window around the span
 
@@ -58,11 +58,15 @@ def _source(line: str, color: bool) -> str:
     try:
         from pygments import highlight
         from pygments.formatters import TerminalFormatter
-
-        from ..tools.lexer import CardsLexer  # it reads only the generated keyword lists: no import circle
+        from pygments.lexers import get_lexer_by_name
+        from pygments.util import ClassNotFound
     except ImportError:  # pragma: no cover - Pygments comes with rich
         return line
-    return highlight(line, CardsLexer(), TerminalFormatter()).rstrip("\n")
+    try:  # the lexer is a tool above this layer: Pygments finds it by its name (the package's entry point)
+        lexer = get_lexer_by_name("cards")
+    except ClassNotFound:  # pragma: no cover - a checkout run without installing: no colour
+        return line
+    return highlight(line, lexer, TerminalFormatter()).rstrip("\n")
 
 
 def render_diagnostic(d, lines: Optional[list], color: bool = False) -> str:

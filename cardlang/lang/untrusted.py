@@ -10,7 +10,7 @@ format characters such as bidi overrides and zero-width spaces, surrogates, priv
 code points; and the line and paragraph separators) is written as its escape, `ESC` as `\\x1b`.
 The text keeps its meaning for the reader and the terminal gets only printable characters.
 
-It lives in the runtime, the lowest layer, so that the checker's diagnostics, the saves' messages
+It lives in `cardlang.lang`, the lowest layer, so that the checker's diagnostics, the saves' messages
 and every command use the same rule (docs/security.md, "Untrusted text").
 """
 

@@ -1,5 +1,17 @@
-"""The fixed vocabulary of poker hand categories a `ranking` may list (lowest first, as in poker)."""
+"""The fixed words of the language that the checker and the runtime both need (a leaf module, so that
+the runtime takes them without the checker): the deck presets `deck` may name, and the poker hand
+categories a `ranking` may list."""
 
+STANDARD_SUITS = ("clubs", "diamonds", "hearts", "spades")
+
+# Presets list ranks from low to high as poker players order them; a game declares its own orders.
+PRESETS = {
+    "standard": ("2 3 4 5 6 7 8 9 10 J Q K A".split(), STANDARD_SUITS),
+    "piquet": ("7 8 9 10 J Q K A".split(), STANDARD_SUITS),
+}
+JOKER = "Joker"
+
+# The poker hand categories, lowest first, as in poker
 CATEGORIES = (
     "high_card",
     "pair",

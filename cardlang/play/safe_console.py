@@ -1,7 +1,7 @@
 """A rich console that shows every text as text (the boundary of `cli/untrusted.py`).
 
 Markup is off (a label `[link=file:///etc/passwd]` is those characters), every plain string it
-is given is made visible (`runtime.untrusted.visible`, one line) before it is laid out, so that
+is given is made visible (`lang.untrusted.visible`, one line) before it is laid out, so that
 widths hold; and, as a last net, every character it writes that is not rich's own styling goes
 through `visible` too: a `Text` built anywhere cannot carry an escape sequence to the terminal.
 Rich's own colours and its clearing of the screen still work.
@@ -14,7 +14,7 @@ from typing import Iterable
 from rich.console import Console
 from rich.segment import Segment
 
-from ..runtime.untrusted import visible
+from ..lang.untrusted import visible
 
 
 class SafeConsole(Console):

@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..play.team_result import number, team_value
-from ..runtime.untrusted import visible
+from ..lang.untrusted import visible
 
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 SUIT_LETTERS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}

@@ -14,16 +14,11 @@ from typing import Optional, Sequence
 
 import attrs
 
-STANDARD_SUITS = ("clubs", "diamonds", "hearts", "spades")
+from ..lang.vocabulary import JOKER, PRESETS, STANDARD_SUITS  # noqa: F401 (the language's words, used here)
+
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 RED_SUITS = frozenset({"diamonds", "hearts"})
 
-# Presets list ranks from low to high as poker players order them; a game declares its own orders.
-PRESETS = {
-    "standard": ("2 3 4 5 6 7 8 9 10 J Q K A".split(), STANDARD_SUITS),
-    "piquet": ("7 8 9 10 J Q K A".split(), STANDARD_SUITS),
-}
-JOKER = "Joker"
 _LITERAL = re.compile(r"^\s*(\S+)\s+of\s+(\S+)\s*$", re.I)  # `Q of spades`, as the rules write a card
 
 

@@ -101,7 +101,7 @@ __all__ = [
 
 #: The fixed vocabulary of category names, from lowest to highest in standard poker (five of a
 #: kind is above a straight flush when used); `check` reads it without loading the evaluator.
-from ..lang.poker_vocabulary import CATEGORIES  # noqa: E402
+from ..lang.vocabulary import CATEGORIES  # noqa: E402
 
 #: The usual nine categories, highest first (the order taken by
 #: :meth:`Ranking.from_categories`).

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEXT, ZONE, ZONES
-from ..lang.types import TEAM, TEAMS
+from ..lang.types import (BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEAM, TEAMS,
+                          TEXT, ZONE, ZONES)
 from . import engine, view
 from .actions import alt_of, value_of
 from .basics import MAX_EVENTS, Events, RuleError

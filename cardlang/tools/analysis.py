@@ -16,7 +16,7 @@ from ..lang.check_melds import COMBINATIONS
 from ..lang.diagnostics import Diagnostic, Span
 from ..lang.parse import parse
 from ..load import check_source, read_source
-from ..runtime.cards import PRESETS
+from ..lang.vocabulary import PRESETS
 from .keywords import grammar_keywords, keyword_doc, opening_words
 from .names import Declared, Index, index
 
