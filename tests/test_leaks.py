@@ -27,7 +27,7 @@ from rich.console import Console
 
 from cardlang.play.table_view import Layout, Style, actions_list, render_table
 from cardlang.load import check_file
-from cardlang.play.bots import decide, make_bot
+from cardlang.play.bots import BOTS, decide, make_bot
 from cardlang.play.chance import decides
 from scenario import ROOT, game, path, permute_hidden
 
@@ -49,7 +49,9 @@ def _decides(relative) -> bool:
 # a game nobody decides (examples/war.cards) has no mid-game state: it is over before anyone is
 # shown anything, and `play` shows it from the view every seat shares (tests/test_chance.py)
 HIDDEN = [f for f in FILES if _has_hidden_zones(f) and _decides(f)]
-BOT_NAMES = ("random", "greedy:6", "ismcts:12")
+# every bot of the registry (a new bot is in the leak test as it is registered), with a small budget
+SMALL_BUDGETS = {"greedy": 6, "ismcts": 12}
+BOT_NAMES = tuple(f"{b}:{SMALL_BUDGETS[b]}" if b in SMALL_BUDGETS else b for b in BOTS)
 SEEDS = 4
 
 
