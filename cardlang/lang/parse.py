@@ -747,6 +747,9 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
     a block header or nothing in its place) and parsing again, so that one run reports the file's
     other syntax errors too.
     """
+    # a byte order mark, which some editors write at the start of a UTF-8 file: invisible, not a character
+    # of the rules (it was "unexpected character" at 1:1)
+    source = source.removeprefix("\ufeff")
     if not source.endswith("\n"):
         source += "\n"
     if source.count("\n") > MAX_LINES:  # before the lines are split: millions of them took 200 bytes each
