@@ -231,14 +231,29 @@ def _misspelt_keyword(tok, accepted, lines: list) -> Optional[str]:
         return None
     if tok.type in ("NAME", "RANK"):
         kw = _close_keyword(str(tok), accepted)
-        if kw is not None:
+        if kw is not None and not _used_elsewhere(str(tok), lines):
             return f"did you mean `{kw}`? (`{tok}` is not a keyword)"
     line = tok.line if isinstance(tok.line, int) and 1 <= tok.line <= len(lines) else None
     m = _WORD.match(lines[line - 1]) if line is not None else None
     if m is None or (tok.type != "_NL" and tok.column <= m.end(1)):
         return None
     kw = _close_keyword(m.group(1), first_terminals("stmt") | first_terminals("item"))
-    return f"did you mean `{kw}`? (`{m.group(1)}` is not a keyword)" if kw is not None else None
+    if kw is None or _used_elsewhere(m.group(1), lines):
+        return None
+    return f"did you mean `{kw}`? (`{m.group(1)}` is not a keyword)"
+
+
+def _used_elsewhere(word: str, lines: list) -> bool:
+    """Whether `word` stands on two lines or more: then it names something (`zone hand`, `phase
+    shufle`), and a misspelling is not the likely mistake."""
+    pattern = re.compile(r"\b" + re.escape(word) + r"\b")
+    seen = 0
+    for text in lines:
+        if word in text and pattern.search(text):
+            seen += 1
+            if seen > 1:
+                return True
+    return False
 
 
 def syntax_diagnostic(e: UnexpectedInput, file: str, lines: list) -> Diagnostic:
