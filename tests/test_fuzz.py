@@ -2,7 +2,8 @@
 grammar and from the repository's own games and saves, mutated, with the hostile shapes of
 `test_hostile_parsing.py` spliced in. Whatever comes in, `check` and `fmt` end with diagnostics or a
 one-line error and loading a save with a one-line refusal, never a Python exception; each example
-stays within a CPU time and a memory budget.
+stays within a CPU time and a memory budget. Rule files are checked in a worker process of 400 MB
+that the test kills when an example does not finish (tests/fuzz_worker.py): a hang fails the test.
 
 The budget is fixed: `CARDLANG_FUZZ_EXAMPLES` examples a property (40 by default, about 40 s of CPU
 for the whole file in CI); set it higher for a longer run by hand. `derandomize` keeps CI
@@ -27,18 +28,17 @@ from hypothesis.extra.lark import from_lark
 from lark import Lark
 
 from cardlang.cli import main
-from cardlang.cli.cmd_check import check_files
-from cardlang.lang.codes import CODES
 from cardlang.lang.grammar import PARSER_OPTIONS, grammar_text
 from cardlang.play.save_schema import checksum
-from cardlang.tools.fmt import FormatError, format_source
+from fuzz_worker import Worker, check_and_format
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted([*(ROOT / "games").glob("*.cards"), *(ROOT / "examples").glob("*.cards")])
 EXAMPLES = int(os.environ.get("CARDLANG_FUZZ_EXAMPLES", "40"))
 SEED = int(os.environ.get("CARDLANG_FUZZ_SEED", "0"))
 CPU_SECONDS = 5.0  # one example: checked and formatted, or one save loaded
-GROWTH = 200 * 1024 * 1024  # how far the test process's peak memory may grow past where it began
+GROWTH = 200 * 1024 * 1024  # how far the test process's peak memory may grow with saves (rule files: the
+# worker's own limit, fuzz_worker.MEMORY)
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=SEED == 0, database=None,
                 suppress_health_check=list(HealthCheck))
 _BASELINE: list = []
@@ -147,35 +147,32 @@ def rule_files(draw) -> str:
     return "".join(tokens)
 
 
-def assert_checked(path: Path) -> None:
-    report = check_files([str(path)])
-    for d in report.diagnostics:
-        assert d.code in CODES and d.code != "E900", (d.code, d.message)  # E900: the checker failed
-        assert "\n" not in d.message, d.message
+@pytest.fixture(scope="module")
+def worker():
+    """The limited process that checks and formats each example (tests/fuzz_worker.py)."""
+    w = Worker()
+    yield w
+    w.close()
 
 
-def assert_formatted(text: str) -> None:
-    try:
-        out = format_source(text, "fuzz.cards")
-    except FormatError as e:
-        assert e.diagnostics and all(d.code in CODES for d in e.diagnostics)
-    else:
-        assert isinstance(out, str)
+def assert_checked_and_formatted(worker: Worker, path: Path) -> None:
+    """`check` and `fmt` of the file, in the worker: within its memory, its time-out and CPU_SECONDS."""
+    used, problem = worker.run(check_and_format, str(path), timeout=60)
+    assert problem is None, problem
+    assert used < CPU_SECONDS, f"{used:.1f} s of CPU"
 
 
 @FUZZ
 @given(text=rule_files())
-def test_check_and_fmt_of_fuzzed_rule_files_end_in_diagnostics(tmp_path_factory, text):
-    folder = tmp_path_factory.mktemp("fuzz")
-    path = folder / "fuzz.cards"
+def test_check_and_fmt_of_fuzzed_rule_files_end_in_diagnostics(tmp_path_factory, worker, text):
+    path = tmp_path_factory.mktemp("fuzz") / "fuzz.cards"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
-    budgeted(lambda: assert_checked(path))
-    budgeted(lambda: assert_formatted(text))
+    assert_checked_and_formatted(worker, path)
 
 
 @settings(FUZZ, max_examples=max(1, EXAMPLES // 2))  # (a grammar-made expression takes 0.5 s to draw)
 @given(expr=grammar_strategy("expr"), where=st.sampled_from(["let", "announce", "if"]))
-def test_grammar_made_expressions_in_a_game_end_in_diagnostics(tmp_path_factory, expr, where):
+def test_grammar_made_expressions_in_a_game_end_in_diagnostics(tmp_path_factory, worker, expr, where):
     """Every expression of the grammar, where a game evaluates it: the checker's analyses are total."""
     game = _read(ROOT / "games" / "coucou.cards")
     expr = expr.replace("\n", " ")
@@ -184,7 +181,7 @@ def test_grammar_made_expressions_in_a_game_end_in_diagnostics(tmp_path_factory,
     text = game.replace("\nround:\n", f"\nround:\n    {line}\n", 1)
     path = tmp_path_factory.mktemp("fuzz") / "expr.cards"
     path.write_text(text, encoding="utf-8")
-    budgeted(lambda: assert_checked(path))
+    assert_checked_and_formatted(worker, path)
 
 
 # ------------------------------------------------------------------ saves
