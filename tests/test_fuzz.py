@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
@@ -39,8 +39,10 @@ SEED = int(os.environ.get("CARDLANG_FUZZ_SEED", "0"))
 CPU_SECONDS = 5.0  # one example: checked and formatted, or one save loaded
 GROWTH = 200 * 1024 * 1024  # how far the test process's peak memory may grow with saves (rule files: the
 # worker's own limit, fuzz_worker.MEMORY)
+# no shrinking: a failing example is reported as drawn (shrinking an input that hangs would wait
+# out the time-out again for each smaller try)
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=SEED == 0, database=None,
-                suppress_health_check=list(HealthCheck))
+                suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
 _BASELINE: list = []
 
 
@@ -157,7 +159,7 @@ def worker():
 
 def assert_checked_and_formatted(worker: Worker, path: Path) -> None:
     """`check` and `fmt` of the file, in the worker: within its memory, its time-out and CPU_SECONDS."""
-    used, problem = worker.run(check_and_format, str(path), timeout=60)
+    used, problem = worker.run(check_and_format, str(path), timeout=20)
     assert problem is None, problem
     assert used < CPU_SECONDS, f"{used:.1f} s of CPU"
 
@@ -253,6 +255,12 @@ def test_fuzzed_saves_are_loaded_or_refused_in_one_line(real_save, tmp_path_fact
     assert "Traceback" not in result.output
     if result.exit_code != 0:  # refused, or stopped by a rule: said in words on one of the last lines
         assert any("error" in line for line in result.output.splitlines()[-3:]), result.output[-2000:]
+
+
+def test_the_worker_fails_an_example_that_hangs(worker):
+    with pytest.raises(AssertionError, match="the input hangs"):
+        worker.run(time.sleep, 3600, timeout=2)
+    assert worker.run(check_and_format, str(GAMES[0]), timeout=60)[1] is None  # a new worker after it
 
 
 if SEED:  # a longer run by hand explores other inputs than CI's

@@ -625,7 +625,7 @@ def _too_many_parts(span: Span) -> Diagnostic:
     return Diagnostic("E009", "error", f"the texts of this file hold more than {limit} characters of `{{…}}` "
                       "parts and braces; a rule file has at most that many",
                       Span(span.file, span.line, span.column, span.line, span.column + 1),
-                      help="the largest game has under 1000: split this one with `extends`")
+                      help="the texts of the largest game hold under 200: split this one with `extends`")
 
 
 def _interpolations(raw: str):
