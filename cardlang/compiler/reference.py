@@ -19,7 +19,7 @@ from ..runtime.at_once import conceal
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
 from ..runtime.program import ProgramBase, loops_forever, round_begins
-from ..runtime import facts, steps
+from ..runtime import among, facts, steps
 from ..runtime.zones import known_only_by, learn, move_cards
 from . import ir
 from .emit.facts import reads_knowledge  # (a walk over the IR, shared with the emitter)
@@ -243,8 +243,17 @@ class ReferenceProgram(ProgramBase):
             if len(moving) < need:
                 steps.strict_short(need, len(moving), node.span)
         if moving:
+            groups = self._unseen(st, moving, dest, node.face)
             move_cards(st, moving, dest, node.bottom)
             self._learn(st, moving, dest, node.face)
+            if groups:
+                among.merge(st, groups)
+
+    def _unseen(self, st, moving, dest: int, face):
+        """Before a move: the zones some seat sees a card leave without seeing which (runtime/among.py)."""
+        if face == "up" or not any(self.held):
+            return None
+        return among.before(st, moving, self.held, self.zone_vis[dest] if face is None else 0)
 
     def s_Deal(self, st, node: ir.Deal):
         n = self.x.eval(st, node.count)
@@ -307,6 +316,7 @@ class ReferenceProgram(ProgramBase):
         if st.fresh:
             flush(st)  # a card shown before it is hidden stays shown in the log
         for c in self.x.eval(st, node.cards):
+            among.forget(st, (c,), self.zone_vis[st.loc[c]])
             known_only_by(st, (c,), self.zone_vis[st.loc[c]])
             facts.clear(st, (c,))
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import Optional
 
+from . import among
 from .basics import RuleError
 from .log import flush
 
@@ -141,6 +142,7 @@ def forget_order(s, z: int, vis) -> None:
         flush(s)  # a card shown before its order is lost stays shown in the log (as before a `hide`)
     pile = s.zones[z]
     mask = vis[z]
+    among.forget(s, pile, mask)
     known = s.known
     for c in pile:
         known[c] = mask
