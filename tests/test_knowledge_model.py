@@ -207,3 +207,36 @@ def test_picks_made_at_once_do_not_leak_through_the_rest_of_a_seen_hand(engine):
             assert sorted(world.zone("hand", 0) + world.zone("bid", 0)) == names
             bids.add(world.zone("bid", 0)[0])
         assert len(bids) == 3  # each card of the hand may be the bid
+
+
+PICKUP = path("tests/engine/table_pickup.cards")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_card_picked_up_from_the_table_is_known_until_a_card_goes_face_down_unseen(engine):
+    g = cardlang.load(PICKUP, 2, engine=engine)
+    st = g.new_initial_state(seed=2)
+    picked = st.zones[g.program.zone_families["table"][0]][-1]
+    st.apply(f"pick up {g.deck.label_of(picked)}")
+    assert st.knows(1, picked)  # everyone saw it go into P0's hand
+    other = next(c for c in _hand(st, 0) if c != picked)
+    st.apply(f"show {g.deck.label_of(other)}")  # face up: everyone sees which card went
+    assert st.knows(1, picked)
+    st.apply(st.legal_action_ids()[0])  # P1 shows a card
+    twins = []
+    for hidden in _hand(st, 0):
+        twin = st.clone()
+        twin.apply(f"hide {g.deck.label_of(hidden)}")
+        twins.append(twin)
+    assert picked in _hand(st, 0) and len(twins) == 3
+    given = [_given(t, 1) for t in twins]
+    assert all(x == given[0] for x in given), "P1 tells whether P0 put the card he picked up face down"
+    for twin in twins:
+        assert not twin.knows(1, picked)
+        sides = set()
+        for i in range(30):
+            world = twin.view(1).determinize(random.Random(i))
+            name = g.deck.name_of(picked)
+            assert name in world.zone("hand", 0) + world.zone("pile")
+            sides.add(name in world.zone("pile"))
+        assert sides == {True, False}

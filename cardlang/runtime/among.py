@@ -32,6 +32,8 @@ from __future__ import annotations
 import random
 from typing import Optional
 
+from .log import pin
+
 
 def held(layout) -> tuple:
     """Zone id -> the seats that do not see its places: for a player's `private` zone (a hand he
@@ -103,6 +105,8 @@ def merge(s, groups) -> None:
     """After the move: for each group and each seat blind to it, every card of the group becomes
     unknown to the seat and may be any of the cards it knew or tracked there (and any card it tracks
     nowhere, if one of them was unknown to it and untracked)."""
+    if s.fresh and s.log is not None:
+        pin(s)  # what was shown before they are lost from sight stays shown in the log (as before a `hide`)
     known = s.known
     w = len(known) + 1
     free, mask = 1 << (w - 1), (1 << w) - 1
@@ -305,9 +309,9 @@ def fits_view(w, c, seat: int) -> bool:
     tracked &= ids & ~free
     for wz, cz in zip(w.zones, c.zones):
         for a, b in zip(wz, cz):
+            if c.known[b] & bit:  # (a card the seat knows: what it tracked of the place no longer counts)
+                continue
             f = field(c, seat, b)
-            if field(w, seat, a) != f:
-                return False
-            if not c.known[b] & bit and not allows(f, tracked, free, a):
+            if field(w, seat, a) != f or not allows(f, tracked, free, a):
                 return False
     return True

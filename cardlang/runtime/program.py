@@ -162,8 +162,9 @@ class ProgramBase:
         line = f"{player_name(pending.player)} chooses {text}"
         if pending.choice in self.at_once:  # a pick made at once: only its chooser reads what it is
             line = secret(line, 1 << pending.player, f"{player_name(pending.player)} chooses in secret")
-        # (a list's own append: one line a decision, which `max_decisions` bounds)
-        list.append(st.fresh, (line, cards))
+        # (a list's own append: one line a decision, which `max_decisions` bounds; None: read at the
+        # step's end even where seats lose sight of cards before it, `log.pin`)
+        list.append(st.fresh, (line, cards, None))
 
     def _check_decisions(self, st, span) -> None:
         """After a decision is played: a game past its most decisions stops (so a replay meets it too)."""

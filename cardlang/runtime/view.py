@@ -440,7 +440,7 @@ class SeatView:
             s = self._past[0]
             past = (s.zones, s.known, s.facts, s.among, s.v, s.pending, s.pc, s.stack, s.round, self._past[1:])
         return (self.seat, c.zones, c.known, c.facts, c.among, c.loc, c.pending, c.pc, c.stack, c.active, c.round,
-                c.terminal, c.winner_seats, w.zones, w.known, w.facts, w.among, w.v, w.pending,
+                c.terminal, c.winner_seats, w.zones, w.known, w.facts, among.only(w, self.seat), w.v, w.pending,
                 [(a.id, a.label) for a in self.legal_actions()], self._lines, past)
 
     def __eq__(self, other) -> bool:
