@@ -240,3 +240,24 @@ def test_a_card_picked_up_from_the_table_is_known_until_a_card_goes_face_down_un
             assert name in world.zone("hand", 0) + world.zone("pile")
             sides.add(name in world.zone("pile"))
         assert sides == {True, False}
+
+
+SWAP = path("tests/engine/secret_swap.cards")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_secret_swap_among_cards_others_know_is_not_told_to_them(engine):
+    first, twins = _twins(SWAP, engine, 4)
+    shown = _hand(first, 0)[-1]
+    assert first.knows(1, shown) and len(twins) == 3
+    given = [_given(st, 1) for st in twins]
+    assert all(g == given[0] for g in given[1:]), "P1 tells apart which card P0 swapped"
+    name = first.game.deck.name_of(shown)
+    for st in twins:
+        assert not st.knows(1, shown)
+        sides = set()
+        for i in range(40):
+            world = st.view(1).determinize(random.Random(i))
+            assert name in world.zone("hand", 0) + world.zone("stock")
+            sides.add(name in world.zone("stock"))
+        assert sides == {True, False}

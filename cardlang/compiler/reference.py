@@ -295,11 +295,14 @@ class ReferenceProgram(ProgramBase):
             raise RuleError("`swap` needs two cards, and one of them is none", node.span)
         zones, loc = st.zones, st.loc
         za, zb = loc[a], loc[b]
+        groups = among.before_swap(st, a, b, self.held, self.zone_vis) if any(self.held) else None
         ia, ib = zones[za].index(a), zones[zb].index(b)
         zones[za][ia], zones[zb][ib] = b, a
         loc[a], loc[b] = zb, za
         learn(st, (a,), self.zone_vis[zb])
         learn(st, (b,), self.zone_vis[za])
+        if groups:  # (each card, as if moved to the other's place: runtime/among.py)
+            among.merge(st, groups)
 
     def s_Reveal(self, st, node: ir.Reveal):
         shown = tuple(self.x.eval(st, node.cards))

@@ -91,6 +91,19 @@ def before(s, moving, held_by, after) -> Optional[list]:
     return groups
 
 
+def before_swap(s, a: int, b: int, held_by, vis) -> Optional[list]:
+    """`before` for `swap a with b`: each card leaves its zone for the other's place, where the other
+    arrives (so the group of a's zone holds b too: where in the hand b lies would tell where a lay)."""
+    if s.quiet:
+        return None
+    za, zb = s.loc[a], s.loc[b]
+    out = []
+    for x, y, zy in ((a, b, zb), (b, a, za)):
+        for group, blind in before(s, (x,), held_by, vis[zy]) or ():
+            out.append((group + (y,) if y not in group else group, blind))
+    return out or None
+
+
 def _seats_of(packed: int, w: int, players: int) -> int:
     """The seats whose field is not 0 in a packed value."""
     out = 0

@@ -294,12 +294,17 @@ class StmtEmitter(ExprEmitter):
         w.line(f"    {self.c(helpers.swap_none)}({self.c(st.span)})")
         w.line("zones, loc, known = s.zones, s.loc, s.known")
         w.line(f"za, zb = loc[{a}], loc[{b}]")
+        held = among.held(self.layout)
+        g = w.fresh("_g") if self.knowledge and any(held) else ""
+        if g:  # (each card, as if moved to the other's place: runtime/among.py)
+            w.line(f"{g} = {self.c(among.before_swap)}(s, {a}, {b}, {self.c(held)}, {vis})")
         w.line(f"ia, ib = zones[za].index({a}), zones[zb].index({b})")
         w.line(f"zones[za][ia], zones[zb][ib] = {b}, {a}")
         w.line(f"loc[{a}], loc[{b}] = zb, za")
         if self.knowledge:
             w.line(f"known[{a}] |= {vis}[zb]")
             w.line(f"known[{b}] |= {vis}[za]")
+        self._merge(w, g)
 
     def s_Reveal(self, w, st: ir.Reveal):
         shown = w.fresh("_q")
