@@ -15,7 +15,7 @@ What a seat observes of each card movement (docs/knowledge.md, "One of these"):
 
 - it sees which card moved when it sees where the card was taken from (a zone whose places it sees:
   any zone but another player's `private` one, see `held`), or sees the card where it arrives (face up,
-  or a zone that shows it its cards);
+  or a zone that shows it its cards), or every card of the zone goes;
 - else it sees only that a card left that zone (`merge`): every card of the zone before the move (the
   ones that left and those left behind) may be any of the cards the seat knew or tracked there, or,
   if one of them was unknown to it, any card it tracks nowhere;
@@ -69,6 +69,7 @@ def before(s, moving, held_by, after) -> Optional[list]:
     loc, zones, known, among = s.loc, s.zones, s.known, s.among
     groups = None
     seen = set()
+    going = None
     for c in moving:
         z = loc[c]
         if z in seen:
@@ -78,6 +79,10 @@ def before(s, moving, held_by, after) -> Optional[list]:
         if not blind:
             continue
         pile = zones[z]
+        if going is None:
+            going = set(moving)
+        if going.issuperset(pile):  # the whole zone goes: every seat sees which cards (all of them)
+            continue
         aware = 0
         for x in pile:
             aware |= known[x]
