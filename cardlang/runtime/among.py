@@ -62,11 +62,24 @@ def field(s, seat: int, card: int) -> int:
 def before(s, moving, held_by, after) -> Optional[list]:
     """Called before cards leave their zones: the groups a seat will see leave without seeing which
     card, as (the zone's cards before the move, the seats blind to it), or None. `held_by`: the
-    layout's `held`; `after`: the seats that see the cards where they arrive (an int, or None for a
-    face down move: nobody more). Only seats that know or track a card of the zone are counted."""
+    layout's `held`; `after`: the seats that see the cards where they arrive (0 for a
+    face down move: 0). Only seats that know or track a card of the zone are counted."""
     if s.quiet:
         return None
     loc, zones, known, among = s.loc, s.zones, s.known, s.among
+    if len(moving) == 1 and among is None:  # (the common case, one card, nothing tracked: no set, no list)
+        z = loc[moving[0]]
+        blind = held_by[z] & ~after
+        if not blind:
+            return None
+        pile = zones[z]
+        if len(pile) == 1:
+            return None
+        aware = 0
+        for x in pile:
+            aware |= known[x]
+        blind &= aware
+        return [(tuple(pile), blind)] if blind else None
     groups = None
     seen = set()
     going = None
@@ -75,7 +88,7 @@ def before(s, moving, held_by, after) -> Optional[list]:
         if z in seen:
             continue
         seen.add(z)
-        blind = held_by[z] & ~(after or 0)
+        blind = held_by[z] & ~after
         if not blind:
             continue
         pile = zones[z]

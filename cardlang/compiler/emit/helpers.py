@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 
-from ...runtime import among, melds
+from ...runtime import melds
 from ...runtime.basics import RuleError
 from ...runtime.log import marks, player_name
 from ...runtime.playout import BadPick
@@ -161,12 +161,11 @@ def game_over(s):
     s.fresh.append((f"the game is over; winner{'s' if len(s.winner_seats) > 1 else ''}: {names}", ()))
 
 
-def move_all(s, dest, order, vis, all_, face, names, held=None):
+def move_all(s, dest, order, vis, all_, face, names):
     """`move all cards to dest`: what `move_cards` does when every card moves, without its scans.
-    `held`: the layout's `runtime.among.held` when a seat may see cards leave a zone unseen."""
+    (Every zone goes whole: every seat sees which cards leave it, `runtime.among.before`.)"""
     if not order:
         return
-    groups = among.before(s, order, held, vis[dest] if face is None else 0) if held is not None else None
     zones = s.zones
     for z in zones:
         z.clear()
@@ -181,5 +180,3 @@ def move_all(s, dest, order, vis, all_, face, names, held=None):
         known[:] = [all_] * len(order)
         if s.log is not None:
             s.fresh.append((f"face up on {names[dest]}: {marks(len(order))}", tuple(range(len(order)))))
-    if groups:
-        among.merge(s, groups)

@@ -139,9 +139,8 @@ class StmtEmitter(ExprEmitter):
         cards, face, names = st.cards, st.face, self.layout.zone_names
         if isinstance(cards, ir.Const) and cards.value == tuple(range(self.layout.deck.size)):
             order = cards.value[::-1] if st.bottom else cards.value
-            held = among.held(self.layout) if self.knowledge and face != "up" and any(among.held(self.layout)) else None
             w.line(f"{self.c(helpers.move_all)}(s, ({self.x(w, st.zone)}), {self.c(order)}, "
-                   f"{self.c(self.layout.zone_vis)}, {self.layout.all}, {face!r}, {self.c(names)}, {self.c(held)})")
+                   f"{self.c(self.layout.zone_vis)}, {self.layout.all}, {face!r}, {self.c(names)})")
             return
         if isinstance(cards, ir.Maybe):  # one card (or none): taken out of its zone
             value, sure = self.card(w, cards.value)
