@@ -45,11 +45,6 @@ def held(layout) -> tuple:
     return tuple(out)
 
 
-def width(s) -> int:
-    """The bits of one seat's field."""
-    return len(s.known) + 1
-
-
 def field(s, seat: int, card: int) -> int:
     """The seat's field of the place where `card` lies (0: nothing tracked)."""
     among = s.among
