@@ -19,7 +19,7 @@ from ..runtime.at_once import conceal
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
 from ..runtime.program import ProgramBase, loops_forever, round_begins
-from ..runtime import facts, steps
+from ..runtime import among, facts, steps
 from ..runtime.zones import known_only_by, learn, move_cards
 from . import ir
 from .emit.facts import reads_knowledge  # (a walk over the IR, shared with the emitter)
@@ -243,8 +243,17 @@ class ReferenceProgram(ProgramBase):
             if len(moving) < need:
                 steps.strict_short(need, len(moving), node.span)
         if moving:
+            groups = self._unseen(st, moving, dest, node.face)
             move_cards(st, moving, dest, node.bottom)
             self._learn(st, moving, dest, node.face)
+            if groups:
+                among.merge(st, groups)
+
+    def _unseen(self, st, moving, dest: int, face):
+        """Before a move: the zones some seat sees a card leave without seeing which (runtime/among.py)."""
+        if face == "up" or not any(self.held):
+            return None
+        return among.before(st, moving, self.held, self.zone_vis[dest] if face is None else 0)
 
     def s_Deal(self, st, node: ir.Deal):
         n = self.x.eval(st, node.count)
@@ -286,28 +295,31 @@ class ReferenceProgram(ProgramBase):
             raise RuleError("`swap` needs two cards, and one of them is none", node.span)
         zones, loc = st.zones, st.loc
         za, zb = loc[a], loc[b]
+        groups = among.before_swap(st, a, b, self.held, self.zone_vis) if any(self.held) else None
         ia, ib = zones[za].index(a), zones[zb].index(b)
         zones[za][ia], zones[zb][ib] = b, a
         loc[a], loc[b] = zb, za
         learn(st, (a,), self.zone_vis[zb])
         learn(st, (b,), self.zone_vis[za])
+        if groups:  # (each card, as if moved to the other's place: runtime/among.py)
+            among.merge(st, groups)
 
     def s_Reveal(self, st, node: ir.Reveal):
         shown = tuple(self.x.eval(st, node.cards))
         to = tuple(self.x.eval(st, node.to)) if node.to is not None else None
         mask = self.layout.all if to is None else sum(1 << p for p in set(to))
-        fresh = [c for c in shown if st.known[c] & mask != mask]
         learn(st, shown, mask)
-        if st.log is not None and fresh:
-            owner = self.zone_owner[st.loc[fresh[0]]]
+        if st.log is not None and shown:  # every card shown, those the seats knew already too
+            owner = self.zone_owner[st.loc[shown[0]]]
             who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
             tail = "" if to is None else " to " + ", ".join(player_name(p) for p in to)
-            st.fresh.append((f"{who} {marks(len(fresh))}{tail}", tuple(fresh)))
+            st.fresh.append((f"{who} {marks(len(shown))}{tail}", shown))
 
     def s_Hide(self, st, node: ir.Hide):
         if st.fresh:
             flush(st)  # a card shown before it is hidden stays shown in the log
         for c in self.x.eval(st, node.cards):
+            among.forget(st, (c,), self.zone_vis[st.loc[c]])
             known_only_by(st, (c,), self.zone_vis[st.loc[c]])
             facts.clear(st, (c,))
 

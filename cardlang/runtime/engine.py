@@ -14,6 +14,7 @@ from .actions import Pending, new_pending, value_of
 from .at_once import mask_picks
 from .basics import MAX_EVENTS, TERMINAL, Action, Events, IllegalActionError, RuleError  # noqa: F401 (re-exported)
 from .payoffs import utility
+from . import among
 from .facts import seen_by
 from .view import SeatView, redeal
 
@@ -36,6 +37,7 @@ class State:
     """Everything that changes during a game, as flat lists of small ints (cheap to clone)."""
 
     __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "facts", "active", "rng",
+                 "among",  # what seats know of cards that went one of several ways (runtime/among.py)
                  "_pending",  # the decision waited for, as `pending` gives it, or its plain tuple: see there
                  "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round",
                  "steps",  # steps: loop passes left before a run is judged to loop (set by each run)
@@ -151,6 +153,7 @@ class State:
         s.loc = self.loc.copy()
         s.known = self.known.copy()
         s.facts = None if self.facts is None else self.facts.copy()  # (see `runtime.facts`)
+        s.among = self.among  # (never changed in place: shared safely)
         s.active = self.active.copy()
         s.rng = self.rng
         s._pending = self._pending
@@ -196,6 +199,8 @@ class State:
         redeal(s, unknown, rng, seat)
         if s.facts is not None:  # what others were told of a card the seat does not know would tell of it
             s.facts = seen_by(s, unknown, unknown, seat)
+        if s.among is not None:  # (so would what others track of them)
+            s.among = among.only(s, seat)
         if self.game.program.at_once:  # the others' picks made at once, still pending: drawn again
             mask_picks(s, seat, lambda legal: legal[int(rng.random() * len(legal))])
         return s

@@ -84,9 +84,29 @@ def flush(s) -> None:
         s.fresh = Events(0)
         return
     known = s.known
-    for text, cards in s.fresh:
-        s.log.append((text, cards, tuple(known[c] for c in cards)))
+    for event in s.fresh:
+        text, cards = event[0], event[1]
+        shown = event[2] if len(event) > 2 else None  # (see `pin`)
+        if shown:
+            s.log.append((text, cards, tuple(known[c] | m for c, m in zip(cards, shown))))
+        else:
+            s.log.append((text, cards, tuple(known[c] for c in cards)))
     s.fresh = Events(MAX_EVENTS - len(s.log))
+
+
+def pin(s) -> None:
+    """Before seats lose sight of cards in the middle of a step (`runtime.among.merge`): each event of
+    the step so far keeps its cards shown to those who know them now, except the line of the step's
+    choice (marked with a third part, None), which is read once the step is over: whether a seat saw
+    which card was chosen is what the rest of the step tells."""
+    if s.log is None or not s.fresh:
+        return
+    known = s.known
+    for i, event in enumerate(s.fresh):
+        if len(event) > 2 and event[2] is None:
+            continue
+        was = event[2] if len(event) > 2 else (0,) * len(event[1])
+        s.fresh[i] = (event[0], event[1], tuple(known[c] | m for c, m in zip(event[1], was)))
 
 
 def flush_up_to_error(s) -> None:

@@ -5,7 +5,7 @@ own (bound by name in the program's namespace), so they draw, change and say the
 
 from __future__ import annotations
 
-from . import facts, rng
+from . import among, facts, rng
 from .basics import RuleError
 from .log import flush
 
@@ -25,6 +25,8 @@ def shuffle_zone(s, z: int, vis, names) -> None:
         s.stacks = (i + 1, given, ids)
     if not s.quiet:
         mask = vis[z]
+        if s.among is not None:
+            among.forget(s, pile, mask)
         known = s.known
         if len(pile) == len(known):  # the whole deck: nobody knows any card but by the zone
             known[:] = [mask] * len(known)

@@ -16,7 +16,7 @@ from ...runtime.program import loops_forever
 from ...runtime import steps
 from ...runtime.zones import move_cards
 from ...runtime.log import flush
-from ...runtime import facts
+from ...runtime import among, facts
 from ...runtime.at_once import conceal
 from ...runtime import pots
 from ...runtime import bet_counts
@@ -114,6 +114,27 @@ class StmtEmitter(ExprEmitter):
             w.line("if s.log is not None:")
             w.line(f"    {self.c(helpers.face_up)}(s, {dest}, {moving}, {self.c(self.layout.zone_names)})")
 
+    def _unseen(self, w, face, dest: str, moving: str, src: str = None) -> str:
+        """Before a move: the zones some seat sees a card leave without seeing which, into a local
+        (`runtime.among.before`; the reference's `_unseen`), or "" when no seat can be blind to it."""
+        held = among.held(self.layout)
+        if not self.knowledge or face == "up" or not any(held):
+            return ""
+        g = w.fresh("_g")
+        after = f"{self.c(self.layout.zone_vis)}[{dest}]" if face is None else "0"
+        w.line(f"{g} = None")
+        test = f"{self.c(held)}[{src}]" if src is not None else "True"
+        if face is None and src is not None:
+            test += f" & ~{after}"
+        w.line(f"if {test}:")
+        w.line(f"    {g} = {self.c(among.before)}(s, {moving}, {self.c(held)}, {after})")
+        return g
+
+    def _merge(self, w, g: str) -> None:
+        if g:
+            w.line(f"if {g}:")
+            w.line(f"    {self.c(among.merge)}(s, {g})")
+
     def s_Move(self, w, st: ir.Move):
         cards, face, names = st.cards, st.face, self.layout.zone_names
         if isinstance(cards, ir.Const) and cards.value == tuple(range(self.layout.deck.size)):
@@ -132,6 +153,7 @@ class StmtEmitter(ExprEmitter):
                 w.line(f"if {c} is not None:")
             with w.indent(0 if sure else 1):
                 w.line("loc = s.loc")
+                g = self._unseen(w, face, dest, f"({c},)", f"loc[{c}]")
                 w.line(f"s.zones[loc[{c}]].remove({c})")
                 w.line(f"s.zones[{dest}].insert(0, {c})" if st.bottom else f"s.zones[{dest}].append({c})")
                 w.line(f"loc[{c}] = {dest}")
@@ -143,13 +165,16 @@ class StmtEmitter(ExprEmitter):
                         w.line(f"s.known[{c}] = {self.layout.all}")
                     w.line("if s.log is not None:")
                     w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
+                self._merge(w, g)
             return
         if isinstance(cards, ir.ZoneCards):  # a whole zone
-            pile, moving = w.fresh("_p"), w.fresh("_q")
-            w.line(f"{pile} = s.zones[{self.x(w, cards.zone)}]")
+            pile, moving, src = w.fresh("_p"), w.fresh("_q"), w.fresh("_z")
+            w.line(f"{src} = {self.x(w, cards.zone)}")
+            w.line(f"{pile} = s.zones[{src}]")
             dest = self._zone_at(w, st.zone)
             w.line(f"if {pile}:")
             with w.indent():
+                g = self._unseen(w, face, dest, pile, src)
                 if apart(cards.zone, st.zone, self.layout.players):  # never onto itself: no copy to take
                     moving = pile
                 else:
@@ -162,6 +187,7 @@ class StmtEmitter(ExprEmitter):
                 self._learn(w, moving, dest, face)
                 if moving == pile:
                     w.line(f"{pile}.clear()")
+                self._merge(w, g)
             return
         moving, dest = w.fresh("_q"), w.fresh("_z")
         w.line(f"{moving} = tuple({self.x(w, cards)})")
@@ -169,8 +195,10 @@ class StmtEmitter(ExprEmitter):
         self._need(w, st, f"len({moving})")
         w.line(f"if {moving}:")
         with w.indent():
+            g = self._unseen(w, face, dest, moving)
             w.line(f"{self.c(move_cards)}(s, {moving}, {dest}, {st.bottom})")
             self._learn(w, moving, dest, face)
+            self._merge(w, g)
 
     def _zone_at(self, w, zone: ir.Expr) -> str:
         """The zone id a move goes to, worked out once: a number as it is, else into a local."""
@@ -265,12 +293,17 @@ class StmtEmitter(ExprEmitter):
         w.line(f"    {self.c(helpers.swap_none)}({self.c(st.span)})")
         w.line("zones, loc, known = s.zones, s.loc, s.known")
         w.line(f"za, zb = loc[{a}], loc[{b}]")
+        held = among.held(self.layout)
+        g = w.fresh("_g") if self.knowledge and any(held) else ""
+        if g:  # (each card, as if moved to the other's place: runtime/among.py)
+            w.line(f"{g} = {self.c(among.before_swap)}(s, {a}, {b}, {self.c(held)}, {vis})")
         w.line(f"ia, ib = zones[za].index({a}), zones[zb].index({b})")
         w.line(f"zones[za][ia], zones[zb][ib] = {b}, {a}")
         w.line(f"loc[{a}], loc[{b}] = zb, za")
         if self.knowledge:
             w.line(f"known[{a}] |= {vis}[zb]")
             w.line(f"known[{b}] |= {vis}[za]")
+        self._merge(w, g)
 
     def s_Reveal(self, w, st: ir.Reveal):
         shown = w.fresh("_q")
@@ -298,6 +331,8 @@ class StmtEmitter(ExprEmitter):
             w.line(f"{self.x(w, st.cards)}")  # (worked out all the same: it may draw)
             return
         w.line(f"for c in {self.x(w, st.cards)}:")
+        w.line("    if s.among is not None:")  # (what a seat tracked of it: runtime/among.py)
+        w.line(f"        {self.c(among.forget)}(s, (c,), {self.c(self.layout.zone_vis)}[s.loc[c]])")
         w.line(f"    s.known[c] = {self.c(self.layout.zone_vis)}[s.loc[c]]")
         if self.layout.facts is not None:
             w.line(f"    {self.c(facts.clear)}(s, (c,))")
