@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Optional
 from . import at_once, facts
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
+from ..lang.types import TEXT
+from .log import CARD_REF, CARD_REF_RE, MARK_END
 
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
     from .seat_table import Table
@@ -92,11 +94,33 @@ def _follow(s, moved: dict) -> None:
     for slot in program.cards_slots:
         if v[slot]:
             v[slot] = tuple([get(c, c) for c in v[slot]])
+    for slot in text_slots(program):  # a text quoting a card names the card now in its place
+        t = v[slot]
+        if type(t) is str and CARD_REF in t:
+            v[slot] = CARD_REF_RE.sub(lambda m: f"{CARD_REF}{get(int(m.group(1)), int(m.group(1)))}{MARK_END}", t)
     if s.pending is not None:
         index, player, legal = s.pending
         alts = program.chooses[index].alts
         s.pending = Pending(index, player, tuple([a if alts[alt_of(a)].kind != "card"
                                                   else with_value(a, get(value_of(a), value_of(a))) for a in legal]))
+
+
+_TEXT_SLOTS: dict = {}  # program -> the slots of its text variables
+
+
+def text_slots(program) -> tuple:
+    """The slots of the variables of type text (every player's, every team's), whose values may quote
+    cards (`log.CARD_REF`): what `_follow` deals again with the cards they name."""
+    slots = _TEXT_SLOTS.get(program)
+    if slots is None:
+        widths = ((program.var_slots, 1), (program.pvar_slots, program.n),
+                  (getattr(program, "tvar_slots", {}), len(getattr(program, "teams", ()) or ())))
+        slots = tuple(s + i for table, width in widths for s, t in table.values() if t == TEXT
+                      for i in range(width))
+        if len(_TEXT_SLOTS) > 256:
+            _TEXT_SLOTS.clear()
+        _TEXT_SLOTS[program] = slots
+    return slots
 
 
 def _exchange(s, a: int, b: int) -> None:
