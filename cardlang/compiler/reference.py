@@ -296,13 +296,12 @@ class ReferenceProgram(ProgramBase):
         shown = tuple(self.x.eval(st, node.cards))
         to = tuple(self.x.eval(st, node.to)) if node.to is not None else None
         mask = self.layout.all if to is None else sum(1 << p for p in set(to))
-        fresh = [c for c in shown if st.known[c] & mask != mask]
         learn(st, shown, mask)
-        if st.log is not None and fresh:
-            owner = self.zone_owner[st.loc[fresh[0]]]
+        if st.log is not None and shown:  # every card shown, those the seats knew already too
+            owner = self.zone_owner[st.loc[shown[0]]]
             who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
             tail = "" if to is None else " to " + ", ".join(player_name(p) for p in to)
-            st.fresh.append((f"{who} {marks(len(fresh))}{tail}", tuple(fresh)))
+            st.fresh.append((f"{who} {marks(len(shown))}{tail}", shown))
 
     def s_Hide(self, st, node: ir.Hide):
         if st.fresh:

@@ -19,6 +19,7 @@ import random
 from typing import Optional
 
 from .basics import RuleError
+from .log import flush
 
 
 class Facts:
@@ -136,6 +137,8 @@ def forget_order(s, z: int, vis) -> None:
     is which (as after a shuffle) and nobody keeps a fact about one of them."""
     if s.quiet:
         return
+    if s.fresh and s.log is not None:
+        flush(s)  # a card shown before its order is lost stays shown in the log (as before a `hide`)
     pile = s.zones[z]
     mask = vis[z]
     known = s.known

@@ -74,7 +74,7 @@ class ProgramBase:
         ncards = self.deck.size
         st.zones[self.first_zone] = list(range(ncards))
         st.loc = [self.first_zone] * ncards
-        st.known = [0] * ncards
+        st.known = [self.zone_vis[self.first_zone]] * ncards  # (a public first zone: known to all)
         st.facts = None if self.facts is None else [0] * ncards
         st.active = [True] * n
         st.pending = None

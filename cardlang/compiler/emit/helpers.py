@@ -132,14 +132,13 @@ def reveal(s, shown, seats, all_, owners):
     """`reveal shown [to seats]`."""
     mask = all_ if seats is None else sum(1 << p for p in set(seats))
     known = s.known
-    fresh = [c for c in shown if known[c] & mask != mask]
     for c in shown:
         known[c] |= mask
-    if s.log is not None and fresh:
-        owner = owners[s.loc[fresh[0]]]
+    if s.log is not None and shown:  # (every card shown, those the seats knew already too: the line is the event)
+        owner = owners[s.loc[shown[0]]]
         who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
         tail = "" if seats is None else " to " + ", ".join(player_name(p) for p in seats)
-        s.fresh.append((f"{who} {marks(len(fresh))}{tail}", tuple(fresh)))
+        s.fresh.append((f"{who} {marks(len(shown))}{tail}", tuple(shown)))
 
 
 def swap_none(span):
