@@ -35,6 +35,7 @@ from .log import CARD_REF, CARD_REF_RE, MARK_END
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
     from .seat_table import Table
 
+UNSEEN = "unseen"  # a step of the round's past: a card another seat chose that the seat did not see
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
@@ -171,14 +172,18 @@ def round_steps(st, seat: Optional[int] = None) -> tuple:
     """The actions played since the round's first decision (`st.checkpoint`), each card by the place
     it lay in when it was chosen: (action without its card, zone, position), else the action. They are
     played again in a quiet copy of that decision (the same state, the same actions: the same game).
-    For `seat`, a pick another seat made at once that `seat` has not learnt is `at_once.SECRET_STEP`."""
+    For `seat`, a pick another seat made at once that `seat` has not learnt is `at_once.SECRET_STEP`,
+    and a card another seat chose among cards it knew, which `seat` did not know then nor now, is
+    (UNSEEN, action without its card, zone): `seat` saw a card leave that zone, not its place there
+    (a place would tell which card it was wherever the seat knows more of the zone's order)."""
     _, snap, start = st.checkpoint
     played = st.history[start:]
     if not played:
         return ()
     w = snap.clone()
     w.history = st.history[:start]  # (what the round's first decision had: its copy keeps none)
-    w.log, w.fresh, w.quiet = None, Events(0), True
+    # (knowledge is kept for a seat: whether it, and the chooser, knew a card chosen: see below)
+    w.log, w.fresh, w.quiet = None, Events(0), seat is None
     program = st.game.program
     steps = []
     pending_from = len(played) - at_once.pending_picks(st) if program.at_once else len(played)
@@ -189,7 +194,14 @@ def round_steps(st, seat: Optional[int] = None) -> tuple:
             steps.append(at_once.SECRET_STEP)
         elif program.chooses[w.pending.choice].alts[alt_of(a)].kind == "card":
             z, i = place_of(w, value_of(a))
-            steps.append((with_value(a, 0), z, i))
+            player = w.pending.player
+            if seat is not None and player != seat and w.known[value_of(a)] >> player & 1 \
+                    and not w.known[value_of(a)] >> seat & 1 and not known_now(value_of(a)):
+                # another seat chose, among cards it knew, one that `seat` did not see and does not
+                # know now: `seat` saw a card leave the zone, not which one nor from where in it
+                steps.append((UNSEEN, with_value(a, 0), z))
+            else:
+                steps.append((with_value(a, 0), z, i))
         else:
             steps.append(a)
         try:
@@ -244,9 +256,31 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
         _follow(s, new_of)
     if state.game.program.at_once:  # the picks others made at once: the first legal action of each
         at_once.mask_picks(s, seat, lambda legal: legal[0])
+        _forget_picks_played(s)
     if s.pending is not None and s.pending.player != seat:
         s.pending = s.pending._replace(legal=())
     return s
+
+
+def _forget_picks_played(s) -> None:
+    """In place: what the variables still hold of picks made at once and played out (the round's
+    picks, the last one played out, and the number or player of an alternative whose body does not show it, which stays in
+    the alternative's variable after its body) is dropped: it would tell another seat's secret pick
+    (issue 26). The round of picks still pending keeps its picks (masked: `at_once.mask_picks`)."""
+    program = s.game.program
+    found = at_once.pending_round(s)
+    live = found[0].choice if found is not None else -1
+    v = s.v
+    for index, info in program.at_once.items():
+        if index == live:
+            continue
+        if v[info.picks_slot]:
+            v[info.picks_slot] = ()
+        if info.action_slot >= 0:
+            v[info.action_slot] = 0
+        for k, alt in enumerate(program.chooses[index].alts):
+            if alt.kind in ("number", "player") and alt.slot is not None and not (info.shown and info.shown[k]):
+                v[alt.slot] = 0 if alt.kind == "number" else None
 
 
 def _repend(s) -> None:
@@ -472,6 +506,12 @@ class SeatView:
                         a = legal[int(rng.random() * len(legal))]
                     elif type(step) is int:
                         a = step
+                    elif step[0] is UNSEEN:  # a card the seat did not see chosen: any it does not know there
+                        _, alt, z = step
+                        bit = 1 << self.seat
+                        legal = [x for x in w.pending.legal if alt_of(x) == alt_of(alt)
+                                 and w.loc[value_of(x)] == z and not w.known[value_of(x)] & bit]
+                        a = legal[int(rng.random() * len(legal))] if legal else None
                     elif step[2] < len(w.zones[step[1]]):
                         a = with_value(step[0], w.zones[step[1]][step[2]])
                     else:  # (a pick drawn again left fewer cards there: this world does not fit)
