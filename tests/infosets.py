@@ -25,6 +25,7 @@ from typing import Optional
 
 from cardlang.runtime import at_once
 from cardlang.runtime.actions import alt_of, value_of
+from cardlang.runtime.basics import RuleError
 from cardlang.runtime.view import place_of
 
 
@@ -113,11 +114,11 @@ def hidden_from(end, steps: list, before: list, seat: int) -> list:
             continue  # the line reads the same for the seat: it was shown the choice
         if step.card >= 0 and step.by_place is not None:
             continue  # a place chosen among cards the chooser did not know: the place is shown
+        info = program.at_once.get(before[i]._core.st.pending.choice)
+        step.pending = info is not None and later - 1 < pending
         if step.card < 0:
-            info = program.at_once.get(before[i]._core.st.pending.choice)
             if info is None:
                 continue
-            step.pending = later - 1 < pending
             if not step.pending and info.shown and info.shown[alt_of(step.real)]:
                 continue  # played out, and its body shows the number or player picked
         out.append(i)
@@ -223,7 +224,10 @@ def twins(game, seed: int, decisions: int, seats, per_seat: int = 4):
             options = alternatives(before[i], steps[i])
             rng.shuffle(options)
             for other in options[:2]:
-                made_twin = twin(before, steps, i, other, seat)
+                try:
+                    made_twin = twin(before, steps, i, other, seat)
+                except RuleError:  # (the other course breaks a rule: not a course of the game)
+                    continue
                 if made_twin is None or made_twin[0].is_terminal():
                     continue
                 t, went = made_twin

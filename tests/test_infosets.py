@@ -16,6 +16,7 @@ deal.
 
 from __future__ import annotations
 
+import glob
 import os
 import random
 
@@ -25,11 +26,33 @@ import infosets
 import test_leaks as leaks
 from cardlang import openspiel
 from cardlang.play.bots import BOTS, make_bot
+from cardlang.runtime.basics import RuleError
 from cardlang.runtime.log import fill_refs
+from cardlang.load import check_file
 from cardlang.runtime.view import ChoiceCount
-from scenario import path
+from scenario import ROOT, game, path
 
-FILES = leaks.HIDDEN + [os.path.join("tests", "knowledge", "quoted_card.cards")]
+def _more_files() -> list:
+    """The tests' own rule files of issue 26 and of the engine that the leak test does not hold yet,
+    those that check without errors, have hidden zones and someone decides in."""
+    out = []
+    for folder in ("engine", "knowledge"):
+        for p in sorted(glob.glob(os.path.join(ROOT, "tests", folder, "*.cards"))):
+            relative = os.path.relpath(p, ROOT)
+            if relative in leaks.HIDDEN:
+                continue
+            try:
+                symbols, diagnostics = check_file(p)
+            except Exception:
+                continue
+            if symbols is None or any(d.is_error for d in diagnostics):
+                continue
+            if leaks._has_hidden_zones(relative) and leaks._decides(relative):
+                out.append(relative)
+    return out
+
+
+FILES = leaks.HIDDEN + _more_files()
 SEEDS = 2  # courses per file and player count (the slow sweep plays more)
 STOPS = 2  # points of each course where twins are made
 BUDGET = 8  # the bots' budget: every bot of the registry, as `name:8`
@@ -128,7 +151,10 @@ def sweep(relative: str, players: int, seeds: int, stops: int, per_seat: int = 3
     compared = differ = 0
     found = []
     for seed in range(seeds):
-        length = _length(g, seed)
+        try:
+            length = _length(g, seed)
+        except RuleError:  # (a file of the engine's tests whose random course breaks a rule: no course)
+            continue
         points = random.Random(-1 - seed).sample(range(1, length), min(stops, max(0, length - 1)))
         for stop in points:
             for end, seat, twin, i in infosets.twins(g, seed, stop, _seats(players), per_seat):
@@ -169,3 +195,68 @@ def test_the_larger_sweep_over_information_sets(relative, players):
     compared, differ, found = sweep(relative, players, 8, 4, per_seat=6)
     assert not found, f"{relative} ({players} players): {len(found)} of {compared} twins differ:\n" \
         + "\n".join(found[:12])
+
+
+# files whose random courses hold decisions other seats are not shown: the sweep must make twins of
+# them that really differ (a check that the test is not blind, not the test's own list: which
+# decisions are secret is read from the log, tests/infosets.py)
+SECRET_CHOICES = {"games/counter_bluff.cards", "games/coucou.cards", "examples/counting_show.cards",
+                  "examples/goofspiel.cards", "examples/open_pass.cards", "tests/engine/sealed_numbers.cards"}
+
+
+@pytest.mark.parametrize("relative", sorted(SECRET_CHOICES))
+def test_the_sweep_makes_twins_that_differ_in_files_with_secret_choices(relative):
+    players = _players(relative)[-1]
+    compared, differ, found = sweep(relative, players, SEEDS, STOPS)
+    assert compared >= 4 and differ >= 2, (compared, differ)
+
+
+def test_the_sweep_catches_a_view_that_keeps_a_secret_pick_played_out(monkeypatch):
+    """Without dropping what the variables keep of picks made at once once played out (the picks,
+    the last one, an unshown number), the secret number of tests/engine/sealed_numbers.cards tells
+    in the view: the sweep sees it."""
+    from cardlang.runtime import view
+
+    monkeypatch.setattr(view, "_forget_picks_played", lambda s: None)
+    _, _, found = sweep("tests/engine/sealed_numbers.cards", 3, SEEDS, STOPS)
+    assert any("view" in f for f in found), found
+
+
+def test_the_sweep_catches_an_openspiel_history_that_shows_every_card_chosen(monkeypatch):
+    from cardlang.research import history
+
+    def leaky(self, out, decisions, seat):
+        out.fill(0.0)
+        for i, d in enumerate(decisions[-self.length:]):
+            if d.card >= 0:
+                out[i * self.width + self.card_at + d.card] = 1.0
+    monkeypatch.setattr(history.History, "fill", leaky)
+    _, _, found = sweep("games/counter_bluff.cards", 2, SEEDS, STOPS)
+    assert any("OpenSpiel information_state_tensor" in f for f in found), found
+
+
+COUNTING = "examples/counting_show.cards"
+
+
+def test_a_card_put_away_unseen_leaves_no_place_in_the_others_view():
+    """Counting Show: each player puts one card of his hand face down in the crib. Which place of his
+    hand it came from is nothing the others saw; the view's past held it (by place: issue 26, found
+    by the sweep), and ismcts decided on it. Two courses that differ only in that card now give the
+    next player equal views and equal decisions of every bot."""
+    g = game(COUNTING, 3)
+    checked = 0
+    for seed in range(10):
+        state = g.new_initial_state(seed=seed)
+        first = state.current_player
+        legal = state.legal_action_ids()
+        a, b = state.clone(), state.clone()
+        a.apply(legal[0])
+        b.apply(legal[-1])
+        seat = a.current_player
+        assert seat != first and a.zones != b.zones
+        assert a.view(seat) == b.view(seat)
+        for name in sorted(BOTS):
+            assert make_bot(f"{name}:16", seed=seed).choose(a.view(seat)) == \
+                make_bot(f"{name}:16", seed=seed).choose(b.view(seat)), name
+        checked += 1
+    assert checked == 10
