@@ -2,10 +2,17 @@
 (finding 4: a text quoting a hidden card), and a world a bot imagined never stops the real game
 (finding 8)."""
 
+import json
 import random
 
+import pytest
+from click.testing import CliRunner
+
+from cardlang.cli import main as cli_main  # (the click group)
+from cardlang.play.bots import BOTS, decide, make_bot
+from cardlang.play.simulate import simulate
 from cardlang.runtime.log import fill_refs
-from scenario import game
+from scenario import game, path
 
 QUOTED = "tests/knowledge/quoted_card.cards"
 
@@ -49,16 +56,6 @@ def test_views_of_states_that_differ_only_in_the_quoted_hidden_card_are_equal():
 
 
 # --------------------------------------------------------------------------------- finding 8
-import json
-
-import pytest
-from click.testing import CliRunner
-
-from cardlang.cli import main as cli_main  # (the click group)
-from cardlang.play.bots import BOTS, decide, make_bot
-from cardlang.play.simulate import simulate
-from scenario import path
-
 LAID = "tests/knowledge/laid_down.cards"
 
 

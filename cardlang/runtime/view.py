@@ -26,10 +26,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Optional
 
+from ..lang.types import TEXT
 from . import at_once, facts
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
-from ..lang.types import TEXT
 from .log import CARD_REF, CARD_REF_RE, MARK_END
 
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
@@ -264,9 +264,10 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
 
 def _forget_picks_played(s) -> None:
     """In place: what the variables still hold of picks made at once and played out (the round's
-    picks, the last one played out, and the number or player of an alternative whose body does not show it, which stays in
-    the alternative's variable after its body) is dropped: it would tell another seat's secret pick
-    (issue 26). The round of picks still pending keeps its picks (masked: `at_once.mask_picks`)."""
+    picks, the last one played out, and the number or player of an alternative whose body does not
+    show it, which stays in the alternative's variable after its body) is dropped: it would tell
+    another seat's secret pick (issue 26). The round of picks still pending keeps its picks (masked:
+    `at_once.mask_picks`)."""
     program = s.game.program
     found = at_once.pending_round(s)
     live = found[0].choice if found is not None else -1
