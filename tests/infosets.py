@@ -12,8 +12,8 @@ The alternatives are the chooser's legal actions of the same alternative (for a 
 knows, from the same zone); for a pick made at once that is no card, any other legal pick.
 
 The rest of the course is played again move by move: a card chosen by place stays the card at that
-place, the two cards exchanged are exchanged wherever a later move names one (a shuffle's outcome, a
-choice), and a move no longer legal drops the twin. A twin in which k has since come to know the card
+place; a move that names one of the two cards exchanged (a shuffle's outcome, a choice) and is no
+longer possible names the other; a move still impossible drops the twin. A twin in which k has since come to know the card
 really chosen (turned face up, revealed) is dropped too: k then saw which course it is in.
 """
 
@@ -185,8 +185,11 @@ def twin(before: list, steps: list, i: int, other: int, seat: int):
         if step.chance:
             if not state.is_chance_node():
                 return None
-            move = swap.get(step.move, step.move) if step.chance == "shuffle" else step.move
-            if move not in dict(state.chance_outcomes()):
+            outcomes = dict(state.chance_outcomes())
+            move = step.move
+            if move not in outcomes and step.chance == "shuffle":
+                move = swap.get(move, move)  # (the card exchanged lies where the real one did)
+            if move not in outcomes:
                 return None
         else:
             if state.is_chance_node() or state._core.st.current_player != step.player:
@@ -198,9 +201,9 @@ def twin(before: list, steps: list, i: int, other: int, seat: int):
                 if pos >= len(pile):
                     return None
                 real = (real & ~0xFFFF) | pile[pos]
-            elif step.card >= 0 and step.card in swap:
-                real = (real & ~0xFFFF) | swap[step.card]
             move = _move_of(state, real)
+            if move is None and step.by_place is None and step.card in swap:
+                move = _move_of(state, (real & ~0xFFFF) | swap[step.card])  # (the card exchanged)
             if move is None:
                 return None
         went.append(state.clone())

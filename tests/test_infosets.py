@@ -65,8 +65,16 @@ def _players(relative):
 CASES = [(f, n) for f in FILES for n in _players(f)]
 IDS = [f"{os.path.basename(f)}-{n}p" for f, n in CASES]
 
-# (file, players) -> the finding of issue 26 a case still shows, until it is fixed (see the report)
-KNOWN: dict = {}
+# (file, players) -> the finding of issue 26 a case of the larger sweep still shows, until it is fixed
+SLOW_KNOWN: dict = {
+    ("tests/check/leaky/hidden_take.cards", 3):
+        "issue 26 finding 1: P0 gives P2, face down, the card he took from P1; P1 reads `give 9♥` where "
+        "another card reads `give a card` (a secret choice among cards P1 knows)",
+    ("games/counter_bluff.cards", 2):
+        "issue 26, found by this sweep: a card variable of an earlier choice (the card P0 discarded) "
+        "still names, after the talon is shuffled, the card's place there, which no seat saw: the "
+        "view's past pins which unseen card it is",
+}
 
 
 def world(state) -> tuple:
@@ -175,14 +183,14 @@ def sweep(relative: str, players: int, seeds: int, stops: int, per_seat: int = 3
     return compared, differ, found
 
 
-def _case(relative, players):
-    finding = KNOWN.get((relative.replace(os.sep, "/"), players))
+def _case(relative, players, known):
+    finding = known.get((relative.replace(os.sep, "/"), players))
     if finding is None:
         return pytest.param(relative, players)
     return pytest.param(relative, players, marks=pytest.mark.xfail(strict=True, reason=finding))
 
 
-@pytest.mark.parametrize("relative,players", [_case(f, n) for f, n in CASES], ids=IDS)
+@pytest.mark.parametrize("relative,players", CASES, ids=IDS)
 def test_a_seat_is_shown_the_same_in_every_history_it_cannot_tell_apart(relative, players):
     compared, differ, found = sweep(relative, players, SEEDS, STOPS)
     assert not found, f"{relative} ({players} players): {len(found)} of {compared} twins differ for the seat:\n" \
@@ -190,7 +198,7 @@ def test_a_seat_is_shown_the_same_in_every_history_it_cannot_tell_apart(relative
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("relative,players", [_case(f, n) for f, n in CASES], ids=IDS)
+@pytest.mark.parametrize("relative,players", [_case(f, n, SLOW_KNOWN) for f, n in CASES], ids=IDS)
 def test_the_larger_sweep_over_information_sets(relative, players):
     compared, differ, found = sweep(relative, players, 8, 4, per_seat=6)
     assert not found, f"{relative} ({players} players): {len(found)} of {compared} twins differ:\n" \
