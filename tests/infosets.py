@@ -13,8 +13,9 @@ knows, from the same zone); for a pick made at once that is no card, any other l
 
 The rest of the course is played again move by move: a card chosen by place stays the card at that
 place; a move that names one of the two cards exchanged (a shuffle's outcome, a choice) and is no
-longer possible names the other; a move still impossible drops the twin. A twin in which k has since come to know the card
-really chosen (turned face up, revealed) is dropped too: k then saw which course it is in.
+longer possible names the other; a move still impossible drops the twin. A twin in which k has
+since come to see the card really chosen (turned face up, revealed, read in the log) is dropped
+too: k then saw which course it is in.
 """
 
 from __future__ import annotations
