@@ -653,13 +653,15 @@ class AtOnce:
     """Where a choice made at once keeps its round: the choice's index, the slot of the seats that
     choose (in order), the slot of the picks made so far (action ids, one per seat in that order),
     and the slot of the seat choosing (`p`); `shown`, per alternative, whether its body shows every
-    seat the number or player picked, once played out (`set bid(p) = n`: `lower_at_once.shows`)."""
+    seat the number or player picked, once played out (`set bid(p) = n`: `lower_at_once.shows`);
+    `action_slot`, the slot of the pick being played out (which still holds the last one after)."""
 
     choice: int
     seats_slot: int
     picks_slot: int
     player_slot: int
     shown: tuple = ()
+    action_slot: int = -1
 
 
 # -------------------------------------------------------------------- program

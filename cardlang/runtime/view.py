@@ -26,9 +26,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Optional
 
+from ..lang.types import TEXT
 from . import among, at_once, facts
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
+from .log import CARD_REF, CARD_REF_RE, MARK_END
 
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
     from .seat_table import Table
@@ -123,11 +125,33 @@ def _follow(s, moved: dict) -> None:
     for slot in program.cards_slots:
         if v[slot]:
             v[slot] = tuple([get(c, c) for c in v[slot]])
+    for slot in text_slots(program):  # a text quoting a card names the card now in its place
+        t = v[slot]
+        if type(t) is str and CARD_REF in t:
+            v[slot] = CARD_REF_RE.sub(lambda m: f"{CARD_REF}{get(int(m.group(1)), int(m.group(1)))}{MARK_END}", t)
     if s.pending is not None:
         index, player, legal = s.pending
         alts = program.chooses[index].alts
         s.pending = Pending(index, player, tuple([a if alts[alt_of(a)].kind != "card"
                                                   else with_value(a, get(value_of(a), value_of(a))) for a in legal]))
+
+
+_TEXT_SLOTS: dict = {}  # program -> the slots of its text variables
+
+
+def text_slots(program) -> tuple:
+    """The slots of the variables of type text (every player's, every team's), whose values may quote
+    cards (`log.CARD_REF`): what `_follow` deals again with the cards they name."""
+    slots = _TEXT_SLOTS.get(program)
+    if slots is None:
+        widths = ((program.var_slots, 1), (program.pvar_slots, program.n),
+                  (getattr(program, "tvar_slots", {}), len(getattr(program, "teams", ()) or ())))
+        slots = tuple(s + i for table, width in widths for s, t in table.values() if t == TEXT
+                      for i in range(width))
+        if len(_TEXT_SLOTS) > 256:
+            _TEXT_SLOTS.clear()
+        _TEXT_SLOTS[program] = slots
+    return slots
 
 
 def _exchange(s, a: int, b: int) -> None:
@@ -281,9 +305,32 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
         _follow(s, new_of)
     if state.game.program.at_once:  # the picks others made at once: the first legal action of each
         at_once.mask_picks(s, seat, lambda legal: legal[0])
+        _forget_picks_played(s)
     if s.pending is not None and s.pending.player != seat:
         s.pending = s.pending._replace(legal=())
     return s
+
+
+def _forget_picks_played(s) -> None:
+    """In place: what the variables still hold of picks made at once and played out (the round's
+    picks, the last one played out, and the number or player of an alternative whose body does not
+    show it, which stays in the alternative's variable after its body) is dropped: it would tell
+    another seat's secret pick (issue 26). The round of picks still pending keeps its picks (masked:
+    `at_once.mask_picks`)."""
+    program = s.game.program
+    found = at_once.pending_round(s)
+    live = found[0].choice if found is not None else -1
+    v = s.v
+    for index, info in program.at_once.items():
+        if index == live:
+            continue
+        if v[info.picks_slot]:
+            v[info.picks_slot] = ()
+        if info.action_slot >= 0:
+            v[info.action_slot] = 0
+        for k, alt in enumerate(program.chooses[index].alts):
+            if alt.kind in ("number", "player") and alt.slot is not None and not (info.shown and info.shown[k]):
+                v[alt.slot] = 0 if alt.kind == "number" else None
 
 
 def _repend(s) -> None:
