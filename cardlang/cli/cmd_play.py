@@ -27,7 +27,7 @@ from .chance_view import step_through
 from .cmd_common import TAIL_SHOWN, exit_on_rule_error, load_game, parse_settings
 from ..play.savegame import SaveError, load_saved, save_data, write_save
 from ..play.replay import option_text
-from ..play.team_result import final_teams, team_name, team_value, winning
+from ..play.team_result import final_teams, number, team_name, team_value, winning
 from ..play.seen import common_observation, table_label, table_labels, table_seats
 from ..play.table_bots import Bots
 from ..runtime.engine import RuleError
@@ -613,7 +613,7 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
     replay_hint = (f"Replay it: cardlang replay {_quote(save_path)} (--all shows every card)" if save_path
                    else f"Play the same deal again: {replay_command(game, seed, settings_shown, bot_name)}")
     if bots_only:
-        _bots_only(game, state, bots, console, save_path, speed or 0.0, bot_name)
+        _bots_only(game, state, bots, console, save_path, speed or 0.0, bot_name, style)
         return
     if not decides(game.symbols):  # pure chance: nothing to ask, the game is shown a round at a time
         step_through(game, state, console, style, replay_hint=replay_hint, echo=not _stdin_is_terminal())
@@ -633,7 +633,9 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
         raise SystemExit(status)
 
 
-def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: float, bot_name: str) -> None:
+def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: float, bot_name: str,
+               style: Optional[Style] = None) -> None:
+    plain = (style or Style()).plain  # --ascii (or a terminal without suit symbols): 10h, not 10♥
     table = table_seats((), game.players)  # nobody sits: the save records what every seat saw
     labels = table_labels(state, table)  # kept without --save too: a rule error saves the game
     last_save = [0.0]
@@ -656,7 +658,7 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
             save(now=speed > 0 or state.is_terminal())
             if speed:
                 for line in state.transcript(start=shown):
-                    console.print(line, markup=False, highlight=False)
+                    console.print(plain(line), markup=False, highlight=False)
                 shown = len(state.log)
                 time.sleep(speed)
         scores = state.scores()  # (a `score of p:` can break a rule too)
@@ -668,7 +670,7 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
                           markup=False, highlight=False)
             shown = total - TAIL_SHOWN
         for line in state.transcript(start=shown):
-            console.print(line, markup=False, highlight=False)
+            console.print(plain(line), markup=False, highlight=False)
         e.in_game(state.seed, len(state.history))
         path = save_path or default_save_name(game)
         exit_on_rule_error(e, _saved(lambda: write_save(path, save_data(state, humans=(), bot=bot_name, labels=labels,
@@ -681,11 +683,11 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
                           markup=False, soft_wrap=True)
         raise SystemExit(130)
     for line in state.transcript(start=shown):
-        console.print(line, markup=False, highlight=False)
+        console.print(plain(line), markup=False, highlight=False)
     if teams:
         _print_teams(console, game, state, teams)
         return
-    console.print("final scores: " + ", ".join(f"P{s}: {v}" for s, v in enumerate(scores))
+    console.print("final scores: " + ", ".join(f"P{s}: {number(v)}" for s, v in enumerate(scores))
                   + (f" ({score_order(game)} wins)" if score_order(game) else ""), markup=False)
     winners = ", ".join(f"P{w}" for w in state.winners()) or "nobody"
     console.print(Text(f"winner{'s' if len(state.winners()) > 1 else ''}: {winners}", style="bold"))

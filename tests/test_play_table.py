@@ -1,0 +1,40 @@
+"""`cardlang play` as a newcomer finds it (issue 27's "found as a newcomer", issue 26's hot-seat
+scrollback): what the table shows, how it asks, what it writes where. Each test plays the game
+through click's CliRunner; tests/test_play_table_pty.py checks the visible ones in a real terminal.
+"""
+
+import re
+
+from click.testing import CliRunner
+
+from cardlang.cli import main
+from scenario import path
+
+SYMBOLS = re.compile("[♣♦♥♠]")
+
+
+def run(args, answers=()):
+    """`cardlang ARGS…` with the answers typed one a line."""
+    return CliRunner().invoke(main, list(args), input="".join(a + "\n" for a in answers))
+
+
+# ------------------------------------------------------------------ bots only
+def test_bots_only_ascii_writes_suits_as_letters():
+    result = run(["play", path("examples/war.cards"), "--bots-only", "--seed", "1", "--ascii"])
+    assert result.exit_code == 0, result.output
+    assert not SYMBOLS.search(result.output), result.output[-400:]
+    assert re.search(r"face up on battle: \w+[cdhs]\b", result.output)  # the cards are there, as letters
+
+
+def test_bots_only_without_ascii_keeps_the_suit_symbols():
+    result = run(["play", path("examples/war.cards"), "--bots-only", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert SYMBOLS.search(result.output)
+
+
+def test_bots_only_game_without_a_score_prints_whole_numbers():
+    # coin_flip declares no `score of p`: the scores are the payoffs, floats inside the engine
+    result = run(["play", path("examples/coin_flip.cards"), "--bots-only", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    final = next(line for line in result.output.splitlines() if line.startswith("final scores"))
+    assert final == "final scores: P0: 0, P1: 1", final
