@@ -19,6 +19,8 @@ from typing import Optional, Sequence
 
 import click
 from rich.console import Console
+from rich.control import Control
+from rich.segment import ControlType, Segment
 from rich.text import Text
 
 from ..play.bots import BOTS
@@ -38,6 +40,7 @@ BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a term
 EVENTS_SHOWN = 14  # events since a person's last move shown on the table; `log` shows them all
 SAVE_EVERY = 0.25  # seconds between two saves of a bots-only game (bots replay the same moves anyway)
 QUIT_WORDS = ("q", "quit", "exit")
+ERASE_SCROLLBACK = "\x1b[2J\x1b[3J\x1b[H"  # erase the screen, then the scrollback (ED 3), cursor home
 
 
 class Leave(Exception):
@@ -260,8 +263,9 @@ class Session:
             return
 
     def hand_over(self, seat: int) -> None:
-        """Clears the screen and waits for the person at `seat` before showing anything of it."""
-        self.clear(separator=True)
+        """Clears the screen and the terminal's scrollback (the previous person's hand is in both),
+        and waits for the person at `seat` before showing anything of it."""
+        self.clear(separator=True, scrollback=True)
         self.console.print(Text(f"P{seat}'s turn. Pass the terminal to P{seat}.", style="bold"))
         self.ask(f"P{seat}, press Enter when only you can see the screen ")
         self.clear()
@@ -270,7 +274,7 @@ class Session:
         state = self.state
         if self.hotseat or self.viewer is None:
             seats = self.humans or list(range(self.game.players))
-            self.clear()
+            self.clear(scrollback=True)  # the last person's hand is in the scrollback
             obs = common_observation(state, seats)
             lines = obs["log"]
             self.show(render_table(obs, self.layout, self.style, events=self._last(lines, self._common_mark(seats)),
@@ -465,10 +469,14 @@ class Session:
             self.console.print(answer, markup=False, highlight=False)
         return answer
 
-    def clear(self, separator: bool = False) -> None:
-        """A clean screen at a terminal; in a pipe or a log, a separator line where asked."""
+    def clear(self, separator: bool = False, scrollback: bool = False) -> None:
+        """A clean screen at a terminal (and, with `scrollback`, no lines left to scroll back to); in a
+        pipe or a log, a separator line where asked."""
         if self.console.is_terminal:
-            self.console.clear()
+            if scrollback:
+                erase_scrollback(self.console)
+            else:
+                self.console.clear()
         elif separator:
             self.console.print(Text("-" * 40, style="dim"))
 
@@ -478,6 +486,15 @@ class Session:
     def say(self, text: str, style: str = "") -> None:
         if text is not None:
             self.console.print(Text(text, style=style), soft_wrap=True)
+
+
+def erase_scrollback(console: Console) -> None:
+    """Clears the screen, then the lines scrolled off it (ED 3, `ESC[3J`, which xterm, VTE, tmux and
+    the Linux console honour), cursor home: rich's CLEAR control writes ED 2 alone, which leaves
+    everything that scrolled off the screen to be read again."""
+    control = Control(ControlType.CLEAR, ControlType.HOME)
+    control.segment = Segment(ERASE_SCROLLBACK, None, control.segment.control)
+    console.control(control)
 
 
 def _on_hangup(handler):
