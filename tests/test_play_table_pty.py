@@ -112,3 +112,43 @@ def test_hot_seat_hand_over_erases_screen_and_scrollback_before_asking_for_the_n
     child.expect("File name")
     child.sendline("n")
     assert close(child) == 0
+
+
+ANSI = __import__("re").compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def plain_lines(text: str) -> list:
+    """The lines a terminal shows of raw output: escapes and carriage returns left out."""
+    return [line.rstrip() for line in ANSI.sub("", text).replace("\r", "").split("\n")]
+
+
+def test_in_a_terminal_q_leaves_a_game_with_queens(tmp_path):
+    # Ascenseur is played with the standard deck: Q is a rank of it
+    child = spawn([path("games/ascenseur.cards"), "--players", "3", "--seed", "3", "--speed", "0"], cwd=tmp_path)
+    child.expect("P0 > ")
+    assert "q quit" in child.before
+    child.sendline("q")
+    child.expect("Leaving the game.")
+    child.expect("File name")
+    child.sendline("n")
+    assert close(child) == 0
+
+
+def test_in_a_terminal_the_help_is_wrapped_to_its_width(tmp_path):
+    child = spawn([path("games/ascenseur.cards"), "--players", "3", "--seed", "3", "--speed", "0"], cwd=tmp_path,
+                  columns=60)
+    child.expect("P0 > ")
+    child.sendline("?")
+    child.expect("P0 > ")
+    help_text = child.before
+    lines = plain_lines(help_text)
+    assert any("q always leaves" in line for line in lines)
+    words = [line for line in lines if line and not line.startswith("2 to 5 players")]  # (a file name: whole)
+    assert max(len(line) for line in words) <= 60, max(words, key=len)
+    # broken between words: every word of the help is whole on one line
+    joined = " ".join(line.strip() for line in lines)
+    assert "its label (the start of it is enough) or a card such as 10h." in joined
+    child.sendline("quit")
+    child.expect("File name")
+    child.sendline("n")
+    assert close(child) == 0

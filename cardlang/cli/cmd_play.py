@@ -40,6 +40,13 @@ BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a term
 EVENTS_SHOWN = 14  # events since a person's last move shown on the table; `log` shows them all
 SAVE_EVERY = 0.25  # seconds between two saves of a bots-only game (bots replay the same moves anyway)
 QUIT_WORDS = ("q", "quit", "exit")
+HELP_LINES = (  # what `?` says after the rules, each line wrapped to the terminal
+    "Answer with the number of an action, its label (the start of it is enough) or a card such as 10h.",
+    "Commands: ? this help{sep}log every event you saw{sep}t the table again{sep}{leave} to leave the table "
+    "(it offers to save the game).",
+    "q always leaves, unless q is exactly one of your choices (then quit does); a label or a card "
+    "beginning with q (a queen: Qh) is typed in full or by its number.",
+)
 ERASE_SCROLLBACK = "\x1b[2J\x1b[3J\x1b[H"  # erase the screen, then the scrollback (ED 3), cursor home
 
 
@@ -124,20 +131,18 @@ def label_numbers(labels: Sequence[str]) -> Optional[list]:
     return out
 
 
-def means_quit(answer: str, labels: Sequence[str], ranks: Sequence[str] = ()) -> bool:
-    """Whether an answer asks to leave: `q`, `quit` or `exit`, unless a label, card or rank could mean it
-    (a rank Q, a label `queen`): then it is an answer, and only an unambiguous word leaves."""
+def means_quit(answer: str, labels: Sequence[str]) -> bool:
+    """Whether an answer asks to leave: `q`, `quit` or `exit` always does, unless it is exactly what a
+    choice's label reads (a rank `Q` offered on its own): then it is that answer, and another of the
+    words leaves. A card (`Q♠`), a rank inside a label or the start of a label never stops `q` from
+    leaving: those are typed in full (`qs`, `queen`) or by their number."""
     word = answer.strip().lower()
-    if word not in QUIT_WORDS:
-        return False
-    if any(_norm(label).startswith(word) for label in labels):
-        return False
-    return word not in {r.lower() for r in ranks}
+    return word in QUIT_WORDS and all(_norm(label) != word for label in labels)
 
 
-def quit_word(labels: Sequence[str], ranks: Sequence[str] = ()) -> str:
+def quit_word(labels: Sequence[str]) -> str:
     """The shortest word that leaves the table at this choice."""
-    return next((w for w in QUIT_WORDS if means_quit(w, labels, ranks)), "quit")
+    return next((w for w in QUIT_WORDS if means_quit(w, labels)), "quit")
 
 
 def discard_typeahead(stream=None) -> None:
@@ -241,9 +246,9 @@ class Session:
             answer = self.ask(f"P{seat} > ")
             command = answer.strip().lower()
             if command in ("?", "help", "h", "rules"):
-                self.show_rules()
+                self.show_rules(labels)
                 continue
-            if means_quit(command, labels, self.game.deck.ranks):
+            if means_quit(command, labels):
                 raise Leave("quit")
             if command == "log":
                 self.show_log(seat)
@@ -254,8 +259,6 @@ class Session:
                 continue
             index, reason = match_answer(answer, labels, self.card_of)
             if index is None:
-                if command in QUIT_WORDS:  # `q` here could be a card or a label, so it does not leave
-                    reason += f"; to leave the table, type {quit_word(labels, self.game.deck.ranks)}"
                 self.say(reason, "yellow")
                 continue
             self.mark[seat] = len(self.state.log or ())
@@ -414,23 +417,23 @@ class Session:
 
     def show_actions(self, labels: list) -> None:
         sep = self.style.sep
-        word = quit_word(labels, self.game.deck.ranks)
+        word = quit_word(labels)
         leave = "q quit" if word == "q" else f"{word} to leave"
         if numbers_only(labels):
             self.show(Text("  choose a number: " + ", ".join(labels), style="bold"))
-            self.say(f"type the number{sep}? rules and help{sep}log all events{sep}{leave}", "dim")
+            self.say(f"type the number{sep}? rules and help{sep}log all events{sep}{leave}", "dim", wrap=True)
             return
         numbers = label_numbers(labels)
         if numbers is not None:  # a number answers with itself, so the list has no numbers of its own
             self.show(Text("  choose: ", style="bold") + rich_line(", ".join(labels), self.style))
             example = next(f"{k} for {label}" for k, label in zip(numbers, labels) if k is not None)
             self.say(f"type the number ({example}) or a label{sep}? rules and help{sep}log all events{sep}{leave}",
-                     "dim")
+                     "dim", wrap=True)
             return
         self.show(actions_list(labels, self.style))
-        self.say(f"answer with a number or a label{sep}? rules and help{sep}log all events{sep}{leave}", "dim")
+        self.say(f"answer with a number or a label{sep}? rules and help{sep}log all events{sep}{leave}", "dim", wrap=True)
 
-    def show_rules(self) -> None:
+    def show_rules(self, labels: Sequence[str] = ()) -> None:
         game = self.game
         symbols = game.symbols
         self.say(f"{game.title}", "bold")
@@ -443,10 +446,11 @@ class Session:
             text = f"  option {name} = {option_text(value)}"
             if getattr(decl, "help", None):
                 text += f"  ({decl.help})"
-            self.say(text, "dim")
-        self.say("Answer with the number of an action or its label (the start of it is enough, "
-                 "or a card such as 10h). Commands: ? this help, log every event you saw, "
-                 f"t the table again, {quit_word((), self.game.deck.ranks)} to leave (offers to save).", "dim")
+            self.say(text, "dim", wrap=True)
+        word = quit_word(labels)
+        leave = "q, quit or exit" if word == "q" else f"{word} (q is one of your choices now)"
+        for line in HELP_LINES:
+            self.say(line.format(leave=leave, sep=self.style.sep), "dim", wrap=True)
 
     def show_log(self, seat: int) -> None:
         for line in self.state.transcript(seat):
@@ -483,9 +487,11 @@ class Session:
     def show(self, renderable) -> None:
         self.console.print(renderable)
 
-    def say(self, text: str, style: str = "") -> None:
+    def say(self, text: str, style: str = "", wrap: bool = False) -> None:
+        """A line of text; `wrap`: broken between words at the terminal's width (help), else left whole
+        (a file name or a command to copy)."""
         if text is not None:
-            self.console.print(Text(text, style=style), soft_wrap=True)
+            self.console.print(Text(text, style=style), soft_wrap=not wrap)
 
 
 def erase_scrollback(console: Console) -> None:
