@@ -3,6 +3,7 @@ scrollback): what the table shows, how it asks, what it writes where. Each test 
 through click's CliRunner; tests/test_play_table_pty.py checks the visible ones in a real terminal.
 """
 
+import os
 import re
 
 from click.testing import CliRunner
@@ -38,3 +39,31 @@ def test_bots_only_game_without_a_score_prints_whole_numbers():
     assert result.exit_code == 0, result.output
     final = next(line for line in result.output.splitlines() if line.startswith("final scores"))
     assert final == "final scores: P0: 0, P1: 1", final
+
+
+# ------------------------------------------------------------------ save-file names
+SAVE_NAME = re.compile(r"[\w.-]*\.save\.json")
+
+
+def test_the_save_file_name_is_the_same_in_the_docs_the_help_and_what_play_writes(tmp_path, monkeypatch):
+    from cardlang.cli.cmd_play import SAVE_NAME_SHAPE
+    from scenario import ROOT
+
+    shape = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*-\d{8}-\d{6}\.save\.json")  # GAME-YYYYMMDD-HHMMSS
+    help_text = run(["play", "--help"]).output
+    texts = {"play --help": help_text}
+    for doc in ("README.md", "docs/language.md", "docs/saves.md"):
+        texts[doc] = open(os.path.join(ROOT, doc), encoding="utf-8").read()
+    for where, text in texts.items():
+        names = SAVE_NAME.findall(text)
+        if where != "docs/saves.md":  # (saves.md gives an example only)
+            assert SAVE_NAME_SHAPE in names, (where, names)
+        for name in names:
+            assert name == SAVE_NAME_SHAPE or shape.fullmatch(name), (where, name)
+    # what play writes when `q` offers to save and Enter takes the name offered
+    monkeypatch.chdir(tmp_path)
+    result = run(["play", path("games/coucou.cards"), "--seed", "2"], ["1", "q", ""])
+    assert result.exit_code == 0, result.output
+    written = [p.name for p in tmp_path.iterdir()]
+    assert len(written) == 1 and shape.fullmatch(written[0]) and written[0].startswith("coucou-"), written
+    assert f"[{written[0]}]" in result.output  # the name offered is the name written

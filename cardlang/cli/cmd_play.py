@@ -527,8 +527,12 @@ def _quote(path: str) -> str:
     return shlex.quote(path)
 
 
+SAVE_NAME_SHAPE = "GAME-YYYYMMDD-HHMMSS.save.json"  # as the docs and `play --help` write it
+
+
 def default_save_name(game) -> str:
-    """`TITLE-20261201-092145.save.json`: the game and the time, not the seed (it deals every hand)."""
+    """`SAVE_NAME_SHAPE`: the game's title in lower case, words joined by `-`, and the time
+    (`coucou-20261201-092145.save.json`), not the seed (it deals every hand)."""
     stem = re.sub(r"[^a-z0-9]+", "-", game.title.lower()).strip("-") or "game"
     return f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
 
@@ -571,12 +575,13 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
 
     You see only what your seat may see: your own hidden cards, the cards shown to you and the
     public table. Answer with the number of an action or its label (a choice of numbers, such as
-    bids, with the number itself); `?` shows the rules, `quit` leaves (offering to save; `q` too
-    when no card, rank or label could be meant by it). With --save FILE the game is saved after
-    every action; resume it with `cardlang play --resume FILE`, replay it with `cardlang replay
-    FILE`. A terminal that closes, or Ctrl-D at it, without --save leaves the game in
-    NAME-SEED.save.json in the current folder. A rule error ends the game with one line naming the
-    rule, the seed and the move, after saving it there (exit status 1).
+    bids, with the number itself); `?` shows the rules, `q` (or `quit`, `exit`) leaves, offering
+    to save (when `q` is exactly one of your choices, `quit` leaves). With --save FILE the game is
+    saved after every action; resume it with `cardlang play --resume FILE`, replay it with
+    `cardlang replay FILE`. A terminal that closes, or Ctrl-D at it, without --save leaves the game
+    in GAME-YYYYMMDD-HHMMSS.save.json in the current folder (the game's title and the time, never
+    the seed), the name `q` offers too. A rule error ends the game with one line naming the rule,
+    the seed and the move, after saving it there (exit status 1).
     """
     import random as _random
 
