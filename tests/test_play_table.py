@@ -67,3 +67,22 @@ def test_the_save_file_name_is_the_same_in_the_docs_the_help_and_what_play_write
     written = [p.name for p in tmp_path.iterdir()]
     assert len(written) == 1 and shape.fullmatch(written[0]) and written[0].startswith("coucou-"), written
     assert f"[{written[0]}]" in result.output  # the name offered is the name written
+
+
+# ------------------------------------------------------------------ --auto-single
+def test_auto_single_plays_a_lone_legal_move_without_asking_and_says_so(tmp_path):
+    import json
+
+    game = path("examples/follow_suit.cards")
+    asked, auto = tmp_path / "asked.json", tmp_path / "auto.json"
+    plain = run(["play", game, "--seed", "3", "--save", str(asked)], ["1"] * 200)
+    quick = run(["play", game, "--seed", "3", "--save", str(auto), "--auto-single"], ["1"] * 200)
+    assert plain.exit_code == 0 and quick.exit_code == 0, quick.output
+    with open(asked) as f, open(auto) as g:
+        asked_data, auto_data = json.load(f), json.load(g)
+    assert asked_data["actions"] == auto_data["actions"]  # the same game: `1` was the only move anyway
+    singles = quick.output.count("P0 had a single legal move, played without asking (--auto-single): ")
+    assert singles == 7  # (this deal gives P0 seven turns with one legal card)
+    assert "single legal move" not in plain.output
+    assert quick.output.count("P0 > ") == plain.output.count("P0 > ") - singles  # never asked for those
+    assert "--auto-single" in run(["play", "--help"]).output

@@ -152,3 +152,18 @@ def test_in_a_terminal_the_help_is_wrapped_to_its_width(tmp_path):
     child.expect("File name")
     child.sendline("n")
     assert close(child) == 0
+
+
+def test_in_a_terminal_auto_single_plays_lone_moves_and_says_so(tmp_path):
+    child = spawn([path("examples/follow_suit.cards"), "--seed", "3", "--speed", "0", "--auto-single"], cwd=tmp_path)
+    said = 0
+    while True:
+        i = child.expect(["P0 > ", "single legal move, played without asking", "The game is over"])
+        if i == 0:
+            child.sendline("1")
+        elif i == 1:
+            said += 1
+        else:
+            break
+    assert close(child) == 0
+    assert said == 7

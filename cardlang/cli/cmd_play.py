@@ -168,7 +168,7 @@ class Session:
     def __init__(self, game, state, *, humans: Sequence[int], bots: Bots, console: Console, style: Style,
                  speed: float = 0.0, save_path: Optional[str] = None, hotseat: bool = False,
                  replay_hint: str = "", labels: Optional[list] = None, read=input, echo: bool = False,
-                 sleep=time.sleep, discard=discard_typeahead, terminal: bool = False):
+                 sleep=time.sleep, discard=discard_typeahead, terminal: bool = False, auto_single: bool = False):
         self.game = game
         self.state = state
         self.humans = list(humans)
@@ -178,6 +178,7 @@ class Session:
         self.speed = speed
         self.save_path = save_path
         self.hotseat = hotseat
+        self.auto_single = auto_single  # a person's lone legal move is played without asking
         self.replay_hint = replay_hint
         self.read = read
         self.echo = echo
@@ -234,6 +235,11 @@ class Session:
             self.sleep(self.speed)
 
     def human_turn(self, seat: int) -> None:
+        if self.auto_single:
+            legal = self.state.legal_actions()
+            if len(legal) == 1:
+                self.play_single(seat, legal[0])
+                return
         self.discard()  # what was typed while the bots played was not an answer to this turn
         if self.viewer != seat and (self.hotseat or self.viewer is None):
             self.hand_over(seat)
@@ -264,6 +270,17 @@ class Session:
             self.mark[seat] = len(self.state.log or ())
             self.apply(actions[index])
             return
+
+    def play_single(self, seat: int, action) -> None:
+        """`--auto-single`: plays the seat's only legal move and says so. Its label is shown only to the
+        seat's own person (at a hot seat someone else may be looking); the log has the move, and the
+        seat's next table lists it among the events since its last move."""
+        label = action.label if self.viewer == seat else None
+        self.apply(action)
+        note = Text(f"P{seat} had a single legal move, played without asking (--auto-single)", style="dim")
+        self.show(note + rich_line(f": {label}", self.style) if label is not None else note)
+        if self.speed > 0:
+            self.sleep(self.speed)
 
     def hand_over(self, seat: int) -> None:
         """Clears the screen and the terminal's scrollback (the previous person's hand is in both),
@@ -563,14 +580,16 @@ def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
                    "is cleared between them.")
 @click.option("--speed", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help=f"Pause after each bot move (default {BOT_PAUSE} at a terminal, 0 otherwise).")
+@click.option("--auto-single", "auto_single", is_flag=True,
+              help="Play a person's move without asking when it is the only legal one (the table says so).")
 @click.option("--ascii", "use_ascii", is_flag=True, help="Suits as letters (10h, As) and plain lines.")
 @click.option("--color/--no-color", "color", default=None, help="Colours on or off (default: if the terminal has them).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
               help="Write the game to this JSON file after every action.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
               help="Continue a game saved with --save (PATH may then be left out).")
-def play_command(path, players, seats, seed, settings, bots_only, bot_name, hotseat, speed, use_ascii, color,
-                 save_path, resume_path) -> None:
+def play_command(path, players, seats, seed, settings, bots_only, bot_name, hotseat, speed, auto_single, use_ascii,
+                 color, save_path, resume_path) -> None:
     """Play a game at the terminal against bots, or with friends at one terminal (--hotseat).
 
     You see only what your seat may see: your own hidden cards, the cards shown to you and the
@@ -650,7 +669,7 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
         speed = BOT_PAUSE if console.is_terminal else 0.0
     session = Session(game, state, humans=humans, bots=bots, console=console, style=style, speed=speed,
                       save_path=save_path, hotseat=hotseat, replay_hint=replay_hint, labels=saved_labels,
-                      echo=not _stdin_is_terminal(), terminal=_stdin_is_terminal())
+                      echo=not _stdin_is_terminal(), terminal=_stdin_is_terminal(), auto_single=auto_single)
     if resume_path is not None:
         session.say(f"Resuming {game.title} from {resume_path}: {len(state.history)} moves played.", "bold")
     try:
