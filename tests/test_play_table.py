@@ -6,6 +6,7 @@ through click's CliRunner; tests/test_play_table_pty.py checks the visible ones 
 import os
 import re
 
+import pytest
 from click.testing import CliRunner
 
 from cardlang.cli import main
@@ -86,3 +87,50 @@ def test_auto_single_plays_a_lone_legal_move_without_asking_and_says_so(tmp_path
     assert "single legal move" not in plain.output
     assert quick.output.count("P0 > ") == plain.output.count("P0 > ") - singles  # never asked for those
     assert "--auto-single" in run(["play", "--help"]).output
+
+
+# ------------------------------------------------------------------ the numbered choices
+CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
+CHOICE = re.compile(r"(\d+)\. (.+?)(?=\s{2,}\d+\. |\s*$)")
+
+
+def screens(output: str):
+    """Each turn of a played session: (the hand shown, the numbered choices in number order)."""
+    for block in output.split("Your turn, P0.")[1:]:
+        head = output[:output.index(block)].rsplit("your hand", 1)[-1].split("\n", 1)[0]
+        choices = {}
+        for line in block.split("\n"):
+            if line.startswith("P0 > ") or line.startswith("answer with"):
+                break
+            for m in CHOICE.finditer(line):
+                choices[int(m.group(1))] = m.group(2)
+        yield CARD.findall(head), [choices[k] for k in sorted(choices)]
+
+
+def test_display_order_sorts_card_choices_as_the_hand_and_keeps_the_others_in_place():
+    import cardlang
+    from types import SimpleNamespace as A
+
+    from cardlang.cli.table_view import Layout
+
+    layout = Layout.of(cardlang.load(path("games/ascenseur.cards"), players=3))
+    actions = [A(label=x, id=k) for k, x in enumerate(["draw", "play K♠", "play 2♣", "pass", "play 9♠", "play 2♣"])]
+    shown = layout.display_order(actions)
+    assert [a.label for a in shown] == ["draw", "play 2♣", "play 2♣", "pass", "play 9♠", "play K♠"]
+    assert [a.id for a in shown] == [0, 2, 5, 3, 4, 1]  # the ids are the actions' own: only the list is sorted
+    hand = ["K♠", "2♣", "9♠"]
+    assert layout.sorted_hand(hand) == ["2♣", "9♠", "K♠"]
+    # the same cards in another order (a hand dealt otherwise) give the same list
+    again = layout.display_order([actions[k] for k in (4, 0, 5, 3, 1, 2)])
+    assert [a.label for a in again] == ["play 2♣", "draw", "play 2♣", "pass", "play 9♠", "play K♠"]
+
+
+@pytest.mark.parametrize("game", ["examples/follow_suit.cards", "examples/knock_rummy.cards"])
+def test_the_numbered_choices_follow_the_hand_shown_above_every_turn(game):
+    result = run(["play", path(game), "--seed", "3", "--speed", "0"], ["1"] * 40 + ["q", "n"])
+    assert result.exit_code == 0, result.output
+    turns = list(screens(result.output))
+    assert len(turns) >= 12
+    for hand, choices in turns:
+        cards = [m.group(0) for m in map(CARD.search, choices) if m and m.group(0) in hand]
+        assert cards == [c for c in hand if c in cards], (hand, choices)  # in the hand's order

@@ -167,3 +167,24 @@ def test_in_a_terminal_auto_single_plays_lone_moves_and_says_so(tmp_path):
             break
     assert close(child) == 0
     assert said == 7
+
+
+def test_in_a_terminal_the_choices_are_numbered_in_the_hand_s_order(tmp_path):
+    from test_play_table import CARD, screens
+
+    child = spawn([path("examples/knock_rummy.cards"), "--seed", "3", "--speed", "0"], cwd=tmp_path)
+    seen = ""
+    for _ in range(8):
+        child.expect("P0 > ")
+        seen += child.before + "P0 > \n"
+        child.sendline("1")
+    child.expect("P0 > ")
+    child.sendline("q")
+    child.expect("File name")
+    child.sendline("n")
+    assert close(child) == 0
+    turns = list(screens("\n".join(plain_lines(seen))))
+    assert len(turns) == 8 and any(len(choices) > 5 for _, choices in turns)
+    for hand, choices in turns:
+        cards = [m.group(0) for m in map(CARD.search, choices) if m and m.group(0) in hand]
+        assert cards == [c for c in hand if c in cards], (hand, choices)

@@ -157,14 +157,22 @@ class Layout:
         )
 
     def display_order(self, actions: Sequence) -> list:
-        """Actions that each name one card, in the order a hand is shown (the numbers follow it)."""
+        """The actions in the order a hand is shown, so that the numbers follow it and stay the same
+        from turn to turn: the actions whose labels name cards are sorted by those cards (suit, then
+        rank, as `sorted_hand`), among the places such actions hold; the others (`pass`, `draw`)
+        keep their places; actions naming the same cards keep their order. Only the list shown is
+        reordered: each action keeps its id."""
         keys = []
-        for i, action in enumerate(actions):
+        for action in actions:
             cards = [m.group(0) for m in CARD_RE.finditer(action.label)]
-            if len(cards) != 1 or cards[0] not in self.card_order:
-                return list(actions)
-            keys.append((self.card_order[cards[0]], i))
-        return [actions[i] for _, i in sorted(keys)]
+            order = [self.card_order[c.split("#")[0]] for c in cards if c.split("#")[0] in self.card_order]
+            keys.append(tuple(order) if order else None)
+        places = [i for i, key in enumerate(keys) if key is not None]
+        ranked = sorted(places, key=lambda i: keys[i])  # (a stable sort: equal cards keep their order)
+        out = list(actions)
+        for place, i in zip(places, ranked):
+            out[place] = actions[i]
+        return out
 
     def sorted_hand(self, labels: Sequence[Optional[str]]) -> list:
         known = sorted((c for c in labels if c is not None), key=lambda c: self.card_order.get(c, (99, 99)))
