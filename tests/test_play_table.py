@@ -134,3 +134,130 @@ def test_the_numbered_choices_follow_the_hand_shown_above_every_turn(game):
     for hand, choices in turns:
         cards = [m.group(0) for m in map(CARD.search, choices) if m and m.group(0) in hand]
         assert cards == [c for c in hand if c in cards], (hand, choices)  # in the hand's order
+
+
+# ------------------------------------------------------------------ log lines as a person says them
+def test_zone_names_in_the_log_read_as_words():
+    from cardlang.runtime.log import deal_text, zone_words
+
+    assert zone_words("hand(P2)") == "P2's hand" and zone_words("draw_pile") == "draw pile"
+    assert zone_words("column(3)") == "column 3" and zone_words("won_tricks(P0)") == "P0's won tricks"
+    assert deal_text(3, "talon", ["hand(P3)"]) == "dealt 3 cards from talon to P3's hand"
+    assert deal_text(1, "talon", ["hand(P0)", "hand(P4)", "hand(P3)"]) == \
+        "dealt 1 card each from talon to P0's, P4's and P3's hand"
+    assert deal_text(2, "stock", ["hand(P0)", "column(2)"]) == "dealt 2 cards each from stock to P0's hand and column 2"
+
+
+CODE_LIKE = re.compile(r"\w\((?:P?\d+)\)|_|\(s\)|==|!=|\{|\}")  # `hand(P0)`, `draw_pile`, `card(s)`, `{x}`
+
+
+def test_no_line_of_the_games_transcripts_reads_like_code():
+    from test_transcripts import GAMES
+    from test_playouts import _range
+
+    for relative in GAMES:
+        low, _ = _range(relative)
+        result = run(["play", path(relative), "--bots-only", "--seed", "7", "--players", str(low)])
+        assert result.exit_code == 0, result.output
+        odd = [line for line in result.output.splitlines() if CODE_LIKE.search(line)]
+        assert not odd, (relative, odd[:5])
+
+
+# ------------------------------------------------------------------ the card you received
+def _exchange_with_p0():
+    """A Coucou game (5 players) played on until a player changes cards with P0: the state before
+    that action, the action, and the player who changed."""
+    import random
+
+    import cardlang
+
+    game = cardlang.load(path("games/coucou.cards"), players=5)
+    rng = random.Random(1)
+    for seed in range(40):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            change = [a for a in legal if a.label == "change"]
+            p = state.current_player
+            if change and p == 1:  # P1 changes with his right-hand neighbour, P0, not with the talon
+                trial = state.clone()
+                his = trial.observation(1)["zones"]["hand"][1]
+                trial.apply(change[0])
+                if trial.observation(0)["zones"]["hand"][0] == his:
+                    return game, state, change[0], p
+            state.apply(rng.choice(legal))
+    raise AssertionError("no exchange with P0 in 40 games")
+
+
+def test_the_log_names_the_card_received_in_an_exchange_only_to_those_who_saw_it():
+    from cardlang.cli.table_view import Layout, known_places, receipts
+
+    game, state, change, p = _exchange_with_p0()
+    layout = Layout.of(game)
+    before = {s: state.view(s).observation() for s in range(5)}
+    mine, his = before[0]["zones"]["hand"][0][0], before[1]["zones"]["hand"][1][0]
+    state.apply(change)
+    after = {s: state.view(s).observation() for s in range(5)}
+    assert after[0]["zones"]["hand"][0] == [his]
+    # both saw both cards: each his own going to the other, the other's coming to him
+    both = [f"P0's hand gets {his}", f"P1's hand gets {mine}"]
+    assert receipts(before[0], after[0], layout) == both and receipts(before[1], after[1], layout) == both
+    for other in (2, 3, 4):  # the others: only a card each knew in one of the hands (from an earlier exchange)
+        knew, knows = known_places(before[other]), known_places(after[other])
+        for line in receipts(before[other], after[other], layout):
+            card = line.rsplit(" ", 1)[1]
+            assert knew[card][0] == "hand" and knows[card] in {("hand", 0), ("hand", 1)}, line
+    # and a seat that knew neither card is told nothing
+    blind = dict(before[2], zones=dict(before[2]["zones"], hand=[[None] * len(h) for h in before[2]["zones"]["hand"]]))
+    blind_after = dict(after[2], zones=dict(after[2]["zones"], hand=[[None] * len(h) for h in after[2]["zones"]["hand"]]))
+    assert receipts(blind, blind_after, layout) == []
+
+
+def test_at_the_table_the_card_drawn_is_named_after_the_draw():
+    # Knock Rummy: P0 answers 1 ("draw from the stock"), then 1 (discard the first card)
+    result = run(["play", path("examples/knock_rummy.cards"), "--seed", "3", "--speed", "0"],
+                 ["1", "1", "log", "q", "n"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    log = out[out.rindex("P0 > log"):]
+    lines = [line.strip() for line in log.splitlines()]
+    i = lines.index("P0 chooses draw from the stock")
+    assert re.fullmatch(r"P0's hand gets (?:10|[2-9AJQK])[♣♦♥♠]", lines[i + 1]), lines[i:i + 3]
+    drawn = lines[i + 1].rsplit(" ", 1)[1]
+    hands = re.findall(r"your hand\s+(.*)", out)
+    assert drawn not in hands[0] and drawn in hands[1]  # the card that came is the one now in the hand
+    assert not any(line.startswith("P1's hand gets") for line in lines)  # P1's draws are unseen
+
+
+@pytest.mark.parametrize("relative,players", [("games/coucou.cards", 5), ("examples/knock_rummy.cards", 2)])
+def test_what_a_seat_is_told_arrived_does_not_depend_on_cards_hidden_from_it(relative, players):
+    # the leak test's twins (tests/test_leaks.py): the same past for seat k, the cards k does not know
+    # dealt again. Another seat moves (the same move in both): where k cannot tell the twins apart
+    # afterwards either, what k is told arrived in a hand is the same, though the cards that did differ
+    from cardlang.cli.table_view import Layout, known_places, receipts
+    from test_leaks import twins
+
+    compared = unseen = 0
+    for state, seat, twin, fits in twins(relative, players):
+        if not fits or state.current_player == seat or state.current_player is None:
+            continue
+        layout = Layout.of(state.game)
+        same = {x.label: x for x in twin.legal_actions()}
+        for action in state.legal_actions():
+            if action.label not in same:
+                continue  # (a move naming a card of the mover's: the twins' differ)
+            a, b = state.clone(), twin.clone()
+            before_a, before_b = a.view(seat).observation(), b.view(seat).observation()
+            a.apply(action.id)
+            b.apply(same[action.label].id)
+            if a.view(seat) != b.view(seat):
+                continue  # the move showed k a card that differs between the twins
+            after_a, after_b = a.view(seat).observation(), b.view(seat).observation()
+            told = receipts(before_a, after_a, layout)
+            assert receipts(before_b, after_b, layout) == told
+            compared += 1
+            # every card k is told of is one k knows, and some moves changed hands k does not see
+            knows = known_places(after_a)
+            assert all(card in knows for line in told for card in CARD.findall(line)), told
+            unseen += a.zones != state.zones and a.zones != b.zones
+    assert compared >= 5 and unseen >= 1, (compared, unseen)

@@ -188,3 +188,29 @@ def test_in_a_terminal_the_choices_are_numbered_in_the_hand_s_order(tmp_path):
     for hand, choices in turns:
         cards = [m.group(0) for m in map(CARD.search, choices) if m and m.group(0) in hand]
         assert cards == [c for c in hand if c in cards], (hand, choices)
+
+
+def test_in_a_terminal_the_events_name_zones_as_words(tmp_path):
+    child = spawn([path("games/coucou.cards"), "--seed", "2", "--speed", "0"], cwd=tmp_path)
+    child.expect("P0 > ")
+    events = "\n".join(plain_lines(child.before))
+    assert "dealt 1 card each from talon to" in events and "'s hand" in events
+    assert "hand(P" not in events
+    child.sendline("q")
+    child.expect("File name")
+    child.sendline("n")
+    assert close(child) == 0
+
+
+def test_in_a_terminal_the_card_drawn_is_named_in_the_events(tmp_path):
+    child = spawn([path("examples/knock_rummy.cards"), "--seed", "3", "--speed", "0"], cwd=tmp_path)
+    child.expect("P0 > ")
+    child.sendline("1")  # draw from the stock
+    child.expect("P0 > ")
+    events = plain_lines(child.before)
+    i = next(k for k, line in enumerate(events) if line.strip() == "P0 chooses draw from the stock")
+    assert events[i + 1].strip().startswith("P0's hand gets "), events[i:i + 2]
+    child.sendline("q")
+    child.expect("File name")
+    child.sendline("n")
+    assert close(child) == 0
