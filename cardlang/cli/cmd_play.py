@@ -33,7 +33,7 @@ from ..play.team_result import final_teams, number, team_name, team_value, winni
 from ..play.seen import common_observation, table_label, table_labels, table_seats
 from ..play.table_bots import Bots
 from ..runtime.engine import RuleError
-from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
+from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, receipts, render_table, rich_line,
                          score_order, scores_table, team_scores_table, terminal_shows_symbols)
 
 BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a terminal
@@ -194,6 +194,10 @@ class Session:
         self.viewer: Optional[int] = self.humans[0] if len(self.humans) == 1 else None
         # per seat, the length of its log when it last moved: the table shows what came after
         self.mark = {s: 0 for s in self.humans}
+        # per seat, what it saw arrive in a hand (`table_view.receipts`): (log length then, line),
+        # and its observation after the last action, to compare the next one with
+        self.received: dict = {s: [] for s in self.humans}
+        self.seen: dict = {}
 
     # ------------------------------------------------------------------ flow
     def run(self) -> int:
@@ -382,12 +386,29 @@ class Session:
                                              labels=self.labels, save_path=self.save_path))
 
     def apply(self, action: int) -> None:
-        """Plays an action and saves; keeps the moves' labels, as the table saw them, for the save file."""
+        """Plays an action and saves; keeps the moves' labels, as the table saw them, for the save file,
+        and what each person's seat saw arrive in a hand."""
         line = len(self.state.log or ())
+        before = {s: self.seen.get(s) or self.state.view(s).observation() for s in self.humans}
         self.state.apply(action)
         if self.labels is not None and self.save_path is not None:
             self.labels.append(table_label(self.state, self.table, line))
+        self.note_receipts(before)
         self.save()
+
+    def note_receipts(self, before: dict) -> None:
+        """Keeps, for each person's seat, the cards it saw arrive in a hand during the last action, from
+        its views before and after (never from the state: only what the seat knows)."""
+        at = len(self.state.log or ())
+        for s in self.humans:
+            self.seen[s] = self.state.view(s).observation()
+            self.received[s] += [(at, line) for line in receipts(before[s], self.seen[s], self.layout)]
+
+    def events(self, seat: int, lines: list, start: int = 0) -> list:
+        """Log lines from `start`, each receipt of the seat after the lines of the action it came in."""
+        keyed = [((i, 0), line) for i, line in enumerate(lines) if i >= start]
+        keyed += [((at, -1), line) for at, line in self.received.get(seat, ()) if at > start]
+        return [line for _, line in sorted(keyed, key=lambda k: k[0])]
 
     def resume_hint(self) -> str:
         if self.save_path:
@@ -408,7 +429,7 @@ class Session:
         start = self.mark.get(seat, 0)
         if final:
             start = min(start, max(0, len(log) - EVENTS_SHOWN))
-        events = log[start:]
+        events = self.events(seat, log, start)
         earlier = max(0, len(events) - EVENTS_SHOWN)
         events = events[earlier:]
         self.clear()
@@ -470,7 +491,7 @@ class Session:
             self.say(line.format(leave=leave, sep=self.style.sep), "dim", wrap=True)
 
     def show_log(self, seat: int) -> None:
-        for line in self.state.transcript(seat):
+        for line in self.events(seat, self.state.transcript(seat)):
             self.show(rich_line("  " + line, self.style))
 
     def card_of(self, text: str) -> Optional[str]:

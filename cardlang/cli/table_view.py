@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
@@ -19,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..play.team_result import number, team_value
+from ..runtime.log import zone_words
 
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 SUIT_LETTERS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
@@ -453,3 +455,50 @@ def score_places(scores: Sequence, order: str) -> list:
     seats share a place and the next place is skipped (1, 1, 3)."""
     sign = -1 if order == "lowest" else 1
     return [1 + sum(1 for w in scores if sign * w > sign * v) for v in scores]
+
+
+def known_places(obs: dict) -> dict:
+    """Where the observation's seat knows each card to be: label -> (zone name, owner seat or None)
+    (a numbered pile's number stands in the owner's place)."""
+    out = {}
+    for name, cards in obs["zones"].items():
+        if cards and isinstance(cards[0], list):  # a zone of each player, or a numbered family
+            for k, pile in enumerate(cards):
+                for c in pile:
+                    if c is not None:
+                        out[c] = (name, k)
+        else:
+            for c in cards:
+                if c is not None:
+                    out[c] = (name, None)
+    return out
+
+
+def receipts(before: dict, after: dict, layout: Layout) -> list:
+    """What a seat saw arrive in a player's hidden zones (a hand) between two of its observations
+    (`State.view(seat).observation()`): `P0's hand gets 9♠`. Its own private zones: every card that
+    came (it sees them all); another player's: a card it knew to be in a zone that is not public (a
+    card it gave him, or both saw in an exchange), never one it learns there only now (a `reveal`,
+    which the log tells). Only what the observations hold, so only what the seat knows."""
+    seat = after["seat"]
+    was = known_places(before)
+    lines = []
+    for name, (per_player, visibility, _) in layout.zones.items():
+        if not per_player or visibility == "public" or name not in after["zones"]:
+            continue
+        for r, cards in enumerate(after["zones"][name]):
+            old = Counter(c for c in before["zones"][name][r] if c is not None)
+            new = []
+            for c in cards:
+                if c is None:
+                    continue
+                if old[c]:
+                    old[c] -= 1
+                    continue
+                place = was.get(c)
+                seen_coming = place is not None and place != (name, r) and layout.zones[place[0]][1] != "public"
+                if (r == seat and visibility == "private") or seen_coming:
+                    new.append(c)
+            if new:
+                lines.append(f"{zone_words(f'{name}(P{r})')} gets {', '.join(layout.sorted_hand(new))}")
+    return lines
