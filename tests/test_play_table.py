@@ -261,3 +261,53 @@ def test_what_a_seat_is_told_arrived_does_not_depend_on_cards_hidden_from_it(rel
             assert all(card in knows for line in told for card in CARD.findall(line)), told
             unseen += a.zones != state.zones and a.zones != b.zones
     assert compared >= 5 and unseen >= 1, (compared, unseen)
+
+
+# ------------------------------------------------------------------ the players' table
+ROW = re.compile(r"│ (P\d)([^│]*)│[^│]*│[^│]*│\s*(\S+) │")  # Ascenseur: player, hand, played, bid
+
+
+def bidding_screens(output: str):
+    """Each screen where P0 is asked to bid: the players' rows (seat -> (tags, bid shown)) and the
+    bids made in this deal before P0's (from the events)."""
+    for block in output.split("─ Ascenseur")[1:]:
+        if "choose: bid 0" not in block:
+            continue
+        rows = {m.group(1): (m.group(2), m.group(3)) for m in ROW.finditer(block)}
+        deal = block[block.rindex("deal "):] if "deal " in block else block
+        made = dict(re.findall(r"(P\d) chooses bid (\d+)", deal))
+        yield rows, made
+
+
+def test_a_bid_not_made_yet_is_a_dash_and_no_leader_is_left_from_the_last_deal(tmp_path):
+    result = run(["play", path("games/ascenseur.cards"), "--players", "3", "--seed", "3", "--speed", "0"],
+                 ["1"] * 80 + ["q", "n"])
+    assert result.exit_code == 0, result.output
+    screens = list(bidding_screens(result.output))
+    assert len(screens) >= 2  # the first deal's bidding and the next one's
+    for rows, made in screens:
+        assert set(rows) == {"P0", "P1", "P2"}
+        for seat, (tags, bid) in rows.items():
+            assert bid == made.get(seat, "—"), (seat, bid, made)  # a bid made, or a dash: never a 0 nobody bid
+            assert "leader" not in tags  # nobody leads while the deal is bid
+    assert any(len(made) < 2 for _, made in screens)  # (some seat had not bid yet)
+
+
+def test_a_resumed_game_shows_the_bids_made_before_it_stopped(tmp_path):
+    save = tmp_path / "s.json"
+    first = run(["play", path("games/ascenseur.cards"), "--players", "3", "--seed", "3", "--speed", "0",
+                 "--save", str(save)], ["1", "q"])
+    assert first.exit_code == 0, first.output
+    again = run(["play", "--resume", str(save), "--speed", "0"], ["q"])
+    assert again.exit_code == 0, again.output
+    rows = {m.group(1): m.group(3) for m in ROW.finditer(again.output)}
+    assert rows["P0"] == "1" and rows["P2"] == "5"  # P0 bid 1 before leaving, P2 had bid 5
+
+
+def test_choice_answers_finds_the_variables_set_to_the_number_chosen():
+    import cardlang
+
+    from cardlang.cli.table_view import choice_answers
+
+    assert set(choice_answers(cardlang.load(path("games/ascenseur.cards"), players=3).program)) == {"bid"}
+    assert choice_answers(cardlang.load(path("games/coucou.cards"), players=5).program) == {}

@@ -33,8 +33,8 @@ from ..play.team_result import final_teams, number, team_name, team_value, winni
 from ..play.seen import common_observation, table_label, table_labels, table_seats
 from ..play.table_bots import Bots
 from ..runtime.engine import RuleError
-from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, receipts, render_table, rich_line,
-                         score_order, scores_table, team_scores_table, terminal_shows_symbols)
+from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, choice_answers, receipts, render_table,
+                         rich_line, score_order, scores_table, team_scores_table, terminal_shows_symbols, unanswered)
 
 BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a terminal
 EVENTS_SHOWN = 14  # events since a person's last move shown on the table; `log` shows them all
@@ -198,6 +198,12 @@ class Session:
         # and its observation after the last action, to compare the next one with
         self.received: dict = {s: [] for s in self.humans}
         self.seen: dict = {}
+        # the variables a choice sets to the number chosen (a bid), and the round each player last
+        # set each by choosing: the table shows a dash, not the starting value, until he has
+        self.answers = choice_answers(game.program)
+        self.answered: dict = {}
+        if self.answers and state.history:  # a resumed game: its past choices, played again
+            self.answered = _answered(state, self.answers)
 
     # ------------------------------------------------------------------ flow
     def run(self) -> int:
@@ -390,6 +396,7 @@ class Session:
         and what each person's seat saw arrive in a hand."""
         line = len(self.state.log or ())
         before = {s: self.seen.get(s) or self.state.view(s).observation() for s in self.humans}
+        _note_answer(self.state, action, self.answers, self.answered)
         self.state.apply(action)
         if self.labels is not None and self.save_path is not None:
             self.labels.append(table_label(self.state, self.table, line))
@@ -425,6 +432,7 @@ class Session:
 
     def draw(self, seat: int, status: Optional[str], final: bool = False) -> None:
         obs = self.state.view(seat).observation()  # the screen, like a bot, gets the seat's view
+        obs = unanswered(obs, self.answered, self.answers, self.state.round)
         log = obs["log"]
         start = self.mark.get(seat, 0)
         if final:
@@ -530,6 +538,28 @@ class Session:
         (a file name or a command to copy)."""
         if text is not None:
             self.console.print(Text(text, style=style), soft_wrap=not wrap)
+
+
+def _note_answer(state, action, answers: dict, answered: dict) -> None:
+    """Before `action` is played: the variables its choice sets to the number chosen are answered by
+    its player in this round (`table_view.choice_answers`)."""
+    if not answers or state.pending is None:
+        return
+    index = state.pending.choice
+    for name, choices in answers.items():
+        if index in choices:
+            answered[(name, state.current_player)] = state.round
+
+
+def _answered(state, answers: dict) -> dict:
+    """The answers of a game's past moves (a resumed game), its moves played again."""
+    data = state.to_json()
+    replay = state.game.new_initial_state(seed=data["seed"], stack=data["stack"], draws=data["draws"])
+    answered: dict = {}
+    for action in state.history:
+        _note_answer(replay, action, answers, answered)
+        replay.apply(action)
+    return answered
 
 
 def erase_scrollback(console: Console) -> None:

@@ -13,12 +13,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
+import attrs
 from rich import box
 from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from ..compiler import ir
 from ..play.team_result import number, team_value
 from ..runtime.log import zone_words
 
@@ -502,3 +504,45 @@ def receipts(before: dict, after: dict, layout: Layout) -> list:
             if new:
                 lines.append(f"{zone_words(f'{name}(P{r})')} gets {', '.join(layout.sorted_hand(new))}")
     return lines
+
+
+def choice_answers(program) -> dict:
+    """The per-player variables a choice sets to the number chosen (`p chooses a number n …: set
+    bid(p) = n`): variable name -> the indexes of those choices. Until a player has answered such a
+    choice in the current round, his value is the variable's starting value, not an answer (a bid
+    of 0 nobody made): the table shows a dash (`unanswered`)."""
+    names = {base: name for name, (base, _) in program.pvar_slots.items()}
+    out: dict = {}
+    for choose in program.ir.choices:
+        for alt in choose.alternatives:
+            if alt.kind != "number":
+                continue
+            for node in _nodes(alt.body):
+                if (isinstance(node, ir.Assign) and isinstance(node.target, ir.PlayerVarTarget)
+                        and isinstance(node.value, ir.Slot) and node.value.slot == alt.slot
+                        and node.target.base in names):
+                    out.setdefault(names[node.target.base], set()).add(choose.index)
+    return out
+
+
+def _nodes(value):
+    """Every IR node in a value (a node, or tuples of them), depth first."""
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _nodes(item)
+    elif attrs.has(type(value)):
+        yield value
+        for f in attrs.fields(type(value)):
+            yield from _nodes(getattr(value, f.name))
+
+
+def unanswered(obs: dict, answered: dict, answers: dict, round_: int) -> dict:
+    """The observation with a dash (None) for each per-player variable of `answers` (`choice_answers`)
+    a player has not set by his choice in round `round_` (`answered`: (name, seat) -> round)."""
+    if not answers:
+        return obs
+    values = dict(obs["player_variables"])
+    for name in answers:
+        if name in values:
+            values[name] = [v if answered.get((name, s)) == round_ else None for s, v in enumerate(values[name])]
+    return dict(obs, player_variables=values)
