@@ -628,7 +628,7 @@ def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
                    "(default: random).")
 @click.option("--hotseat", is_flag=True,
               help="Several people at one terminal: every seat (or each --seat) is a person; the screen "
-                   "is cleared between them.")
+                   "and the terminal's scrollback are cleared between them.")
 @click.option("--speed", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help=f"Pause after each bot move (default {BOT_PAUSE} at a terminal, 0 otherwise).")
 @click.option("--auto-single", "auto_single", is_flag=True,
