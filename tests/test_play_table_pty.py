@@ -40,7 +40,8 @@ class Tmux:
     def __init__(self, tmp_path, command: str, width=100, height=30):
         self.socket = str(tmp_path / "tmux.sock")
         env = dict(ENV, PYTHONPATH=os.pathsep.join([str(ROOT)] + sys.path[1:]))
-        self.run("new-session", "-d", "-x", str(width), "-y", str(height), command, env=env)
+        # (in the temporary folder: a game the closing pane hangs up on is saved there, not in the checkout)
+        self.run("new-session", "-d", "-c", str(tmp_path), "-x", str(width), "-y", str(height), command, env=env)
 
     def run(self, *args, env=None):
         return subprocess.run(["tmux", "-S", self.socket, *args], check=True, capture_output=True, text=True,
@@ -97,8 +98,8 @@ def test_hot_seat_leaves_no_hand_in_the_scrollback(tmux):
     assert "your hand" not in history and "A♣" not in history and "keep" not in history  # and nothing of his
 
 
-def test_hot_seat_hand_over_erases_screen_and_scrollback_before_asking_for_the_next_person():
-    child = spawn([path("games/coucou.cards"), "--hotseat", "--seed", "3", "--speed", "0"])
+def test_hot_seat_hand_over_erases_screen_and_scrollback_before_asking_for_the_next_person(tmp_path):
+    child = spawn([path("games/coucou.cards"), "--hotseat", "--seed", "3", "--speed", "0"], cwd=tmp_path)
     child.expect("P3, press Enter")
     child.sendline("")
     child.expect("P3 > ")
