@@ -17,7 +17,7 @@ from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
 from ..runtime import engine, pots, view
 from ..runtime.at_once import conceal
 from ..runtime.engine import STOP, RuleError
-from ..runtime.log import flush, flush_up_to_error, marks, player_name
+from ..runtime.log import deal_text, flush, flush_up_to_error, marks, player_name, zone_words
 from ..runtime.program import ProgramBase, loops_forever, round_begins
 from ..runtime import among, facts, steps
 from ..runtime.zones import known_only_by, learn, move_cards
@@ -233,7 +233,7 @@ class ReferenceProgram(ProgramBase):
         elif face == "up":
             known_only_by(st, moving, self.layout.all)
             if st.log is not None:
-                st.fresh.append((f"face up on {self.zone_names[dest]}: {marks(len(moving))}", tuple(moving)))
+                st.fresh.append((f"face up on {zone_words(self.zone_names[dest])}: {marks(len(moving))}", tuple(moving)))
 
     def s_Move(self, st, node: ir.Move):
         moving = tuple(self.x.eval(st, node.cards))
@@ -274,8 +274,7 @@ class ReferenceProgram(ProgramBase):
                 elif node.face is None:
                     learn(st, (c,), self.zone_vis[z])
         if st.log is not None and n and targets:
-            who = ", ".join(names[z] for z in targets)
-            st.fresh.append((f"dealt {n} card{'s' if n > 1 else ''} from {names[src]} to {who}", ()))
+            st.fresh.append((deal_text(n, names[src], [names[z] for z in targets]), ()))
 
     def s_Shuffle(self, st, node: ir.Shuffle):
         steps.shuffle_zone(st, self.x.eval(st, node.zone), self.zone_vis, self.zone_names)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .basics import MAX_EVENTS, Events
@@ -66,6 +67,40 @@ def placed_mark(i: int, place: str) -> str:
 def player_name(seat) -> str:
     """How logs and labels name a seat (`P2`), or `nobody`."""
     return "nobody" if seat is None else f"P{seat}"
+
+
+_FAMILY_RE = re.compile(r"(.*)\((P?)(\d+)\)")
+
+
+@functools.lru_cache(maxsize=None)
+def zone_words(name: str) -> str:
+    """How a log line names a zone, as a person says it: `hand(P2)` → `P2's hand`, a numbered pile
+    `column(3)` → `column 3`, `draw_pile` → `draw pile` (the engine's names read like code)."""
+    m = _FAMILY_RE.fullmatch(name)
+    if m is None:
+        return name.replace("_", " ")
+    family = m.group(1).replace("_", " ")
+    return f"P{m.group(3)}'s {family}" if m.group(2) else f"{family} {m.group(3)}"
+
+
+def and_list(items) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    items = list(items)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def deal_text(n: int, source: str, targets) -> str:
+    """The log line of `deal n from source to targets` (engine zone names): `dealt 3 cards from talon
+    to P3's hand`, `dealt 1 card each from talon to P0's, P4's and P3's hand`."""
+    count = f"{n} card{'s' if n > 1 else ''}" + (" each" if len(targets) > 1 else "")
+    places = [zone_words(t) for t in targets]
+    owned = [_FAMILY_RE.fullmatch(t) for t in targets]
+    if len(targets) > 1 and all(m is not None and m.group(2) for m in owned) \
+            and len({m.group(1) for m in owned}) == 1:  # one zone of each player: `P0's, P4's and P3's hand`
+        family = owned[0].group(1).replace("_", " ")
+        places = [f"P{m.group(3)}'s" for m in owned]
+        return f"dealt {count} from {zone_words(source)} to {and_list(places)} {family}"
+    return f"dealt {count} from {zone_words(source)} to {and_list(places)}"
 
 
 def marks(count: int, start: int = 0) -> str:

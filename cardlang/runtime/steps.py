@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import among, facts, rng
 from .basics import RuleError
-from .log import flush
+from .log import flush, zone_words
 
 
 def shuffle_zone(s, z: int, vis, names) -> None:
@@ -36,7 +36,7 @@ def shuffle_zone(s, z: int, vis, names) -> None:
     if s.facts is not None:
         facts.clear(s, pile)  # what a seat was told of these cards no longer holds
     if s.log is not None:
-        s.fresh.append((f"{names[z]} is shuffled", ()))
+        s.fresh.append((f"{zone_words(names[z])} is shuffled", ()))
 
 
 def draw(s, items: tuple, span):

@@ -7,7 +7,7 @@ import functools
 
 from ...runtime import melds
 from ...runtime.basics import RuleError
-from ...runtime.log import marks, player_name
+from ...runtime.log import deal_text, marks, player_name, zone_words
 from ...runtime.playout import BadPick
 
 
@@ -119,13 +119,12 @@ def cannot_deal(s, n, src, targets, names, span):
 
 def log_deal(s, n, src, targets, names):
     if n and targets:
-        who = ", ".join(names[z] for z in targets)
-        s.fresh.append((f"dealt {n} card{'s' if n > 1 else ''} from {names[src]} to {who}", ()))
+        s.fresh.append((deal_text(n, names[src], [names[z] for z in targets]), ()))
 
 
 def face_up(s, dest, moving, names):
     """Logs cards put face up on zone `dest`."""
-    s.fresh.append((f"face up on {names[dest]}: {marks(len(moving))}", tuple(moving)))
+    s.fresh.append((f"face up on {zone_words(names[dest])}: {marks(len(moving))}", tuple(moving)))
 
 
 def reveal(s, shown, seats, all_, owners):
@@ -179,4 +178,4 @@ def move_all(s, dest, order, vis, all_, face, names):
     elif face == "up":
         known[:] = [all_] * len(order)
         if s.log is not None:
-            s.fresh.append((f"face up on {names[dest]}: {marks(len(order))}", tuple(range(len(order)))))
+            s.fresh.append((f"face up on {zone_words(names[dest])}: {marks(len(order))}", tuple(range(len(order)))))

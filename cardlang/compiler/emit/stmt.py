@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 
 from .. import ir
-from ...runtime.log import mark
+from ...runtime.log import mark, zone_words
 from ...runtime.program import loops_forever
 from ...runtime import steps
 from ...runtime.zones import move_cards
@@ -160,7 +160,7 @@ class StmtEmitter(ExprEmitter):
                 if face is None and self.knowledge:
                     w.line(f"s.known[{c}] |= {self.c(self.layout.zone_vis)}[{dest}]")
                 elif face == "up":
-                    texts = tuple(f"face up on {name}: {mark(0)}" for name in names)
+                    texts = tuple(f"face up on {zone_words(name)}: {mark(0)}" for name in names)
                     if self.knowledge:
                         w.line(f"s.known[{c}] = {self.layout.all}")
                     w.line("if s.log is not None:")
