@@ -164,7 +164,7 @@ def _print_discarded(stats) -> None:
     d = stats.get("discarded_worlds")
     if not d or not d["worlds"]:
         return
-    echo = click.echo
+    echo = untrusted.echo  # a reason quotes a rule error: shown as text
     echo(f"imagined worlds discarded by the bots (impossible: a rule broken or a cap met there): {d['worlds']} "
          f"in {d['games']} of {stats['games']} games")
     for r in d["reasons"][:3]:
@@ -200,18 +200,6 @@ def _print_chance_tables(stats) -> None:
     _print_discarded(stats)
     _print_coverage(stats)
     echo(f"games per second: {stats['games_per_second']:.1f}")
-
-
-def _print_discarded(stats) -> None:
-    """The worlds the bots imagined and discarded as impossible (a rule broken, a cap met), if any."""
-    d = stats.get("discarded_worlds")
-    if not d or not d["worlds"]:
-        return
-    echo = click.echo
-    echo(f"imagined worlds discarded by the bots (impossible: a rule broken or a cap met there): {d['worlds']} "
-         f"in {d['games']} of {stats['games']} games")
-    for r in d["reasons"][:3]:
-        echo(f"  {r['count']:>8}  {r['reason']}")
 
 
 def _print_coverage(stats) -> None:

@@ -6,7 +6,6 @@ analysis over every class `statement_classes()` lists)."""
 
 from __future__ import annotations
 
-import functools
 
 from . import ast
 
