@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..lang.check import Symbols
 from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
-from ..runtime import engine, pots, view
+from ..runtime import budget, engine, pots, view
 from ..runtime.at_once import conceal
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error, marks, player_name
@@ -107,6 +107,10 @@ class ReferenceProgram(ProgramBase):
                 flush_up_to_error(st)
                 at = node.span if node is not None else self.ir.round_span
                 raise RuleError(str(e), at).in_game(st.seed, len(st.history)) from e
+            except MemoryError as e:  # (the budgets keep real runs far from it: the last resort)
+                flush_up_to_error(st)
+                at = node.span if node is not None else self.ir.round_span
+                raise budget.out_of_memory(at).in_game(st.seed, len(st.history)) from e
         if st.log is not None and st.fresh:
             flush(st)
 
@@ -215,16 +219,23 @@ class ReferenceProgram(ProgramBase):
     def s_Increase(self, st, node: ir.Increase):
         t = node.target
         if isinstance(t, ir.SlotTarget):
-            st.v[t.slot] += self.x.eval(st, node.amount)
+            st.v[t.slot] = self._sum(st.v[t.slot] + self.x.eval(st, node.amount), node.span)
         elif isinstance(t, ir.PlayerVarTarget):
             i = t.base + self.x.eval(st, t.player)
-            st.v[i] += self.x.eval(st, node.amount)
+            st.v[i] = self._sum(st.v[i] + self.x.eval(st, node.amount), node.span)
         else:
             slot = self._list_slot(st, t)
             items = list(st.v[slot])
             i = self._item(st, t, len(items))
-            items[i - 1] = items[i - 1] + self.x.eval(st, node.amount)
+            items[i - 1] = self._sum(items[i - 1] + self.x.eval(st, node.amount), node.span)
             st.v[slot] = tuple(items)
+
+    @staticmethod
+    def _sum(value, span):
+        """What `add` leaves, within the run budget of numbers."""
+        if not -budget.MAX_NUMBER <= value <= budget.MAX_NUMBER:
+            budget.number_too_big(value, span)
+        return value
 
     def _learn(self, st, moving, dest: int, face) -> None:
         """Who learns cards put on zone `dest`: whoever sees it, everyone (face up), or nobody more."""
@@ -250,6 +261,8 @@ class ReferenceProgram(ProgramBase):
         n = self.x.eval(st, node.count)
         src = self.x.eval(st, node.source)
         targets = tuple(self.x.eval(st, node.dest))
+        if n is None or n < 0:
+            steps.bad_deal_count(n, node.span)
         pile = st.zones[src]
         names = self.zone_names
         if n * len(targets) > len(pile):
@@ -328,11 +341,15 @@ class ReferenceProgram(ProgramBase):
         conceal(st, self.x.eval(st, node.cards), self.x.eval(st, node.player), self.zone_vis)
 
     def s_Announce(self, st, node: ir.Announce):
+        # its parts and its speaker are worked out whether or not a log shows the text: what they
+        # break (an index, a division) or draw (`random`) must not depend on who reads it
+        values = self.x.parts(st, node.text)
+        speaker = self.x.eval(st, node.speaker) if node.speaker is not None else None
         if st.log is None:
-            return  # a text is worked out only to be shown
-        body, cards = self.x.render(st, node.text)
+            return
+        body, cards = self.x.render(st, node.text, values)
         if node.speaker is not None:
-            body = f"{player_name(self.x.eval(st, node.speaker))}: {body}"
+            body = f"{player_name(speaker)}: {body}"
         st.fresh.append((body, cards))
 
     def s_Eliminate(self, st, node: ir.Eliminate):
@@ -373,6 +390,7 @@ class ReferenceProgram(ProgramBase):
 
     def s_CallPhase(self, st, node: ir.CallPhase):
         values = [self.x.eval(st, a) for a in node.args]  # every argument before any parameter is set
+        self._spend(st, node.span)  # a phase played spends a step (phases that each play the next twice)
         for slot, value in zip(node.phase.slots, values):
             st.v[slot] = value
         st.stack.append(("body", node.phase.body, 0))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 
-from ...runtime import engine, view
+from ...runtime import budget, engine, view
 from ...runtime.actions import VALUE_BITS, VALUE_MASK
 from ...runtime.basics import RuleError
 from ...runtime.payoffs import PayoffRule
@@ -31,7 +31,7 @@ from .rounds import RoundEmitter
 from .writer import Namespace, Writer
 
 _RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule applied to what it cannot take
-_STOPS = (RuleError, *_RUNTIME_ERRORS)  # what stops a run: a rule error, or a Python error a rule met
+_STOPS = (RuleError, *_RUNTIME_ERRORS, MemoryError)  # what stops a run: a rule error, or a Python error a rule met
 _TOO_DEEP = (SyntaxError, RecursionError, MemoryError)  # what Python's compiler refuses: too deep, too nested
 _units = itertools.count()
 
@@ -142,8 +142,10 @@ class Emitter(RoundEmitter):
         self.goto(w, op.end, way, start)
 
     def o_Call(self, w, op, way, start):
-        # a call spends no step of the budget: a phase never plays itself (E023), so calls end
+        # a call spends a step of the budget: a phase never plays itself (E023), but phases that
+        # each play the next one twice play the last 2^N times
         self.arguments(w, op.args, op.phase.slots)
+        self._spend(w, op.span)
         if op.push:
             w.line(f"s.stack.append({op.next})")
         self.goto(w, op.target, way, start)
@@ -425,7 +427,10 @@ class Program(ProgramBase):
         flush_up_to_error(st)
         if isinstance(error, RuleError):
             return error.located(self._where(error, pc)).in_game(st.seed, len(st.history))
-        failed = RuleError(str(error), self._where(error, pc)).in_game(st.seed, len(st.history))
+        if isinstance(error, MemoryError):  # (the budgets keep real runs far from it: the last resort)
+            failed = budget.out_of_memory(self._where(error, pc)).in_game(st.seed, len(st.history))
+        else:
+            failed = RuleError(str(error), self._where(error, pc)).in_game(st.seed, len(st.history))
         failed.__cause__ = error
         return failed
 
@@ -448,7 +453,7 @@ class Program(ProgramBase):
                 pc = ops[pc](st, *args)
         except RuleError as e:
             raise self._failed(st, e, pc)
-        except _RUNTIME_ERRORS as e:
+        except (*_RUNTIME_ERRORS, MemoryError) as e:
             raise self._failed(st, e, pc) from e
         if not st.terminal and len(st.history) >= self.max_decisions:
             self._check_decisions(st, self.chooses[st.pending.choice].span)

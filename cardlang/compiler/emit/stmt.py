@@ -13,7 +13,7 @@ import contextlib
 from .. import ir
 from ...runtime.log import mark
 from ...runtime.program import loops_forever
-from ...runtime import steps
+from ...runtime import budget, steps
 from ...runtime.zones import move_cards
 from ...runtime.log import flush
 from ...runtime import facts
@@ -75,11 +75,11 @@ class StmtEmitter(ExprEmitter):
     def s_Increase(self, w, st: ir.Increase):
         t = st.target
         if isinstance(t, ir.SlotTarget):
-            w.line(f"v[{t.slot}] += {self.x(w, st.amount)}")
+            w.line(f"v[{t.slot}] = {self.bounded(w, f'v[{t.slot}] + ({self.x(w, st.amount)})', st.span)}")
         elif isinstance(t, ir.PlayerVarTarget):
             i = w.fresh("_i")
             w.line(f"{i} = {t.base} + ({self.x(w, t.player)})")  # where first, then the amount
-            w.line(f"v[{i}] += {self.x(w, st.amount)}")
+            w.line(f"v[{i}] = {self.bounded(w, f'v[{i}] + ({self.x(w, st.amount)})', st.span)}")
         else:
             items, i = w.fresh("_l"), w.fresh("_i")
             if isinstance(t, ir.PlayerItemTarget):  # the player first, then the item, then the amount
@@ -89,7 +89,7 @@ class StmtEmitter(ExprEmitter):
                 slot = str(t.slot)
             w.line(f"{items} = list(v[{slot}])")
             w.line(f"{i} = {self.c(helpers.item_index)}({items}, ({self.x(w, t.index)}), {self.c(t.span)})")
-            w.line(f"{items}[{i} - 1] = {items}[{i} - 1] + ({self.x(w, st.amount)})")
+            w.line(f"{items}[{i} - 1] = {self.bounded(w, f'{items}[{i} - 1] + ({self.x(w, st.amount)})', st.span)}")
             w.line(f"v[{slot}] = tuple({items})")
 
     # ----------------------------------------------------------------- cards
@@ -199,6 +199,9 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{src} = {self.x(w, st.source)}")
         w.line(f"{targets} = tuple({self.x(w, st.dest)})")
         w.line(f"{pile} = s.zones[{src}]")
+        if not (isinstance(st.count, ir.Const) and isinstance(st.count.value, int) and st.count.value >= 0):
+            w.line(f"if {n} is None or {n} < 0:")
+            w.line(f"    {self.c(steps.bad_deal_count)}({n}, {at})")
         w.line(f"if {n} * len({targets}) > len({pile}):")
         w.line(f"    {self.c(helpers.cannot_deal)}(s, {n}, {src}, {targets}, {names}, {at})")
         w.line("zones, loc, known = s.zones, s.loc, s.known")
@@ -318,10 +321,16 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{self.c(conceal)}(s, {self.x(w, st.cards)}, {self.x(w, st.player)}, {self.c(self.layout.zone_vis)})")
 
     def s_Announce(self, w, st: ir.Announce):
-        w.line("if s.log is not None:")  # a text is worked out only to be shown
+        # its parts and its speaker are worked out whether or not a log shows the text (what they
+        # break or draw must not depend on who reads it); the text is put together only for a log
+        values = self.parts(w, st.text)
+        speaker = "None"
+        if st.speaker is not None:
+            speaker = w.fresh("_p")
+            w.line(f"{speaker} = {self.x(w, st.speaker)}")
+        w.line("if s.log is not None:")
         with w.indent():
-            speaker = self.x(w, st.speaker) if st.speaker is not None else "None"
-            w.line(f"{self.c(helpers.announce)}(s, {self.text(w, st.text)}, {speaker})")
+            w.line(f"{self.c(helpers.announce)}(s, {self.text(w, st.text, values)}, {speaker})")
 
     def s_Eliminate(self, w, st: ir.Eliminate):
         p = w.fresh("_p")
