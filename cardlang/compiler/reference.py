@@ -165,6 +165,7 @@ class ReferenceProgram(ProgramBase):
         while i < len(items):
             st.v[loop.slot] = items[i]
             i += 1
+            self._spend(st, loop.span)  # each item looked at spends a step (loops in loops multiply)
             if loop.where is None or self.x.eval(st, loop.where):
                 st.stack[-1] = ("for", loop, i)
                 st.stack.append(("body", loop.body, 0))

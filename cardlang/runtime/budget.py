@@ -12,7 +12,7 @@ each` loops, the rounds begun and the phases played in one run, from a decision 
 
 from __future__ import annotations
 
-from .basics import RuleError
+from .basics import MAX_LOG_CHARS, RuleError  # noqa: F401 (the budget of the log, kept by `basics.Events`)
 
 # A number worked out by `+`, `-`, `*` or `add` may not pass ±10^30 (a 31-digit number): money,
 # scores and counts of real games stay under 10^12. A product of two such numbers is computed
@@ -26,8 +26,8 @@ MAX_TEXT = 100_000
 # Items of a list worked out by `+` (`set l = l + [x]`): twice a deck of the most cards allowed.
 MAX_ITEMS = 131_072
 
-# Characters of one game's log, all lines together (the lines are also capped: `basics.MAX_EVENTS`).
-MAX_LOG_CHARS = 50_000_000
+# Characters of one game's log, all lines together: `basics.MAX_LOG_CHARS` (50 000 000), which the
+# log's events keep (`basics.Events`); its lines are capped too (`basics.MAX_EVENTS`).
 
 
 def number_too_big(value: int, span) -> int:

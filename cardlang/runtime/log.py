@@ -86,7 +86,7 @@ def flush(s) -> None:
     known = s.known
     for text, cards in s.fresh:
         s.log.append((text, cards, tuple(known[c] for c in cards)))
-    s.fresh = Events(MAX_EVENTS - len(s.log))
+    s.fresh = Events(MAX_EVENTS - len(s.log), s.fresh.chars)
 
 
 def flush_up_to_error(s) -> None:

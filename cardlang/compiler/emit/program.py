@@ -106,7 +106,6 @@ class Emitter(RoundEmitter):
 
     def o_ForNext(self, w, op, way, start):
         loop, q, i = op.loop, w.fresh("_q"), w.fresh("_i")
-        # a pass spends no step of the budget: the loop goes through a tuple made before it starts
         w.line(f"{q} = v[{loop.seq_slot}]")
         w.line(f"{i} = v[{op.index}]")
         w.line(f"while {i} < len({q}):")
@@ -114,6 +113,7 @@ class Emitter(RoundEmitter):
             x = w.fresh("_x")
             w.line(f"v[{loop.slot}] = {x} = {q}[{i}]")
             w.line(f"{i} += 1")
+            self._spend(w, op.span)  # each item looked at spends a step (loops in loops multiply)
             if loop.where is not None:
                 with w.holding(loop.slot, x) if self.paste else w.holding(loop.slot, f"v[{loop.slot}]"):
                     w.line(f"if not ({self.x(w, loop.where)}):")

@@ -373,7 +373,7 @@ class StmtEmitter(ExprEmitter):
 
     # ------------------------------------------------- control, as one function
     def _spend(self, w, span) -> None:
-        """A pass of a `while` or a `repeat` spends a step of the run's budget."""
+        """A pass of a `while`, a `repeat` or a `for each`, or a phase played, spends a step of the run's budget."""
         w.line("s.steps -= 1")
         w.line("if s.steps < 0:")
         w.line(f"    {self.c(loops_forever)}({self.c(span)}, s)")
@@ -403,6 +403,7 @@ class StmtEmitter(ExprEmitter):
         w.line(f"for {x} in {seq}:")
         with w.indent():
             w.line(f"v[{st.slot}] = {x}")
+            self._spend(w, st.span)  # each item looked at spends a step (loops in loops multiply)
             if st.where is not None:
                 with w.holding(st.slot, x) if self.paste else w.holding(st.slot, f"v[{st.slot}]"):
                     w.line(f"if not ({self.x(w, st.where)}):")
