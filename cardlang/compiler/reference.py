@@ -139,9 +139,10 @@ class ReferenceProgram(ProgramBase):
         return getattr(self, "s_" + type(node).__name__)(st, node)
 
     @staticmethod
-    def _spend(st, at) -> None:
-        """A pass of a loop or a round spends a step of the run's budget."""
-        st.steps -= 1
+    def _spend(st, at, steps: int = 1) -> None:
+        """A pass of a loop, a round or a phase played spends a step of the run's budget; a `for
+        each` a step for each of its items, when it begins."""
+        st.steps -= steps
         if st.steps < 0:
             loops_forever(at, st)
 
@@ -165,7 +166,6 @@ class ReferenceProgram(ProgramBase):
         while i < len(items):
             st.v[loop.slot] = items[i]
             i += 1
-            self._spend(st, loop.span)  # each item looked at spends a step (loops in loops multiply)
             if loop.where is None or self.x.eval(st, loop.where):
                 st.stack[-1] = ("for", loop, i)
                 st.stack.append(("body", loop.body, 0))
@@ -220,22 +220,23 @@ class ReferenceProgram(ProgramBase):
     def s_Increase(self, st, node: ir.Increase):
         t = node.target
         if isinstance(t, ir.SlotTarget):
-            st.v[t.slot] = self._sum(st.v[t.slot] + self.x.eval(st, node.amount), node.span)
+            st.v[t.slot] = self._sum(st.v[t.slot] + self.x.eval(st, node.amount), node)
         elif isinstance(t, ir.PlayerVarTarget):
             i = t.base + self.x.eval(st, t.player)
-            st.v[i] = self._sum(st.v[i] + self.x.eval(st, node.amount), node.span)
+            st.v[i] = self._sum(st.v[i] + self.x.eval(st, node.amount), node)
         else:
             slot = self._list_slot(st, t)
             items = list(st.v[slot])
             i = self._item(st, t, len(items))
-            items[i - 1] = self._sum(items[i - 1] + self.x.eval(st, node.amount), node.span)
+            items[i - 1] = self._sum(items[i - 1] + self.x.eval(st, node.amount), node)
             st.v[slot] = tuple(items)
 
     @staticmethod
-    def _sum(value, span):
-        """What `add` leaves, within the run budget of numbers."""
-        if not -budget.MAX_NUMBER <= value <= budget.MAX_NUMBER:
-            budget.number_too_big(value, span)
+    def _sum(value, node: ir.Increase):
+        """What `add` leaves, within the run budget of numbers (checked unless the amount is a
+        number written in the rules: `add 1 to x` grows by no more than it at each step)."""
+        if not ir.constant(node.amount) and not -budget.MAX_NUMBER <= value <= budget.MAX_NUMBER:
+            budget.number_too_big(value, node.span)
         return value
 
     def _learn(self, st, moving, dest: int, face) -> None:
@@ -404,7 +405,8 @@ class ReferenceProgram(ProgramBase):
         st.stack.append(("body", node.orelse, 0))
 
     def s_ForEach(self, st, node: ir.ForEach):
-        st.v[node.seq_slot] = tuple(self.x.eval(st, node.seq))
+        st.v[node.seq_slot] = items = tuple(self.x.eval(st, node.seq))
+        self._spend(st, node.span, len(items))  # a step an item, all at once (loops in loops multiply)
         st.stack.append(("for", node, 0))
 
     def s_Repeat(self, st, node: ir.Repeat):

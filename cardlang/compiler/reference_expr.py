@@ -109,8 +109,9 @@ class Evaluator:
             return a // d if e.op == "/" else a % d
         a, b = self.eval(st, e.left), self.eval(st, e.right)
         value = a + b if e.op == "+" else a - b if e.op == "-" else a * b
-        if not -budget.MAX_NUMBER <= value <= budget.MAX_NUMBER:  # (the run budget of numbers)
-            budget.number_too_big(value, e.span)
+        if e.op == "*" or not (ir.constant(e.left) or ir.constant(e.right)):  # (the run budget of numbers)
+            if not -budget.MAX_NUMBER <= value <= budget.MAX_NUMBER:
+                budget.number_too_big(value, e.span)
         return value
 
     def e_Compare(self, st, e: ir.Compare):

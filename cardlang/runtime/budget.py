@@ -6,8 +6,9 @@ rule line that exceeds it, with a rule error naming the budget, the same in both
 call these functions with the values they have worked out). The figures lie far above what any
 game in games/ and examples/ needs (tests check that every one of them plays unaffected).
 
-The step budget itself (`engine.STEP_BUDGET`) counts the passes of `while`, `repeat` and `for
-each` loops, the rounds begun and the phases played in one run, from a decision to the next.
+The step budget itself (`engine.STEP_BUDGET`) counts the passes of `while` and `repeat` loops,
+the rounds begun and the phases played in one run, from a decision to the next, and a step for
+each item of a `for each` when it begins.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from .basics import MAX_LOG_CHARS, RuleError  # noqa: F401 (the budget of the lo
 
 # A number worked out by `+`, `-`, `*` or `add` may not pass ±10^30 (a 31-digit number): money,
 # scores and counts of real games stay under 10^12. A product of two such numbers is computed
-# before it is refused, so no step ever works on more than about 200 bits.
+# before it is refused, so no step ever works on more than about 200 bits. A sum with a number
+# written in the rules (`x + 1`, `add 1 to x`: `compiler.ir.constant`) is not checked: it grows by
+# no more than that number a step, which the step budget bounds.
 MAX_NUMBER = 10 ** 30
 
 # Characters of a text worked out as a value (`"… {x} …"` held in a variable or a definition,

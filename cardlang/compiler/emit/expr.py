@@ -126,7 +126,10 @@ class ExprEmitter:
             # the test, which works out the divisor, comes first; then the dividend
             return (f"({self.x(w, e.left)} {op} {d} if ({d} := {self.x(w, e.right)}) != 0 "
                     f"else {self.c(helpers.divide_by_zero)}({self.c(e.span)}))")
-        return self.bounded(w, self._infix(w, e.left, e.op, e.right), e.span)
+        value = self._infix(w, e.left, e.op, e.right)
+        if e.op != "*" and (ir.constant(e.left) or ir.constant(e.right)):  # (as `ir.constant` says)
+            return value
+        return self.bounded(w, value, e.span)
 
     def bounded(self, w, value: str, span) -> str:
         """The number `value` (an expression), or the rule error of the run budget of numbers."""
@@ -443,7 +446,7 @@ class ExprEmitter:
         for part in t.parts:
             if isinstance(part, str):
                 continue
-            if isinstance(part.expr, ir.Const):
+            if isinstance(part.expr, (ir.Const, ir.Slot)):  # (reading one breaks nothing, draws nothing)
                 out.append(self.x(w, part.expr))
                 continue
             value = w.fresh("_t")

@@ -100,7 +100,9 @@ class Emitter(RoundEmitter):
         self.goto(w, op.next, way, start)
 
     def o_ForStart(self, w, op, way, start):
-        w.line(f"v[{op.loop.seq_slot}] = tuple({self.x(w, op.loop.seq)})")
+        q = w.fresh("_q")
+        w.line(f"v[{op.loop.seq_slot}] = {q} = tuple({self.x(w, op.loop.seq)})")
+        self._spend(w, op.span, f"len({q})")  # a step an item, all at once (loops in loops multiply)
         w.line(f"v[{op.index}] = 0")
         self.goto(w, op.next, way, start)
 
@@ -113,7 +115,6 @@ class Emitter(RoundEmitter):
             x = w.fresh("_x")
             w.line(f"v[{loop.slot}] = {x} = {q}[{i}]")
             w.line(f"{i} += 1")
-            self._spend(w, op.span)  # each item looked at spends a step (loops in loops multiply)
             if loop.where is not None:
                 with w.holding(loop.slot, x) if self.paste else w.holding(loop.slot, f"v[{loop.slot}]"):
                     w.line(f"if not ({self.x(w, loop.where)}):")

@@ -74,6 +74,13 @@ class StmtEmitter(ExprEmitter):
 
     def s_Increase(self, w, st: ir.Increase):
         t = st.target
+        if ir.constant(st.amount):  # (`add 1 to x` grows by no more than 1 a step: not checked, `ir.constant`)
+            if isinstance(t, ir.SlotTarget):
+                w.line(f"v[{t.slot}] += {self.x(w, st.amount)}")
+                return
+            if isinstance(t, ir.PlayerVarTarget):
+                w.line(f"v[{t.base} + ({self.x(w, t.player)})] += {self.x(w, st.amount)}")
+                return
         if isinstance(t, ir.SlotTarget):
             w.line(f"v[{t.slot}] = {self.bounded(w, f'v[{t.slot}] + ({self.x(w, st.amount)})', st.span)}")
         elif isinstance(t, ir.PlayerVarTarget):
@@ -89,7 +96,8 @@ class StmtEmitter(ExprEmitter):
                 slot = str(t.slot)
             w.line(f"{items} = list(v[{slot}])")
             w.line(f"{i} = {self.c(helpers.item_index)}({items}, ({self.x(w, t.index)}), {self.c(t.span)})")
-            w.line(f"{items}[{i} - 1] = {self.bounded(w, f'{items}[{i} - 1] + ({self.x(w, st.amount)})', st.span)}")
+            total = f"{items}[{i} - 1] + ({self.x(w, st.amount)})"
+            w.line(f"{items}[{i} - 1] = {total if ir.constant(st.amount) else self.bounded(w, total, st.span)}")
             w.line(f"v[{slot}] = tuple({items})")
 
     # ----------------------------------------------------------------- cards
@@ -372,9 +380,10 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{self.c(pots.award)}(s, {self.c(st.pot)}, {anchor}, {value}, {st.lowest})")
 
     # ------------------------------------------------- control, as one function
-    def _spend(self, w, span) -> None:
-        """A pass of a `while`, a `repeat` or a `for each`, or a phase played, spends a step of the run's budget."""
-        w.line("s.steps -= 1")
+    def _spend(self, w, span, steps: str = "1") -> None:
+        """A pass of a `while` or a `repeat`, or a phase played, spends a step of the run's budget;
+        a `for each` a step for each of its items (`steps`), when it begins."""
+        w.line(f"s.steps -= {steps}")
         w.line("if s.steps < 0:")
         w.line(f"    {self.c(loops_forever)}({self.c(span)}, s)")
 
@@ -400,10 +409,10 @@ class StmtEmitter(ExprEmitter):
     def s_ForEach(self, w, st: ir.ForEach):
         seq, x = w.fresh("_q"), w.fresh("_x")
         w.line(f"v[{st.seq_slot}] = {seq} = tuple({self.first(w, st.seq)})")
+        self._spend(w, st.span, f"len({seq})")  # a step an item, all at once (loops in loops multiply)
         w.line(f"for {x} in {seq}:")
         with w.indent():
             w.line(f"v[{st.slot}] = {x}")
-            self._spend(w, st.span)  # each item looked at spends a step (loops in loops multiply)
             if st.where is not None:
                 with w.holding(st.slot, x) if self.paste else w.holding(st.slot, f"v[{st.slot}]"):
                     w.line(f"if not ({self.x(w, st.where)}):")
