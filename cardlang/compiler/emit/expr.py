@@ -442,16 +442,18 @@ class ExprEmitter:
     def parts(self, w, t: ir.Text) -> list:
         """A line working out each `{…}` part of a text that can break a rule or draw, into a local;
         the expressions of all its parts (a constant or a slot is read where it is used)."""
-        out = []
+        out, names, values = [], [], []
         for part in t.parts:
             if isinstance(part, str):
                 continue
             if isinstance(part.expr, (ir.Const, ir.Slot)):  # (reading one breaks nothing, draws nothing)
                 out.append(self.x(w, part.expr))
                 continue
-            value = w.fresh("_t")
-            w.line(f"{value} = {self.x(w, part.expr)}")
-            out.append(value)
+            names.append(w.fresh("_t"))
+            values.append(self.x(w, part.expr))
+            out.append(names[-1])
+        if names:  # (one line, in order: a chained op's budget is counted in lines, `Emitter.goto`)
+            w.line(f"{', '.join(names)}, = {', '.join(values)},")
         return out
 
     def x_Text(self, w, e: ir.Text):

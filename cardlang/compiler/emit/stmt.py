@@ -384,8 +384,7 @@ class StmtEmitter(ExprEmitter):
         """A pass of a `while` or a `repeat`, or a phase played, spends a step of the run's budget;
         a `for each` a step for each of its items (`steps`), when it begins."""
         w.line(f"s.steps -= {steps}")
-        w.line("if s.steps < 0:")
-        w.line(f"    {self.c(loops_forever)}({self.c(span)}, s)")
+        w.line(f"if s.steps < 0: {self.c(loops_forever)}({self.c(span)}, s)")  # (one line: see `Emitter.goto`)
 
     def s_If(self, w, st: ir.If):
         points = self.branch_points.get(id(st), [None] * (len(st.branches) + 1))
