@@ -20,7 +20,7 @@ import pytest
 
 import cardlang
 from cardlang import RuleError
-from cardlang.compiler.emit.facts import written_size
+from cardlang.compiler.emit.facts import phases_spend_steps, written_size
 from cardlang.compiler.emit.rounds import MAX_ROUND_STATEMENTS
 from cardlang.lang.limits import MAX_WRITTEN_EXPRESSIONS
 from cardlang.load import check_file
@@ -204,13 +204,36 @@ def test_many_uses_of_a_definition_within_its_limit_are_e009_for_the_rules(tmp_p
     assert state.v[state.game.program.var_slots["x"][0]] == 2 ** 13
 
 
-def test_a_round_too_long_with_its_phases_written_in_is_played_by_the_ops():
+def test_a_round_too_long_with_its_phases_written_in_is_played_by_the_ops_and_its_phases_spend_steps():
     game = cardlang.load(str(HOSTILE / "phases_doubling.cards"))
     assert written_size(game.program.ir.round) > MAX_ROUND_STATEMENTS
     assert not game.program.em.writes_whole_rounds()
+    assert game.program.em.phase_steps and phases_spend_steps(game.program.ir)
     for path in [*(ROOT / "games").glob("*.cards"), *(ROOT / "examples").glob("*.cards")]:
         program = cardlang.load(str(path)).program
         assert written_size(program.ir.round) <= MAX_ROUND_STATEMENTS // 10, path
+        assert not phases_spend_steps(program.ir), path  # (none of them can multiply work by phases)
+
+
+def test_phases_spend_steps_in_both_engines_only_where_they_can_multiply_work(tmp_path, monkeypatch):
+    from cardlang.runtime import engine
+
+    lines = ['game "P"', "players 2", "deck standard", "var x = 0", "", "phase p0:", "    add 1 to x"]
+    for i in range(1, 14):  # p0 played 2^13 times: 16 383 phases played, more statements written out
+        lines += [f"phase p{i}:", f"    p{i - 1}", f"    p{i - 1}"]
+    lines += ["", "round:", "    top of players chooses:", '        "go":', "            p13", "    end game", ""]
+    rules = tmp_path / "p.cards"
+    rules.write_text("\n".join(lines), encoding="utf-8")
+    monkeypatch.setattr(engine, "STEP_BUDGET", 16_000)
+    for name in ("compiled", "reference"):
+        state = cardlang.load(str(rules), engine=name).new_initial_state(seed=1)
+        with pytest.raises(RuleError, match="16,000 steps"):
+            state.apply(state.legal_action_ids()[0])
+    monkeypatch.setattr(engine, "STEP_BUDGET", 16_400)  # (and the round's own step)
+    for name in ("compiled", "reference"):
+        state = cardlang.load(str(rules), engine=name).new_initial_state(seed=1)
+        state.apply(state.legal_action_ids()[0])
+        assert state.is_terminal() and state.v[state.game.program.var_slots["x"][0]] == 2 ** 13
 
 
 @pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT)) for p in

@@ -22,7 +22,7 @@ from ..runtime.program import ProgramBase, loops_forever, round_begins
 from ..runtime import facts, steps
 from ..runtime.zones import known_only_by, learn, move_cards
 from . import ir
-from .emit.facts import reads_knowledge  # (a walk over the IR, shared with the emitter)
+from .emit.facts import phases_spend_steps, reads_knowledge  # (walks over the IR, shared with the emitter)
 from .layout import Layout, build_layout, choose_deck
 from .lower import lower, lower_expression
 from .payoff import payoff_rule
@@ -66,6 +66,7 @@ class ReferenceProgram(ProgramBase):
         self.rule_points = []  # (rule coverage counts only the compiled engine)
         self.at_once = {a.choice: a for a in program.at_once}
         self.reads_knowledge = reads_knowledge(program)
+        self.phase_steps = phases_spend_steps(program)  # whether a phase played spends a step
 
     def _closure(self, e):
         return lambda st: self.x.eval(st, e)
@@ -392,7 +393,8 @@ class ReferenceProgram(ProgramBase):
 
     def s_CallPhase(self, st, node: ir.CallPhase):
         values = [self.x.eval(st, a) for a in node.args]  # every argument before any parameter is set
-        self._spend(st, node.span)  # a phase played spends a step (phases that each play the next twice)
+        if self.phase_steps:  # a phase played spends a step where phases can multiply the work
+            self._spend(st, node.span)
         for slot, value in zip(node.phase.slots, values):
             st.v[slot] = value
         st.stack.append(("body", node.phase.body, 0))

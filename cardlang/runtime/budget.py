@@ -6,9 +6,10 @@ rule line that exceeds it, with a rule error naming the budget, the same in both
 call these functions with the values they have worked out). The figures lie far above what any
 game in games/ and examples/ needs (tests check that every one of them plays unaffected).
 
-The step budget itself (`engine.STEP_BUDGET`) counts the passes of `while` and `repeat` loops,
-the rounds begun and the phases played in one run, from a decision to the next, and a step for
-each item of a `for each` when it begins.
+The step budget itself (`engine.STEP_BUDGET`) counts the passes of `while` and `repeat` loops
+and the rounds begun in one run, from a decision to the next, a step for each item of a `for each`
+when it begins, and the phases played where they can multiply the work
+(`compiler.emit.facts.phases_spend_steps`).
 """
 
 from __future__ import annotations

@@ -98,6 +98,20 @@ def written_size(stmts, sizes=None) -> int:
     return total
 
 
+# The most statements the rules may hold once their phases are written where they are played, for a
+# round to be written as one function (`rounds.py`) and for a phase played to cost no step: below it,
+# phases cannot multiply the work of a run (the largest game's round is 267 statements, klondike's).
+MAX_WRITTEN_STATEMENTS = 5_000
+
+
+def phases_spend_steps(program: ir.Program) -> bool:
+    """Whether a phase played spends a step of the run's budget, in both engines: only when the rules
+    written out with their phases in place pass `MAX_WRITTEN_STATEMENTS` (phases that each play the
+    next twice); otherwise the work between two steps is bounded without it."""
+    sizes: dict = {}
+    return written_size(program.setup, sizes) + written_size(program.round, sizes) > MAX_WRITTEN_STATEMENTS
+
+
 def writes(stmts, slot: int) -> bool:
     """Whether a statement under `stmts` (phases played included) sets slot `slot`."""
     return any(isinstance(n, (ir.Assign, ir.Increase)) and isinstance(n.target, ir.SlotTarget)

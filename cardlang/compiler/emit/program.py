@@ -26,7 +26,7 @@ from ...runtime.playout import NEVER
 from ...runtime.program import ProgramBase, loops_forever, round_begins
 from . import seats
 from .choose import write_choose, write_entry
-from .facts import reads_knowledge
+from .facts import phases_spend_steps, reads_knowledge
 from .rounds import RoundEmitter
 from .writer import Namespace, Writer
 
@@ -64,6 +64,7 @@ class Emitter(RoundEmitter):
         self.bet_points = graph.bet_points
         self.pick = None  # in a whole-game run: what the playout draws (see `choose.write_pick`)
         self.tally = None  # ... and how it tells its decisions: None, "on" or "tally" (`choose.write_pick`)
+        self.phase_steps = phases_spend_steps(program.ir)  # whether a phase played spends a step
 
     def op(self, w, pc: int, way: frozenset, start: int) -> None:
         """Writes op `pc` (its lines end on every path with a `return`)."""
@@ -143,10 +144,11 @@ class Emitter(RoundEmitter):
         self.goto(w, op.end, way, start)
 
     def o_Call(self, w, op, way, start):
-        # a call spends a step of the budget: a phase never plays itself (E023), but phases that
-        # each play the next one twice play the last 2^N times
+        # a call spends a step of the budget where phases can multiply the work: a phase never plays
+        # itself (E023), but phases that each play the next one twice play the last 2^N times
         self.arguments(w, op.args, op.phase.slots)
-        self._spend(w, op.span)
+        if self.phase_steps:
+            self._spend(w, op.span)
         if op.push:
             w.line(f"s.stack.append({op.next})")
         self.goto(w, op.target, way, start)

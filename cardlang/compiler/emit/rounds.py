@@ -16,11 +16,11 @@ from .. import ir
 from ...runtime.engine import STOP
 from . import helpers
 from .choose import counted_once, write_legal, write_pick
-from .facts import statements, written_size
+from .facts import MAX_WRITTEN_STATEMENTS, statements, written_size
 
 # The most statements a round's function may hold once its phases are written in place: phases that
 # each play the next one twice would double it at each level (the ops play such a round instead).
-MAX_ROUND_STATEMENTS = 5_000
+MAX_ROUND_STATEMENTS = MAX_WRITTEN_STATEMENTS
 from .stmt import StmtEmitter
 
 
@@ -53,7 +53,8 @@ class RoundEmitter(StmtEmitter):
 
     def s_CallPhase(self, w, st: ir.CallPhase):
         self.arguments(w, st.args, st.phase.slots)
-        self._spend(w, st.span)  # (a phase played spends a step, as `o_Call` does)
+        if self.phase_steps:  # (a phase played spends a step, as `o_Call` does)
+            self._spend(w, st.span)
         with w.fresh_frame():  # (the phase sees its parameters through their slots)
             self.block(w, st.phase.body)
 
