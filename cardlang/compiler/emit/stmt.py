@@ -383,8 +383,9 @@ class StmtEmitter(ExprEmitter):
     def _spend(self, w, span, steps: str = "1") -> None:
         """A pass of a `while` or a `repeat`, or a phase played, spends a step of the run's budget;
         a `for each` a step for each of its items (`steps`), when it begins."""
-        w.line(f"s.steps -= {steps}")
-        w.line(f"if s.steps < 0: {self.c(loops_forever)}({self.c(span)}, s)")  # (one line: see `Emitter.goto`)
+        left = w.fresh("_b")  # (a local read back: cheaper than the state's attribute again)
+        w.line(f"s.steps = {left} = s.steps - {steps}")
+        w.line(f"if {left} < 0: {self.c(loops_forever)}({self.c(span)}, s)")  # (one line: see `Emitter.goto`)
 
     def s_If(self, w, st: ir.If):
         points = self.branch_points.get(id(st), [None] * (len(st.branches) + 1))
