@@ -186,7 +186,9 @@ class ExprEmitter:
             back = self.c(tuple(tuple((p - e.step * i) % n for i in range(1, n + 1)) for p in range(n)))
             around = f"({back} if {w.read(e.reverse)} else {around})"
         p = self.x(w, e.player)
-        if not is_local(p) and not p.isdigit():
+        if p.isdigit():  # (a seat written in: never none)
+            return f"({around}[{p}][0] if {w.everyone()} else {self.c(first_in)}(s, {around}[{p}]))"
+        if not is_local(p):
             q = w.fresh("_p")
             p, first = q, f"({q} := {p})"
         else:
