@@ -63,18 +63,22 @@ def check_define_sizes(checker) -> None:
 
 
 def _written(node, defines: dict, sizes: dict) -> int:
-    """The nodes under `node`, each use of a definition counting the expressions it stands for."""
-    if isinstance(node, (tuple, list)):
-        return sum(_written(x, defines, sizes) for x in node)
-    if not attrs.has(type(node)):
-        return 0
-    total = 1
-    name = node.func if isinstance(node, ast.Call) else node.name if isinstance(node, ast.Name) else None
-    if name in sizes and isinstance(node, (ast.Call, ast.Name)):
-        total += sizes[name]
-    for f in attrs.fields(type(node)):
-        if f.name not in ("span", "func_span", "name_span"):
-            total += _written(getattr(node, f.name), defines, sizes)
+    """The nodes under `node`, each use of a definition counting the expressions it stands for (a
+    walk with its own stack: the deepest rules the limits allow are deeper than Python's)."""
+    total, stack = 0, [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (tuple, list)):
+            stack.extend(node)
+            continue
+        if not attrs.has(type(node)):
+            continue
+        total += 1
+        if isinstance(node, (ast.Call, ast.Name)):
+            name = node.func if isinstance(node, ast.Call) else node.name
+            total += sizes.get(name, 0)
+        stack.extend(getattr(node, f.name) for f in attrs.fields(type(node))
+                     if f.name not in ("span", "func_span", "name_span"))
     return total
 
 
