@@ -152,6 +152,13 @@ class Conditional(Expr):
     otherwise: Expr
 
 
+def constant(e: Expr) -> bool:
+    """Whether `e` is a number written in the rules (`1`, `-1`, an option's value): a sum with one
+    grows by no more than it at each step, so the run budget of numbers checks it only by `*`
+    (`runtime/budget.py`)."""
+    return isinstance(e, Const) or (isinstance(e, Negate) and isinstance(e.operand, Const))
+
+
 @node
 class Arith(Expr):
     """`a + b`, `a - b`, `a * b` on numbers; `/` (whole division, rounding down) and `%` work out b

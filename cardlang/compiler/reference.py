@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..lang.check import Symbols
 from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
-from ..runtime import engine, pots, view
+from ..runtime import budget, engine, pots, view
 from ..runtime.at_once import conceal
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import deal_text, flush, flush_up_to_error, marks, player_name, zone_words
@@ -22,7 +22,7 @@ from ..runtime.program import ProgramBase, loops_forever, round_begins
 from ..runtime import among, facts, steps
 from ..runtime.zones import known_only_by, learn, move_cards
 from . import ir
-from .emit.facts import reads_knowledge  # (a walk over the IR, shared with the emitter)
+from .emit.facts import phases_spend_steps, reads_knowledge  # (walks over the IR, shared with the emitter)
 from .layout import Layout, build_layout, choose_deck
 from .lower import lower, lower_expression
 from .payoff import payoff_rule
@@ -66,6 +66,7 @@ class ReferenceProgram(ProgramBase):
         self.rule_points = []  # (rule coverage counts only the compiled engine)
         self.at_once = {a.choice: a for a in program.at_once}
         self.reads_knowledge = reads_knowledge(program)
+        self.phase_steps = phases_spend_steps(program)  # whether a phase played spends a step
 
     def _closure(self, e):
         return lambda st: self.x.eval(st, e)
@@ -107,6 +108,10 @@ class ReferenceProgram(ProgramBase):
                 flush_up_to_error(st)
                 at = node.span if node is not None else self.ir.round_span
                 raise RuleError(str(e), at).in_game(st.seed, len(st.history)) from e
+            except MemoryError as e:  # (the budgets keep real runs far from it: the last resort)
+                flush_up_to_error(st)
+                at = node.span if node is not None else self.ir.round_span
+                raise budget.out_of_memory(at).in_game(st.seed, len(st.history)) from e
         if st.log is not None and st.fresh:
             flush(st)
 
@@ -135,9 +140,10 @@ class ReferenceProgram(ProgramBase):
         return getattr(self, "s_" + type(node).__name__)(st, node)
 
     @staticmethod
-    def _spend(st, at) -> None:
-        """A pass of a loop or a round spends a step of the run's budget."""
-        st.steps -= 1
+    def _spend(st, at, steps: int = 1) -> None:
+        """A pass of a loop, a round or a phase played spends a step of the run's budget; a `for
+        each` a step for each of its items, when it begins."""
+        st.steps -= steps
         if st.steps < 0:
             loops_forever(at, st)
 
@@ -215,16 +221,24 @@ class ReferenceProgram(ProgramBase):
     def s_Increase(self, st, node: ir.Increase):
         t = node.target
         if isinstance(t, ir.SlotTarget):
-            st.v[t.slot] += self.x.eval(st, node.amount)
+            st.v[t.slot] = self._sum(st.v[t.slot] + self.x.eval(st, node.amount), node)
         elif isinstance(t, ir.PlayerVarTarget):
             i = t.base + self.x.eval(st, t.player)
-            st.v[i] += self.x.eval(st, node.amount)
+            st.v[i] = self._sum(st.v[i] + self.x.eval(st, node.amount), node)
         else:
             slot = self._list_slot(st, t)
             items = list(st.v[slot])
             i = self._item(st, t, len(items))
-            items[i - 1] = items[i - 1] + self.x.eval(st, node.amount)
+            items[i - 1] = self._sum(items[i - 1] + self.x.eval(st, node.amount), node)
             st.v[slot] = tuple(items)
+
+    @staticmethod
+    def _sum(value, node: ir.Increase):
+        """What `add` leaves, within the run budget of numbers (checked unless the amount is a
+        number written in the rules: `add 1 to x` grows by no more than it at each step)."""
+        if not ir.constant(node.amount) and not -budget.MAX_NUMBER <= value <= budget.MAX_NUMBER:
+            budget.number_too_big(value, node.span)
+        return value
 
     def _learn(self, st, moving, dest: int, face) -> None:
         """Who learns cards put on zone `dest`: whoever sees it, everyone (face up), or nobody more."""
@@ -259,6 +273,8 @@ class ReferenceProgram(ProgramBase):
         n = self.x.eval(st, node.count)
         src = self.x.eval(st, node.source)
         targets = tuple(self.x.eval(st, node.dest))
+        if n is None or n < 0:
+            steps.bad_deal_count(n, node.span)
         pile = st.zones[src]
         names = self.zone_names
         if n * len(targets) > len(pile):
@@ -339,11 +355,15 @@ class ReferenceProgram(ProgramBase):
         conceal(st, self.x.eval(st, node.cards), self.x.eval(st, node.player), self.zone_vis)
 
     def s_Announce(self, st, node: ir.Announce):
+        # its parts and its speaker are worked out whether or not a log shows the text: what they
+        # break (an index, a division) or draw (`random`) must not depend on who reads it
+        values = self.x.parts(st, node.text)
+        speaker = self.x.eval(st, node.speaker) if node.speaker is not None else None
         if st.log is None:
-            return  # a text is worked out only to be shown
-        body, cards = self.x.render(st, node.text)
+            return
+        body, cards = self.x.render(st, node.text, values)
         if node.speaker is not None:
-            body = f"{player_name(self.x.eval(st, node.speaker))}: {body}"
+            body = f"{player_name(speaker)}: {body}"
         st.fresh.append((body, cards))
 
     def s_Eliminate(self, st, node: ir.Eliminate):
@@ -384,6 +404,8 @@ class ReferenceProgram(ProgramBase):
 
     def s_CallPhase(self, st, node: ir.CallPhase):
         values = [self.x.eval(st, a) for a in node.args]  # every argument before any parameter is set
+        if self.phase_steps:  # a phase played spends a step where phases can multiply the work
+            self._spend(st, node.span)
         for slot, value in zip(node.phase.slots, values):
             st.v[slot] = value
         st.stack.append(("body", node.phase.body, 0))
@@ -396,7 +418,8 @@ class ReferenceProgram(ProgramBase):
         st.stack.append(("body", node.orelse, 0))
 
     def s_ForEach(self, st, node: ir.ForEach):
-        st.v[node.seq_slot] = tuple(self.x.eval(st, node.seq))
+        st.v[node.seq_slot] = items = tuple(self.x.eval(st, node.seq))
+        self._spend(st, node.span, len(items))  # a step an item, all at once (loops in loops multiply)
         st.stack.append(("for", node, 0))
 
     def s_Repeat(self, st, node: ir.Repeat):

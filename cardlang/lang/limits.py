@@ -53,3 +53,9 @@ MAX_DECK_CARDS = 65536
 # The most piles a numbered zone family (`zone column: 7 piles`) may have: a choice of a card and
 # a pile is one alternative per pile, so the count bounds the choice's size.
 MAX_PILES = 64
+
+# Expressions a definition stands for once the definitions it uses are written in, and all the
+# rules together once every definition is, E009: a definition is written out where it is used
+# (compiler/lower.py), so definitions that each use the next twice double at each level (41 of
+# them would be 2^41 expressions). The largest rules written out, klondike's, hold 1 746.
+MAX_WRITTEN_EXPRESSIONS = 50_000

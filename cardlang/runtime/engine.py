@@ -158,7 +158,7 @@ class State:
         s.rng = self.rng
         s._pending = self._pending
         s.log = None if self.log is None else self.log.copy()
-        s.fresh = Events(0 if s.log is None else MAX_EVENTS - len(s.log))
+        s.fresh = Events(0) if s.log is None else Events(MAX_EVENTS - len(s.log), self.fresh.chars)
         s.history = self.history.copy() if history else []
         s.terminal = self.terminal
         s.winner_seats = self.winner_seats

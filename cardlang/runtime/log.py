@@ -126,7 +126,7 @@ def flush(s) -> None:
             s.log.append((text, cards, tuple(known[c] | m for c, m in zip(cards, shown))))
         else:
             s.log.append((text, cards, tuple(known[c] for c in cards)))
-    s.fresh = Events(MAX_EVENTS - len(s.log))
+    s.fresh = Events(MAX_EVENTS - len(s.log), s.fresh.chars)
 
 
 def pin(s) -> None:

@@ -29,9 +29,9 @@ def round_begins(s) -> None:
 
 def loops_forever(at, s):
     """Stops a run that would go on forever: its step budget is spent, or the game's rounds are."""
-    if s.steps < 0:  # a step: a pass of a loop, a round
+    if s.steps < 0:  # a step: a pass of a loop, a round, a phase played
         raise RuleError(f"the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
-                        "a rule loops forever", at)
+                        "a rule loops forever or works too long (the run budget of steps)", at)
     raise RuleError(f"the game played {s.game.program.max_rounds:,} rounds without ending, the most one game may "
                     "play (`limit N rounds` sets it)", at)
 

@@ -63,3 +63,14 @@ def strict_short(need: int, have: int, span):
     cards = "card" if need == 1 else "cards"
     there = f"only {have} is" if have == 1 else f"only {have} are" if have else "none is"
     raise RuleError(f"this `move … strictly` must move {need} {cards}, but {there} there", span)
+
+
+def no_neighbour(span):
+    """The rule error of `next of`, `left of` or `right of` a player that is none."""
+    raise RuleError("the neighbour of no player (none): `next of`, `left of` and `right of` need a player", span)
+
+
+def bad_deal_count(n, span):
+    """The rule error of `deal N` with N below 0 (or not a number: none)."""
+    raise RuleError(f"cannot deal {n} card(s): a number of cards cannot be negative" if n is not None
+                    else "cannot deal none card(s): the number of cards is none", span)

@@ -13,7 +13,7 @@ import contextlib
 from .. import ir
 from ...runtime.log import mark, zone_words
 from ...runtime.program import loops_forever
-from ...runtime import steps
+from ...runtime import budget, steps
 from ...runtime.zones import move_cards
 from ...runtime.log import flush
 from ...runtime import among, facts
@@ -74,12 +74,19 @@ class StmtEmitter(ExprEmitter):
 
     def s_Increase(self, w, st: ir.Increase):
         t = st.target
+        if ir.constant(st.amount):  # (`add 1 to x` grows by no more than 1 a step: not checked, `ir.constant`)
+            if isinstance(t, ir.SlotTarget):
+                w.line(f"v[{t.slot}] += {self.x(w, st.amount)}")
+                return
+            if isinstance(t, ir.PlayerVarTarget):
+                w.line(f"v[{t.base} + ({self.x(w, t.player)})] += {self.x(w, st.amount)}")
+                return
         if isinstance(t, ir.SlotTarget):
-            w.line(f"v[{t.slot}] += {self.x(w, st.amount)}")
+            w.line(f"v[{t.slot}] = {self.bounded(w, f'v[{t.slot}] + ({self.x(w, st.amount)})', st.span)}")
         elif isinstance(t, ir.PlayerVarTarget):
             i = w.fresh("_i")
             w.line(f"{i} = {t.base} + ({self.x(w, t.player)})")  # where first, then the amount
-            w.line(f"v[{i}] += {self.x(w, st.amount)}")
+            w.line(f"v[{i}] = {self.bounded(w, f'v[{i}] + ({self.x(w, st.amount)})', st.span)}")
         else:
             items, i = w.fresh("_l"), w.fresh("_i")
             if isinstance(t, ir.PlayerItemTarget):  # the player first, then the item, then the amount
@@ -89,7 +96,8 @@ class StmtEmitter(ExprEmitter):
                 slot = str(t.slot)
             w.line(f"{items} = list(v[{slot}])")
             w.line(f"{i} = {self.c(helpers.item_index)}({items}, ({self.x(w, t.index)}), {self.c(t.span)})")
-            w.line(f"{items}[{i} - 1] = {items}[{i} - 1] + ({self.x(w, st.amount)})")
+            total = f"{items}[{i} - 1] + ({self.x(w, st.amount)})"
+            w.line(f"{items}[{i} - 1] = {total if ir.constant(st.amount) else self.bounded(w, total, st.span)}")
             w.line(f"v[{slot}] = tuple({items})")
 
     # ----------------------------------------------------------------- cards
@@ -227,6 +235,9 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{src} = {self.x(w, st.source)}")
         w.line(f"{targets} = tuple({self.x(w, st.dest)})")
         w.line(f"{pile} = s.zones[{src}]")
+        if not (isinstance(st.count, ir.Const) and isinstance(st.count.value, int) and st.count.value >= 0):
+            w.line(f"if {n} is None or {n} < 0:")
+            w.line(f"    {self.c(steps.bad_deal_count)}({n}, {at})")
         w.line(f"if {n} * len({targets}) > len({pile}):")
         w.line(f"    {self.c(helpers.cannot_deal)}(s, {n}, {src}, {targets}, {names}, {at})")
         w.line("zones, loc, known = s.zones, s.loc, s.known")
@@ -353,10 +364,16 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{self.c(conceal)}(s, {self.x(w, st.cards)}, {self.x(w, st.player)}, {self.c(self.layout.zone_vis)})")
 
     def s_Announce(self, w, st: ir.Announce):
-        w.line("if s.log is not None:")  # a text is worked out only to be shown
+        # its parts and its speaker are worked out whether or not a log shows the text (what they
+        # break or draw must not depend on who reads it); the text is put together only for a log
+        values = self.parts(w, st.text)
+        speaker = "None"
+        if st.speaker is not None:
+            speaker = w.fresh("_p")
+            w.line(f"{speaker} = {self.x(w, st.speaker)}")
+        w.line("if s.log is not None:")
         with w.indent():
-            speaker = self.x(w, st.speaker) if st.speaker is not None else "None"
-            w.line(f"{self.c(helpers.announce)}(s, {self.text(w, st.text)}, {speaker})")
+            w.line(f"{self.c(helpers.announce)}(s, {self.text(w, st.text, values)}, {speaker})")
 
     def s_Eliminate(self, w, st: ir.Eliminate):
         p = w.fresh("_p")
@@ -398,11 +415,12 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{self.c(pots.award)}(s, {self.c(st.pot)}, {anchor}, {value}, {st.lowest})")
 
     # ------------------------------------------------- control, as one function
-    def _spend(self, w, span) -> None:
-        """A pass of a `while` or a `repeat` spends a step of the run's budget."""
-        w.line("s.steps -= 1")
-        w.line("if s.steps < 0:")
-        w.line(f"    {self.c(loops_forever)}({self.c(span)}, s)")
+    def _spend(self, w, span, steps: str = "1") -> None:
+        """A pass of a `while` or a `repeat`, or a phase played, spends a step of the run's budget;
+        a `for each` a step for each of its items (`steps`), when it begins."""
+        left = w.fresh("_b")  # (a local read back: cheaper than the state's attribute again)
+        w.line(f"s.steps = {left} = s.steps - {steps}")
+        w.line(f"if {left} < 0: {self.c(loops_forever)}({self.c(span)}, s)")  # (one line: see `Emitter.goto`)
 
     def s_If(self, w, st: ir.If):
         points = self.branch_points.get(id(st), [None] * (len(st.branches) + 1))
@@ -426,6 +444,7 @@ class StmtEmitter(ExprEmitter):
     def s_ForEach(self, w, st: ir.ForEach):
         seq, x = w.fresh("_q"), w.fresh("_x")
         w.line(f"v[{st.seq_slot}] = {seq} = tuple({self.first(w, st.seq)})")
+        self._spend(w, st.span, f"len({seq})")  # a step an item, all at once (loops in loops multiply)
         w.line(f"for {x} in {seq}:")
         with w.indent():
             w.line(f"v[{st.slot}] = {x}")
