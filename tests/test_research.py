@@ -2,7 +2,8 @@
 
 Each passes its library's own checks on every game of games/ and examples/ (PettingZoo's api_test,
 parallel_api_test, seed_test, parallel_seed_test and render_test; Gymnasium's check_env at every
-seat; OpenSpiel's random simulation with serialisation and cloning, the larger games under -m slow); the vector holds what the seat knows and nothing else; the action index is stable; the
+seat; OpenSpiel's random simulation with serialisation and cloning, the five largest games under
+-m slow); the vector holds what the seat knows and nothing else; the action index is stable; the
 chance source plays back given outcomes on both engines; and on Kuhn poker written as a `.cards`
 file, OpenSpiel's exact algorithms give what they give on OpenSpiel's own kuhn_poker. What a seat
 is shown by the adapters is part of the generic leak test (tests/test_leaks.py).
