@@ -299,7 +299,8 @@ class CardsState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             kind, data = self._core.event or ("", 0)
             if kind == "shuffle":
-                return f"chance: {self._cards.deck.label_of(action)} next"
+                # a copy of a face is its own outcome: its string names the copy (`7♥#2`)
+                return f"chance: {self._cards.deck.label_of(action, copy=True)} next"
             return f"chance: item {action} of {data}"
         st = self._core.st
         if st is None or st.is_terminal() or st.current_player != player:
