@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import cardlang
 from cardlang.cli import main
-from cardlang.cli.cmd_play import match_answer
+from cardlang.cli.answers import match_answer
 from cardlang.play.savegame import save_data, write_save
 from scenario import path
 
@@ -381,7 +381,7 @@ round:
 
 
 def test_q_leaves_unless_it_is_exactly_a_label():
-    from cardlang.cli.cmd_play import means_quit, quit_word
+    from cardlang.cli.answers import means_quit, quit_word
 
     # issue 27: `q` never left a game with queens; now it leaves unless a choice reads exactly `q`
     assert means_quit("q", ["keep 7♠", "change"]) and means_quit(" Q ", ["keep Q♠", "change"])
@@ -414,7 +414,7 @@ def test_q_leaves_a_game_whose_deck_has_no_q(tmp_path):
 
 
 def test_numbered_labels_are_answered_with_their_number():
-    from cardlang.cli.cmd_play import label_numbers
+    from cardlang.cli.answers import label_numbers
 
     bids = ["bid 0", "bid 1", "bid 2", "bid 3"]
     assert label_numbers(bids) == [0, 1, 2, 3]

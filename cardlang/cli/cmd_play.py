@@ -29,19 +29,19 @@ from .chance_view import step_through
 from .cmd_common import (MAX_PAUSE, MAX_SEATS, TAIL_SHOWN, FiniteFloatRange, exit_on_rule_error, load_game,
                          parse_settings, seed_type)
 from . import untrusted
+from .answers import discard_typeahead, label_numbers, match_answer, means_quit, numbers_only, quit_word
 from ..play.savegame import SaveError, check_save_target, load_saved, save_data, write_save
 from ..play.replay import option_text
 from ..play.team_result import final_teams, number, team_name, team_value, winning
 from ..play.seen import common_observation, table_label, table_labels, table_seats
 from ..play.table_bots import Bots
 from ..runtime.engine import RuleError
-from .table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, choice_answers, receipts, render_table,
+from .table_view import (Layout, Style, actions_list, choice_answers, receipts, render_table,
                          rich_line, score_order, scores_table, team_scores_table, terminal_shows_symbols, unanswered)
 
 BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a terminal
 EVENTS_SHOWN = 14  # events since a person's last move shown on the table; `log` shows them all
 SAVE_EVERY = 0.25  # seconds between two saves of a bots-only game (bots replay the same moves anyway)
-QUIT_WORDS = ("q", "quit", "exit")
 HELP_LINES = (  # what `?` says after the rules, each line wrapped to the terminal
     "Answer with the number of an action, its label (the start of it is enough) or a card such as 10h.",
     "Commands: ? this help{sep}log every event you saw{sep}t the table again{sep}{leave} to leave the table "
@@ -54,114 +54,6 @@ ERASE_SCROLLBACK = "\x1b[2J\x1b[3J\x1b[H"  # erase the screen, then the scrollba
 
 class Leave(Exception):
     """The person leaves the table (`quit`, Ctrl-C, or the input closed)."""
-
-
-def match_answer(answer: str, labels: Sequence[str], card_of=None) -> tuple[Optional[int], str]:
-    """The index of the action an answer names, or None and a short reason.
-
-    An answer is the action's number in the list, its label (suit symbols or letters, any case),
-    the unambiguous start of a label, or a card that exactly one label names (`7s`, `7♠`).
-    """
-    n = len(labels)
-    choices = f"1 to {n}" if n > 1 else "1"
-    text = answer.strip()
-    numbers = label_numbers(labels)
-    if numbers is not None:  # `2` is "bid 2", never the second entry
-        named = ", ".join(str(k) for k in numbers if k is not None)
-        choices = f"a number ({named})"
-        if re.fullmatch(r"[+-]?\d+", text):
-            if int(text) in numbers:
-                return numbers.index(int(text)), ""
-            return None, f"`{text}` is not a number you may choose: {named}"
-    if numbers_only(labels):  # the choice is a number: the answer is that number, not a place in a list
-        if text in labels:
-            return labels.index(text), ""
-        return None, f"`{text}` is not a number you may choose: {', '.join(labels)}"
-    if not text:
-        return None, f"type {choices if numbers is not None else f'the number of your choice ({choices})'}, or ? for help"
-    if re.fullmatch(r"[+-]?\d+", text):
-        k = int(text)
-        if 1 <= k <= n:
-            return k - 1, ""
-        return None, f"{k} is not on the list: answer {choices}"
-    key = _norm(text)
-    normed = [_norm(label) for label in labels]
-    exact = [i for i, label in enumerate(normed) if label == key]
-    if len(exact) == 1:
-        return exact[0], ""
-    starts = [i for i, label in enumerate(normed) if label.startswith(key)]
-    if len(starts) == 1:
-        return starts[0], ""
-    if len(starts) > 1:
-        shown = ", ".join(labels[i] for i in starts[:4]) + (" and more" if len(starts) > 4 else "")
-        return None, f"`{text}` could be {shown}: type more of it, or its number"
-    if card_of is not None:
-        card = card_of(text)
-        if card is not None:
-            naming = [i for i, label in enumerate(labels) if card in {m.group(0) for m in CARD_RE.finditer(label)}]
-            if len(naming) == 1:
-                return naming[0], ""
-            if not naming:
-                return None, f"{text} is not a card you can choose now"
-    return None, f"`{text}` is not one of your choices: answer {choices} or a label (? for help)"
-
-
-def numbers_only(labels: Sequence[str]) -> bool:
-    """Whether every label is a plain whole number (a `chooses a number` without `as "…"`)."""
-    return bool(labels) and all(re.fullmatch(r"-?\d+", label) for label in labels)
-
-
-_NUMBER_RE = re.compile(r"(?<![\w♣♦♥♠.])[+-]?\d+(?![\w♣♦♥♠.])")
-
-
-def label_numbers(labels: Sequence[str]) -> Optional[list]:
-    """For a choice of numbers (`bid 0`, `bid 1`, … maybe beside `pass`), the number each label names
-    (None for a label without one); None when the labels are not such a choice.
-
-    A label names a number when, its cards left out (`7♠` is a card, not a 7), it holds exactly one
-    whole number; the choice is one of numbers when at least two labels name distinct numbers.
-    """
-    out: list = []
-    for label in labels:
-        found = _NUMBER_RE.findall(CARD_RE.sub(" ", label))
-        if len(found) > 1:
-            return None
-        out.append(int(found[0]) if found else None)
-    named = [k for k in out if k is not None]
-    if len(named) < 2 or len(set(named)) != len(named):
-        return None
-    return out
-
-
-def means_quit(answer: str, labels: Sequence[str]) -> bool:
-    """Whether an answer asks to leave: `q`, `quit` or `exit` always does, unless it is exactly what a
-    choice's label reads (a rank `Q` offered on its own): then it is that answer, and another of the
-    words leaves. A card (`Q♠`), a rank inside a label or the start of a label never stops `q` from
-    leaving: those are typed in full (`qs`, `queen`) or by their number."""
-    word = answer.strip().lower()
-    return word in QUIT_WORDS and all(_norm(label) != word for label in labels)
-
-
-def quit_word(labels: Sequence[str]) -> str:
-    """The shortest word that leaves the table at this choice."""
-    return next((w for w in QUIT_WORDS if means_quit(w, labels)), "quit")
-
-
-def discard_typeahead(stream=None) -> None:
-    """Forgets what was typed before a person's turn began (at a terminal; elsewhere nothing)."""
-    stream = stream or sys.stdin
-    try:
-        if not stream.isatty():
-            return
-        import termios
-
-        termios.tcflush(stream.fileno(), termios.TCIFLUSH)
-    except (ImportError, AttributeError, ValueError, OSError):  # not a POSIX terminal: nothing to discard
-        pass
-
-
-def _norm(text: str) -> str:
-    return " ".join(ascii_text(text).lower().split())
 
 
 class Session:
@@ -602,7 +494,7 @@ SAVE_NAME_SHAPE = "GAME-YYYYMMDD-HHMMSS.save.json"  # as the docs and `play --he
 
 def default_save_name(game) -> str:
     """`SAVE_NAME_SHAPE`: the game's title in lower case, words joined by `-`, and the time
-    (`coucou-20261201-092145.save.json`), not the seed (it deals every hand)."""
+    (`my-game-20261201-092145.save.json`), not the seed (it deals every hand)."""
     stem = re.sub(r"[^a-z0-9]+", "-", game.title.lower()).strip("-") or "game"
     return f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
 
