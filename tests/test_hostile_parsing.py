@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardlang.lang.limits import MAX_LINES, MAX_TEXT_PARTS
-from cardlang.lang.parse import parse, unquote
+from cardlang.lang.parse import parse
+from cardlang.lang.text_literals import unquote
 from cardlang.lang.variants import resolve
 from cardlang.load import Loader
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 from typing import Optional
 
 import attrs
@@ -15,6 +14,7 @@ from . import ast
 from .diagnostics import Diagnostic, Span
 from .grammar import TooManyTokens as _TooManyTokens
 from .limits import MAX_LINES, MAX_TEXT_PARTS, MAX_TOKENS
+from .text_literals import interpolations, unquote
 from .grammar import grammar_text, parser
 from .indentation import dedent_line as _dedent_line, overindented_first, reindent as _reindent
 from .keyword_names import keyword_in_text
@@ -33,29 +33,6 @@ def _span(file: str, meta) -> Span:
 
 def _tok_span(file: str, tok: Token) -> Span:
     return Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
-
-
-_ESCAPE = re.compile(r"\\(.)")
-_ESCAPED = {"n": "\n", "t": "\t"}
-
-
-def unquote(raw: str) -> str:
-    """The text of a string literal, quotes removed and escapes applied (`\\n`, `\\t`; `\\x` is `x`)."""
-    body = raw[1:-1]
-    if "\\" not in body:
-        return body
-    if "\n" in body:  # (never in a text of a file: a `\\` before a line's end stays as it is)
-        return _ESCAPE.sub(lambda m: _ESCAPED.get(m.group(1), m.group(1)), body)
-    # with string methods, not a function per escape: a 9 MiB text of `\\n`s took 17 s that way.
-    # Split at escaped backslashes (leftmost pairs, as escapes pair); in each piece every `\\`
-    # escapes the character after it, and only the last piece may end with a lone `\\` (kept)
-    pieces = body.split("\\\\")
-    last = pieces[-1]
-    lone = last.endswith("\\")  # (a piece holds no `\\\\`: at most one at its end)
-    if lone:
-        pieces[-1] = last[:-1]
-    out = "\\".join(p.replace("\\n", "\n").replace("\\t", "\t").replace("\\", "") for p in pieces)
-    return out + "\\" if lone else out
 
 
 @v_args(meta=True)
@@ -599,7 +576,7 @@ class _ToAst(Transformer):
         if "{" in value and self.part_cost <= MAX_TEXT_PARTS:
             raw = str(tok)[1:-1]
             pos = 0
-            for start, end, is_expr in _interpolations(raw):
+            for start, end, is_expr in interpolations(raw):
                 # each part costs its length (at least its tokens), a brace one: past the budget, the
                 # file is refused before more are parsed (a 9 MiB text of `{1}`s took 1.2 GB)
                 self.part_cost += end - start - 1 if is_expr else 1
@@ -626,31 +603,6 @@ def _too_many_parts(span: Span) -> Diagnostic:
                       "parts and braces; a rule file has at most that many",
                       Span(span.file, span.line, span.column, span.line, span.column + 1),
                       help="the texts of the largest game hold under 200: split this one with `extends`")
-
-
-def _interpolations(raw: str):
-    """Where the `{…}` parts of a text stand in its source: (start, end, True) for each, skipping
-    the texts quoted inside one; (start, end, False) for a `{{` or `}}` (a brace). A generator: a
-    text of millions of braces is read only as far as the budget of parts allows."""
-    i, n = 0, len(raw)
-    while i < n:
-        if raw.startswith(("{{", "}}"), i):
-            yield (i, i + 2, False)
-            i += 2
-            continue
-        if raw[i] == "{":
-            j = i + 1
-            while j < n and raw[j] not in "{}":
-                if raw[j] == '"':  # a text inside the part: its braces are its own
-                    j += 1
-                    while j < n and raw[j] != '"':
-                        j += 2 if raw[j] == "\\" else 1
-                j += 1
-            if j < n and raw[j] == "}":
-                yield (i, j + 1, True)
-                i = j + 1
-                continue
-        i += 1
 
 
 def parse_expr(text: str, file: str, line: int, column: int) -> ast.Expr:
