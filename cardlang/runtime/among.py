@@ -282,7 +282,7 @@ def deal_fits(fits, places: int, bound: list, tracked: list, cards: list, rng: r
 
 
 def _cover(places: list, cards: list, fits) -> bool:
-    """Whether each of `places` can take a distinct card of `cards` that fits it (Kuhn)."""
+    """Whether each of `places` can take a distinct card of `cards` that fits it (Kuhn's matching)."""
     owner: dict = {}
 
     def place(i: int, seen: set) -> bool:
@@ -300,21 +300,9 @@ def _cover(places: list, cards: list, fits) -> bool:
 
 
 def _cover_cards(cards: list, places: list, fits) -> bool:
-    """Whether each of `cards` can go to a distinct place of `places` that it fits (Kuhn)."""
-    owner: dict = {}
-
-    def put(c: int, seen: set) -> bool:
-        for i in places:
-            if i in seen or not fits(i, c):
-                continue
-            seen.add(i)
-            h = owner.get(i)
-            if h is None or put(h, seen):
-                owner[i] = c
-                return True
-        return False
-
-    return all(put(c, set()) for c in cards)
+    """Whether each of `cards` can go to a distinct place of `places` that it fits: the same matching
+    seen from the cards."""
+    return _cover(cards, places, lambda c, i: fits(i, c))
 
 
 def fits_view(w, c, seat: int) -> bool:
