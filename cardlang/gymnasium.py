@@ -6,7 +6,12 @@ the action space is `Discrete(n)` over the game's action index (`docs/research.m
 are played by bots (`random`, `greedy`, `ismcts:200`…, one name for all or one per other seat, in
 seat order), each deciding from its own seat's view. The reward is the seat's return at the end, 0
 before. An action outside the mask ends the episode with `illegal_reward` and
-`info["illegal_action"]`, as PettingZoo's TerminateIllegalWrapper does.
+`info["illegal_action"]`, as in every adapter of this package (`docs/research.md`).
+
+`reset` plays the bots up to the seat's first decision. A game over before it (the seat never
+decides, or not in this deal) is an episode over at once: `reset`'s info has `"game_over": True`
+(its mask is all zeros) and the next `step`, whatever its action, returns the seat's return with
+`terminated=True`; a step after that, as after any end, raises until `reset`.
 """
 
 from __future__ import annotations
@@ -18,9 +23,8 @@ import gymnasium
 
 from .load import load
 from .play.bots import decide, make_bot
-from .pettingzoo import observation_spaces
+from .pettingzoo import RENDER_MODES, check_render_mode, legal_index, observation_spaces, show
 from .research.encoding import MAX_NUMBER, Encoder
-from .research.render import ansi
 from .runtime.encoder_view import TableView
 
 
@@ -35,13 +39,12 @@ def env(path: str, seat: int = 0, opponents: Union[str, Sequence[str]] = "random
 class CardsEnv(gymnasium.Env):
     """One seat of a `.cards` game, the others played by bots (see the module's docstring)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": RENDER_MODES}
 
     def __init__(self, path: str, seat: int = 0, opponents: Union[str, Sequence[str]] = "random",
                  players: Optional[int] = None, render_mode: Optional[str] = None, engine: str = "compiled",
                  max_number: int = MAX_NUMBER, illegal_reward: float = -1.0, **options):
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self.game = load(path, players, options or None, engine=engine)
         n = self.game.players
         if not 0 <= seat < n:
@@ -60,6 +63,7 @@ class CardsEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
         self._state = None
+        self._over_at_reset = False  # the game ended before the seat's first decision
         self._bots: dict = {}
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> tuple:
@@ -70,7 +74,11 @@ class CardsEnv(gymnasium.Env):
         self._bots = {s: make_bot(name, seed=bot_seeds.getrandbits(32)) for s, name in self._bot_names.items()}
         self._state = self.game.new_initial_state(seed=game_seed, log=self.render_mode is not None)
         self._play_others()
-        return self._observe()
+        obs, info = self._observe()
+        self._over_at_reset = self._state.is_terminal()
+        if self._over_at_reset:
+            info["game_over"] = True
+        return obs, info
 
     def _play_others(self) -> None:
         """The bots play until the seat decides or the game ends."""
@@ -88,13 +96,14 @@ class CardsEnv(gymnasium.Env):
         truncated, info)."""
         st = self._state
         if st is None or st.is_terminal():
+            if st is not None and self._over_at_reset:  # the step that ends an episode over at reset
+                self._over_at_reset = False
+                obs, info = self._observe()
+                return obs, float(st.returns()[self.seat]), True, False, {**info, "game_over": True}
             raise RuntimeError("the episode is over: call reset()")
         view = TableView(st, self.seat)
-        try:
-            a = self.encoder.action_of(view.choice, int(action))
-        except ValueError:
-            a = None
-        if a is None or a not in view.legal_action_ids():
+        a = legal_index(self.encoder, view, action)
+        if a is None:
             obs, info = self._observe()
             self._state = None
             return obs, self.illegal_reward, True, False, {**info, "illegal_action": True}
@@ -106,7 +115,7 @@ class CardsEnv(gymnasium.Env):
         return obs, reward, done, False, info
 
     def render(self) -> Optional[str]:
-        """With `render_mode="ansi"`: the table as the seat sees it."""
-        if self.render_mode is None or self._state is None:
+        """The table as the seat sees it: returned with `render_mode="ansi"`, printed with "human"."""
+        if self._state is None:
             return None
-        return ansi(self.game, self._state.view(self.seat, past=False))
+        return show(self.render_mode, self.game, self._state.view(self.seat, past=False))

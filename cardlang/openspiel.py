@@ -31,6 +31,7 @@ from .load import load
 from .research.chance import NeedChance, Script
 from .research.encoding import MAX_NUMBER, Encoder
 from .research.history import Decision, History, history_length
+from .runtime import at_once
 from .runtime.actions import alt_of, value_of
 from .runtime.encoder_view import TableView
 
@@ -199,6 +200,8 @@ def _run(core: _Core, game) -> _Core:
         last = core.decisions[-1] if core.decisions else None
         if last is not None and last.known is None:  # its step is over: who knows the card chosen now
             core.decisions = core.decisions[:-1] + (last._replace(known=st.known[last.card]),)
+        if game.program.at_once:
+            core.decisions = _shown_picks(core.decisions, st)
     core.st, core.drawn, core.views = st, (), {}
     return core
 
@@ -224,9 +227,30 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
     a = encoder.action_of(view.choice, action)
     real = view.action_in(st, a)
     card = value_of(real) if game.program.chooses[view.choice].alts[alt_of(real)].kind == "card" else -1
-    new.decisions = core.decisions + (Decision(player, action, card, None if card >= 0 else 0),)
+    secret = (view.choice, real) if view.choice in game.program.at_once else None
+    new.decisions = core.decisions + (Decision(player, action, card, None if card >= 0 else 0, secret),)
     new.base, new.action, new.script = st, real, ()
     return _run(new, game)
+
+
+def _shown_picks(decisions: tuple, st) -> tuple:
+    """The decisions with each pick made at once that has been played out marked with the seats it
+    shows to (`Decision.seen`): its card's knowers then, everyone for a number or player its body
+    shows (`AtOnce.shown`), nobody for an option. Pending picks stay unseen."""
+    program = st.game.program
+    left = len(decisions) - at_once.pending_picks(st)
+    out = list(decisions)
+    for i, d in enumerate(decisions[:left]):
+        if d.secret is None or d.seen is not None:
+            continue
+        choice, real = d.secret
+        k = alt_of(real)
+        kind = program.chooses[choice].alts[k].kind
+        shown = program.at_once[choice].shown
+        seen = (st.known[value_of(real)] if kind == "card"
+                else program.layout.all if kind in ("number", "player") and shown and shown[k] else 0)
+        out[i] = d._replace(seen=seen)
+    return tuple(out)
 
 
 class CardsState(pyspiel.State):
@@ -275,7 +299,8 @@ class CardsState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             kind, data = self._core.event or ("", 0)
             if kind == "shuffle":
-                return f"chance: {self._cards.deck.label_of(action)} next"
+                # a copy of a face is its own outcome: its string names the copy (`7♥#2`)
+                return f"chance: {self._cards.deck.label_of(action, copy=True)} next"
             return f"chance: item {action} of {data}"
         st = self._core.st
         if st is None or st.is_terminal() or st.current_player != player:

@@ -64,7 +64,7 @@ def test_the_shown_picks_are_in_the_view_s_past_and_its_worlds_fit_them(engine):
             assert step == a, (k, step)
         else:  # the others' secret changes: drawn again
             assert step == at_once.SECRET_STEP, (k, step)
-    assert type(steps[-1]) is tuple  # the lead, by place
+    assert steps[-1] == played[-1]  # the lead, face up from P0's hand: the card itself (P1 saw which)
     view = state.view(1)
     change = g.program.at_once[CHANGE]
     drawn = set()

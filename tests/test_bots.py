@@ -39,6 +39,8 @@ def hidden_twin(state, seat, rng):
             twin.loc[c] = z
     for c in unknown:
         twin.known[new_of[c]] = state.known[c]
+    if state.among is not None:  # what seats track of a place stays with it (runtime/among.py)
+        twin.among = {new_of.get(c, c): v for c, v in state.among.items()}
     program = state.game.program
     for slot in program.card_slots:
         if twin.v[slot] is not None:

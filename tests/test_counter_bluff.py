@@ -334,7 +334,9 @@ def test_rule_8_refuse_the_other_discards_five_unseen_and_the_initiator_scores_1
     assert st.current_player == 1  # the refuser did not score: he is the loser for rule 7
 
 
-@pytest.mark.parametrize("seed", [1, 3, 4])
+# (seeds whose game, always answering 1, has a discard seat 0 never learns; seed 3 stopped having one
+# when the choices naming cards came to be numbered in the hand's order)
+@pytest.mark.parametrize("seed", [1, 4, 5])
 def test_rule_8_the_terminal_never_shows_a_card_discarded_face_down_by_the_opponent(seed, tmp_path):
     """`cardlang play` with a person in seat 0 (always answering 1) never prints a card he does not know."""
     import json

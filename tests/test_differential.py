@@ -61,6 +61,7 @@ def snapshot(state, full: bool) -> dict:
         "zones": [list(z) for z in state.zones],
         "known": list(state.known),
         "facts": None if state.facts is None else list(state.facts),  # what seats were told (runtime/facts.py)
+        "among": state.among,  # what seats know of cards that went one of several ways (runtime/among.py)
         "active": list(state.active),
         "terminal": state.terminal,
         "winners": state.winners(),

@@ -233,16 +233,23 @@ phase once:
     assert sorted((op.phase.name, op.push) for op in calls) == [("once", False), ("twice", True), ("twice", True)]
 
 
-def test_for_each_passes_spend_no_steps_but_while_passes_do(tmp_path, monkeypatch):
-    monkeypatch.setattr(cardlang.runtime.engine, "STEP_BUDGET", 20)
-    g, _ = load(tmp_path, """
+def test_a_for_each_spends_a_step_an_item_when_it_begins_and_while_passes_one_each(tmp_path, monkeypatch):
+    # (issue 27: loops in loops over the deck ended, but after 52^5 passes; a for-each now spends
+    # its items' steps when it begins, in both engines: docs/security.md, "Run budget")
+    monkeypatch.setattr(cardlang.runtime.engine, "STEP_BUDGET", 60)
+    g, text = load(tmp_path, """
         for each c in talon:
             add 1 to x
         top of players chooses "go":
             pass
         end game
     """)
-    assert g.new_initial_state().var("x") == 52  # 52 passes, a budget of 20: a for-each always ends
+    assert g.new_initial_state().var("x") == 52  # 52 items, a budget of 60
+    monkeypatch.setattr(cardlang.runtime.engine, "STEP_BUDGET", 51)
+    with pytest.raises(RuleError, match="51 steps") as info:
+        g.new_initial_state()
+    assert info.value.line == line_of(text, 'for each c')
+    monkeypatch.setattr(cardlang.runtime.engine, "STEP_BUDGET", 20)
     g, text = load(tmp_path, """
         while x < 52:
             add 1 to x

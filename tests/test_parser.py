@@ -443,3 +443,52 @@ def test_deep_expressions_give_a_diagnostic_not_a_crash(text):
 def test_deep_blocks_give_a_diagnostic_not_a_crash():
     body = "".join("    " * (i + 1) + "if true:\n" for i in range(150)) + "    " * 151 + "pass\n"
     check_parse_result('game "g"\nplayers 2..4\ndeck standard\nround:\n' + body)
+
+
+# ------------------------------------------------------------------ what a newcomer writes (issue 27)
+def test_a_file_saved_with_a_byte_order_mark_parses_as_without_one():
+    text = open(GAME_FILES[0], encoding="utf-8").read()
+    plain, with_bom = parse(text, "g.cards"), parse("\ufeff" + text, "g.cards")
+    assert with_bom[1] == plain[1] == [] and repr(with_bom[0].decls) == repr(plain[0].decls)
+
+
+def test_fmt_drops_the_byte_order_mark():
+    from cardlang.tools.fmt import format_source
+
+    text = open(GAME_FILES[0], encoding="utf-8").read()
+    assert format_source("\ufeff" + text) == format_source(text)
+
+
+ROUND = 'game "T"\nplayers 2\ndeck standard\nzone talon: pile, hidden\nzone hand: per player, hidden\nround:\n'
+
+
+@pytest.mark.parametrize("line, word, keyword", [
+    ("    shufle talon\n", "shufle", "shuffle"),
+    ("    deel 1 from talon to hand(players)\n", "deel", "deal"),
+    ("    repaet 3 times:\n        pass\n", "repaet", "repeat"),
+    ("    for each p in players:\n        p choses:\n            \"a\": pass\n", "choses", "chooses"),
+    ("    sett x = 1\n", "sett", "set"),
+])
+def test_a_misspelt_keyword_gets_did_you_mean(line, word, keyword):
+    module, diagnostics = parse(ROUND + line + "    end game\n")
+    assert module is None and diagnostics  # (recovery may find more on the lines after)
+    assert diagnostics[0].help == f"did you mean `{keyword}`? (`{word}` is not a keyword)"
+
+
+def test_a_misspelt_declaration_keyword_gets_did_you_mean():
+    module, diagnostics = parse('game "T"\nplayrs 2\n')
+    assert diagnostics[0].help == "did you mean `players`? (`playrs` is not a keyword)"
+
+
+def test_a_name_of_the_file_close_to_a_keyword_is_not_taken_for_a_misspelling():
+    # `hand` is a zone (it stands on another line), not `and` misspelt: the usual help stays
+    module, diagnostics = parse(ROUND + "    move top of talon hand(players)\n    end game\n")
+    assert "did you mean" not in (diagnostics[0].help or "")
+
+
+def test_a_misspelt_keyword_where_a_name_stands_gets_did_you_mean():
+    from cardlang.lang.check import check
+
+    module, _ = parse(ROUND + "    for each p in playres:\n        pass\n    end game\n")
+    _, found = check(module)
+    assert [(d.code, d.help) for d in found if d.is_error] == [("E010", "did you mean `players`?")]

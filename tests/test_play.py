@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import cardlang
 from cardlang.cli import main
-from cardlang.cli.cmd_play import match_answer
+from cardlang.cli.answers import match_answer
 from cardlang.play.savegame import save_data, write_save
 from scenario import path
 
@@ -380,29 +380,29 @@ round:
 '''
 
 
-def test_q_leaves_only_when_no_card_rank_or_label_could_mean_it():
-    from cardlang.cli.cmd_play import means_quit, quit_word
+def test_q_leaves_unless_it_is_exactly_a_label():
+    from cardlang.cli.answers import means_quit, quit_word
 
-    assert means_quit("q", ["keep 7♠", "change"], ranks=["2", "3"])
-    assert not means_quit("q", ["keep 7♠", "change"], ranks=["J", "Q", "K"])  # Q is a rank
-    assert not means_quit("Q", ["queen of hearts", "pass"])  # the start of a label
-    assert means_quit("quit", ["keep Q♠"], ranks=["Q"]) and means_quit("exit", ["queen"], ["Q"])
-    assert not means_quit("quit", ["quit the pot", "stay"])
-    assert quit_word(["keep"], ["Q"]) == "quit" and quit_word(["quit the pot"], ["Q"]) == "exit"
-    assert quit_word(["keep"], ["2"]) == "q"
+    # issue 27: `q` never left a game with queens; now it leaves unless a choice reads exactly `q`
+    assert means_quit("q", ["keep 7♠", "change"]) and means_quit(" Q ", ["keep Q♠", "change"])
+    assert means_quit("q", ["queen of hearts", "pass"])  # the start of a label is typed in full
+    assert not means_quit("q", ["Q", "K"])  # a choice of ranks: `q` is the queen...
+    assert means_quit("quit", ["Q", "K"]) and quit_word(["Q", "K"]) == "quit"  # ...and quit leaves
+    assert means_quit("quit", ["quit the pot", "stay"])  # a label's start, not the label
+    assert not means_quit("quit", ["quit", "stay"]) and quit_word(["quit", "q"]) == "exit"
+    assert not means_quit("qs", ["play Q♠"]) and quit_word(["keep"]) == "q"
 
 
-def test_typing_q_where_q_is_a_rank_does_not_leave_and_says_how_to(tmp_path):
+def test_typing_q_in_a_game_with_queens_leaves(tmp_path):
     save = tmp_path / "s.json"
-    # Coucou's deck has queens: `q` is not an answer and not a way out; with --save it used to leave at once
-    result = play(["--seed", "4", "--save", str(save)], ["q", "Q", "1", "quit"])
+    # Coucou's deck has queens: `q` used to be refused there ("type quit")
+    result = play(["--seed", "4", "--save", str(save)], ["1", "q"])
     assert result.exit_code == 0, result.output
     out = result.output
-    assert out.count("to leave the table, type quit") == 2
-    assert "quit to leave" in out and "q quit" not in out  # the hint names the word that leaves
-    assert out.index("Leaving the game.") > out.index("P0 > quit")
+    assert "q quit" in out and "to leave the table, type" not in out
+    assert out.index("Leaving the game.") > out.index("P0 > q")
     _, data = final_state(save)
-    assert human_moves(data) == 1  # `1` was still played after the two `q`s
+    assert human_moves(data) == 1
 
 
 def test_q_leaves_a_game_whose_deck_has_no_q(tmp_path):
@@ -414,7 +414,7 @@ def test_q_leaves_a_game_whose_deck_has_no_q(tmp_path):
 
 
 def test_numbered_labels_are_answered_with_their_number():
-    from cardlang.cli.cmd_play import label_numbers
+    from cardlang.cli.answers import label_numbers
 
     bids = ["bid 0", "bid 1", "bid 2", "bid 3"]
     assert label_numbers(bids) == [0, 1, 2, 3]

@@ -382,7 +382,7 @@ def test_a_research_environment_renders_the_texts_as_text():
 
 
 def test_an_escape_written_in_a_text_is_no_escape_only_a_raw_byte_is():
-    from cardlang.lang.parse import unquote
+    from cardlang.lang.text_literals import unquote
 
     assert unquote('"a\\x1b[2J"') == "ax1b[2J"  # `\x` is `x`: the text holds no ESC
     assert unquote('"a\\nb\\tc"') == "a\nb\tc"  # the two escapes a text has

@@ -19,6 +19,8 @@ from typing import Optional, Sequence
 
 import click
 from rich.console import Console
+from rich.control import Control
+from rich.segment import ControlType, Segment
 from rich.text import Text
 
 from ..play.bots import BOTS
@@ -27,133 +29,32 @@ from .chance_view import step_through
 from .cmd_common import (MAX_PAUSE, MAX_SEATS, TAIL_SHOWN, FiniteFloatRange, exit_on_rule_error, load_game,
                          parse_settings, seed_type)
 from . import untrusted
+from .answers import discard_typeahead, label_numbers, match_answer, means_quit, numbers_only, quit_word
 from ..play.savegame import SaveError, check_save_target, load_saved, save_data, write_save
 from ..play.replay import option_text
-from ..play.team_result import final_teams, team_name, team_value, winning
+from ..play.team_result import final_teams, number, team_name, team_value, winning
 from ..play.seen import common_observation, table_label, table_labels, table_seats
 from ..play.table_bots import Bots
 from ..runtime.engine import RuleError
-from ..play.table_view import (CARD_RE, Layout, Style, actions_list, ascii_text, render_table, rich_line,
-                         score_order, scores_table, team_scores_table, terminal_shows_symbols)
+from ..play.table_view import (Layout, Style, actions_list, choice_answers, receipts, render_table,
+                               rich_line, score_order, scores_table, team_scores_table, terminal_shows_symbols,
+                               unanswered)
 
 BOT_PAUSE = 0.8  # seconds between two bot moves when a person watches at a terminal
 EVENTS_SHOWN = 14  # events since a person's last move shown on the table; `log` shows them all
 SAVE_EVERY = 0.25  # seconds between two saves of a bots-only game (bots replay the same moves anyway)
-QUIT_WORDS = ("q", "quit", "exit")
+HELP_LINES = (  # what `?` says after the rules, each line wrapped to the terminal
+    "Answer with the number of an action, its label (the start of it is enough) or a card such as 10h.",
+    "Commands: ? this help{sep}log every event you saw{sep}t the table again{sep}{leave} to leave the table "
+    "(it offers to save the game).",
+    "q always leaves, unless q is exactly one of your choices (then quit does); a label or a card "
+    "beginning with q (a queen: Qh) is typed in full or by its number.",
+)
+ERASE_SCROLLBACK = "\x1b[2J\x1b[3J\x1b[H"  # erase the screen, then the scrollback (ED 3), cursor home
 
 
 class Leave(Exception):
     """The person leaves the table (`quit`, Ctrl-C, or the input closed)."""
-
-
-def match_answer(answer: str, labels: Sequence[str], card_of=None) -> tuple[Optional[int], str]:
-    """The index of the action an answer names, or None and a short reason.
-
-    An answer is the action's number in the list, its label (suit symbols or letters, any case),
-    the unambiguous start of a label, or a card that exactly one label names (`7s`, `7♠`).
-    """
-    n = len(labels)
-    choices = f"1 to {n}" if n > 1 else "1"
-    text = answer.strip()
-    numbers = label_numbers(labels)
-    if numbers is not None:  # `2` is "bid 2", never the second entry
-        named = ", ".join(str(k) for k in numbers if k is not None)
-        choices = f"a number ({named})"
-        if re.fullmatch(r"[+-]?\d+", text):
-            if int(text) in numbers:
-                return numbers.index(int(text)), ""
-            return None, f"`{text}` is not a number you may choose: {named}"
-    if numbers_only(labels):  # the choice is a number: the answer is that number, not a place in a list
-        if text in labels:
-            return labels.index(text), ""
-        return None, f"`{text}` is not a number you may choose: {', '.join(labels)}"
-    if not text:
-        return None, f"type {choices if numbers is not None else f'the number of your choice ({choices})'}, or ? for help"
-    if re.fullmatch(r"[+-]?\d+", text):
-        k = int(text)
-        if 1 <= k <= n:
-            return k - 1, ""
-        return None, f"{k} is not on the list: answer {choices}"
-    key = _norm(text)
-    normed = [_norm(label) for label in labels]
-    exact = [i for i, label in enumerate(normed) if label == key]
-    if len(exact) == 1:
-        return exact[0], ""
-    starts = [i for i, label in enumerate(normed) if label.startswith(key)]
-    if len(starts) == 1:
-        return starts[0], ""
-    if len(starts) > 1:
-        shown = ", ".join(labels[i] for i in starts[:4]) + (" and more" if len(starts) > 4 else "")
-        return None, f"`{text}` could be {shown}: type more of it, or its number"
-    if card_of is not None:
-        card = card_of(text)
-        if card is not None:
-            naming = [i for i, label in enumerate(labels) if card in {m.group(0) for m in CARD_RE.finditer(label)}]
-            if len(naming) == 1:
-                return naming[0], ""
-            if not naming:
-                return None, f"{text} is not a card you can choose now"
-    return None, f"`{text}` is not one of your choices: answer {choices} or a label (? for help)"
-
-
-def numbers_only(labels: Sequence[str]) -> bool:
-    """Whether every label is a plain whole number (a `chooses a number` without `as "…"`)."""
-    return bool(labels) and all(re.fullmatch(r"-?\d+", label) for label in labels)
-
-
-_NUMBER_RE = re.compile(r"(?<![\w♣♦♥♠.])[+-]?\d+(?![\w♣♦♥♠.])")
-
-
-def label_numbers(labels: Sequence[str]) -> Optional[list]:
-    """For a choice of numbers (`bid 0`, `bid 1`, … maybe beside `pass`), the number each label names
-    (None for a label without one); None when the labels are not such a choice.
-
-    A label names a number when, its cards left out (`7♠` is a card, not a 7), it holds exactly one
-    whole number; the choice is one of numbers when at least two labels name distinct numbers.
-    """
-    out: list = []
-    for label in labels:
-        found = _NUMBER_RE.findall(CARD_RE.sub(" ", label))
-        if len(found) > 1:
-            return None
-        out.append(int(found[0]) if found else None)
-    named = [k for k in out if k is not None]
-    if len(named) < 2 or len(set(named)) != len(named):
-        return None
-    return out
-
-
-def means_quit(answer: str, labels: Sequence[str], ranks: Sequence[str] = ()) -> bool:
-    """Whether an answer asks to leave: `q`, `quit` or `exit`, unless a label, card or rank could mean it
-    (a rank Q, a label `queen`): then it is an answer, and only an unambiguous word leaves."""
-    word = answer.strip().lower()
-    if word not in QUIT_WORDS:
-        return False
-    if any(_norm(label).startswith(word) for label in labels):
-        return False
-    return word not in {r.lower() for r in ranks}
-
-
-def quit_word(labels: Sequence[str], ranks: Sequence[str] = ()) -> str:
-    """The shortest word that leaves the table at this choice."""
-    return next((w for w in QUIT_WORDS if means_quit(w, labels, ranks)), "quit")
-
-
-def discard_typeahead(stream=None) -> None:
-    """Forgets what was typed before a person's turn began (at a terminal; elsewhere nothing)."""
-    stream = stream or sys.stdin
-    try:
-        if not stream.isatty():
-            return
-        import termios
-
-        termios.tcflush(stream.fileno(), termios.TCIFLUSH)
-    except (ImportError, AttributeError, ValueError, OSError):  # not a POSIX terminal: nothing to discard
-        pass
-
-
-def _norm(text: str) -> str:
-    return " ".join(ascii_text(text).lower().split())
 
 
 class Session:
@@ -162,7 +63,7 @@ class Session:
     def __init__(self, game, state, *, humans: Sequence[int], bots: Bots, console: Console, style: Style,
                  speed: float = 0.0, save_path: Optional[str] = None, hotseat: bool = False,
                  replay_hint: str = "", labels: Optional[list] = None, read=input, echo: bool = False,
-                 sleep=time.sleep, discard=discard_typeahead, terminal: bool = False):
+                 sleep=time.sleep, discard=discard_typeahead, terminal: bool = False, auto_single: bool = False):
         self.game = game
         self.state = state
         self.humans = list(humans)
@@ -172,6 +73,7 @@ class Session:
         self.speed = speed
         self.save_path = save_path
         self.hotseat = hotseat
+        self.auto_single = auto_single  # a person's lone legal move is played without asking
         self.replay_hint = replay_hint
         self.read = read
         self.echo = echo
@@ -187,6 +89,16 @@ class Session:
         self.viewer: Optional[int] = self.humans[0] if len(self.humans) == 1 else None
         # per seat, the length of its log when it last moved: the table shows what came after
         self.mark = {s: 0 for s in self.humans}
+        # per seat, what it saw arrive in a hand (`table_view.receipts`): (log length then, line),
+        # and its observation after the last action, to compare the next one with
+        self.received: dict = {s: [] for s in self.humans}
+        self.seen: dict = {}
+        # the variables a choice sets to the number chosen (a bid), and the round each player last
+        # set each by choosing: the table shows a dash, not the starting value, until he has
+        self.answers = choice_answers(game.program)
+        self.answered: dict = {}
+        if self.answers and state.history:  # a resumed game: its past choices, played again
+            self.answered = _answered(state, self.answers)
 
     # ------------------------------------------------------------------ flow
     def run(self) -> int:
@@ -228,6 +140,11 @@ class Session:
             self.sleep(self.speed)
 
     def human_turn(self, seat: int) -> None:
+        if self.auto_single:
+            legal = self.state.legal_actions()
+            if len(legal) == 1:
+                self.play_single(seat, legal[0])
+                return
         self.discard()  # what was typed while the bots played was not an answer to this turn
         if self.viewer != seat and (self.hotseat or self.viewer is None):
             self.hand_over(seat)
@@ -240,9 +157,9 @@ class Session:
             answer = self.ask(f"P{seat} > ")
             command = answer.strip().lower()
             if command in ("?", "help", "h", "rules"):
-                self.show_rules()
+                self.show_rules(labels)
                 continue
-            if means_quit(command, labels, self.game.deck.ranks):
+            if means_quit(command, labels):
                 raise Leave("quit")
             if command == "log":
                 self.show_log(seat)
@@ -253,17 +170,27 @@ class Session:
                 continue
             index, reason = match_answer(answer, labels, self.card_of)
             if index is None:
-                if command in QUIT_WORDS:  # `q` here could be a card or a label, so it does not leave
-                    reason += f"; to leave the table, type {quit_word(labels, self.game.deck.ranks)}"
                 self.say(reason, "yellow")
                 continue
             self.mark[seat] = len(self.state.log or ())
             self.apply(actions[index])
             return
 
+    def play_single(self, seat: int, action) -> None:
+        """`--auto-single`: plays the seat's only legal move and says so. Its label is shown only to the
+        seat's own person (at a hot seat someone else may be looking); the log has the move, and the
+        seat's next table lists it among the events since its last move."""
+        label = action.label if self.viewer == seat else None
+        self.apply(action)
+        note = Text(f"P{seat} had a single legal move, played without asking (--auto-single)", style="dim")
+        self.show(note + rich_line(f": {label}", self.style) if label is not None else note)
+        if self.speed > 0:
+            self.sleep(self.speed)
+
     def hand_over(self, seat: int) -> None:
-        """Clears the screen and waits for the person at `seat` before showing anything of it."""
-        self.clear(separator=True)
+        """Clears the screen and the terminal's scrollback (the previous person's hand is in both),
+        and waits for the person at `seat` before showing anything of it."""
+        self.clear(separator=True, scrollback=True)
         self.console.print(Text(f"P{seat}'s turn. Pass the terminal to P{seat}.", style="bold"))
         self.ask(f"P{seat}, press Enter when only you can see the screen ")
         self.clear()
@@ -272,7 +199,7 @@ class Session:
         state = self.state
         if self.hotseat or self.viewer is None:
             seats = self.humans or list(range(self.game.players))
-            self.clear()
+            self.clear(scrollback=True)  # the last person's hand is in the scrollback
             obs = common_observation(state, seats)
             lines = obs["log"]
             self.show(render_table(obs, self.layout, self.style, events=self._last(lines, self._common_mark(seats)),
@@ -360,12 +287,30 @@ class Session:
                                              labels=self.labels, save_path=self.save_path))
 
     def apply(self, action: int) -> None:
-        """Plays an action and saves; keeps the moves' labels, as the table saw them, for the save file."""
+        """Plays an action and saves; keeps the moves' labels, as the table saw them, for the save file,
+        and what each person's seat saw arrive in a hand."""
         line = len(self.state.log or ())
+        before = {s: self.seen.get(s) or self.state.view(s).observation() for s in self.humans}
+        _note_answer(self.state, action, self.answers, self.answered)
         self.state.apply(action)
         if self.labels is not None and self.save_path is not None:
             self.labels.append(table_label(self.state, self.table, line))
+        self.note_receipts(before)
         self.save()
+
+    def note_receipts(self, before: dict) -> None:
+        """Keeps, for each person's seat, the cards it saw arrive in a hand during the last action, from
+        its views before and after (never from the state: only what the seat knows)."""
+        at = len(self.state.log or ())
+        for s in self.humans:
+            self.seen[s] = self.state.view(s).observation()
+            self.received[s] += [(at, line) for line in receipts(before[s], self.seen[s], self.layout)]
+
+    def events(self, seat: int, lines: list, start: int = 0) -> list:
+        """Log lines from `start`, each receipt of the seat after the lines of the action it came in."""
+        keyed = [((i, 0), line) for i, line in enumerate(lines) if i >= start]
+        keyed += [((at, -1), line) for at, line in self.received.get(seat, ()) if at > start]
+        return [line for _, line in sorted(keyed, key=lambda k: k[0])]
 
     def resume_hint(self) -> str:
         if self.save_path:
@@ -382,11 +327,12 @@ class Session:
 
     def draw(self, seat: int, status: Optional[str], final: bool = False) -> None:
         obs = self.state.view(seat).observation()  # the screen, like a bot, gets the seat's view
+        obs = unanswered(obs, self.answered, self.answers, self.state.round)
         log = obs["log"]
         start = self.mark.get(seat, 0)
         if final:
             start = min(start, max(0, len(log) - EVENTS_SHOWN))
-        events = log[start:]
+        events = self.events(seat, log, start)
         earlier = max(0, len(events) - EVENTS_SHOWN)
         events = events[earlier:]
         self.clear()
@@ -412,23 +358,23 @@ class Session:
 
     def show_actions(self, labels: list) -> None:
         sep = self.style.sep
-        word = quit_word(labels, self.game.deck.ranks)
+        word = quit_word(labels)
         leave = "q quit" if word == "q" else f"{word} to leave"
         if numbers_only(labels):
             self.show(Text("  choose a number: " + ", ".join(labels), style="bold"))
-            self.say(f"type the number{sep}? rules and help{sep}log all events{sep}{leave}", "dim")
+            self.say(f"type the number{sep}? rules and help{sep}log all events{sep}{leave}", "dim", wrap=True)
             return
         numbers = label_numbers(labels)
         if numbers is not None:  # a number answers with itself, so the list has no numbers of its own
             self.show(Text("  choose: ", style="bold") + rich_line(", ".join(labels), self.style))
             example = next(f"{k} for {label}" for k, label in zip(numbers, labels) if k is not None)
             self.say(f"type the number ({example}) or a label{sep}? rules and help{sep}log all events{sep}{leave}",
-                     "dim")
+                     "dim", wrap=True)
             return
         self.show(actions_list(labels, self.style))
-        self.say(f"answer with a number or a label{sep}? rules and help{sep}log all events{sep}{leave}", "dim")
+        self.say(f"answer with a number or a label{sep}? rules and help{sep}log all events{sep}{leave}", "dim", wrap=True)
 
-    def show_rules(self) -> None:
+    def show_rules(self, labels: Sequence[str] = ()) -> None:
         game = self.game
         symbols = game.symbols
         self.say(f"{game.title}", "bold")
@@ -441,13 +387,14 @@ class Session:
             text = f"  option {name} = {option_text(value)}"
             if getattr(decl, "help", None):
                 text += f"  ({decl.help})"
-            self.say(text, "dim")
-        self.say("Answer with the number of an action or its label (the start of it is enough, "
-                 "or a card such as 10h). Commands: ? this help, log every event you saw, "
-                 f"t the table again, {quit_word((), self.game.deck.ranks)} to leave (offers to save).", "dim")
+            self.say(text, "dim", wrap=True)
+        word = quit_word(labels)
+        leave = "q, quit or exit" if word == "q" else f"{word} (q is one of your choices now)"
+        for line in HELP_LINES:
+            self.say(line.format(leave=leave, sep=self.style.sep), "dim", wrap=True)
 
     def show_log(self, seat: int) -> None:
-        for line in self.state.transcript(seat):
+        for line in self.events(seat, self.state.transcript(seat)):
             self.show(rich_line("  " + line, self.style))
 
     def card_of(self, text: str) -> Optional[str]:
@@ -467,19 +414,56 @@ class Session:
             self.console.print(answer, markup=False, highlight=False)
         return answer
 
-    def clear(self, separator: bool = False) -> None:
-        """A clean screen at a terminal; in a pipe or a log, a separator line where asked."""
+    def clear(self, separator: bool = False, scrollback: bool = False) -> None:
+        """A clean screen at a terminal (and, with `scrollback`, no lines left to scroll back to); in a
+        pipe or a log, a separator line where asked."""
         if self.console.is_terminal:
-            self.console.clear()
+            if scrollback:
+                erase_scrollback(self.console)
+            else:
+                self.console.clear()
         elif separator:
             self.console.print(Text("-" * 40, style="dim"))
 
     def show(self, renderable) -> None:
         self.console.print(renderable)
 
-    def say(self, text: str, style: str = "") -> None:
-        if text is not None:  # (a title, an option's help, a path: shown as text)
-            self.console.print(Text(untrusted.visible(text), style=style), soft_wrap=True)
+    def say(self, text: str, style: str = "", wrap: bool = False) -> None:
+        """A line of text, shown as text (a title, an option's help, a path); `wrap`: broken between
+        words at the terminal's width (help), else left whole (a file name or a command to copy)."""
+        if text is not None:
+            self.console.print(Text(untrusted.visible(text), style=style), soft_wrap=not wrap)
+
+
+def _note_answer(state, action, answers: dict, answered: dict) -> None:
+    """Before `action` is played: the variables its choice sets to the number chosen are answered by
+    its player in this round (`table_view.choice_answers`)."""
+    if not answers or state.pending is None:
+        return
+    index = state.pending.choice
+    for name, choices in answers.items():
+        if index in choices:
+            answered[(name, state.current_player)] = state.round
+
+
+def _answered(state, answers: dict) -> dict:
+    """The answers of a game's past moves (a resumed game), its moves played again."""
+    data = state.to_json()
+    replay = state.game.new_initial_state(seed=data["seed"], stack=data["stack"], draws=data["draws"])
+    answered: dict = {}
+    for action in state.history:
+        _note_answer(replay, action, answers, answered)
+        replay.apply(action)
+    return answered
+
+
+def erase_scrollback(console: Console) -> None:
+    """Clears the screen, then the lines scrolled off it (ED 3, `ESC[3J`, which xterm, VTE, tmux and
+    the Linux console honour), cursor home: rich's CLEAR control writes ED 2 alone, which leaves
+    everything that scrolled off the screen to be read again."""
+    control = Control(ControlType.CLEAR, ControlType.HOME)
+    control.segment = Segment(ERASE_SCROLLBACK, None, control.segment.control)
+    console.control(control)
 
 
 def _on_hangup(handler):
@@ -506,8 +490,12 @@ def _quote(path: str) -> str:
     return shlex.quote(path)
 
 
+SAVE_NAME_SHAPE = "GAME-YYYYMMDD-HHMMSS.save.json"  # as the docs and `play --help` write it
+
+
 def default_save_name(game) -> str:
-    """`TITLE-20261201-092145.save.json`: the game and the time, not the seed (it deals every hand)."""
+    """`SAVE_NAME_SHAPE`: the game's title in lower case, words joined by `-`, and the time
+    (`my-game-20261201-092145.save.json`), not the seed (it deals every hand)."""
     stem = re.sub(r"[^a-z0-9]+", "-", game.title.lower()).strip("-") or "game"
     return f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}.save.json"
 
@@ -536,27 +524,30 @@ def replay_command(game, seed: int, settings: dict, bot: str = "random") -> str:
                    "(default: random).")
 @click.option("--hotseat", is_flag=True,
               help="Several people at one terminal: every seat (or each --seat) is a person; the screen "
-                   "is cleared between them.")
+                   "and the terminal's scrollback are cleared between them.")
 @click.option("--speed", type=FiniteFloatRange(min=0, max=MAX_PAUSE), default=None, metavar="SECONDS",
               help=f"Pause after each bot move (default {BOT_PAUSE} at a terminal, 0 otherwise).")
+@click.option("--auto-single", "auto_single", is_flag=True,
+              help="Play a person's move without asking when it is the only legal one (the table says so).")
 @click.option("--ascii", "use_ascii", is_flag=True, help="Suits as letters (10h, As) and plain lines.")
 @click.option("--color/--no-color", "color", default=None, help="Colours on or off (default: if the terminal has them).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
               help="Write the game to this JSON file after every action.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
               help="Continue a game saved with --save (PATH may then be left out).")
-def play_command(path, players, seats, seed, settings, bots_only, bot_name, hotseat, speed, use_ascii, color,
-                 save_path, resume_path) -> None:
+def play_command(path, players, seats, seed, settings, bots_only, bot_name, hotseat, speed, auto_single, use_ascii,
+                 color, save_path, resume_path) -> None:
     """Play a game at the terminal against bots, or with friends at one terminal (--hotseat).
 
     You see only what your seat may see: your own hidden cards, the cards shown to you and the
     public table. Answer with the number of an action or its label (a choice of numbers, such as
-    bids, with the number itself); `?` shows the rules, `quit` leaves (offering to save; `q` too
-    when no card, rank or label could be meant by it). With --save FILE the game is saved after
-    every action; resume it with `cardlang play --resume FILE`, replay it with `cardlang replay
-    FILE`. A terminal that closes, or Ctrl-D at it, without --save leaves the game in
-    NAME-SEED.save.json in the current folder. A rule error ends the game with one line naming the
-    rule, the seed and the move, after saving it there (exit status 1).
+    bids, with the number itself); `?` shows the rules, `q` (or `quit`, `exit`) leaves, offering
+    to save (when `q` is exactly one of your choices, `quit` leaves). With --save FILE the game is
+    saved after every action; resume it with `cardlang play --resume FILE`, replay it with
+    `cardlang replay FILE`. A terminal that closes, or Ctrl-D at it, without --save leaves the game
+    in GAME-YYYYMMDD-HHMMSS.save.json in the current folder (the game's title and the time, never
+    the seed), the name `q` offers too. A rule error ends the game with one line naming the rule,
+    the seed and the move, after saving it there (exit status 1).
     """
     import random as _random
 
@@ -622,7 +613,7 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
                    else f"Play the same deal again: {replay_command(game, seed, settings_shown, bot_name)}")
     if bots_only:
         try:
-            _bots_only(game, state, bots, console, save_path, speed or 0.0, bot_name)
+            _bots_only(game, state, bots, console, save_path, speed or 0.0, bot_name, style)
         except OSError as e:
             _fail(f"could not save the game to {save_path}: {e.strerror or e}", status=1)
         return
@@ -633,7 +624,7 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
         speed = BOT_PAUSE if console.is_terminal else 0.0
     session = Session(game, state, humans=humans, bots=bots, console=console, style=style, speed=speed,
                       save_path=save_path, hotseat=hotseat, replay_hint=replay_hint, labels=saved_labels,
-                      echo=not _stdin_is_terminal(), terminal=_stdin_is_terminal())
+                      echo=not _stdin_is_terminal(), terminal=_stdin_is_terminal(), auto_single=auto_single)
     if resume_path is not None:
         session.say(f"Resuming {game.title} from {resume_path}: {len(state.history)} moves played.", "bold")
     try:
@@ -644,7 +635,9 @@ def play_command(path, players, seats, seed, settings, bots_only, bot_name, hots
         raise SystemExit(status)
 
 
-def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: float, bot_name: str) -> None:
+def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: float, bot_name: str,
+               style: Optional[Style] = None) -> None:
+    plain = (style or Style()).plain  # --ascii (or a terminal without suit symbols): 10h, not 10♥
     table = table_seats((), game.players)  # nobody sits: the save records what every seat saw
     labels = table_labels(state, table)  # kept without --save too: a rule error saves the game
     last_save = [0.0]
@@ -667,7 +660,7 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
             save(now=speed > 0 or state.is_terminal())
             if speed:
                 for line in state.transcript(start=shown):
-                    console.print(line, markup=False, highlight=False)
+                    console.print(plain(line), markup=False, highlight=False)
                 shown = len(state.log)
                 time.sleep(speed)
         scores = state.scores()  # (a `score of p:` can break a rule too)
@@ -679,7 +672,7 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
                           markup=False, highlight=False)
             shown = total - TAIL_SHOWN
         for line in state.transcript(start=shown):
-            console.print(line, markup=False, highlight=False)
+            console.print(plain(line), markup=False, highlight=False)
         e.in_game(state.seed, len(state.history))
         path = save_path or default_save_name(game)
         exit_on_rule_error(e, _saved(lambda: write_save(path, save_data(state, humans=(), bot=bot_name, labels=labels,
@@ -693,11 +686,11 @@ def _bots_only(game, state, bots: Bots, console: Console, save_path, speed: floa
                           markup=False, soft_wrap=True)
         raise SystemExit(130)
     for line in state.transcript(start=shown):
-        console.print(line, markup=False, highlight=False)
+        console.print(plain(line), markup=False, highlight=False)
     if teams:
         _print_teams(console, game, state, teams)
         return
-    console.print("final scores: " + ", ".join(f"P{s}: {v}" for s, v in enumerate(scores))
+    console.print("final scores: " + ", ".join(f"P{s}: {number(v)}" for s, v in enumerate(scores))
                   + (f" ({score_order(game)} wins)" if score_order(game) else ""), markup=False)
     winners = ", ".join(f"P{w}" for w in state.winners()) or "nobody"
     console.print(Text(f"winner{'s' if len(state.winners()) > 1 else ''}: {winners}", style="bold"))

@@ -154,8 +154,21 @@ def _print_tables(stats) -> None:
             echo(f"  {a['share']:6.1%}  {a['count']:>8}  {a['label']}")
         if len(actions) > 15:
             echo(f"  … and {len(actions) - 15} more (see --json)")
+    _print_discarded(stats)
     _print_coverage(stats)
     echo(f"games per second: {stats['games_per_second']:.1f}")
+
+
+def _print_discarded(stats) -> None:
+    """The worlds the bots imagined and discarded as impossible (a rule broken, a cap met), if any."""
+    d = stats.get("discarded_worlds")
+    if not d or not d["worlds"]:
+        return
+    echo = untrusted.echo  # a reason quotes a rule error: shown as text
+    echo(f"imagined worlds discarded by the bots (impossible: a rule broken or a cap met there): {d['worlds']} "
+         f"in {d['games']} of {stats['games']} games")
+    for r in d["reasons"][:3]:
+        echo(f"  {r['count']:>8}  {r['reason']}")
 
 
 def _print_teams(stats, payoff_columns) -> None:
@@ -184,6 +197,7 @@ def _print_chance_tables(stats) -> None:
     ties, r = stats["ties"], stats["rounds"]
     echo(f"shared wins: {ties['shared_wins']}, games without a winner: {ties['no_winner']}")
     echo(f"rounds per game: {r['mean']:.1f} (sd {r['sd']:.1f}, {r['min']}–{r['max']})")
+    _print_discarded(stats)
     _print_coverage(stats)
     echo(f"games per second: {stats['games_per_second']:.1f}")
 

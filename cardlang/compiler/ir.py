@@ -152,6 +152,13 @@ class Conditional(Expr):
     otherwise: Expr
 
 
+def constant(e: Expr) -> bool:
+    """Whether `e` is a number written in the rules (`1`, `-1`, an option's value): a sum with one
+    grows by no more than it at each step, so the run budget of numbers checks it only by `*`
+    (`runtime/budget.py`)."""
+    return isinstance(e, Const) or (isinstance(e, Negate) and isinstance(e.operand, Const))
+
+
 @node
 class Arith(Expr):
     """`a + b`, `a - b`, `a * b` on numbers; `/` (whole division, rounding down) and `%` work out b
@@ -653,13 +660,15 @@ class AtOnce:
     """Where a choice made at once keeps its round: the choice's index, the slot of the seats that
     choose (in order), the slot of the picks made so far (action ids, one per seat in that order),
     and the slot of the seat choosing (`p`); `shown`, per alternative, whether its body shows every
-    seat the number or player picked, once played out (`set bid(p) = n`: `lower_at_once.shows`)."""
+    seat the number or player picked, once played out (`set bid(p) = n`: `lower_at_once.shows`);
+    `action_slot`, the slot of the pick being played out (which still holds the last one after)."""
 
     choice: int
     seats_slot: int
     picks_slot: int
     player_slot: int
     shown: tuple = ()
+    action_slot: int = -1
 
 
 # -------------------------------------------------------------------- program

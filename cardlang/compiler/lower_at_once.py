@@ -56,7 +56,7 @@ def lower_at_once(lw, st: ast.Choose) -> tuple:
     choose = attrs.evolve(chosen, alternatives=tuple(keep))
     lw.choices[chosen.index] = choose
     shown = tuple(shows(lw.layout, alt) for alt in chosen.alternatives)
-    lw.at_once.append(ir.AtOnce(chosen.index, seats_slot, picks_slot, p_slot, shown))
+    lw.at_once.append(ir.AtOnce(chosen.index, seats_slot, picks_slot, p_slot, shown, a_slot))
     return (
         ir.Assign(span, ir.SlotTarget(seats_slot), ir.Concat(span, const(()), seats)),
         ir.Assign(span, ir.SlotTarget(picks_slot), const(())),

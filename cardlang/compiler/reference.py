@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from ..lang.check import Symbols
 from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
-from ..runtime import engine, pots, view
+from ..runtime import budget, engine, pots, view
 from ..runtime.at_once import conceal
 from ..runtime.engine import STOP, RuleError
-from ..runtime.log import flush, flush_up_to_error, marks, player_name
+from ..runtime.log import deal_text, flush, flush_up_to_error, marks, player_name, zone_words
 from ..runtime.program import ProgramBase, loops_forever, round_begins
-from ..runtime import facts, steps
+from ..runtime import among, facts, steps
 from ..runtime.zones import known_only_by, learn, move_cards
 from . import ir
-from .emit.facts import reads_knowledge  # (a walk over the IR, shared with the emitter)
+from .emit.facts import phases_spend_steps, reads_knowledge  # (walks over the IR, shared with the emitter)
 from .layout import Layout, build_layout, choose_deck
 from .lower import lower, lower_expression
 from .payoff import payoff_rule
@@ -66,6 +66,7 @@ class ReferenceProgram(ProgramBase):
         self.rule_points = []  # (rule coverage counts only the compiled engine)
         self.at_once = {a.choice: a for a in program.at_once}
         self.reads_knowledge = reads_knowledge(program)
+        self.phase_steps = phases_spend_steps(program)  # whether a phase played spends a step
 
     def _closure(self, e):
         return lambda st: self.x.eval(st, e)
@@ -107,6 +108,10 @@ class ReferenceProgram(ProgramBase):
                 flush_up_to_error(st)
                 at = node.span if node is not None else self.ir.round_span
                 raise RuleError(str(e), at).in_game(st.seed, len(st.history)) from e
+            except MemoryError as e:  # (the budgets keep real runs far from it: the last resort)
+                flush_up_to_error(st)
+                at = node.span if node is not None else self.ir.round_span
+                raise budget.out_of_memory(at).in_game(st.seed, len(st.history)) from e
         if st.log is not None and st.fresh:
             flush(st)
 
@@ -135,9 +140,10 @@ class ReferenceProgram(ProgramBase):
         return getattr(self, "s_" + type(node).__name__)(st, node)
 
     @staticmethod
-    def _spend(st, at) -> None:
-        """A pass of a loop or a round spends a step of the run's budget."""
-        st.steps -= 1
+    def _spend(st, at, steps: int = 1) -> None:
+        """A pass of a loop, a round or a phase played spends a step of the run's budget; a `for
+        each` a step for each of its items, when it begins."""
+        st.steps -= steps
         if st.steps < 0:
             loops_forever(at, st)
 
@@ -215,16 +221,24 @@ class ReferenceProgram(ProgramBase):
     def s_Increase(self, st, node: ir.Increase):
         t = node.target
         if isinstance(t, ir.SlotTarget):
-            st.v[t.slot] += self.x.eval(st, node.amount)
+            st.v[t.slot] = self._sum(st.v[t.slot] + self.x.eval(st, node.amount), node)
         elif isinstance(t, ir.PlayerVarTarget):
             i = t.base + self.x.eval(st, t.player)
-            st.v[i] += self.x.eval(st, node.amount)
+            st.v[i] = self._sum(st.v[i] + self.x.eval(st, node.amount), node)
         else:
             slot = self._list_slot(st, t)
             items = list(st.v[slot])
             i = self._item(st, t, len(items))
-            items[i - 1] = items[i - 1] + self.x.eval(st, node.amount)
+            items[i - 1] = self._sum(items[i - 1] + self.x.eval(st, node.amount), node)
             st.v[slot] = tuple(items)
+
+    @staticmethod
+    def _sum(value, node: ir.Increase):
+        """What `add` leaves, within the run budget of numbers (checked unless the amount is a
+        number written in the rules: `add 1 to x` grows by no more than it at each step)."""
+        if not ir.constant(node.amount) and not -budget.MAX_NUMBER <= value <= budget.MAX_NUMBER:
+            budget.number_too_big(value, node.span)
+        return value
 
     def _learn(self, st, moving, dest: int, face) -> None:
         """Who learns cards put on zone `dest`: whoever sees it, everyone (face up), or nobody more."""
@@ -233,7 +247,7 @@ class ReferenceProgram(ProgramBase):
         elif face == "up":
             known_only_by(st, moving, self.layout.all)
             if st.log is not None:
-                st.fresh.append((f"face up on {self.zone_names[dest]}: {marks(len(moving))}", tuple(moving)))
+                st.fresh.append((f"face up on {zone_words(self.zone_names[dest])}: {marks(len(moving))}", tuple(moving)))
 
     def s_Move(self, st, node: ir.Move):
         moving = tuple(self.x.eval(st, node.cards))
@@ -243,13 +257,24 @@ class ReferenceProgram(ProgramBase):
             if len(moving) < need:
                 steps.strict_short(need, len(moving), node.span)
         if moving:
+            groups = self._unseen(st, moving, dest, node.face)
             move_cards(st, moving, dest, node.bottom)
             self._learn(st, moving, dest, node.face)
+            if groups:
+                among.merge(st, groups)
+
+    def _unseen(self, st, moving, dest: int, face):
+        """Before a move: the zones some seat sees a card leave without seeing which (runtime/among.py)."""
+        if face == "up" or not any(self.held):
+            return None
+        return among.before(st, moving, self.held, self.zone_vis[dest] if face is None else 0)
 
     def s_Deal(self, st, node: ir.Deal):
         n = self.x.eval(st, node.count)
         src = self.x.eval(st, node.source)
         targets = tuple(self.x.eval(st, node.dest))
+        if n is None or n < 0:
+            steps.bad_deal_count(n, node.span)
         pile = st.zones[src]
         names = self.zone_names
         if n * len(targets) > len(pile):
@@ -265,8 +290,7 @@ class ReferenceProgram(ProgramBase):
                 elif node.face is None:
                     learn(st, (c,), self.zone_vis[z])
         if st.log is not None and n and targets:
-            who = ", ".join(names[z] for z in targets)
-            st.fresh.append((f"dealt {n} card{'s' if n > 1 else ''} from {names[src]} to {who}", ()))
+            st.fresh.append((deal_text(n, names[src], [names[z] for z in targets]), ()))
 
     def s_Shuffle(self, st, node: ir.Shuffle):
         steps.shuffle_zone(st, self.x.eval(st, node.zone), self.zone_vis, self.zone_names)
@@ -286,28 +310,31 @@ class ReferenceProgram(ProgramBase):
             raise RuleError("`swap` needs two cards, and one of them is none", node.span)
         zones, loc = st.zones, st.loc
         za, zb = loc[a], loc[b]
+        groups = among.before_swap(st, a, b, self.held, self.zone_vis) if any(self.held) else None
         ia, ib = zones[za].index(a), zones[zb].index(b)
         zones[za][ia], zones[zb][ib] = b, a
         loc[a], loc[b] = zb, za
         learn(st, (a,), self.zone_vis[zb])
         learn(st, (b,), self.zone_vis[za])
+        if groups:  # (each card, as if moved to the other's place: runtime/among.py)
+            among.merge(st, groups)
 
     def s_Reveal(self, st, node: ir.Reveal):
         shown = tuple(self.x.eval(st, node.cards))
         to = tuple(self.x.eval(st, node.to)) if node.to is not None else None
         mask = self.layout.all if to is None else sum(1 << p for p in set(to))
-        fresh = [c for c in shown if st.known[c] & mask != mask]
         learn(st, shown, mask)
-        if st.log is not None and fresh:
-            owner = self.zone_owner[st.loc[fresh[0]]]
+        if st.log is not None and shown:  # every card shown, those the seats knew already too
+            owner = self.zone_owner[st.loc[shown[0]]]
             who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
             tail = "" if to is None else " to " + ", ".join(player_name(p) for p in to)
-            st.fresh.append((f"{who} {marks(len(fresh))}{tail}", tuple(fresh)))
+            st.fresh.append((f"{who} {marks(len(shown))}{tail}", shown))
 
     def s_Hide(self, st, node: ir.Hide):
         if st.fresh:
             flush(st)  # a card shown before it is hidden stays shown in the log
         for c in self.x.eval(st, node.cards):
+            among.forget(st, (c,), self.zone_vis[st.loc[c]])
             known_only_by(st, (c,), self.zone_vis[st.loc[c]])
             facts.clear(st, (c,))
 
@@ -328,11 +355,15 @@ class ReferenceProgram(ProgramBase):
         conceal(st, self.x.eval(st, node.cards), self.x.eval(st, node.player), self.zone_vis)
 
     def s_Announce(self, st, node: ir.Announce):
+        # its parts and its speaker are worked out whether or not a log shows the text: what they
+        # break (an index, a division) or draw (`random`) must not depend on who reads it
+        values = self.x.parts(st, node.text)
+        speaker = self.x.eval(st, node.speaker) if node.speaker is not None else None
         if st.log is None:
-            return  # a text is worked out only to be shown
-        body, cards = self.x.render(st, node.text)
+            return
+        body, cards = self.x.render(st, node.text, values)
         if node.speaker is not None:
-            body = f"{player_name(self.x.eval(st, node.speaker))}: {body}"
+            body = f"{player_name(speaker)}: {body}"
         st.fresh.append((body, cards))
 
     def s_Eliminate(self, st, node: ir.Eliminate):
@@ -373,6 +404,8 @@ class ReferenceProgram(ProgramBase):
 
     def s_CallPhase(self, st, node: ir.CallPhase):
         values = [self.x.eval(st, a) for a in node.args]  # every argument before any parameter is set
+        if self.phase_steps:  # a phase played spends a step where phases can multiply the work
+            self._spend(st, node.span)
         for slot, value in zip(node.phase.slots, values):
             st.v[slot] = value
         st.stack.append(("body", node.phase.body, 0))
@@ -385,7 +418,8 @@ class ReferenceProgram(ProgramBase):
         st.stack.append(("body", node.orelse, 0))
 
     def s_ForEach(self, st, node: ir.ForEach):
-        st.v[node.seq_slot] = tuple(self.x.eval(st, node.seq))
+        st.v[node.seq_slot] = items = tuple(self.x.eval(st, node.seq))
+        self._spend(st, node.span, len(items))  # a step an item, all at once (loops in loops multiply)
         st.stack.append(("for", node, 0))
 
     def s_Repeat(self, st, node: ir.Repeat):

@@ -10,7 +10,7 @@ import operator
 
 from . import ir
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
-from ..runtime import melds, pots, steps
+from ..runtime import budget, melds, pots, steps
 from ..runtime.engine import RuleError
 from ..runtime.log import embed
 from ..runtime.zones import first_in
@@ -108,7 +108,11 @@ class Evaluator:
             a = self.eval(st, e.left)
             return a // d if e.op == "/" else a % d
         a, b = self.eval(st, e.left), self.eval(st, e.right)
-        return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+        value = a + b if e.op == "+" else a - b if e.op == "-" else a * b
+        if e.op == "*" or not (ir.constant(e.left) or ir.constant(e.right)):  # (the run budget of numbers)
+            if not -budget.MAX_NUMBER <= value <= budget.MAX_NUMBER:
+                budget.number_too_big(value, e.span)
+        return value
 
     def e_Compare(self, st, e: ir.Compare):
         a = self.eval(st, e.left)
@@ -116,11 +120,17 @@ class Evaluator:
 
     def e_Concat(self, st, e: ir.Concat):
         a = tuple(self.eval(st, e.left))
-        return a + tuple(self.eval(st, e.right))
+        value = a + tuple(self.eval(st, e.right))
+        if len(value) > budget.MAX_ITEMS:  # (the run budget of lists)
+            budget.list_too_long(value, e.span)
+        return value
 
     def e_JoinText(self, st, e: ir.JoinText):
         a = self.eval(st, e.left)
-        return a + self.eval(st, e.right)  # each carries its own cards (`log.embed`)
+        value = a + self.eval(st, e.right)  # each carries its own cards (`log.embed`)
+        if len(value) > budget.MAX_TEXT:  # (the run budget of texts)
+            budget.text_too_long(value, e.span)
+        return value
 
     def e_In(self, st, e: ir.In):
         item = self.eval(st, e.item)
@@ -158,6 +168,8 @@ class Evaluator:
     # ----------------------------------------------------------------------- seats
     def e_Neighbour(self, st, e: ir.Neighbour):
         p = self.eval(st, e.player)
+        if p is None:
+            steps.no_neighbour(e.span)
         n = self.layout.players
         step = -e.step if e.reverse is not None and st.v[e.reverse] else e.step  # (play reversed)
         around = tuple((p + step * i) % n for i in range(1, n + 1))  # p last
@@ -296,7 +308,10 @@ class Evaluator:
 
     # ----------------------------------------------------------------------- texts
     def e_Text(self, st, e: ir.Text):
-        return embed(*self.render(st, e))  # a text as a value carries its cards (a text may show it)
+        value = embed(*self.render(st, e))  # a text as a value carries its cards (a text may show it)
+        if len(value) > budget.MAX_TEXT:  # (the run budget of texts)
+            budget.text_too_long(value, e.span)
+        return value
 
     def e_BestScorers(self, st, e: ir.BestScorers):
         scores = {}
@@ -310,12 +325,20 @@ class Evaluator:
         best = (min if e.lowest else max)(scores.values())
         return tuple(q for q, v in scores.items() if v == best)
 
-    def render(self, st, t: ir.Text) -> tuple:
-        """(the text with a card mark for each card shown, the cards marked)."""
+    def render(self, st, t: ir.Text, values=None) -> tuple:
+        """(the text with a card mark for each card shown, the cards marked); `values`: its `{…}`
+        parts already worked out (`parts`), else they are worked out here, in order."""
+        if values is None:
+            values = self.parts(st, t)
+        values = iter(values)
         out, cards = [], []
         for part in t.parts:
             if isinstance(part, str):
                 out.append(part)
             else:
-                out.append(self.program.text_part(st, self.eval(st, part.expr), part.type, cards, t.ranking))
+                out.append(self.program.text_part(st, next(values), part.type, cards, t.ranking))
         return "".join(out), tuple(cards)
+
+    def parts(self, st, t: ir.Text) -> list:
+        """The values of a text's `{…}` parts, in order (what can break a rule in a text)."""
+        return [self.eval(st, part.expr) for part in t.parts if not isinstance(part, str)]

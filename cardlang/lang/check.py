@@ -9,7 +9,7 @@ from .vocabulary import PRESETS
 from .decks import plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
-from .graph import check_define_cycles, check_phase_graph, check_unused
+from .graph import check_define_cycles, check_define_sizes, check_phase_graph, check_unused
 from .grammar import keywords, reserved_words
 from .nonempty import check_choices
 from .payoffs import check_payoff, check_score_order
@@ -358,7 +358,10 @@ class Checker(ExpressionChecks):
             if d.name in s.table:
                 s.table[d.name].type = t
         self.current_define = None
+        errors = len([d for d in self.diags if d.is_error])
         check_define_cycles(self)
+        if len([d for d in self.diags if d.is_error]) == errors:  # (sizes only without cycles)
+            check_define_sizes(self)
         if s.score is not None:
             self.scopes = [{s.score.var: Symbol("local", check_teams.check_decl_var(self, s.score))}]
             self.expect(s.score.value, (NUMBER,), "a score")

@@ -42,6 +42,11 @@ class ExpressionChecks:
         names = set(k.rstrip("()") for k in self.sym.table)
         for scope in self.scopes:
             names.update(scope)
+        # and the keywords an expression can start with: `playres` is `players` misspelt, not `spades`
+        from .grammar import expression_starts, keywords  # (only a file with an unknown name needs them)
+
+        words = keywords()
+        names.update(words[t] for t in expression_starts() if t in words)
         return did_you_mean(name, names)
 
     def type_of(self, e: ast.Expr) -> str:

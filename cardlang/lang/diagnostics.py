@@ -6,7 +6,7 @@ from typing import Iterable, Optional
 
 import attrs
 
-from .snippet import render_diagnostic  # the one text renderer, shared with `cardlang check`
+from .snippet import QuotedLines, render_diagnostic  # the one text renderer, shared with `cardlang check`
 
 
 @attrs.define(frozen=True, slots=True)
@@ -75,6 +75,6 @@ def render_text(d: Diagnostic, sources: dict) -> str:
     text of a rule file that was read): nothing is read here, so no other file is ever quoted."""
     text = sources.get(d.span.file)
     if isinstance(text, str):
-        text = sources[d.span.file] = text.split("\n")  # lines as the parser counts them
+        text = QuotedLines(text, [d.span.line])  # lines as the parser counts them
     lines = None if d.code == "E005" else text  # an unreadable file is not shown
     return render_diagnostic(d, lines)

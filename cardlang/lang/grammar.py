@@ -56,13 +56,15 @@ class TooManyTokens(Exception):
 
 
 def grammar_text() -> str:
-    """The grammar, from the installed package or, in a checkout, from `grammar/`."""
+    """The grammar of the checkout this module is in (`grammar/` beside the package), else the installed
+    package's. (The checkout's first: an editable install maps `cardlang.grammar` to the folder it was
+    installed from, which is another checkout's grammar when this code runs from a second work tree.)"""
+    here = os.path.dirname(os.path.abspath(__file__))
     try:
-        return resources.files("cardlang.grammar").joinpath("cardlang.lark").read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        here = os.path.dirname(os.path.abspath(__file__))
         with open(os.path.join(here, os.pardir, os.pardir, "grammar", "cardlang.lark"), encoding="utf-8") as f:
             return f.read()
+    except OSError:
+        return resources.files("cardlang.grammar").joinpath("cardlang.lark").read_text(encoding="utf-8")
 
 
 PARSER_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True,

@@ -3,7 +3,10 @@ never played (W002), a round with no choice and no end (E026), names never used 
 
 from __future__ import annotations
 
+import attrs
+
 from . import ast
+from .limits import MAX_WRITTEN_EXPRESSIONS
 
 
 def check_define_cycles(checker) -> None:
@@ -26,6 +29,57 @@ def check_define_cycles(checker) -> None:
                 elif m not in seen and m in checker.sym.defines:
                     seen.add(m)
                     stack.append((m, path + [m]))
+
+
+def check_define_sizes(checker) -> None:
+    """E009: a definition, or the rules, too long once each definition used is written out where it
+    is used (as the compiler does): definitions that each use the next twice double at each level.
+    Only for definitions without cycles (E023)."""
+    defines = checker.sym.defines
+    sizes: dict = {}
+    for start in defines:  # each definition after those it uses (no recursion: chains may be long)
+        stack = [(start, False)]
+        while stack:
+            name, ready = stack.pop()
+            if name in sizes:
+                continue
+            uses = [m for m in checker.define_uses.get(name, ()) if m in defines and m not in sizes]
+            if ready or not uses:
+                sizes[name] = _written(defines[name].body, defines, sizes)
+                continue
+            stack.append((name, True))
+            stack.extend((m, False) for m in uses)
+    limit = f"{MAX_WRITTEN_EXPRESSIONS:,}"
+    help_ = "a definition is written out where it is used: compute the value once, into a variable, and use that"
+    for name, size in sizes.items():
+        if size > MAX_WRITTEN_EXPRESSIONS:
+            checker.error("E009", f"definition `{name}` stands for {size:,} expressions once the definitions it "
+                                  f"uses are written out (the most is {limit})", defines[name].name_span, help=help_)
+            return  # (the rules that use it are too long too: one message says it)
+    total = sum(_written(d, defines, sizes) for d in checker.module.decls if not isinstance(d, ast.DefineDecl))
+    if total > MAX_WRITTEN_EXPRESSIONS:
+        checker.error("E009", f"the rules stand for {total:,} expressions once the definitions they use are "
+                              f"written out (the most is {limit})", checker.module.decls[0].span, help=help_)
+
+
+def _written(node, defines: dict, sizes: dict) -> int:
+    """The nodes under `node`, each use of a definition counting the expressions it stands for (a
+    walk with its own stack: the deepest rules the limits allow are deeper than Python's)."""
+    total, stack = 0, [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (tuple, list)):
+            stack.extend(node)
+            continue
+        if not attrs.has(type(node)):
+            continue
+        total += 1
+        if isinstance(node, (ast.Call, ast.Name)):
+            name = node.func if isinstance(node, ast.Call) else node.name
+            total += sizes.get(name, 0)
+        stack.extend(getattr(node, f.name) for f in attrs.fields(type(node))
+                     if f.name not in ("span", "func_span", "name_span"))
+    return total
 
 
 def check_phase_graph(checker) -> None:

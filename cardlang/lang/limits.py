@@ -14,6 +14,17 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 # file of 10 MiB of `1+1+…` would take over a minute; the largest game has 906 tokens.
 MAX_TOKENS = 100_000
 
+# Lines of a rule file, E009: the parser and its error recovery keep a file's lines as a list, about
+# 60 bytes a line (a 9 MiB file of 3 million short lines took 190 MB there alone, of `check`'s
+# 300 MB); the largest game has 165 lines. Blank and comment lines count.
+MAX_LINES = 100_000
+
+# Characters of the `{…}` parts of a file's texts in all (each `{{` or `}}` one), E009: each part is
+# parsed as an expression and kept as a node (a 9 MiB text of `{1}`s took 62 s and 1.2 GB, one of
+# `{{` 800 MB; 5000 parts take 0.3 s); a part's tokens are at most its characters, so this also bounds
+# the tokens parsed. The repository's games have at most 191.
+MAX_TEXT_PARTS = 10_000
+
 # Blocks nested in blocks (`if`, `elif`, `else`, `for each`, `repeat`, `while`, a `chooses`
 # alternative), E006. The parser's tree builder and the compiler walk them recursively: measured,
 # 205 nested `if`s pass and 206 do not when the stack is already 150 calls deep.
@@ -42,3 +53,9 @@ MAX_DECK_CARDS = 65536
 # The most piles a numbered zone family (`zone column: 7 piles`) may have: a choice of a card and
 # a pile is one alternative per pile, so the count bounds the choice's size.
 MAX_PILES = 64
+
+# Expressions a definition stands for once the definitions it uses are written in, and all the
+# rules together once every definition is, E009: a definition is written out where it is used
+# (compiler/lower.py), so definitions that each use the next twice double at each level (41 of
+# them would be 2^41 expressions). The largest rules written out, klondike's, hold 1 746.
+MAX_WRITTEN_EXPRESSIONS = 50_000

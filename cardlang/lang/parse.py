@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 from typing import Optional
 
 import attrs
@@ -14,7 +13,8 @@ from lark.indenter import DedentError
 from . import ast
 from .diagnostics import Diagnostic, Span
 from .grammar import TooManyTokens as _TooManyTokens
-from .limits import MAX_TOKENS
+from .limits import MAX_LINES, MAX_TEXT_PARTS, MAX_TOKENS
+from .text_literals import interpolations, unquote
 from .grammar import grammar_text, parser
 from .indentation import dedent_line as _dedent_line, overindented_first, reindent as _reindent
 from .keyword_names import keyword_in_text
@@ -35,12 +35,6 @@ def _tok_span(file: str, tok: Token) -> Span:
     return Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
 
 
-def unquote(raw: str) -> str:
-    """The text of a string literal, quotes removed and escapes applied."""
-    body = raw[1:-1]
-    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
-
-
 @v_args(meta=True)
 class _ToAst(Transformer):
     """Builds `ast` nodes from Lark's parse tree, each with its span."""
@@ -49,6 +43,7 @@ class _ToAst(Transformer):
         super().__init__()
         self.file = file
         self.problems: list = []  # interpolations `{…}` that are not expressions
+        self.part_cost = 0  # characters of the file's `{…}` parts and braces so far (MAX_TEXT_PARTS)
 
     def S(self, meta) -> Span:
         return _span(self.file, meta)
@@ -578,10 +573,16 @@ class _ToAst(Transformer):
         value = unquote(tok)
         span = self.T(tok)
         parts: list = []
-        if "{" in value:
+        if "{" in value and self.part_cost <= MAX_TEXT_PARTS:
             raw = str(tok)[1:-1]
             pos = 0
-            for start, end, is_expr in _interpolations(raw):
+            for start, end, is_expr in interpolations(raw):
+                # each part costs its length (at least its tokens), a brace one: past the budget, the
+                # file is refused before more are parsed (a 9 MiB text of `{1}`s took 1.2 GB)
+                self.part_cost += end - start - 1 if is_expr else 1
+                if self.part_cost > MAX_TEXT_PARTS:
+                    self.problems.append(_too_many_parts(span))
+                    break
                 parts.append(unquote('"' + raw[pos:start] + '"'))
                 if not is_expr:
                     parts.append(raw[start])
@@ -596,29 +597,12 @@ class _ToAst(Transformer):
         return ast.Text(span, value, tuple(p for p in parts if p != ""))
 
 
-def _interpolations(raw: str) -> list:
-    """Where the `{…}` parts of a text stand in its source: (start, end, True) for each, skipping
-    the texts quoted inside one; (start, end, False) for a `{{` or `}}` (a brace)."""
-    out, i, n = [], 0, len(raw)
-    while i < n:
-        if raw.startswith(("{{", "}}"), i):
-            out.append((i, i + 2, False))
-            i += 2
-            continue
-        if raw[i] == "{":
-            j = i + 1
-            while j < n and raw[j] not in "{}":
-                if raw[j] == '"':  # a text inside the part: its braces are its own
-                    j += 1
-                    while j < n and raw[j] != '"':
-                        j += 2 if raw[j] == "\\" else 1
-                j += 1
-            if j < n and raw[j] == "}":
-                out.append((i, j + 1, True))
-                i = j + 1
-                continue
-        i += 1
-    return out
+def _too_many_parts(span: Span) -> Diagnostic:
+    limit = f"{MAX_TEXT_PARTS:,}".replace(",", " ")
+    return Diagnostic("E009", "error", f"the texts of this file hold more than {limit} characters of `{{…}}` "
+                      "parts and braces; a rule file has at most that many",
+                      Span(span.file, span.line, span.column, span.line, span.column + 1),
+                      help="the texts of the largest game hold under 200: split this one with `extends`")
 
 
 def parse_expr(text: str, file: str, line: int, column: int) -> ast.Expr:
@@ -701,6 +685,13 @@ def _replacements(lines: list, line_no: int, reindented: bool) -> list:
     return [x for i, x in enumerate(out) if x not in out[:i]] or [""]
 
 
+def _too_many_lines(file: str) -> Diagnostic:
+    limit = f"{MAX_LINES:,}".replace(",", " ")
+    return Diagnostic("E009", "error", f"this file has more than {limit} lines; a rule file has at most that many",
+                      Span(file, MAX_LINES + 1, 1, MAX_LINES + 1, 2),
+                      help="the largest game has under 200: split this one with `extends`")
+
+
 def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list[Diagnostic]]:
     """Parses a whole file. Returns the module (None if it had syntax errors) and the diagnostics.
 
@@ -708,10 +699,14 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
     a block header or nothing in its place) and parsing again, so that one run reports the file's
     other syntax errors too.
     """
+    # a byte order mark, which some editors write at the start of a UTF-8 file: invisible, not a character
+    # of the rules (it was "unexpected character" at 1:1)
+    source = source.removeprefix("\ufeff")
     if not source.endswith("\n"):
         source += "\n"
-    original = source.split("\n")
-    lines = list(original)
+    if source.count("\n") > MAX_LINES:  # before the lines are split: millions of them took 200 bytes each
+        return None, [_too_many_lines(file)]
+    lines = source.split("\n")
     diagnostics: list[Diagnostic] = []
     fixing, candidates = 0, []  # the line recovery last replaced, and what else it could try there
     budget = max(RECOVERY_BUDGET, len(source))  # characters re-parsed in all, so huge files stay quick

@@ -15,7 +15,7 @@ import attrs
 from .untrusted import visible, visible_json
 from .codes import CODES, title
 from .diagnostics import Diagnostic
-from .snippet import paint, render_diagnostic
+from .snippet import QuotedLines, paint, render_diagnostic
 
 __all__ = ["Report", "render_diagnostic", "render_text", "render_json", "render_github", "render_sarif",
            "RENDERERS", "diagnostic_dict"]
@@ -50,12 +50,12 @@ class Report:
 
 
 # ------------------------------------------------------------------------ text
-def _source_lines(report: Report, file: str) -> Optional[list]:
+def _source_lines(report: Report, file: str, found: list) -> Optional[object]:
     text = report.sources.get(file)
     if text is None:
         return None
     if isinstance(text, str):
-        text = report.sources[file] = text.split("\n")
+        return QuotedLines(text, [d.span.line for d in found])
     return text
 
 
@@ -68,7 +68,7 @@ def render_text(report: Report, color: bool = False, quiet: bool = False, limit:
     for d in report.sorted():
         groups.setdefault(d.span.file, []).append(d)
     for file, found in groups.items():
-        lines = _source_lines(report, file)
+        lines = _source_lines(report, file, found[:limit])
         for d in found[:limit]:
             out += [render_diagnostic(d, lines, color), ""]
         if len(found) > limit:

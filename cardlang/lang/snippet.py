@@ -69,6 +69,30 @@ def _source(line: str, color: bool) -> str:
     return highlight(line, lexer, TerminalFormatter()).rstrip("\n")
 
 
+class QuotedLines:
+    """The lines of a file that its diagnostics quote, by index, and how many lines it has: only those
+    are cut out of the text (a list of every line of a 9 MiB file of short lines took 190 MB)."""
+
+    def __init__(self, text: str, wanted):
+        self.count = text.count("\n") + 1
+        self.kept: dict = {}
+        at, line = 0, 1
+        for n in sorted(set(wanted)):
+            if not 1 <= n <= self.count:
+                continue
+            while line < n:
+                at = text.index("\n", at) + 1
+                line += 1
+            end = text.find("\n", at)
+            self.kept[n - 1] = text[at:] if end < 0 else text[at:end]
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index: int) -> str:
+        return self.kept[index]
+
+
 def render_diagnostic(d, lines: Optional[list], color: bool = False) -> str:
     """One diagnostic: the `file:line:col: error[CODE]: message` line every editor reads, then the
     rustc-style block: `--> file:line:col`, the source line as written with carets under the whole
@@ -83,11 +107,12 @@ def render_diagnostic(d, lines: Optional[list], color: bool = False) -> str:
     out = [head, f"{pad}{paint('-->', 'gutter', color)} {file}:{s.line}:{s.column}"]
     bar = paint("|", "gutter", color)
     if lines is not None and 1 <= s.line <= len(lines):
-        line = _printable(lines[s.line - 1].rstrip("\r"))
+        line = lines[s.line - 1].rstrip("\r")
         start = min(max(0, s.column - 1), len(line))
         end = s.end_column - 1 if s.end_line == s.line else len(line.rstrip())
         end = max(start + 1, min(end, max(len(line), start + 1)))
         shown, start, end = _window(line, start, end)
+        shown = _printable(shown)  # (after the cut: a 9 MiB line took 4.5 s character by character)
         under = "".join("\t" if c == "\t" else " " for c in shown[:start])
         out.append(f"{pad} {bar}")
         out.append(f"{paint(number, 'gutter', color)} {bar} {_source(shown, color)}".rstrip())

@@ -12,7 +12,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError
 
 from .diagnostics import Diagnostic, Span
-from .grammar import block_openers, expression_continuations, expression_starts, parser
+from .grammar import block_openers, expression_continuations, expression_starts, first_terminals, keywords, parser
 from .keyword_names import keyword_as_name
 
 _TERMINAL_WORDS = {
@@ -207,6 +207,55 @@ def _innermost_block(lines: list, line_no: int) -> Optional[str]:
     return None
 
 
+_WORD = re.compile(r"[ \t]*([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _close_keyword(word: str, terminals) -> Optional[str]:
+    """The keyword among `terminals` (names of the grammar's terminals) that `word` is a misspelling
+    of, if one is close (`shufle` -> `shuffle`); None for a keyword itself or a short word."""
+    import difflib  # (only a file with a syntax error needs it)
+
+    words = keywords()
+    if len(word) < 3 or word in words.values():
+        return None
+    close = difflib.get_close_matches(word, sorted({words[t] for t in terminals if t in words}), n=1, cutoff=0.7)
+    return close[0] if close else None
+
+
+def _misspelt_keyword(tok, accepted, lines: list) -> Optional[str]:
+    """"did you mean `chooses`?" for a syntax error that comes from a misspelt keyword: the word the
+    parser stopped at is close to one it would have taken there (`p choses:`), or the word that starts
+    the line is close to one that starts a statement or a declaration (`shufle deck`, `repaet 3
+    times:`: read as a name, the line breaks a word later). The keywords come from the grammar."""
+    if tok is None or tok.type in ("$END", "_INDENT", "_DEDENT"):
+        return None
+    if tok.type in ("NAME", "RANK"):
+        kw = _close_keyword(str(tok), accepted)
+        if kw is not None and not _used_elsewhere(str(tok), lines):
+            return f"did you mean `{kw}`? (`{tok}` is not a keyword)"
+    line = tok.line if isinstance(tok.line, int) and 1 <= tok.line <= len(lines) else None
+    m = _WORD.match(lines[line - 1]) if line is not None else None
+    if m is None or (tok.type != "_NL" and tok.column <= m.end(1)):
+        return None
+    kw = _close_keyword(m.group(1), first_terminals("stmt") | first_terminals("item"))
+    if kw is None or _used_elsewhere(m.group(1), lines):
+        return None
+    return f"did you mean `{kw}`? (`{m.group(1)}` is not a keyword)"
+
+
+def _used_elsewhere(word: str, lines: list) -> bool:
+    """Whether `word` stands on two lines or more: then it names something (`zone hand`, `phase
+    shufle`), and a misspelling is not the likely mistake."""
+    pattern = re.compile(r"\b" + re.escape(word) + r"\b")
+    seen = 0
+    for text in lines:
+        if word in text and pattern.search(text):
+            seen += 1
+            if seen > 1:
+                return True
+    return False
+
+
 def syntax_diagnostic(e: UnexpectedInput, file: str, lines: list) -> Diagnostic:
     """The one diagnostic of a syntax error: where, what was found, what was expected, an example."""
     line = getattr(e, "line", None) or len(lines) or 1
@@ -269,7 +318,8 @@ def syntax_diagnostic(e: UnexpectedInput, file: str, lines: list) -> Diagnostic:
             named = keyword_as_name(tok, accepted, lines, span) if tok is not None and tok.type != "$END" else None
             if named is not None:
                 return named
-        help_ = _labelled(e)
+        help_ = _misspelt_keyword(tok, accepted, lines) if code != "E003" else None
+        help_ = help_ or _labelled(e)
         opened = _unclosed_bracket(lines, span.line, span.column) if tok is not None else None
         if opened is not None and opened[0] < span.line:
             bline, bcol, ch = opened

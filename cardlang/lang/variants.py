@@ -69,16 +69,20 @@ def _merge(base: list, own: list, diagnostics: list, check_names: bool) -> list:
 
 
 def resolve(module: ast.Module, load_module: Callable[[str], tuple], roots: Optional[tuple] = None,
-            _seen: tuple = ()) -> tuple:
+            _seen: tuple = (), _done: Optional[dict] = None) -> tuple:
     """The module with every `extends` merged in, and the diagnostics of the files it names.
 
     A base must lie inside `roots` (see `files.roots_for`; by default the module's own folder): the
-    path is checked before the base is opened, and a base outside is never read."""
+    path is checked before the base is opened, and a base outside is never read. Each base is
+    resolved once however many files name it (`_done`: path -> merged base), and its diagnostics are
+    reported once: files that each extend the next one twice would otherwise cost 2^n merges."""
     extends = [d for d in module.decls if isinstance(d, ast.ExtendsDecl)]
     if not extends:
         return module, []
     if roots is None:
         roots, _ = roots_for(module.path, _cache={})
+    if _done is None:
+        _done = {}
     diagnostics: list = []
     merged: Optional[list] = None
     for decl in extends:
@@ -90,13 +94,18 @@ def resolve(module: ast.Module, load_module: Callable[[str], tuple], roots: Opti
             if full in _seen or full == os.path.normpath(module.path):
                 diagnostics.append(Diagnostic("E027", "error", f"`{path}` extends itself, through this file", span))
                 continue
-            base, base_diags = load_module(full)
-            diagnostics.extend(base_diags)
+            if full in _done:  # resolved already, its diagnostics reported: only merged again
+                own, base = _done[full]
+            else:
+                base, base_diags = load_module(full)
+                diagnostics.extend(base_diags)
+                if base is not None:
+                    own = list(base.decls)
+                    base, more = resolve(base, load_module, roots, _seen + (os.path.normpath(module.path),), _done)
+                    diagnostics.extend(more)
+                _done[full] = (own if base is not None else None, base)
             if base is None:
                 continue
-            own = list(base.decls)
-            base, more = resolve(base, load_module, roots, _seen + (os.path.normpath(module.path),))
-            diagnostics.extend(more)
             merged = list(base.decls) if merged is None else _merge(merged, own, diagnostics, check_names=False)
     if merged is None:
         return module, diagnostics

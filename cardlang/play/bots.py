@@ -20,6 +20,7 @@ import random
 import time
 from typing import Callable, Optional, Sequence
 
+from ..runtime.basics import RuleError
 from ..runtime.playout import advance, quiet, random_playout
 from ..runtime.view import ChoiceCount, SeatView
 
@@ -160,7 +161,14 @@ class _Budget:
 
 
 class _SearchBot:
-    """What the searching bots share: their seeded rng, their budget and how far a playout looks."""
+    """What the searching bots share: their seeded rng, their budget and how far a playout looks.
+
+    A world the bot imagines (`view.determinize`) fits what its seat knows, but not always what the
+    whole past made true (issue 26: a world may deal a hand that an earlier step ruled out), and
+    played ahead it may then break a rule or meet a cap. Such a world is impossible: the iteration is
+    discarded (its budget spent, nothing learnt from it) and counted in `discarded`, with its
+    reason in `discarded_why`; it is never an error of the real game (`simulate` reports the count).
+    """
 
     DEFAULT_BUDGET = 1
     consistent = True  # determinized copies fit how the others played (False: as bots did before views)
@@ -169,6 +177,15 @@ class _SearchBot:
         self.rng = random.Random(seed)
         self.budget = _Budget(budget, self.DEFAULT_BUDGET)
         self.rounds = rounds
+        self.discarded = 0  # imagined worlds that broke a rule or met a cap, over all decisions
+        self.discarded_why: dict = {}  # the first line of each such error -> how many times
+
+    def _discard(self, error: RuleError) -> None:
+        """Counts a world that `error` showed impossible."""
+        self.discarded += 1
+        why = str(error.args[0] if error.args else error).splitlines()[0] if error.args else "a rule error"
+        if why in self.discarded_why or len(self.discarded_why) < 8:
+            self.discarded_why[why] = self.discarded_why.get(why, 0) + 1
 
     def choose(self, view: SeatView) -> int:
         """The action to play: the only legal one, or the result of the bot's search."""
@@ -204,15 +221,20 @@ class GreedyBot(_SearchBot):
         counts: dict = {}
         i = 0
         while i < self.budget.iterations and (deadline is None or time.perf_counter() < deadline or i < len(legal)):
-            det, before = self._world(view)
-            moves = _root_actions(view, det)
             i += 1
-            if not moves:
+            try:
+                det, before = self._world(view)
+                moves = _root_actions(view, det)
+                if not moves:
+                    continue
+                action, det_action = moves[(i - 1) % len(moves)]
+                advance(det, det_action)
+                random_playout(det, rng, stop)
+                value = _values(det, before)[seat]
+            except RuleError as e:  # an impossible world (see `_SearchBot`)
+                self._discard(e)
                 continue
-            action, det_action = moves[(i - 1) % len(moves)]
-            advance(det, det_action)
-            random_playout(det, rng, stop)
-            totals[action] = totals.get(action, 0.0) + _values(det, before)[seat]
+            totals[action] = totals.get(action, 0.0) + value
             counts[action] = counts.get(action, 0) + 1
         return max(legal, key=lambda a: (totals[a] / counts[a]) if a in counts else -math.inf)
 
@@ -254,14 +276,36 @@ class ISMCTSBot(_SearchBot):
         rng = self.rng
         root = _Node(None, None)
         lo, hi = math.inf, -math.inf
-        c = self.c
-        log = math.log
-        sqrt = math.sqrt
         deadline = self.budget.deadline()
         iterations = self.budget.iterations
         it = 0
         while it < iterations and (deadline is None or time.perf_counter() < deadline or it < len(legal)):
             it += 1
+            try:
+                found = self._iterate(view, root, rng, lo, hi, stop)
+            except RuleError as e:  # an impossible world (see `_SearchBot`): the tree is as it was
+                self._discard(e)
+                continue
+            path, values = found
+            for v in values:
+                if v < lo:
+                    lo = v
+                if v > hi:
+                    hi = v
+            for nd in path[1:]:
+                nd.visits += 1
+                nd.total += values[nd.who]
+        return max(legal, key=lambda a: (root.children[a].visits, root.children[a].total / root.children[a].visits)
+                   if a in root.children else (-1, 0.0))
+
+    def _iterate(self, view, root: _Node, rng, lo: float, hi: float, stop: Optional[int]) -> tuple:
+        """One iteration in a new world, down to a new node and played out: (the path of nodes, the
+        seats' values). A RuleError met on the way leaves the tree as it found it."""
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        touched: list = []  # (children, key, made): avail counts raised and nodes made, to undo
+        try:
             det, before = self._world(view)
             node = root
             path = [root]
@@ -280,9 +324,11 @@ class ISMCTSBot(_SearchBot):
                     child = children.get(k)
                     if child is not None:
                         child.avail += 1
+                touched.append((children, keys, None))
                 if untried:
                     key = untried[int(rng.random() * len(untried))]
                     child = children[key] = _Node(key, who)
+                    touched.append((children, (), key))
                 else:
                     best, child = -math.inf, None
                     for k in keys:
@@ -301,19 +347,18 @@ class ISMCTSBot(_SearchBot):
                 node = child
                 if untried:
                     break
-            # simulation and backpropagation
+            # simulation
             random_playout(det, rng, stop)
-            values = _values(det, before)
-            for v in values:
-                if v < lo:
-                    lo = v
-                if v > hi:
-                    hi = v
-            for nd in path[1:]:
-                nd.visits += 1
-                nd.total += values[nd.who]
-        return max(legal, key=lambda a: (root.children[a].visits, root.children[a].total / root.children[a].visits)
-                   if a in root.children else (-1, 0.0))
+            return path, _values(det, before)
+        except RuleError:
+            for children, keys, made in reversed(touched):
+                if made is not None:
+                    del children[made]
+                for k in keys:
+                    child = children.get(k)
+                    if child is not None:
+                        child.avail -= 1
+            raise
 
 
 def _short(text) -> str:

@@ -134,6 +134,13 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
             coverage.on = False
     out = {"seed": seed, "winners": list(state.winners()), "scores": scores, "returns": returns,
            "decisions": decisions, "rounds": state.round, "first": first if first >= 0 else 0}
+    # the worlds the search bots imagined and found impossible (a rule broken, a cap met: bots.py)
+    out["discarded"] = [getattr(b, "discarded", 0) for b in players]
+    why: dict = {}
+    for b in players:
+        for reason, count in getattr(b, "discarded_why", {}).items():
+            why[reason] = why.get(reason, 0) + count
+    out["discarded_why"] = why
     if rec is not None:
         out["record"] = record
     return out
@@ -557,6 +564,7 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
                  for k in range(n)]
     decisions = _spread([r["decisions"] for r in results])
     rounds = _spread([r["rounds"] for r in results])
+    discarded = _discarded(results, n)
     total_actions = sum(merged.actions.values())
     actions = [{"label": label, "count": count, "share": count / total_actions}
                for label, count in sorted(merged.actions.items(), key=lambda kv: (-kv[1], kv[0]))]
@@ -581,6 +589,7 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
         "rounds": rounds,
         "decisions_histogram": sorted(Counter(r["decisions"] for r in results).items()),
         "actions": actions,
+        "discarded_worlds": discarded,
     }
     if game.teams:  # partnerships: a team's win counts once, for the team (play/team_stats.py)
         out["teams"] = team_entries(game.teams, results, seat_entry)
@@ -592,6 +601,22 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
     out["seconds"] = elapsed
     out["games_per_second"] = played / elapsed
     return out
+
+
+def _discarded(results: list, n: int) -> dict:
+    """The imagined worlds the bots discarded as impossible (see `bots._SearchBot`): in all, by
+    seat, the games where any was, and the reasons, most frequent first."""
+    per_seat = [0] * n
+    games = 0
+    why: Counter = Counter()
+    for r in results:
+        counts = r.get("discarded") or ()
+        for s, k in enumerate(counts):
+            per_seat[s] += k
+        games += any(counts)
+        why.update(r.get("discarded_why") or {})
+    return {"worlds": sum(per_seat), "games": games, "per_seat": per_seat,
+            "reasons": [{"reason": k, "count": v} for k, v in sorted(why.items(), key=lambda kv: (-kv[1], kv[0]))]}
 
 
 def cpu_count() -> int:

@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
+import attrs
 from rich import box
 from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from ..compiler import ir
 from ..play.team_result import number, team_value
 from ..lang.untrusted import visible
+from ..runtime.log import zone_words
 
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 SUIT_LETTERS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
@@ -160,14 +164,22 @@ class Layout:
         )
 
     def display_order(self, actions: Sequence) -> list:
-        """Actions that each name one card, in the order a hand is shown (the numbers follow it)."""
+        """The actions in the order a hand is shown, so that the numbers follow it and stay the same
+        from turn to turn: the actions whose labels name cards are sorted by those cards (suit, then
+        rank, as `sorted_hand`), among the places such actions hold; the others (`pass`, `draw`)
+        keep their places; actions naming the same cards keep their order. Only the list shown is
+        reordered: each action keeps its id."""
         keys = []
-        for i, action in enumerate(actions):
+        for action in actions:
             cards = [m.group(0) for m in CARD_RE.finditer(action.label)]
-            if len(cards) != 1 or cards[0] not in self.card_order:
-                return list(actions)
-            keys.append((self.card_order[cards[0]], i))
-        return [actions[i] for _, i in sorted(keys)]
+            order = [self.card_order[c.split("#")[0]] for c in cards if c.split("#")[0] in self.card_order]
+            keys.append(tuple(order) if order else None)
+        places = [i for i, key in enumerate(keys) if key is not None]
+        ranked = sorted(places, key=lambda i: keys[i])  # (a stable sort: equal cards keep their order)
+        out = list(actions)
+        for place, i in zip(places, ranked):
+            out[place] = actions[i]
+        return out
 
     def sorted_hand(self, labels: Sequence[Optional[str]]) -> list:
         known = sorted((c for c in labels if c is not None), key=lambda c: self.card_order.get(c, (99, 99)))
@@ -448,3 +460,92 @@ def score_places(scores: Sequence, order: str) -> list:
     seats share a place and the next place is skipped (1, 1, 3)."""
     sign = -1 if order == "lowest" else 1
     return [1 + sum(1 for w in scores if sign * w > sign * v) for v in scores]
+
+
+def known_places(obs: dict) -> dict:
+    """Where the observation's seat knows each card to be: label -> (zone name, owner seat or None)
+    (a numbered pile's number stands in the owner's place)."""
+    out = {}
+    for name, cards in obs["zones"].items():
+        if cards and isinstance(cards[0], list):  # a zone of each player, or a numbered family
+            for k, pile in enumerate(cards):
+                for c in pile:
+                    if c is not None:
+                        out[c] = (name, k)
+        else:
+            for c in cards:
+                if c is not None:
+                    out[c] = (name, None)
+    return out
+
+
+def receipts(before: dict, after: dict, layout: Layout) -> list:
+    """What a seat saw arrive in a player's hidden zones (a hand) between two of its observations
+    (`State.view(seat).observation()`): `P0's hand gets 9♠`. Its own private zones: every card that
+    came (it sees them all); another player's: a card it knew to be in a zone that is not public (a
+    card it gave him, or both saw in an exchange), never one it learns there only now (a `reveal`,
+    which the log tells). Only what the observations hold, so only what the seat knows."""
+    seat = after["seat"]
+    was = known_places(before)
+    lines = []
+    for name, (per_player, visibility, _) in layout.zones.items():
+        if not per_player or visibility == "public" or name not in after["zones"]:
+            continue
+        for r, cards in enumerate(after["zones"][name]):
+            old = Counter(c for c in before["zones"][name][r] if c is not None)
+            new = []
+            for c in cards:
+                if c is None:
+                    continue
+                if old[c]:
+                    old[c] -= 1
+                    continue
+                place = was.get(c)
+                seen_coming = place is not None and place != (name, r) and layout.zones[place[0]][1] != "public"
+                if (r == seat and visibility == "private") or seen_coming:
+                    new.append(c)
+            if new:
+                lines.append(f"{zone_words(f'{name}(P{r})')} gets {', '.join(layout.sorted_hand(new))}")
+    return lines
+
+
+def choice_answers(program) -> dict:
+    """The per-player variables a choice sets to the number chosen (`p chooses a number n …: set
+    bid(p) = n`): variable name -> the indexes of those choices. Until a player has answered such a
+    choice in the current round, his value is the variable's starting value, not an answer (a bid
+    of 0 nobody made): the table shows a dash (`unanswered`)."""
+    names = {base: name for name, (base, _) in program.pvar_slots.items()}
+    out: dict = {}
+    for choose in program.ir.choices:
+        for alt in choose.alternatives:
+            if alt.kind != "number":
+                continue
+            for node in _nodes(alt.body):
+                if (isinstance(node, ir.Assign) and isinstance(node.target, ir.PlayerVarTarget)
+                        and isinstance(node.value, ir.Slot) and node.value.slot == alt.slot
+                        and node.target.base in names):
+                    out.setdefault(names[node.target.base], set()).add(choose.index)
+    return out
+
+
+def _nodes(value):
+    """Every IR node in a value (a node, or tuples of them), depth first."""
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _nodes(item)
+    elif attrs.has(type(value)):
+        yield value
+        for f in attrs.fields(type(value)):
+            yield from _nodes(getattr(value, f.name))
+
+
+def unanswered(obs: dict, answered: dict, answers: dict, round_: int) -> dict:
+    """The observation with a dash (None) for each per-player variable of `answers` (`choice_answers`)
+    a player has not set by his choice in round `round_` (`answered`: (name, seat) -> round)."""
+    if not answers:
+        return obs
+    values = dict(obs["player_variables"])
+    for name in answers:
+        if name in values:
+            values[name] = [v if answered.get((name, s)) == round_ else None for s, v in enumerate(values[name])]
+    return dict(obs, player_variables=values)

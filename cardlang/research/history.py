@@ -19,7 +19,10 @@ longer one keeps its last `length` (the observation still holds every card the s
 
 A decision is recorded by the adapter as a `Decision`: the seat, the index it played (in its
 view's terms), and once its step is over who knows the card chosen (`known`): nothing in it names
-a card to a seat that did not know it then.
+a card to a seat that did not know it then. A pick made at once (`secret`) is read by another seat
+as its actor alone until the picks are played out, and after that only as far as they show it
+(`seen`, docs/knowledge.md): its card to the seats that know it then, a number or a player that its
+alternative's body shows (`AtOnce.shown`) to all, an option to none.
 """
 
 from __future__ import annotations
@@ -36,12 +39,15 @@ DEFAULT_LENGTH = 32  # decisions the block holds when the game declares no small
 class Decision(NamedTuple):
     """One decision of the game: `player`, `index` (the action index it played, its view's terms),
     `card` (the real card chosen, -1 for none), `known` (the seats knowing that card once the step
-    was over; None while the step is under way)."""
+    was over; None while the step is under way); for a pick made at once, `secret` (its choice and
+    real action) and `seen` (the seats that read more than its actor: None while it is pending)."""
 
     player: int
     index: int
     card: int
     known: Optional[int]
+    secret: Optional[tuple] = None
+    seen: Optional[int] = None
 
 
 class History:
@@ -76,6 +82,8 @@ class History:
         for i, d in enumerate(shown):
             at = i * self.width
             out[at + self.actor_at + d.player] = 1.0
+            if d.secret is not None and d.player != seat and not (d.seen or 0) & bit:
+                continue  # another seat's pick made at once, not shown to this one: who chose, nothing more
             k = self._run_of[d.index]
             out[at + self.alt_at + k] = 1.0
             kind, value = self._kinds[k], d.index - self._starts[k]

@@ -12,6 +12,7 @@ that are such picks (`hidden_step`). `conceal` makes a pick moved face down unkn
 
 from __future__ import annotations
 
+from . import among
 from .actions import alt_of, value_of
 from .log import flush
 from .zones import known_only_by
@@ -25,6 +26,8 @@ def conceal(s, cards, player: int, zone_vis) -> None:
         flush(s)  # (what was shown before stays shown in the log)
     bit = 1 << player
     for c in cards:
+        # (a seat that saw it leave a hand it does not see knows it lies there or here: runtime/among.py)
+        among.forget(s, (c,), zone_vis[s.loc[c]] | bit | ~s.known[c])
         known_only_by(s, (c,), zone_vis[s.loc[c]] | bit)
 
 

@@ -9,6 +9,7 @@ from typing import Optional
 
 TERMINAL = -4  # current_player once the game is over (OpenSpiel's value)
 MAX_EVENTS = 200_000  # lines of one game's log; past it the game is judged to run away
+MAX_LOG_CHARS = 50_000_000  # characters of one game's log, its lines together (the run budget of the log)
 
 
 class RuleError(Exception):
@@ -69,17 +70,22 @@ class RuleError(Exception):
 
 
 class Events(list):
-    """The events of a run not yet in the log, with room for `room` more: a rule that logs without
-    end (an announcement in a loop) stops with a rule error before it fills the memory."""
+    """The events of a run not yet in the log, with room for `room` more, and `chars` characters more
+    for the whole log: a rule that logs without end (an announcement in a loop, a long text shown
+    again and again) stops with a rule error before it fills the memory."""
 
-    __slots__ = ("room",)
+    __slots__ = ("room", "chars")
 
-    def __init__(self, room: int):
+    def __init__(self, room: int, chars: int = MAX_LOG_CHARS):
         self.room = room  # (born empty: no `list.__init__` to call, one call fewer a clone)
+        self.chars = chars  # characters the log may still take (carried from one step's events to the next)
 
     def append(self, event) -> None:
         if len(self) >= self.room:
             raise RuleError(f"the game's log passed {MAX_EVENTS:,} events: a rule runs away")
+        self.chars -= len(event[0])
+        if self.chars < 0:
+            raise RuleError(f"the game's log passed {MAX_LOG_CHARS:,} characters: past the run budget of the log")
         list.append(self, event)
 
 

@@ -14,6 +14,7 @@ from .actions import Pending, new_pending, value_of
 from .at_once import mask_picks
 from .basics import MAX_EVENTS, TERMINAL, Action, Events, IllegalActionError, RuleError  # noqa: F401 (re-exported)
 from .payoffs import utility
+from . import among
 from .facts import seen_by
 from .view import SeatView, redeal
 
@@ -36,6 +37,7 @@ class State:
     """Everything that changes during a game, as flat lists of small ints (cheap to clone)."""
 
     __slots__ = ("game", "pc", "stack", "v", "zones", "loc", "known", "facts", "active", "rng",
+                 "among",  # what seats know of cards that went one of several ways (runtime/among.py)
                  "_pending",  # the decision waited for, as `pending` gives it, or its plain tuple: see there
                  "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round",
                  "steps",  # steps: loop passes left before a run is judged to loop (set by each run)
@@ -151,11 +153,12 @@ class State:
         s.loc = self.loc.copy()
         s.known = self.known.copy()
         s.facts = None if self.facts is None else self.facts.copy()  # (see `runtime.facts`)
+        s.among = self.among  # (never changed in place: shared safely)
         s.active = self.active.copy()
         s.rng = self.rng
         s._pending = self._pending
         s.log = None if self.log is None else self.log.copy()
-        s.fresh = Events(0 if s.log is None else MAX_EVENTS - len(s.log))
+        s.fresh = Events(0) if s.log is None else Events(MAX_EVENTS - len(s.log), self.fresh.chars)
         s.history = self.history.copy() if history else []
         s.terminal = self.terminal
         s.winner_seats = self.winner_seats
@@ -196,6 +199,8 @@ class State:
         redeal(s, unknown, rng, seat)
         if s.facts is not None:  # what others were told of a card the seat does not know would tell of it
             s.facts = seen_by(s, unknown, unknown, seat)
+        if s.among is not None:  # (so would what others track of them)
+            s.among = among.only(s, seat)
         if self.game.program.at_once:  # the others' picks made at once, still pending: drawn again
             mask_picks(s, seat, lambda legal: legal[int(rng.random() * len(legal))])
         return s

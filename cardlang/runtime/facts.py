@@ -18,7 +18,9 @@ from __future__ import annotations
 import random
 from typing import Optional
 
+from . import among
 from .basics import RuleError
+from .log import flush
 
 
 class Facts:
@@ -136,8 +138,11 @@ def forget_order(s, z: int, vis) -> None:
     is which (as after a shuffle) and nobody keeps a fact about one of them."""
     if s.quiet:
         return
+    if s.fresh and s.log is not None:
+        flush(s)  # a card shown before its order is lost stays shown in the log (as before a `hide`)
     pile = s.zones[z]
     mask = vis[z]
+    among.forget(s, pile, mask)
     known = s.known
     for c in pile:
         known[c] = mask

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .basics import MAX_EVENTS, Events
@@ -68,6 +69,40 @@ def player_name(seat) -> str:
     return "nobody" if seat is None else f"P{seat}"
 
 
+_FAMILY_RE = re.compile(r"(.*)\((P?)(\d+)\)")
+
+
+@functools.lru_cache(maxsize=None)
+def zone_words(name: str) -> str:
+    """How a log line names a zone, as a person says it: `hand(P2)` → `P2's hand`, a numbered pile
+    `column(3)` → `column 3`, `draw_pile` → `draw pile` (the engine's names read like code)."""
+    m = _FAMILY_RE.fullmatch(name)
+    if m is None:
+        return name.replace("_", " ")
+    family = m.group(1).replace("_", " ")
+    return f"P{m.group(3)}'s {family}" if m.group(2) else f"{family} {m.group(3)}"
+
+
+def and_list(items) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    items = list(items)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def deal_text(n: int, source: str, targets) -> str:
+    """The log line of `deal n from source to targets` (engine zone names): `dealt 3 cards from talon
+    to P3's hand`, `dealt 1 card each from talon to P0's, P4's and P3's hand`."""
+    count = f"{n} card{'s' if n > 1 else ''}" + (" each" if len(targets) > 1 else "")
+    places = [zone_words(t) for t in targets]
+    owned = [_FAMILY_RE.fullmatch(t) for t in targets]
+    if len(targets) > 1 and all(m is not None and m.group(2) for m in owned) \
+            and len({m.group(1) for m in owned}) == 1:  # one zone of each player: `P0's, P4's and P3's hand`
+        family = owned[0].group(1).replace("_", " ")
+        places = [f"P{m.group(3)}'s" for m in owned]
+        return f"dealt {count} from {zone_words(source)} to {and_list(places)} {family}"
+    return f"dealt {count} from {zone_words(source)} to {and_list(places)}"
+
+
 def marks(count: int, start: int = 0) -> str:
     """`count` card marks, numbered from `start`, separated by commas."""
     return ", ".join(mark(i) for i in range(start, start + count))
@@ -84,9 +119,29 @@ def flush(s) -> None:
         s.fresh = Events(0)
         return
     known = s.known
-    for text, cards in s.fresh:
-        s.log.append((text, cards, tuple(known[c] for c in cards)))
-    s.fresh = Events(MAX_EVENTS - len(s.log))
+    for event in s.fresh:
+        text, cards = event[0], event[1]
+        shown = event[2] if len(event) > 2 else None  # (see `pin`)
+        if shown:
+            s.log.append((text, cards, tuple(known[c] | m for c, m in zip(cards, shown))))
+        else:
+            s.log.append((text, cards, tuple(known[c] for c in cards)))
+    s.fresh = Events(MAX_EVENTS - len(s.log), s.fresh.chars)
+
+
+def pin(s) -> None:
+    """Before seats lose sight of cards in the middle of a step (`runtime.among.merge`): each event of
+    the step so far keeps its cards shown to those who know them now, except the line of the step's
+    choice (marked with a third part, None), which is read once the step is over: whether a seat saw
+    which card was chosen is what the rest of the step tells."""
+    if s.log is None or not s.fresh:
+        return
+    known = s.known
+    for i, event in enumerate(s.fresh):
+        if len(event) > 2 and event[2] is None:
+            continue
+        was = event[2] if len(event) > 2 else (0,) * len(event[1])
+        s.fresh[i] = (event[0], event[1], tuple(known[c] | m for c, m in zip(event[1], was)))
 
 
 def flush_up_to_error(s) -> None:

@@ -13,7 +13,7 @@ from typing import Optional
 
 from ..lang.types import (BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEAM, TEAMS,
                           TEXT, ZONE, ZONES)
-from . import engine, view
+from . import among, engine, view
 from .actions import alt_of, value_of
 from .basics import MAX_EVENTS, Events, RuleError
 from .log import MARK_RE, absorb, describe, fill_marks, fill_refs, mark, placed_mark, player_name, render_log, secret
@@ -29,9 +29,9 @@ def round_begins(s) -> None:
 
 def loops_forever(at, s):
     """Stops a run that would go on forever: its step budget is spent, or the game's rounds are."""
-    if s.steps < 0:  # a step: a pass of a loop, a round
+    if s.steps < 0:  # a step: a pass of a loop, a round, a phase played
         raise RuleError(f"the game ran {engine.STEP_BUDGET:,} steps without a decision or an end: "
-                        "a rule loops forever", at)
+                        "a rule loops forever or works too long (the run budget of steps)", at)
     raise RuleError(f"the game played {s.game.program.max_rounds:,} rounds without ending, the most one game may "
                     "play (`limit N rounds` sets it)", at)
 
@@ -57,6 +57,7 @@ class ProgramBase:
         self.zone_counts = layout.zone_counts  # a numbered family's piles (`column(1)` … `column(N)`)
         self.var_slots, self.pvar_slots = dict(layout.var_slots), dict(layout.pvar_slots)
         self.facts = layout.facts  # what seats are told of cards (`runtime.facts.Facts`), None without `tell`
+        self.held = among.held(layout)  # zone -> the seats that do not see its places (runtime/among.py)
         self.teams, self.tvar_slots = layout.teams, dict(layout.tvar_slots)  # partnerships, if any
         self.label_cache = {}  # (choice index, action id) -> label, for alternatives marked pure
         # the caps on one game (the game's own, from its `limit` line, else the engine's defaults)
@@ -74,8 +75,9 @@ class ProgramBase:
         ncards = self.deck.size
         st.zones[self.first_zone] = list(range(ncards))
         st.loc = [self.first_zone] * ncards
-        st.known = [0] * ncards
+        st.known = [self.zone_vis[self.first_zone]] * ncards  # (a public first zone: known to all)
         st.facts = None if self.facts is None else [0] * ncards
+        st.among = None
         st.active = [True] * n
         st.pending = None
         st.fresh = Events(0) if st.log is None else Events(MAX_EVENTS)
@@ -132,6 +134,11 @@ class ProgramBase:
         (text, cards) for the log, where the card shows to those who know it once the step is over
         (it went face up, or to them) and the place to the others."""
         place = view.place_text(self, st, value_of(a))
+        if logged and st.pending.choice not in self.at_once:
+            z = st.loc[value_of(a)]
+            if self.held[z]:  # a hand the others do not see: only its owner and the chooser read where in it
+                place = secret(place, (self.layout.all & ~self.held[z]) | 1 << st.pending.player,
+                               view.place_text(self, st, value_of(a), where=False))
         if alt.label is not None and (not alt.pure or alt.slot is None):
             return (place, ()) if logged else place
         text = mark(0)
@@ -155,8 +162,9 @@ class ProgramBase:
         line = f"{player_name(pending.player)} chooses {text}"
         if pending.choice in self.at_once:  # a pick made at once: only its chooser reads what it is
             line = secret(line, 1 << pending.player, f"{player_name(pending.player)} chooses in secret")
-        # (a list's own append: one line a decision, which `max_decisions` bounds)
-        list.append(st.fresh, (line, cards))
+        # (a list's own append: one line a decision, which `max_decisions` bounds; None: read at the
+        # step's end even where seats lose sight of cards before it, `log.pin`)
+        list.append(st.fresh, (line, cards, None))
 
     def _check_decisions(self, st, span) -> None:
         """After a decision is played: a game past its most decisions stops (so a replay meets it too)."""

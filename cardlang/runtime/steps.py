@@ -5,9 +5,9 @@ own (bound by name in the program's namespace), so they draw, change and say the
 
 from __future__ import annotations
 
-from . import facts, rng
+from . import among, facts, rng
 from .basics import RuleError
-from .log import flush
+from .log import flush, zone_words
 
 
 def shuffle_zone(s, z: int, vis, names) -> None:
@@ -25,6 +25,8 @@ def shuffle_zone(s, z: int, vis, names) -> None:
         s.stacks = (i + 1, given, ids)
     if not s.quiet:
         mask = vis[z]
+        if s.among is not None:
+            among.forget(s, pile, mask)
         known = s.known
         if len(pile) == len(known):  # the whole deck: nobody knows any card but by the zone
             known[:] = [mask] * len(known)
@@ -34,7 +36,7 @@ def shuffle_zone(s, z: int, vis, names) -> None:
     if s.facts is not None:
         facts.clear(s, pile)  # what a seat was told of these cards no longer holds
     if s.log is not None:
-        s.fresh.append((f"{names[z]} is shuffled", ()))
+        s.fresh.append((f"{zone_words(names[z])} is shuffled", ()))
 
 
 def draw(s, items: tuple, span):
@@ -61,3 +63,14 @@ def strict_short(need: int, have: int, span):
     cards = "card" if need == 1 else "cards"
     there = f"only {have} is" if have == 1 else f"only {have} are" if have else "none is"
     raise RuleError(f"this `move … strictly` must move {need} {cards}, but {there} there", span)
+
+
+def no_neighbour(span):
+    """The rule error of `next of`, `left of` or `right of` a player that is none."""
+    raise RuleError("the neighbour of no player (none): `next of`, `left of` and `right of` need a player", span)
+
+
+def bad_deal_count(n, span):
+    """The rule error of `deal N` with N below 0 (or not a number: none)."""
+    raise RuleError(f"cannot deal {n} card(s): a number of cards cannot be negative" if n is not None
+                    else "cannot deal none card(s): the number of cards is none", span)

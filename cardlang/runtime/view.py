@@ -26,13 +26,16 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Optional
 
-from . import at_once, facts
+from ..lang.types import TEXT
+from . import among, at_once, facts
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
+from .log import CARD_REF, CARD_REF_RE, MARK_END
 
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
     from .seat_table import Table
 
+UNSEEN = "unseen"  # a round step: another seat's card taken from a zone whose places the seat does not see
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
@@ -48,7 +51,11 @@ def redeal(s, unknown: list, rng: random.Random, seat: Optional[int] = None) -> 
         return
     hidden = set(unknown)
     dealt = None
-    if s.facts is not None and seat is not None:
+    tracked = among.constraints(s, seat, [c for pile in s.zones for c in pile if c in hidden], unknown) \
+        if s.among is not None and seat is not None else None
+    if tracked is not None:  # cards the seat knows lie in one of some places (runtime/among.py)
+        dealt = _deal_tracked(s, seat, [c for pile in s.zones for c in pile if c in hidden], unknown, tracked, rng)
+    elif s.facts is not None and seat is not None:
         placed = [c for pile in s.zones for c in pile if c in hidden]
         table = s.game.program.facts
         fields = facts.seat_fields(s, table, placed, seat)
@@ -61,6 +68,9 @@ def redeal(s, unknown: list, rng: random.Random, seat: Optional[int] = None) -> 
         rng.shuffle(dealt)
     before = s.known[:]
     told = s.facts[:] if s.facts is not None else None
+    kept = s.among
+    if kept is not None:
+        s.among = {x: v for x, v in kept.items() if x not in hidden}
     new_of = {}  # old card -> the card dealt into its place
     nxt = iter(dealt).__next__
     known, loc = s.known, s.loc
@@ -76,7 +86,30 @@ def redeal(s, unknown: list, rng: random.Random, seat: Optional[int] = None) -> 
                 loc[d] = z
                 if told is not None:
                     s.facts[d] = told[c]
+                if kept is not None and c in kept:
+                    s.among[d] = kept[c]
+    if kept is not None and not s.among:
+        s.among = None
     _follow(s, new_of)
+
+
+def _deal_tracked(s, seat: int, placed: list, unknown: list, tracked: tuple, rng: random.Random) -> list:
+    """The cards `unknown` dealt to the places of `placed` so that each fits what `seat` was told of
+    its place (`runtime.facts`) and each card it tracks lies in a place that lists it (`runtime.among`)."""
+    fields, ids = tracked
+    free = 1 << len(s.known)
+    table = s.game.program.facts
+    told = facts.seat_fields(s, table, placed, seat) if s.facts is not None else [0] * len(placed)
+    face = table.face if table is not None else None
+
+    def fits(i, c):
+        return among.allows(fields[i], ids, free, c) and not (told[i] and told[i] & face[c])
+
+    bound = [i for i in range(len(placed)) if fields[i] or told[i]]
+    dealt = among.deal_fits(fits, len(placed), bound, [c for c in unknown if ids >> c & 1], unknown, rng)
+    if dealt is None:
+        raise RuleError(f"no deal of the cards P{seat} does not know fits what P{seat} knows of them")
+    return dealt
 
 
 def _follow(s, moved: dict) -> None:
@@ -92,11 +125,33 @@ def _follow(s, moved: dict) -> None:
     for slot in program.cards_slots:
         if v[slot]:
             v[slot] = tuple([get(c, c) for c in v[slot]])
+    for slot in text_slots(program):  # a text quoting a card names the card now in its place
+        t = v[slot]
+        if type(t) is str and CARD_REF in t:
+            v[slot] = CARD_REF_RE.sub(lambda m: f"{CARD_REF}{get(int(m.group(1)), int(m.group(1)))}{MARK_END}", t)
     if s.pending is not None:
         index, player, legal = s.pending
         alts = program.chooses[index].alts
         s.pending = Pending(index, player, tuple([a if alts[alt_of(a)].kind != "card"
                                                   else with_value(a, get(value_of(a), value_of(a))) for a in legal]))
+
+
+_TEXT_SLOTS: dict = {}  # program -> the slots of its text variables
+
+
+def text_slots(program) -> tuple:
+    """The slots of the variables of type text (every player's, every team's), whose values may quote
+    cards (`log.CARD_REF`): what `_follow` deals again with the cards they name."""
+    slots = _TEXT_SLOTS.get(program)
+    if slots is None:
+        widths = ((program.var_slots, 1), (program.pvar_slots, program.n),
+                  (getattr(program, "tvar_slots", {}), len(getattr(program, "teams", ()) or ())))
+        slots = tuple(s + i for table, width in widths for s, t in table.values() if t == TEXT
+                      for i in range(width))
+        if len(_TEXT_SLOTS) > 256:
+            _TEXT_SLOTS.clear()
+        _TEXT_SLOTS[program] = slots
+    return slots
 
 
 def _exchange(s, a: int, b: int) -> None:
@@ -110,6 +165,14 @@ def _exchange(s, a: int, b: int) -> None:
     s.known[a], s.known[b] = s.known[b], s.known[a]
     if s.facts is not None:
         s.facts[a], s.facts[b] = s.facts[b], s.facts[a]
+    if s.among is not None:
+        got = dict(s.among)
+        fa, fb = got.pop(a, 0), got.pop(b, 0)
+        if fb:
+            got[a] = fb
+        if fa:
+            got[b] = fa
+        s.among = got or None
     _follow(s, {a: b, b: a})
 
 
@@ -119,13 +182,14 @@ def place_of(s, card: int) -> tuple:
     return z, s.zones[z].index(card)
 
 
-def place_text(program, s, card: int) -> str:
-    """`a card from P1's hand, 3 of 4`: a card by its place, as a seat that does not know it reads it."""
+def place_text(program, s, card: int, where: bool = True) -> str:
+    """`a card from P1's hand, 3 of 4`: a card by its place, as a seat that does not know it reads it
+    (without `where`: `a card from P1's hand`, as a seat that does not see the hand's places reads it)."""
     z, i = place_of(s, card)
     name = program.zone_names[z].split("(")[0].replace("_", " ")
     owner = program.zone_owner[z]
-    where = f"P{owner}'s {name}" if owner >= 0 else f"the {name}"
-    return f"a card from {where}, {i + 1} of {len(s.zones[z])}"
+    zone = f"P{owner}'s {name}" if owner >= 0 else f"the {name}"
+    return f"a card from {zone}, {i + 1} of {len(s.zones[z])}" if where else f"a card from {zone}"
 
 
 def record(st, a: int) -> None:
@@ -143,35 +207,55 @@ def record(st, a: int) -> None:
         st.checkpoint = (st.round, snap, len(st.history))
 
 
-def round_steps(st, seat: Optional[int] = None) -> tuple:
+def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None) -> tuple:
     """The actions played since the round's first decision (`st.checkpoint`), each card by the place
     it lay in when it was chosen: (action without its card, zone, position), else the action. They are
     played again in a quiet copy of that decision (the same state, the same actions: the same game).
-    For `seat`, a pick another seat made at once that `seat` has not learnt is `at_once.SECRET_STEP`."""
+    For `seat`, a pick another seat made at once that `seat` has not learnt is `at_once.SECRET_STEP`;
+    another seat's card taken from a zone whose places `seat` does not see (`runtime.among.held`) is
+    the action itself if `seat` saw which card it was (it knew it once the step was over), else
+    (`UNSEEN`, choice, action without its card, zone). When a seat saw cards go one of several ways
+    this round (`runtime.among`), `seen` gets every card it knew after some step."""
     _, snap, start = st.checkpoint
     played = st.history[start:]
     if not played:
         return ()
     w = snap.clone()
     w.history = st.history[:start]  # (what the round's first decision had: its copy keeps none)
-    w.log, w.fresh, w.quiet = None, Events(0), True
+    w.log, w.fresh, w.quiet = None, Events(0), seat is None  # (for a seat: who knows which card, step by step)
     program = st.game.program
     steps = []
     pending_from = len(played) - at_once.pending_picks(st) if program.at_once else len(played)
     known_now = (lambda c: st.known[c] >> seat & 1) if seat is not None else None
+    held = program.held
+    bit = 0 if seat is None else 1 << seat
+    knew = [] if seen is not None else None
     for i, a in enumerate(played):
+        unseen = None
         if seat is not None and program.at_once and \
                 at_once.hidden_step(program, w, a, seat, i >= pending_from, known_now):
             steps.append(at_once.SECRET_STEP)
         elif program.chooses[w.pending.choice].alts[alt_of(a)].kind == "card":
             z, i = place_of(w, value_of(a))
-            steps.append((with_value(a, 0), z, i))
+            if seat is not None and held[z] >> seat & 1 and w.pending.player != seat:
+                # from a hand the seat does not see: its place there would tell which card it was
+                unseen = (UNSEEN, w.pending.choice, with_value(a, 0), z)
+                steps.append(unseen)
+            else:
+                steps.append((with_value(a, 0), z, i))
         else:
             steps.append(a)
         try:
             program.resume(w, a)
         except RuleError:  # the last action, which a rule stopped: its step is all that was needed
             break
+        finally:
+            if unseen is not None and w.known[value_of(a)] & bit:  # it saw which card (it arrived in its sight)
+                steps[-1] = a
+            if knew is not None:
+                knew.append(w.known[:] if w.among is not None else None)
+    if knew is not None and any(k is not None for k in knew):
+        seen.update(c for k in knew if k is not None for c, m in enumerate(k) if m & bit)
     return tuple(steps)
 
 
@@ -214,15 +298,39 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
             nk[d] = known[c]
             nl[d] = loc[c]
     s.facts = None if state.facts is None else facts.seen_by(state, placed or (), unknown, seat)
+    s.among = among.seen_by(state, placed or (), unknown, seat)
     s.v = v
     s.pending = pending
     if unknown:
         _follow(s, new_of)
     if state.game.program.at_once:  # the picks others made at once: the first legal action of each
         at_once.mask_picks(s, seat, lambda legal: legal[0])
+        _forget_picks_played(s)
     if s.pending is not None and s.pending.player != seat:
         s.pending = s.pending._replace(legal=())
     return s
+
+
+def _forget_picks_played(s) -> None:
+    """In place: what the variables still hold of picks made at once and played out (the round's
+    picks, the last one played out, and the number or player of an alternative whose body does not
+    show it, which stays in the alternative's variable after its body) is dropped: it would tell
+    another seat's secret pick (issue 26). The round of picks still pending keeps its picks (masked:
+    `at_once.mask_picks`)."""
+    program = s.game.program
+    found = at_once.pending_round(s)
+    live = found[0].choice if found is not None else -1
+    v = s.v
+    for index, info in program.at_once.items():
+        if index == live:
+            continue
+        if v[info.picks_slot]:
+            v[info.picks_slot] = ()
+        if info.action_slot >= 0:
+            v[info.action_slot] = 0
+        for k, alt in enumerate(program.chooses[index].alts):
+            if alt.kind in ("number", "player") and alt.slot is not None and not (info.shown and info.shown[k]):
+                v[alt.slot] = 0 if alt.kind == "number" else None
 
 
 def _repend(s) -> None:
@@ -275,9 +383,15 @@ class SeatView:
         if past and cp and cp[0] == state.round and len(state.history) > cp[2]:
             # the round so far: its first decision with the same cards dealt again (they lay in the
             # same places then: what moved, moved by place), and the actions since, by place
-            start = _canonical(cp[1], unknown, seat)
+            # (a card the seat knew then, not now — it saw it go one of several ways — keeps its id there)
+            # (and so does a card it saw during the round, when it saw cards go one of several ways)
+            then = cp[1].known
+            seen: set = set()
+            steps = round_steps(state, seat, seen)
+            unknown_then = [c for c in unknown if not then[c] & bit and c not in seen]
+            start = _canonical(cp[1], unknown_then, seat)
             start_lines = tuple(cp[1].transcript(seat)) if cp[1].log is not None else ()
-            self._past = (start, round_steps(state, seat), start_lines)
+            self._past = (start, steps, start_lines, tuple(unknown_then))
         self._worked = None  # see `_settled`
 
     def _settled(self):
@@ -371,9 +485,9 @@ class SeatView:
         past = None
         if self._past is not None:
             s = self._past[0]
-            past = (s.zones, s.known, s.facts, s.v, s.pending, s.pc, s.stack, s.round, self._past[1:])
-        return (self.seat, c.zones, c.known, c.facts, c.loc, c.pending, c.pc, c.stack, c.active, c.round,
-                c.terminal, c.winner_seats, w.zones, w.known, w.facts, w.v, w.pending,
+            past = (s.zones, s.known, s.facts, s.among, s.v, s.pending, s.pc, s.stack, s.round, self._past[1:])
+        return (self.seat, c.zones, c.known, c.facts, c.among, c.loc, c.pending, c.pc, c.stack, c.active, c.round,
+                c.terminal, c.winner_seats, w.zones, w.known, w.facts, among.only(w, self.seat), w.v, w.pending,
                 [(a.id, a.label) for a in self.legal_actions()], self._lines, past)
 
     def __eq__(self, other) -> bool:
@@ -422,10 +536,10 @@ class SeatView:
         suit), one of the unknown cards he held then is exchanged with an unknown card elsewhere,
         and the round is replayed again; any other misfit exchanges two unknown cards at random.
         """
-        start, steps, lines = self._past
+        start, steps, lines, unknown = self._past
         resume = self.game.program.resume
         owner = self.game.program.zone_owner
-        unknown = list(self._unknown)
+        unknown = list(unknown)
         deal = start.clone()
         deal.rng = rng.getrandbits(64)
         redeal(deal, unknown, rng, self.seat)
@@ -446,6 +560,11 @@ class SeatView:
                     if step == at_once.SECRET_STEP:  # a pick the seat has not learnt: any legal one
                         legal = w.pending.legal
                         a = legal[int(rng.random() * len(legal))]
+                    elif type(step) is not int and step[0] == UNSEEN:  # any card of that zone, that way
+                        loc = w.loc
+                        legal = [x for x in w.pending.legal if with_value(x, 0) == step[2]
+                                 and loc[value_of(x)] == step[3]] if w.pending.choice == step[1] else []
+                        a = legal[int(rng.random() * len(legal))] if legal else None
                     elif type(step) is int:
                         a = step
                     elif step[2] < len(w.zones[step[1]]):
@@ -489,6 +608,8 @@ class SeatView:
                 if wk[a] != ck[b] or (ck[b] & bit and a != b):
                     return False
         if c.facts is not None and not facts.fits_view(w, c, self.seat):
+            return False
+        if not among.fits_view(w, c, self.seat):
             return False
         wo, co = w.observation(self.seat), c.observation(self.seat)
         wo.pop("log")

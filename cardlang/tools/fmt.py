@@ -314,7 +314,7 @@ def _align_trailing(code: list, lines: list) -> list:
 
 def format_source(source: str, path: str = "<text>") -> str:
     """The canonical layout of a rule file's text; raises `FormatError` if it does not parse."""
-    source = source.replace("\r\n", "\n")
+    source = source.removeprefix("\ufeff").replace("\r\n", "\n")  # (the formatted file has no byte order mark)
     if not source.endswith("\n"):
         source += "\n"
     module, diagnostics = parse(source, path)

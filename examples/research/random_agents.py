@@ -27,10 +27,13 @@ def play(path: str, games: int, seed: int) -> tuple:
     for g in range(games):
         e.reset(seed=seed + g)
         for agent in e.agent_iter():
-            obs, reward, terminated, truncated, _ = e.last()
+            obs, reward, terminated, truncated, info = e.last()
             totals[agent] += reward
             if terminated or truncated:
                 e.step(None)
+                continue
+            if info.get("game_over"):  # a game nobody decides: this step (its action unread) ends it
+                e.step(0)
                 continue
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             steps += 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import keyword
 
 from .. import ir
-from ...runtime import pots, steps
+from ...runtime import budget, pots, steps
 from ...runtime.zones import first_in, still_in
 from . import helpers
 from . import seats
@@ -126,13 +126,23 @@ class ExprEmitter:
             # the test, which works out the divisor, comes first; then the dividend
             return (f"({self.x(w, e.left)} {op} {d} if ({d} := {self.x(w, e.right)}) != 0 "
                     f"else {self.c(helpers.divide_by_zero)}({self.c(e.span)}))")
-        return self._infix(w, e.left, e.op, e.right)
+        value = self._infix(w, e.left, e.op, e.right)
+        if e.op != "*" and (ir.constant(e.left) or ir.constant(e.right)):  # (as `ir.constant` says)
+            return value
+        return self.bounded(w, value, e.span)
+
+    def bounded(self, w, value: str, span) -> str:
+        """The number `value` (an expression), or the rule error of the run budget of numbers."""
+        r, m = w.fresh(), budget.MAX_NUMBER  # (the bound a literal: a constant of the code, no lookup)
+        return f"({r} if -{m} <= ({r} := {value}) <= {m} else {self.c(budget.number_too_big)}({r}, {self.c(span)}))"
 
     def x_Compare(self, w, e: ir.Compare):
         return self._infix(w, e.left, e.op, e.right)
 
     def x_Concat(self, w, e: ir.Concat):
-        return f"(tuple({self.x(w, e.left)}) + tuple({self.x(w, e.right)}))"
+        r = w.fresh()
+        return (f"({r} if len({r} := tuple({self.x(w, e.left)}) + tuple({self.x(w, e.right)})) <= "
+                f"{budget.MAX_ITEMS} else {self.c(budget.list_too_long)}({r}, {self.c(e.span)}))")
 
     def x_In(self, w, e: ir.In):
         return f"({self.x(w, e.item)} in {self.view(w, e.seq)})"
@@ -176,8 +186,16 @@ class ExprEmitter:
             back = self.c(tuple(tuple((p - e.step * i) % n for i in range(1, n + 1)) for p in range(n)))
             around = f"({back} if {w.read(e.reverse)} else {around})"
         p = self.x(w, e.player)
-        # with nobody out (the usual case) the neighbour is the first seat around
-        return f"({around}[{p}][0] if {w.everyone()} else {self.c(first_in)}(s, {around}[{p}]))"
+        if p.isdigit():  # (a seat written in: never none)
+            return f"({around}[{p}][0] if {w.everyone()} else {self.c(first_in)}(s, {around}[{p}]))"
+        if not is_local(p):
+            q = w.fresh("_p")
+            p, first = q, f"({q} := {p})"
+        else:
+            first = p
+        # with nobody out (the usual case) the neighbour is the first seat around; none has none
+        return (f"({self.c(steps.no_neighbour)}({self.c(e.span)}) if {first} is None else {around}[{p}][0] "
+                f"if {w.everyone()} else {self.c(first_in)}(s, {around}[{p}]))")
 
     def x_Players(self, w, e: ir.Players):
         ring = self.c(self.layout.ring)
@@ -411,23 +429,47 @@ class ExprEmitter:
                 f"{self.c(e.sitting)})")
 
     # ----------------------------------------------------------------------- texts
-    def text(self, w, t: ir.Text) -> str:
-        """The expression (text with card marks, the cards marked) of a text."""
+    def text(self, w, t: ir.Text, values=None) -> str:
+        """The expression (text with card marks, the cards marked) of a text; `values`: the
+        expressions of its `{…}` parts, already worked out (`parts`), else worked out here."""
         if all(isinstance(part, str) for part in t.parts):
             return self.c(("".join(t.parts), ()))
         render = self._texts.get(id(t))
         if render is None:
             render = self._texts[id(t)] = renderer(self.program, t)
-        values = "".join(f"{self.x(w, part.expr)}, " for part in t.parts if not isinstance(part, str))
-        return f"{self.c(render)}(s, ({values}))"
+        if values is None:
+            values = [self.x(w, part.expr) for part in t.parts if not isinstance(part, str)]
+        return f"{self.c(render)}(s, ({''.join(f'{v}, ' for v in values)}))"
+
+    def parts(self, w, t: ir.Text) -> list:
+        """A line working out each `{…}` part of a text that can break a rule or draw, into a local;
+        the expressions of all its parts (a constant or a slot is read where it is used)."""
+        out, names, values = [], [], []
+        for part in t.parts:
+            if isinstance(part, str):
+                continue
+            if isinstance(part.expr, (ir.Const, ir.Slot)):  # (reading one breaks nothing, draws nothing)
+                out.append(self.x(w, part.expr))
+                continue
+            names.append(w.fresh("_t"))
+            values.append(self.x(w, part.expr))
+            out.append(names[-1])
+        if names:  # (one line, in order: a chained op's budget is counted in lines, `Emitter.goto`)
+            w.line(f"{', '.join(names)}, = {', '.join(values)},")
+        return out
 
     def x_Text(self, w, e: ir.Text):
         if all(isinstance(part, str) for part in e.parts):
             return self.c("".join(e.parts))
-        return f"{self.c(embed)}(*{self.text(w, e)})"  # a text as a value carries its cards
+        return self._short(w, f"{self.c(embed)}(*{self.text(w, e)})", e.span)  # a text as a value carries its cards
 
     def x_JoinText(self, w, e: ir.JoinText):
-        return f"({self.x(w, e.left)} + {self.x(w, e.right)})"
+        return self._short(w, f"({self.x(w, e.left)} + {self.x(w, e.right)})", e.span)
+
+    def _short(self, w, value: str, span) -> str:
+        """The text `value` (an expression), or the rule error of the run budget of texts."""
+        r = w.fresh()
+        return f"({r} if len({r} := {value}) <= {budget.MAX_TEXT} else {self.c(budget.text_too_long)}({r}, {self.c(span)}))"
 
 
 def _offsets(base, seats):

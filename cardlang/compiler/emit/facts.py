@@ -71,6 +71,47 @@ def statements(stmts) -> list:
     return [n for n in _walk(list(stmts), set()) if isinstance(n, ir.Stmt)]
 
 
+class _EveryPhase:
+    """A `seen` set for `_walk` that holds every phase: the walk stays out of the phases played."""
+
+    def __contains__(self, item) -> bool:
+        return True
+
+
+_EVERY_PHASE = _EveryPhase()
+
+
+def written_size(stmts, sizes=None) -> int:
+    """How many statements `stmts` are once the phases they play are written where they are played
+    (a phase played twice counts twice: phases that each play the next twice double at each level)."""
+    sizes = {} if sizes is None else sizes
+    total = 0
+    for n in _walk(list(stmts), _EVERY_PHASE):  # (phases not entered: each call counts its phase here)
+        if isinstance(n, ir.Stmt):
+            total += 1
+        if isinstance(n, ir.CallPhase):
+            phase = n.phase
+            if id(phase) not in sizes:
+                sizes[id(phase)] = 0  # (a phase never plays itself, E023: no loop to guard against)
+                sizes[id(phase)] = written_size(phase.body, sizes)
+            total += sizes[id(phase)]
+    return total
+
+
+# The most statements the rules may hold once their phases are written where they are played, for a
+# round to be written as one function (`rounds.py`) and for a phase played to cost no step: below it,
+# phases cannot multiply the work of a run (the largest game's round is 267 statements, klondike's).
+MAX_WRITTEN_STATEMENTS = 5_000
+
+
+def phases_spend_steps(program: ir.Program) -> bool:
+    """Whether a phase played spends a step of the run's budget, in both engines: only when the rules
+    written out with their phases in place pass `MAX_WRITTEN_STATEMENTS` (phases that each play the
+    next twice); otherwise the work between two steps is bounded without it."""
+    sizes: dict = {}
+    return written_size(program.setup, sizes) + written_size(program.round, sizes) > MAX_WRITTEN_STATEMENTS
+
+
 def writes(stmts, slot: int) -> bool:
     """Whether a statement under `stmts` (phases played included) sets slot `slot`."""
     return any(isinstance(n, (ir.Assign, ir.Increase)) and isinstance(n.target, ir.SlotTarget)

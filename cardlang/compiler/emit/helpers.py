@@ -7,7 +7,7 @@ import functools
 
 from ...runtime import melds
 from ...runtime.basics import RuleError
-from ...runtime.log import marks, player_name
+from ...runtime.log import deal_text, marks, player_name, zone_words
 from ...runtime.playout import BadPick
 
 
@@ -119,27 +119,25 @@ def cannot_deal(s, n, src, targets, names, span):
 
 def log_deal(s, n, src, targets, names):
     if n and targets:
-        who = ", ".join(names[z] for z in targets)
-        s.fresh.append((f"dealt {n} card{'s' if n > 1 else ''} from {names[src]} to {who}", ()))
+        s.fresh.append((deal_text(n, names[src], [names[z] for z in targets]), ()))
 
 
 def face_up(s, dest, moving, names):
     """Logs cards put face up on zone `dest`."""
-    s.fresh.append((f"face up on {names[dest]}: {marks(len(moving))}", tuple(moving)))
+    s.fresh.append((f"face up on {zone_words(names[dest])}: {marks(len(moving))}", tuple(moving)))
 
 
 def reveal(s, shown, seats, all_, owners):
     """`reveal shown [to seats]`."""
     mask = all_ if seats is None else sum(1 << p for p in set(seats))
     known = s.known
-    fresh = [c for c in shown if known[c] & mask != mask]
     for c in shown:
         known[c] |= mask
-    if s.log is not None and fresh:
-        owner = owners[s.loc[fresh[0]]]
+    if s.log is not None and shown:  # (every card shown, those the seats knew already too: the line is the event)
+        owner = owners[s.loc[shown[0]]]
         who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
         tail = "" if seats is None else " to " + ", ".join(player_name(p) for p in seats)
-        s.fresh.append((f"{who} {marks(len(fresh))}{tail}", tuple(fresh)))
+        s.fresh.append((f"{who} {marks(len(shown))}{tail}", tuple(shown)))
 
 
 def swap_none(span):
@@ -163,7 +161,8 @@ def game_over(s):
 
 
 def move_all(s, dest, order, vis, all_, face, names):
-    """`move all cards to dest`: what `move_cards` does when every card moves, without its scans."""
+    """`move all cards to dest`: what `move_cards` does when every card moves, without its scans.
+    (Every zone goes whole: every seat sees which cards leave it, `runtime.among.before`.)"""
     if not order:
         return
     zones = s.zones
@@ -179,4 +178,4 @@ def move_all(s, dest, order, vis, all_, face, names):
     elif face == "up":
         known[:] = [all_] * len(order)
         if s.log is not None:
-            s.fresh.append((f"face up on {names[dest]}: {marks(len(order))}", tuple(range(len(order)))))
+            s.fresh.append((f"face up on {zone_words(names[dest])}: {marks(len(order))}", tuple(range(len(order)))))

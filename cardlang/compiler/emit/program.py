@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 
-from ...runtime import engine, view
+from ...runtime import budget, engine, view
 from ...runtime.actions import VALUE_BITS, VALUE_MASK
 from ...runtime.basics import RuleError
 from ...runtime.payoffs import PayoffRule
@@ -26,12 +26,12 @@ from ...runtime.playout import NEVER
 from ...runtime.program import ProgramBase, loops_forever, round_begins
 from . import seats
 from .choose import write_choose, write_entry
-from .facts import reads_knowledge
+from .facts import phases_spend_steps, reads_knowledge
 from .rounds import RoundEmitter
 from .writer import Namespace, Writer
 
 _RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule applied to what it cannot take
-_STOPS = (RuleError, *_RUNTIME_ERRORS)  # what stops a run: a rule error, or a Python error a rule met
+_STOPS = (RuleError, *_RUNTIME_ERRORS, MemoryError)  # what stops a run: a rule error, or a Python error a rule met
 _TOO_DEEP = (SyntaxError, RecursionError, MemoryError)  # what Python's compiler refuses: too deep, too nested
 _units = itertools.count()
 
@@ -64,6 +64,7 @@ class Emitter(RoundEmitter):
         self.bet_points = graph.bet_points
         self.pick = None  # in a whole-game run: what the playout draws (see `choose.write_pick`)
         self.tally = None  # ... and how it tells its decisions: None, "on" or "tally" (`choose.write_pick`)
+        self.phase_steps = phases_spend_steps(program.ir)  # whether a phase played spends a step
 
     def op(self, w, pc: int, way: frozenset, start: int) -> None:
         """Writes op `pc` (its lines end on every path with a `return`)."""
@@ -100,13 +101,14 @@ class Emitter(RoundEmitter):
         self.goto(w, op.next, way, start)
 
     def o_ForStart(self, w, op, way, start):
-        w.line(f"v[{op.loop.seq_slot}] = tuple({self.x(w, op.loop.seq)})")
+        q = w.fresh("_q")
+        w.line(f"v[{op.loop.seq_slot}] = {q} = tuple({self.x(w, op.loop.seq)})")
+        self._spend(w, op.span, f"len({q})")  # a step an item, all at once (loops in loops multiply)
         w.line(f"v[{op.index}] = 0")
         self.goto(w, op.next, way, start)
 
     def o_ForNext(self, w, op, way, start):
         loop, q, i = op.loop, w.fresh("_q"), w.fresh("_i")
-        # a pass spends no step of the budget: the loop goes through a tuple made before it starts
         w.line(f"{q} = v[{loop.seq_slot}]")
         w.line(f"{i} = v[{op.index}]")
         w.line(f"while {i} < len({q}):")
@@ -142,8 +144,11 @@ class Emitter(RoundEmitter):
         self.goto(w, op.end, way, start)
 
     def o_Call(self, w, op, way, start):
-        # a call spends no step of the budget: a phase never plays itself (E023), so calls end
+        # a call spends a step of the budget where phases can multiply the work: a phase never plays
+        # itself (E023), but phases that each play the next one twice play the last 2^N times
         self.arguments(w, op.args, op.phase.slots)
+        if self.phase_steps:
+            self._spend(w, op.span)
         if op.push:
             w.line(f"s.stack.append({op.next})")
         self.goto(w, op.target, way, start)
@@ -425,7 +430,10 @@ class Program(ProgramBase):
         flush_up_to_error(st)
         if isinstance(error, RuleError):
             return error.located(self._where(error, pc)).in_game(st.seed, len(st.history))
-        failed = RuleError(str(error), self._where(error, pc)).in_game(st.seed, len(st.history))
+        if isinstance(error, MemoryError):  # (the budgets keep real runs far from it: the last resort)
+            failed = budget.out_of_memory(self._where(error, pc)).in_game(st.seed, len(st.history))
+        else:
+            failed = RuleError(str(error), self._where(error, pc)).in_game(st.seed, len(st.history))
         failed.__cause__ = error
         return failed
 
@@ -448,7 +456,7 @@ class Program(ProgramBase):
                 pc = ops[pc](st, *args)
         except RuleError as e:
             raise self._failed(st, e, pc)
-        except _RUNTIME_ERRORS as e:
+        except (*_RUNTIME_ERRORS, MemoryError) as e:
             raise self._failed(st, e, pc) from e
         if not st.terminal and len(st.history) >= self.max_decisions:
             self._check_decisions(st, self.chooses[st.pending.choice].span)

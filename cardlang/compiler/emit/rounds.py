@@ -16,7 +16,11 @@ from .. import ir
 from ...runtime.engine import STOP
 from . import helpers
 from .choose import counted_once, write_legal, write_pick
-from .facts import statements
+from .facts import MAX_WRITTEN_STATEMENTS, statements, written_size
+
+# The most statements a round's function may hold once its phases are written in place: phases that
+# each play the next one twice would double it at each level (the ops play such a round instead).
+MAX_ROUND_STATEMENTS = MAX_WRITTEN_STATEMENTS
 from .stmt import StmtEmitter
 
 
@@ -49,6 +53,8 @@ class RoundEmitter(StmtEmitter):
 
     def s_CallPhase(self, w, st: ir.CallPhase):
         self.arguments(w, st.args, st.phase.slots)
+        if self.phase_steps:  # (a phase played spends a step, as `o_Call` does)
+            self._spend(w, st.span)
         with w.fresh_frame():  # (the phase sees its parameters through their slots)
             self.block(w, st.phase.body)
 
@@ -71,5 +77,7 @@ class RoundEmitter(StmtEmitter):
         w.line(f"return {self.graph.round_pc}")
 
     def writes_whole_rounds(self) -> bool:
-        """Whether every statement a round may play has its method here or in `stmt.py`."""
-        return all(hasattr(self, "s_" + type(st).__name__) for st in statements(self.program.ir.round))
+        """Whether every statement a round may play has its method here or in `stmt.py`, and the
+        round written whole stays within `MAX_ROUND_STATEMENTS`."""
+        return (all(hasattr(self, "s_" + type(st).__name__) for st in statements(self.program.ir.round))
+                and written_size(self.program.ir.round) <= MAX_ROUND_STATEMENTS)

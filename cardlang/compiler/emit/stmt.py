@@ -11,12 +11,12 @@ from __future__ import annotations
 import contextlib
 
 from .. import ir
-from ...runtime.log import mark
+from ...runtime.log import mark, zone_words
 from ...runtime.program import loops_forever
-from ...runtime import steps
+from ...runtime import budget, steps
 from ...runtime.zones import move_cards
 from ...runtime.log import flush
-from ...runtime import facts
+from ...runtime import among, facts
 from ...runtime.at_once import conceal
 from ...runtime import pots
 from ...runtime import bet_counts
@@ -74,12 +74,19 @@ class StmtEmitter(ExprEmitter):
 
     def s_Increase(self, w, st: ir.Increase):
         t = st.target
+        if ir.constant(st.amount):  # (`add 1 to x` grows by no more than 1 a step: not checked, `ir.constant`)
+            if isinstance(t, ir.SlotTarget):
+                w.line(f"v[{t.slot}] += {self.x(w, st.amount)}")
+                return
+            if isinstance(t, ir.PlayerVarTarget):
+                w.line(f"v[{t.base} + ({self.x(w, t.player)})] += {self.x(w, st.amount)}")
+                return
         if isinstance(t, ir.SlotTarget):
-            w.line(f"v[{t.slot}] += {self.x(w, st.amount)}")
+            w.line(f"v[{t.slot}] = {self.bounded(w, f'v[{t.slot}] + ({self.x(w, st.amount)})', st.span)}")
         elif isinstance(t, ir.PlayerVarTarget):
             i = w.fresh("_i")
             w.line(f"{i} = {t.base} + ({self.x(w, t.player)})")  # where first, then the amount
-            w.line(f"v[{i}] += {self.x(w, st.amount)}")
+            w.line(f"v[{i}] = {self.bounded(w, f'v[{i}] + ({self.x(w, st.amount)})', st.span)}")
         else:
             items, i = w.fresh("_l"), w.fresh("_i")
             if isinstance(t, ir.PlayerItemTarget):  # the player first, then the item, then the amount
@@ -89,7 +96,8 @@ class StmtEmitter(ExprEmitter):
                 slot = str(t.slot)
             w.line(f"{items} = list(v[{slot}])")
             w.line(f"{i} = {self.c(helpers.item_index)}({items}, ({self.x(w, t.index)}), {self.c(t.span)})")
-            w.line(f"{items}[{i} - 1] = {items}[{i} - 1] + ({self.x(w, st.amount)})")
+            total = f"{items}[{i} - 1] + ({self.x(w, st.amount)})"
+            w.line(f"{items}[{i} - 1] = {total if ir.constant(st.amount) else self.bounded(w, total, st.span)}")
             w.line(f"v[{slot}] = tuple({items})")
 
     # ----------------------------------------------------------------- cards
@@ -114,6 +122,27 @@ class StmtEmitter(ExprEmitter):
             w.line("if s.log is not None:")
             w.line(f"    {self.c(helpers.face_up)}(s, {dest}, {moving}, {self.c(self.layout.zone_names)})")
 
+    def _unseen(self, w, face, dest: str, moving: str, src: str = None) -> str:
+        """Before a move: the zones some seat sees a card leave without seeing which, into a local
+        (`runtime.among.before`; the reference's `_unseen`), or "" when no seat can be blind to it."""
+        held = among.held(self.layout)
+        if not self.knowledge or face == "up" or not any(held):
+            return ""
+        g = w.fresh("_g")
+        after = f"{self.c(self.layout.zone_vis)}[{dest}]" if face is None else "0"
+        w.line(f"{g} = None")
+        test = f"{self.c(held)}[{src}]" if src is not None else "True"
+        if face is None and src is not None:
+            test += f" & ~{after}"
+        w.line(f"if {test}:")
+        w.line(f"    {g} = {self.c(among.before)}(s, {moving}, {self.c(held)}, {after})")
+        return g
+
+    def _merge(self, w, g: str) -> None:
+        if g:
+            w.line(f"if {g}:")
+            w.line(f"    {self.c(among.merge)}(s, {g})")
+
     def s_Move(self, w, st: ir.Move):
         cards, face, names = st.cards, st.face, self.layout.zone_names
         if isinstance(cards, ir.Const) and cards.value == tuple(range(self.layout.deck.size)):
@@ -132,24 +161,28 @@ class StmtEmitter(ExprEmitter):
                 w.line(f"if {c} is not None:")
             with w.indent(0 if sure else 1):
                 w.line("loc = s.loc")
+                g = self._unseen(w, face, dest, f"({c},)", f"loc[{c}]")
                 w.line(f"s.zones[loc[{c}]].remove({c})")
                 w.line(f"s.zones[{dest}].insert(0, {c})" if st.bottom else f"s.zones[{dest}].append({c})")
                 w.line(f"loc[{c}] = {dest}")
                 if face is None and self.knowledge:
                     w.line(f"s.known[{c}] |= {self.c(self.layout.zone_vis)}[{dest}]")
                 elif face == "up":
-                    texts = tuple(f"face up on {name}: {mark(0)}" for name in names)
+                    texts = tuple(f"face up on {zone_words(name)}: {mark(0)}" for name in names)
                     if self.knowledge:
                         w.line(f"s.known[{c}] = {self.layout.all}")
                     w.line("if s.log is not None:")
                     w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
+                self._merge(w, g)
             return
         if isinstance(cards, ir.ZoneCards):  # a whole zone
-            pile, moving = w.fresh("_p"), w.fresh("_q")
-            w.line(f"{pile} = s.zones[{self.x(w, cards.zone)}]")
+            pile, moving, src = w.fresh("_p"), w.fresh("_q"), w.fresh("_z")
+            w.line(f"{src} = {self.x(w, cards.zone)}")
+            w.line(f"{pile} = s.zones[{src}]")
             dest = self._zone_at(w, st.zone)
             w.line(f"if {pile}:")
             with w.indent():
+                g = self._unseen(w, face, dest, pile, src)
                 if apart(cards.zone, st.zone, self.layout.players):  # never onto itself: no copy to take
                     moving = pile
                 else:
@@ -162,6 +195,7 @@ class StmtEmitter(ExprEmitter):
                 self._learn(w, moving, dest, face)
                 if moving == pile:
                     w.line(f"{pile}.clear()")
+                self._merge(w, g)
             return
         moving, dest = w.fresh("_q"), w.fresh("_z")
         w.line(f"{moving} = tuple({self.x(w, cards)})")
@@ -169,8 +203,10 @@ class StmtEmitter(ExprEmitter):
         self._need(w, st, f"len({moving})")
         w.line(f"if {moving}:")
         with w.indent():
+            g = self._unseen(w, face, dest, moving)
             w.line(f"{self.c(move_cards)}(s, {moving}, {dest}, {st.bottom})")
             self._learn(w, moving, dest, face)
+            self._merge(w, g)
 
     def _zone_at(self, w, zone: ir.Expr) -> str:
         """The zone id a move goes to, worked out once: a number as it is, else into a local."""
@@ -199,6 +235,9 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{src} = {self.x(w, st.source)}")
         w.line(f"{targets} = tuple({self.x(w, st.dest)})")
         w.line(f"{pile} = s.zones[{src}]")
+        if not (isinstance(st.count, ir.Const) and isinstance(st.count.value, int) and st.count.value >= 0):
+            w.line(f"if {n} is None or {n} < 0:")
+            w.line(f"    {self.c(steps.bad_deal_count)}({n}, {at})")
         w.line(f"if {n} * len({targets}) > len({pile}):")
         w.line(f"    {self.c(helpers.cannot_deal)}(s, {n}, {src}, {targets}, {names}, {at})")
         w.line("zones, loc, known = s.zones, s.loc, s.known")
@@ -265,12 +304,17 @@ class StmtEmitter(ExprEmitter):
         w.line(f"    {self.c(helpers.swap_none)}({self.c(st.span)})")
         w.line("zones, loc, known = s.zones, s.loc, s.known")
         w.line(f"za, zb = loc[{a}], loc[{b}]")
+        held = among.held(self.layout)
+        g = w.fresh("_g") if self.knowledge and any(held) else ""
+        if g:  # (each card, as if moved to the other's place: runtime/among.py)
+            w.line(f"{g} = {self.c(among.before_swap)}(s, {a}, {b}, {self.c(held)}, {vis})")
         w.line(f"ia, ib = zones[za].index({a}), zones[zb].index({b})")
         w.line(f"zones[za][ia], zones[zb][ib] = {b}, {a}")
         w.line(f"loc[{a}], loc[{b}] = zb, za")
         if self.knowledge:
             w.line(f"known[{a}] |= {vis}[zb]")
             w.line(f"known[{b}] |= {vis}[za]")
+        self._merge(w, g)
 
     def s_Reveal(self, w, st: ir.Reveal):
         shown = w.fresh("_q")
@@ -298,6 +342,8 @@ class StmtEmitter(ExprEmitter):
             w.line(f"{self.x(w, st.cards)}")  # (worked out all the same: it may draw)
             return
         w.line(f"for c in {self.x(w, st.cards)}:")
+        w.line("    if s.among is not None:")  # (what a seat tracked of it: runtime/among.py)
+        w.line(f"        {self.c(among.forget)}(s, (c,), {self.c(self.layout.zone_vis)}[s.loc[c]])")
         w.line(f"    s.known[c] = {self.c(self.layout.zone_vis)}[s.loc[c]]")
         if self.layout.facts is not None:
             w.line(f"    {self.c(facts.clear)}(s, (c,))")
@@ -318,10 +364,16 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{self.c(conceal)}(s, {self.x(w, st.cards)}, {self.x(w, st.player)}, {self.c(self.layout.zone_vis)})")
 
     def s_Announce(self, w, st: ir.Announce):
-        w.line("if s.log is not None:")  # a text is worked out only to be shown
+        # its parts and its speaker are worked out whether or not a log shows the text (what they
+        # break or draw must not depend on who reads it); the text is put together only for a log
+        values = self.parts(w, st.text)
+        speaker = "None"
+        if st.speaker is not None:
+            speaker = w.fresh("_p")
+            w.line(f"{speaker} = {self.x(w, st.speaker)}")
+        w.line("if s.log is not None:")
         with w.indent():
-            speaker = self.x(w, st.speaker) if st.speaker is not None else "None"
-            w.line(f"{self.c(helpers.announce)}(s, {self.text(w, st.text)}, {speaker})")
+            w.line(f"{self.c(helpers.announce)}(s, {self.text(w, st.text, values)}, {speaker})")
 
     def s_Eliminate(self, w, st: ir.Eliminate):
         p = w.fresh("_p")
@@ -363,11 +415,12 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{self.c(pots.award)}(s, {self.c(st.pot)}, {anchor}, {value}, {st.lowest})")
 
     # ------------------------------------------------- control, as one function
-    def _spend(self, w, span) -> None:
-        """A pass of a `while` or a `repeat` spends a step of the run's budget."""
-        w.line("s.steps -= 1")
-        w.line("if s.steps < 0:")
-        w.line(f"    {self.c(loops_forever)}({self.c(span)}, s)")
+    def _spend(self, w, span, steps: str = "1") -> None:
+        """A pass of a `while` or a `repeat`, or a phase played, spends a step of the run's budget;
+        a `for each` a step for each of its items (`steps`), when it begins."""
+        left = w.fresh("_b")  # (a local read back: cheaper than the state's attribute again)
+        w.line(f"s.steps = {left} = s.steps - {steps}")
+        w.line(f"if {left} < 0: {self.c(loops_forever)}({self.c(span)}, s)")  # (one line: see `Emitter.goto`)
 
     def s_If(self, w, st: ir.If):
         points = self.branch_points.get(id(st), [None] * (len(st.branches) + 1))
@@ -391,6 +444,7 @@ class StmtEmitter(ExprEmitter):
     def s_ForEach(self, w, st: ir.ForEach):
         seq, x = w.fresh("_q"), w.fresh("_x")
         w.line(f"v[{st.seq_slot}] = {seq} = tuple({self.first(w, st.seq)})")
+        self._spend(w, st.span, f"len({seq})")  # a step an item, all at once (loops in loops multiply)
         w.line(f"for {x} in {seq}:")
         with w.indent():
             w.line(f"v[{st.slot}] = {x}")

@@ -1,0 +1,79 @@
+"""What a seat's view and its determinizations cost, and how often a world fits the round's past, in
+games where players choose cards the others do not see (issue 26: the view's past draws such a
+card again instead of replaying its place). CPU time (process_time).
+
+    python benchmarks/bench_view_past.py                    # this checkout
+    python benchmarks/bench_view_past.py --this /work/main  # another checkout, for a before/after
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GAMES = [("examples/counting_show.cards", 3), ("games/counter_bluff.cards", 2), ("games/coucou.cards", 5),
+         ("examples/follow_suit.cards", 4)]
+
+
+def states(game, count: int) -> list:
+    """`count` states at random points of seeded random games, where someone decides."""
+    out = []
+    seed = 0
+    while len(out) < count:
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        stop = rng.randrange(1, 40)
+        for _ in range(stop):
+            if state.is_terminal():
+                break
+            legal = state.legal_action_ids()
+            state.apply(legal[rng.randrange(len(legal))])
+        if not state.is_terminal():
+            out.append(state)
+        seed += 1
+    return out
+
+
+def measure(game, count: int, worlds: int) -> tuple:
+    """(µs a view, µs a determinization, share of worlds that fit the round's past)."""
+    sample = states(game, count)
+    start = time.process_time()
+    views = [s.view(s.current_player) for s in sample]
+    for v in views:
+        v.observation()  # (its settled copy: the round replayed once)
+    view_us = (time.process_time() - start) / len(views) * 1e6
+    fits = made = 0
+    start = time.process_time()
+    for i, v in enumerate(views):
+        rng = random.Random(i)
+        for _ in range(worlds):
+            _, fit = v.sample(rng)
+            fits += fit
+            made += 1
+    det_us = (time.process_time() - start) / made * 1e6
+    return view_us, det_us, fits / made
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--this", default=ROOT, help="the checkout of cardlang to measure")
+    parser.add_argument("--states", type=int, default=40)
+    parser.add_argument("--worlds", type=int, default=20)
+    args = parser.parse_args()
+    sys.path.insert(0, os.path.abspath(args.this))
+    import cardlang
+
+    print(f"cardlang of {os.path.dirname(os.path.dirname(os.path.abspath(cardlang.__file__)))}")
+    for relative, players in GAMES:
+        game = cardlang.load(os.path.join(args.this, relative), players=players)
+        view_us, det_us, fit = measure(game, args.states, args.worlds)
+        print(f"  {relative} ({players}p): view {view_us:8.0f} µs, determinize {det_us:8.0f} µs, "
+              f"worlds that fit the round's past {fit:6.1%}")
+
+
+if __name__ == "__main__":
+    main()
