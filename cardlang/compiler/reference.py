@@ -265,8 +265,10 @@ class ReferenceProgram(ProgramBase):
 
     def _unseen(self, st, moving, dest: int, face):
         """Before a move: the zones some seat sees a card leave without seeing which (runtime/among.py)."""
-        if face == "up" or not any(self.held):
+        if not any(self.held):
             return None
+        if face == "up":  # (every seat sees which cards, not from which places: runtime/among.py)
+            return among.before(st, moving, self.held, self.layout.all) if st.among is not None else None
         return among.before(st, moving, self.held, self.zone_vis[dest] if face is None else 0)
 
     def s_Deal(self, st, node: ir.Deal):

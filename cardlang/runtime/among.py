@@ -15,7 +15,9 @@ What a seat observes of each card movement (docs/knowledge.md, "One of these"):
 
 - it sees which card moved when it sees where the card was taken from (a zone whose places it sees:
   any zone but another player's `private` one, see `held`), or sees the card where it arrives (face up,
-  or a zone that shows it its cards), or every card of the zone goes;
+  or a zone that shows it its cards), or every card of the zone goes; when it saw the card only
+  where it arrived, the places of the hand it left that it does not know each may hold what any of
+  them could (`_placeless`: which place it left is no more shown than which card a face down one was);
 - else it sees only that a card left that zone (`merge`): every card of the zone before the move (the
   ones that left and those left behind) may be any of the cards the seat knew or tracked there, or,
   if one of them was unknown to it, any card it tracks nowhere;
@@ -84,12 +86,20 @@ def before(s, moving, held_by, after) -> Optional[list]:
             continue
         seen.add(z)
         blind = held_by[z] & ~after
-        if not blind:
+        if not blind and (among is None or not held_by[z] & after):
             continue
         pile = zones[z]
         if going is None:
             going = set(moving)
         if going.issuperset(pile):  # the whole zone goes: every seat sees which cards (all of them)
+            continue
+        if among is not None and held_by[z] & after:
+            placeless = _placeless(s, pile, [c for c in moving if loc[c] == z], held_by[z] & after)
+            if placeless is not None:
+                if groups is None:
+                    groups = []
+                groups.append(placeless)
+        if not blind:
             continue
         aware = 0
         for x in pile:
@@ -104,6 +114,35 @@ def before(s, moving, held_by, after) -> Optional[list]:
     return groups
 
 
+def _placeless(s, pile, leaving, seats: int) -> Optional[tuple]:
+    """The group of a zone for the seats that will see which cards leave it (where they arrive) but
+    not the places they leave (another player's hand): (the zone's cards, those seats, each seat's
+    field for the cards left there it does not know), or None. Which of the places a card it did not
+    know left is hidden from them, so each place left may hold what any of them allowed: the union
+    of their fields (an untracked card: FREE). A seat that knew every card leaving learns nothing."""
+    known, among = s.known, s.among
+    w = len(known) + 1
+    free, mask = 1 << (w - 1), (1 << w) - 1
+    mays = None
+    for p in range(s.game.players):
+        bit = 1 << p
+        if not seats & bit or all(known[c] & bit for c in leaving):
+            continue
+        may, tracked = 0, False
+        for x in pile:
+            if known[x] & bit:
+                continue
+            f = among.get(x, 0) >> (p * w) & mask
+            tracked |= f != 0
+            may |= f or free
+        if not tracked:  # (no place of the zone was tracked: nothing to blur)
+            continue
+        if mays is None:
+            mays = [0] * s.game.players
+        mays[p] = may
+    return (tuple(pile), 0, tuple(mays)) if mays is not None else None
+
+
 def before_swap(s, a: int, b: int, held_by, vis) -> Optional[list]:
     """`before` for `swap a with b`: each card leaves its zone for the other's place, where the other
     arrives (so the group of a's zone holds b too: where in the hand b lies would tell where a lay)."""
@@ -112,8 +151,8 @@ def before_swap(s, a: int, b: int, held_by, vis) -> Optional[list]:
     za, zb = s.loc[a], s.loc[b]
     out = []
     for x, y, zy in ((a, b, zb), (b, a, za)):
-        for group, blind in before(s, (x,), held_by, vis[zy]) or ():
-            out.append((group + (y,) if y not in group else group, blind))
+        for group, blind, *placeless in before(s, (x,), held_by, vis[zy]) or ():
+            out.append((group + (y,) if y not in group else group, blind, *placeless))
     return out or None
 
 
@@ -130,14 +169,25 @@ def _seats_of(packed: int, w: int, players: int) -> int:
 def merge(s, groups) -> None:
     """After the move: for each group and each seat blind to it, every card of the group becomes
     unknown to the seat and may be any of the cards it knew or tracked there (and any card it tracks
-    nowhere, if one of them was unknown to it and untracked)."""
-    if s.fresh and s.log is not None:
+    nowhere, if one of them was unknown to it and untracked). A group of `_placeless` (its third
+    item) sets, for each seat that saw which card left but not its place, the places of the zone it
+    does not know to the union it holds."""
+    if s.fresh and s.log is not None and any(g[1] for g in groups):
         pin(s)  # what was shown before they are lost from sight stays shown in the log (as before a `hide`)
     known = s.known
     w = len(known) + 1
     free, mask = 1 << (w - 1), (1 << w) - 1
     among = dict(s.among) if s.among is not None else {}
-    for group, blind in groups:
+    for group, blind, *placeless in groups:
+        for p, may in enumerate(placeless[0] if placeless else ()):
+            if not may:
+                continue
+            # (a seat that saw which card left, not from which place: the places it does not know blur)
+            shift = p * w
+            clear = ~(mask << shift)
+            for x in group:
+                if not known[x] >> p & 1:
+                    among[x] = among.get(x, 0) & clear | (0 if may == free else may) << shift
         for p in range(s.game.players):
             if not blind >> p & 1:
                 continue

@@ -126,14 +126,17 @@ class StmtEmitter(ExprEmitter):
         """Before a move: the zones some seat sees a card leave without seeing which, into a local
         (`runtime.among.before`; the reference's `_unseen`), or "" when no seat can be blind to it."""
         held = among.held(self.layout)
-        if not self.knowledge or face == "up" or not any(held):
+        if not self.knowledge or not any(held):
             return ""
         g = w.fresh("_g")
-        after = f"{self.c(self.layout.zone_vis)}[{dest}]" if face is None else "0"
+        after = f"{self.c(self.layout.zone_vis)}[{dest}]" if face is None else \
+            str(self.layout.all) if face == "up" else "0"
         w.line(f"{g} = None")
         test = f"{self.c(held)}[{src}]" if src is not None else "True"
-        if face is None and src is not None:
-            test += f" & ~{after}"
+        if face == "up":  # (every seat sees which cards, not from which places: runtime/among.py)
+            test = f"s.among is not None and {test}"
+        elif face is None and src is not None:  # (a seat that sees them arrive: only if it tracks cards)
+            test += f" & ~{after} or s.among is not None and {self.c(held)}[{src}]"
         w.line(f"if {test}:")
         w.line(f"    {g} = {self.c(among.before)}(s, {moving}, {self.c(held)}, {after})")
         return g
