@@ -10,3 +10,17 @@ from scenario import ENGINES
 def engine(request) -> str:
     """The name of an engine `cardlang.load(..., engine=...)` takes: each test runs once with each."""
     return request.param
+
+
+@pytest.fixture
+def leaky_history(monkeypatch):
+    """OpenSpiel's history block made to show every card chosen, another seat's face-down ones too: a
+    leak the leak tests must catch (they are not blind)."""
+    from cardlang.research import history
+
+    def leaky(self, out, decisions, seat):
+        out.fill(0.0)
+        for i, d in enumerate(decisions[-self.length:]):
+            if d.card >= 0:
+                out[i * self.width + self.card_at + d.card] = 1.0
+    monkeypatch.setattr(history.History, "fill", leaky)

@@ -229,15 +229,7 @@ def test_the_sweep_catches_a_view_that_keeps_a_secret_pick_played_out(monkeypatc
     assert any("view" in f for f in found), found
 
 
-def test_the_sweep_catches_an_openspiel_history_that_shows_every_card_chosen(monkeypatch):
-    from cardlang.research import history
-
-    def leaky(self, out, decisions, seat):
-        out.fill(0.0)
-        for i, d in enumerate(decisions[-self.length:]):
-            if d.card >= 0:
-                out[i * self.width + self.card_at + d.card] = 1.0
-    monkeypatch.setattr(history.History, "fill", leaky)
+def test_the_sweep_catches_an_openspiel_history_that_shows_every_card_chosen(leaky_history):
     _, _, found = sweep("games/counter_bluff.cards", 2, SEEDS, STOPS)
     assert any("OpenSpiel information_state_tensor" in f for f in found), found
 

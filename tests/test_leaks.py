@@ -398,15 +398,7 @@ def test_openspiel_tensors_are_the_same_for_states_a_seat_cannot_tell_apart(rela
     assert differs > 0, "the twins must really differ in cards hidden from the seat"
 
 
-def test_the_tensor_twins_catch_a_history_that_shows_every_card_chosen(monkeypatch):
+def test_the_tensor_twins_catch_a_history_that_shows_every_card_chosen(leaky_history):
     """The check above is not blind: a history block that shows another seat's face-down card is
     caught on Counter-Bluff, whose players lay their cards face down."""
-    from cardlang.research import history
-
-    def leaky(self, out, decisions, seat):
-        out.fill(0.0)
-        for i, d in enumerate(decisions[-self.length:]):
-            if d.card >= 0:
-                out[i * self.width + self.card_at + d.card] = 1.0
-    monkeypatch.setattr(history.History, "fill", leaky)
     assert _tensor_twins("games/counter_bluff.cards")[2] > 0
