@@ -12,6 +12,7 @@ from cardlang.cli import main
 from cardlang.play.simulate import simulate, wilson
 from cardlang.compiler.passes import NAMES
 from scenario import game, path
+from test_runtime_errors import processes
 
 COIN = "examples/coin_flip.cards"
 RIGGED = "examples/rigged.cards"
@@ -282,20 +283,7 @@ def test_a_bots_own_playouts_do_not_count_and_the_twin_runs_the_fast_code():
 # ------------------------------------------------------------------ signals (issue 27, item 7)
 def _children(pid: int) -> dict:
     """The processes whose parent is `pid`: pid -> (state, command line), from /proc."""
-    out = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                command = f.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            out[int(entry)] = (fields[0], command)
-    return out
+    return {child: (state, command) for child, (parent, _, state, command) in processes().items() if parent == pid}
 
 
 def _running(pids) -> list:
