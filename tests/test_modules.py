@@ -148,6 +148,7 @@ LAYERS = [
     {"lang"},
     {"runtime"},
     {"compiler"},
+    {"native"},  # the native engine's pieces (numba), built on the compiler's IR and layout
     {"load"},  # `cardlang.load`, and the package's own `__init__` (which offers it)
     {"play"},
     {"research", "tools"},

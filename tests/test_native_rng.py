@@ -1,0 +1,56 @@
+"""The native engine's generator draws exactly what `cardlang.runtime.rng` draws (issue 29: a
+seeded game gives the same outcome on every engine), for any 64-bit seed and any pile or bound."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardlang.runtime import rng
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("numba", reason="the native engine's extra (cardlang[native]) is not installed")
+from cardlang.native import rng as native  # noqa: E402
+
+SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
+
+
+def as_int64(seed: int) -> int:
+    """A state's 64-bit chance as the native engine holds it (an int64 with the same bits)."""
+    return seed - 2**64 if seed >= 2**63 else seed
+
+
+def as_uint64(value: int) -> int:
+    return int(value) & (2**64 - 1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 1])
+def test_the_seed_expands_as_cpython_expands_it(seed):
+    """Seeds of one and of two 32-bit words, and the words' edges, give CPython's words."""
+    mine, theirs = native.seeded(as_int64(seed)), random.Random(seed)
+    assert [as_uint64(native.getrandbits(mine, 32)) for _ in range(700)] == [theirs.getrandbits(32) for _ in range(700)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(SEEDS, st.lists(st.integers(min_value=0, max_value=64), max_size=40))
+def test_getrandbits_of_every_width(seed, widths):
+    mine, theirs = native.seeded(as_int64(seed)), random.Random(seed)
+    assert [as_uint64(native.getrandbits(mine, k)) for k in widths] == [theirs.getrandbits(k) for k in widths]
+
+
+@settings(max_examples=80, deadline=None)
+@given(SEEDS, st.integers(min_value=0, max_value=200))
+def test_shuffle_and_next_seed(seed, n):
+    pile = list(range(n))
+    expected_next = rng.shuffle(pile, seed)
+    mine = np.arange(n, dtype=np.int64)
+    assert as_uint64(native.shuffle(mine, as_int64(seed))) == expected_next
+    assert mine.tolist() == pile
+
+
+@settings(max_examples=80, deadline=None)
+@given(SEEDS, st.integers(min_value=1, max_value=2**40))
+def test_randbelow_and_next_seed(seed, n):
+    value, after = native.randbelow(n, as_int64(seed))
+    assert (int(value), as_uint64(after)) == rng.randbelow(n, seed)
