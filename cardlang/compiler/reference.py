@@ -12,7 +12,6 @@ loop), and at the bottom ("round",), which starts the next round whenever it is 
 
 from __future__ import annotations
 
-from ..lang.check import Symbols
 from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
 from ..runtime import budget, engine, pots, view
 from ..runtime.at_once import conceal
@@ -22,9 +21,9 @@ from ..runtime.program import ProgramBase, loops_forever, round_begins
 from ..runtime import among, facts, steps
 from ..runtime.zones import known_only_by, learn, move_cards
 from . import ir
-from .emit.facts import phases_spend_steps, reads_knowledge  # (walks over the IR, shared with the emitter)
-from .layout import Layout, build_layout, choose_deck
-from .lower import lower, lower_expression
+from .ir_facts import phases_spend_steps, reads_knowledge  # (walks over the IR, shared with the emitter)
+from .layout import Layout
+from .lowered import LoweredGame
 from .payoff import payoff_rule
 from .reference_expr import Evaluator
 
@@ -480,12 +479,9 @@ class ReferenceProgram(ProgramBase):
         return kept
 
 
-def reference_program(symbols: Symbols, players: int, options: dict) -> ReferenceProgram:
-    """A checked game for a player count and options, to be run by the reference interpreter."""
-    constants = Evaluator(None)
-    deck = choose_deck(symbols, lambda cond: constants.eval(None, lower_expression(symbols, players, options, cond)))
-    layout = build_layout(symbols, players, deck)
-    program = ReferenceProgram(layout, lower(symbols, players, options, layout))
-    program.max_decisions = symbols.limits.get("decisions", engine.MAX_DECISIONS)
-    program.max_rounds = symbols.limits.get("rounds", engine.MAX_ROUNDS)
+def reference_program(game: LoweredGame) -> ReferenceProgram:
+    """A lowered game (`lowered.lower_game`), to be run by the reference interpreter."""
+    program = ReferenceProgram(game.layout, game.ir)
+    program.lowered = game
+    program.max_decisions, program.max_rounds = game.max_decisions, game.max_rounds
     return program

@@ -22,7 +22,7 @@ from ...runtime import pots
 from ...runtime import bet_counts
 from . import helpers, seats
 from .expr import ExprEmitter, is_local
-from .facts import apart, writes
+from ..ir_facts import apart, writes
 
 
 class StmtEmitter(ExprEmitter):
