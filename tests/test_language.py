@@ -392,6 +392,16 @@ def test_says_puts_the_speaker_before_the_text(tmp_path):
     assert "P2: hello P0" in st.transcript()
 
 
+def test_says_by_a_player_that_is_none_reads_nobody(tmp_path):
+    """The reference's reading: the compiled engine once left the speaker out (issue 32: the line
+    is now one runtime function, `runtime/effects.announce`, both engines call)."""
+    st = run(tmp_path, """
+        who says "hello"
+        end game
+    """, "var who: player = none\n")
+    assert "nobody: hello" in st.transcript()
+
+
 def test_cards_in_texts_are_shown_only_to_the_seats_that_know_them(tmp_path):
     st = run(tmp_path, """
         move top of talon to hand(seats[2])
