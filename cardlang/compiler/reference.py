@@ -375,6 +375,12 @@ class ReferenceProgram(ProgramBase):
         if st.log is not None:
             effects.reversed_play(st)
 
+    def s_SetDirection(self, st, node: ir.SetDirection):
+        turns = bool(st.v[node.slot]) != node.reversed  # (None before any: the declared way)
+        st.v[node.slot] = node.reversed
+        if turns and st.log is not None:
+            effects.direction_now(st, node.direction)
+
     def s_SitOut(self, st, node: ir.SitOut):
         p = self.x.eval(st, node.player)
         if st.active[p]:

@@ -302,6 +302,15 @@ class Reverse(Stmt):
 
 
 @node
+class SetDirection(Stmt):
+    """`direction left|right` in the rules: from now on play goes that way (the declared direction,
+    or against it), whichever way it went before (`reverse direction`)."""
+
+    direction: str
+    value_span: Span
+
+
+@node
 class Eliminate(Stmt):
     """`eliminate p`: the player leaves play; turns, neighbours and deals skip him. `p sits out`
     (`for_round`): the same until the next round starts."""
@@ -771,6 +780,6 @@ def _(st: Choose) -> list:
 
 
 for _leaf in (Pass, Set, Let, Add, Move, Deal, Shuffle, Swap, Reveal, Hide, TellFace, TellWhich, ForgetOrder,
-              Announce, Reverse, Eliminate, EndGame, EndRound, CallPhase, PutIn, Betting, Award):
+              Announce, Reverse, SetDirection, Eliminate, EndGame, EndRound, CallPhase, PutIn, Betting, Award):
     child_blocks.register(_leaf)(lambda st: [])  # (a statement with no block inside)
 del _leaf

@@ -66,6 +66,11 @@ def reversed_play(s) -> None:
     s.fresh.append(("play now goes the other way", ()))
 
 
+def direction_now(s, direction: str) -> None:
+    """Logs `direction left|right` that turns play (`direction`: the way it now goes)."""
+    s.fresh.append((f"play now goes {direction}", ()))
+
+
 def game_over(s) -> None:
     """Logs the end of the game and its winners (`state.winner_seats`, already set)."""
     names = ", ".join(player_name(p) for p in s.winner_seats) or "nobody"

@@ -30,6 +30,14 @@ def back_in(s, sitting: int) -> None:
     s.v[sitting] = ()
 
 
+def set_direction(s, slot: int, reversed_: bool, direction: str) -> None:
+    """`direction left|right`: play goes that way now (`reversed_`: against the declared direction)."""
+    turns = bool(s.v[slot]) != reversed_  # (None before any: the declared way)
+    s.v[slot] = reversed_
+    if turns and s.log is not None:
+        effects.direction_now(s, direction)
+
+
 def best_scorers(s, slot: int, score, lowest: bool, sitting) -> tuple:
     """The seats still in (sitting out counts as in) whose score is the best, seat by seat from 0."""
     sit = (s.v[sitting] or ()) if sitting is not None else ()

@@ -396,6 +396,9 @@ class StmtEmitter(ExprEmitter):
     def s_ReverseDirection(self, w, st: ir.ReverseDirection):
         w.line(f"{self.c(seats.reverse)}(s, {st.slot})")
 
+    def s_SetDirection(self, w, st: ir.SetDirection):
+        w.line(f"{self.c(seats.set_direction)}(s, {st.slot}, {st.reversed}, {self.c(st.direction)})")
+
     # ------------------------------------------------------------- pots and betting
     def s_PotRule(self, w, st: ir.PotRule):
         args = "".join(f", {self.x(w, a)}" for a in st.args)
