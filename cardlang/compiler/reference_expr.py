@@ -11,7 +11,6 @@ import operator
 from . import ir
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
 from ..runtime import budget, effects, melds, pots, steps
-from ..runtime.engine import RuleError
 from ..runtime.log import embed
 from ..runtime.zones import first_in
 
@@ -264,7 +263,7 @@ class Evaluator:
         try:
             return melds.combination(e.name, self.layout.melds, self.deck, table, *args)
         except melds.MeldError as err:
-            raise RuleError(str(err), e.span) from None
+            effects.meld_refused(err, e.span)
 
     def e_TeamTable(self, st, e: ir.TeamTable):
         k = self.eval(st, e.index)

@@ -109,6 +109,11 @@ def seat_of_none(span):
     raise RuleError("`seat(…)` of no player (none)", span)
 
 
+def meld_refused(error, span):
+    """The rule error of `combination(…)` given what it cannot take (`melds.MeldError`: its text)."""
+    raise RuleError(str(error), span) from None
+
+
 def cannot_deal(n: int, places: int, source: str, holds: int, span):
     """The rule error of a deal of `n` cards to each of `places` places from a zone named `source`
     that holds fewer."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 
 from ...runtime import effects, melds
-from ...runtime.basics import RuleError
 from ...runtime.playout import BadPick
 # what these effects show (a log line, a rule error) is written once for both engines, in the runtime
 from ...runtime.effects import (aggregate_empty, announce, divide_by_zero, eliminated, face_up,  # noqa: F401
@@ -84,7 +83,7 @@ def meld_function(name, rule, deck, table, span):
         try:
             return fn(*args)
         except melds.MeldError as e:
-            raise RuleError(str(e), span) from None
+            effects.meld_refused(e, span)
     return call
 
 
