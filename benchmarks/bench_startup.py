@@ -54,10 +54,11 @@ from cardlang.lang.check import check
 symbols, _ = check(merged, warnings=False)
 mark("check")
 from cardlang.compiler.emit.build import emit_program
+from cardlang.compiler.lowered import lower_game
 from cardlang.runtime.engine import Game
 from cardlang.load import source_hash
 players, values = resolve_options(symbols, None, {})
-game = Game(emit_program(symbols, players, values), symbols, players, values, FILE, source_hash(FILE, symbols))
+game = Game(emit_program(lower_game(symbols, players, values)), symbols, players, values, FILE, source_hash(FILE, symbols))
 mark("compile")
 from cardlang.play.coverage import instrument
 instrument(game)

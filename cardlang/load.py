@@ -237,15 +237,17 @@ def load(path: str, players: Optional[int] = None, options: Optional[dict] = Non
         raise CardlangError(errors or diagnostics, sources=loader.sources)
     players, values = resolve_options(symbols, players, options)
     from .runtime.engine import Game  # here, so that checking files never loads the engine
+    from .compiler.lowered import lower_game
 
+    lowered = lower_game(symbols, players, values)  # (once, whichever engine runs it)
     if engine == "reference":
         from .compiler.reference import reference_program
 
-        program = reference_program(symbols, players, values)
+        program = reference_program(lowered)
     else:
         from .compiler.emit.build import emit_program
 
-        program = emit_program(symbols, players, values, passes=passes)
+        program = emit_program(lowered, passes=passes)
     return Game(program, symbols, players, values, os.path.normpath(path), source_hash(path, symbols))
 
 

@@ -38,6 +38,9 @@ DISPATCHES = [
     ("flow.hands_over", hands_over),
     ("nonempty.puts_out", puts_out),
     ("nonempty.may_end", may_end),
+    # the blocks nested in a statement, which every walk of the tree follows (it answered [] for a
+    # statement it did not know: the walks then skipped what was nested in it)
+    ("ast.child_blocks", ast.child_blocks),
 ]
 
 
@@ -141,6 +144,31 @@ def test_every_analysis_runs_over_the_file_of_every_statement():
 def test_the_yes_no_questions_refuse_a_statement_they_were_not_taught(question):
     with pytest.raises(UnknownStatement, match="no case for the statement `Shout`"):
         question(Shout(_span()))
+
+
+def test_the_blocks_of_a_statement_are_refused_for_a_statement_not_taught():
+    with pytest.raises(UnknownStatement, match="ast.child_blocks has no case for the statement `Shout`"):
+        ast.child_blocks(Shout(_span()))
+
+
+def test_the_blocks_of_each_statement_are_its_nested_bodies():
+    """Over the file of every statement: a statement with a body gives it, a leaf gives none."""
+    seen = {}
+
+    def walk(stmts):
+        for st in stmts:
+            blocks = ast.child_blocks(st)
+            seen.setdefault(type(st).__name__, []).append(len(blocks))
+            for body in blocks:
+                assert isinstance(body, tuple) and all(isinstance(x, ast.Stmt) for x in body)
+                walk(body)
+
+    for d in _module().decls:
+        if isinstance(d, ast.BlockDecl):
+            walk(d.body)
+    nested = {"If", "ForEach", "Repeat", "While", "Choose"}
+    assert all(n > 0 for name in nested for n in seen[name])
+    assert all(n == 0 for name, ns in seen.items() if name not in nested for n in ns)
 
 
 def test_the_loop_and_round_walks_refuse_a_statement_they_were_not_taught():

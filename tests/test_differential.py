@@ -72,6 +72,9 @@ def snapshot(state, full: bool) -> dict:
         "rng": state.rng,
         "scores": _attempt(state.scores),  # (a score may be a rule error: the same in both)
         "returns": _attempt(state.returns),  # (a payoff may be a rule error: the same in both)
+        # the declared payoff as it stands, after every action (what bots judge playouts by): each
+        # engine works it out its own way, the compiled one by generated code (`emit/program.py`)
+        "payoffs": _attempt(lambda: program.payoffs(state)),
         "observations": [_observation(state, seat, full) for seat in range(n)],
     }
     if not state.terminal:
@@ -179,6 +182,23 @@ def test_reference_engine_is_selected_by_name():
     assert type(cardlang.load(str(ROOT / "games/coucou.cards"), 5).program).__name__ == "Program"
     with pytest.raises(CardlangError, match="no engine `fast`"):
         cardlang.load(str(ROOT / "games/coucou.cards"), 5, engine="fast")
+
+
+PAYOFF_GAMES = ["examples/kuhn_poker.cards", "examples/hints.cards", "games/red_dog.cards", "examples/spades.cards"]
+
+
+@pytest.mark.parametrize("path", PAYOFF_GAMES)
+def test_the_payoff_is_compiled_and_agrees_with_the_reference(path):
+    """The compiled engine's payoff is its own generated code (it once took the reference's
+    closure over the IR, so this suite compared the reference with itself there), and gives what
+    the reference gives, after every action and at the end."""
+    games = [cardlang.load(str(ROOT / path), None, engine=e) for e in ("compiled", "reference")]
+    compiled, reference = (g.program.payoff for g in games)
+    assert compiled is not None and reference is not None
+    assert compiled.value.__code__.co_filename.startswith("<cardlang expr")
+    assert not reference.value.__code__.co_filename.startswith("<cardlang")
+    for seed in range(3):
+        assert play_both(path, None, seed) >= 0
 
 
 def test_a_reference_state_clones_and_determinizes_like_a_compiled_one():

@@ -9,6 +9,7 @@ id order, bottom first: with the standard deck its top cards are A♠, A♥, A�
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 
 import pytest
@@ -390,6 +391,16 @@ def test_says_puts_the_speaker_before_the_text(tmp_path):
         end game
     """)
     assert "P2: hello P0" in st.transcript()
+
+
+def test_says_by_a_player_that_is_none_reads_nobody(tmp_path):
+    """The reference's reading: the compiled engine once left the speaker out (issue 32: the line
+    is now one runtime function, `runtime/effects.announce`, both engines call)."""
+    st = run(tmp_path, """
+        who says "hello"
+        end game
+    """, "var who: player = none\n")
+    assert "nobody: hello" in st.transcript()
 
 
 def test_cards_in_texts_are_shown_only_to_the_seats_that_know_them(tmp_path):
@@ -852,6 +863,50 @@ def test_direction_right_turns_players_and_next_of_the_other_way(tmp_path):
     """, decls, n=4)
     assert tuple(st.var("ps")) == (1, 0, 3, 2)
     assert (st.var("l"), st.var("r"), st.var("nx")) == (1, 3, 3)
+
+
+def test_direction_in_the_rules_sets_the_way_play_goes_whatever_it_was(tmp_path):
+    """`direction left|right` as a statement: play goes that way from now on (the declared way, or
+    against it), whether or not `reverse direction` turned it; a line in the log when play turns."""
+    st = run(tmp_path, """
+        announce "next {next of seats[1]}, order {players}"
+        reverse direction
+        announce "next {next of seats[1]}, order {players}"
+        direction left
+        announce "next {next of seats[1]}, order {players}"
+        direction right
+        announce "next {next of seats[1]}, order {players}"
+        direction right
+        reverse direction
+        announce "next {next of seats[1]}, order {players}"
+        end game
+    """, n=4)
+    assert st.transcript()[:-1] == [
+        "next P1, order P0, P1, P2, P3",
+        "play now goes the other way",
+        "next P3, order P0, P3, P2, P1",
+        "play now goes left",  # (back to the declared way, `direction left` by default)
+        "next P1, order P0, P1, P2, P3",
+        "play now goes right",
+        "next P3, order P0, P3, P2, P1",  # (`direction right` again: no turn, no line)
+        "play now goes the other way",
+        "next P1, order P0, P1, P2, P3",
+    ]
+
+
+def test_direction_at_the_start_of_each_hand_undoes_a_reversal_of_the_last():
+    """tests/engine/direction_each_hand.cards: `direction left` opens each hand (as in Uno)."""
+    g = load(os.path.join(os.path.dirname(__file__), "engine", "direction_each_hand.cards"), players=4)
+    st = g.new_initial_state(seed=1)
+    for move in ["pass", "reverse", "pass", "pass"]:  # the first hand: P1 turns play the other way
+        st.apply(move)
+    assert st.transcript()[-3:] == ["P3 chooses pass", "play now goes left", "P0 plays; then P1"]
+    for move in ["pass", "right", "pass", "left"]:  # the second: against the declaration, then back
+        st.apply(move)
+    lines = st.transcript()
+    assert lines[lines.index("P1 chooses right") + 1:] == [
+        "play now goes right", "P0 plays; then P3", "P0 chooses pass", "P3 plays; then P2",
+        "P3 chooses left", "play now goes left", "P0 plays; then P1"]
 
 
 def test_random_takes_the_fixed_draws_then_the_seeded_generator(tmp_path):

@@ -20,7 +20,7 @@ import pytest
 
 import cardlang
 from cardlang import RuleError
-from cardlang.compiler.emit.facts import phases_spend_steps, written_size
+from cardlang.compiler.ir_facts import phases_spend_steps, written_size
 from cardlang.compiler.emit.rounds import MAX_ROUND_STATEMENTS
 from cardlang.lang.limits import MAX_WRITTEN_EXPRESSIONS
 from cardlang.load import check_file

@@ -538,6 +538,16 @@ class ReverseDirection(Stmt):
 
 
 @node
+class SetDirection(Stmt):
+    """`direction left|right` in the rules: the slot `slot` (true while play is reversed) becomes
+    `reversed` (whether `direction` goes against the declared direction), whatever it held."""
+
+    slot: int
+    reversed: bool
+    direction: str  # ("left" or "right", for the log)
+
+
+@node
 class SitOut(Stmt):
     """`p sits out`: the seat leaves play until the next round starts, when every seat in the tuple
     of slot `sitting` comes back; one already out stays as it is."""

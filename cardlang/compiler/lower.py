@@ -56,7 +56,7 @@ class Lowerer(PotLowering):
         """The whole game."""
         s, layout = self.sym, self.layout
         self.sitting = self.state_slot(lambda st: isinstance(st, ast.Eliminate) and st.for_round)
-        self.reverse = self.state_slot(lambda st: isinstance(st, ast.Reverse))
+        self.reverse = self.state_slot(lambda st: isinstance(st, (ast.Reverse, ast.SetDirection)))
         var_inits = [(layout.var_slots[name][0], False, self.as_type(sym.decl.value, sym.type))
                      for name, sym in s.vars.items()]
         var_inits += [(layout.pvar_slots[name][0], True, self.as_type(sym.decl.value, sym.type))
@@ -227,6 +227,9 @@ class Lowerer(PotLowering):
 
     def s_Reverse(self, st: ast.Reverse):
         return ir.ReverseDirection(st.span, self.reverse)
+
+    def s_SetDirection(self, st: ast.SetDirection):
+        return ir.SetDirection(st.span, self.reverse, st.direction != self.sym.direction, st.direction)
 
     def s_EndGame(self, st: ast.EndGame):
         if st.winners is None:

@@ -12,19 +12,18 @@ loop), and at the bottom ("round",), which starts the next round whenever it is 
 
 from __future__ import annotations
 
-from ..lang.check import Symbols
 from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
 from ..runtime import budget, engine, pots, view
 from ..runtime.at_once import conceal
 from ..runtime.engine import STOP, RuleError
-from ..runtime.log import deal_text, flush, flush_up_to_error, marks, player_name, zone_words
+from ..runtime.log import flush, flush_up_to_error
 from ..runtime.program import ProgramBase, loops_forever, round_begins
-from ..runtime import among, facts, steps
+from ..runtime import among, effects, facts, steps
 from ..runtime.zones import known_only_by, learn, move_cards
 from . import ir
-from .emit.facts import phases_spend_steps, reads_knowledge  # (walks over the IR, shared with the emitter)
-from .layout import Layout, build_layout, choose_deck
-from .lower import lower, lower_expression
+from .ir_facts import phases_spend_steps, reads_knowledge  # (walks over the IR, shared with the emitter)
+from .layout import Layout
+from .lowered import LoweredGame
 from .payoff import payoff_rule
 from .reference_expr import Evaluator
 
@@ -212,7 +211,7 @@ class ReferenceProgram(ProgramBase):
     def _item(self, st, target: ir.ItemTarget, size: int) -> int:
         i = self.x.eval(st, target.index)
         if not 1 <= i <= size:
-            raise RuleError(f"item {i} of a list of {size} (items count from 1)", target.span)
+            effects.no_such_item(i, size, target.span)
         return i
 
     def s_Assign(self, st, node: ir.Assign):
@@ -247,7 +246,7 @@ class ReferenceProgram(ProgramBase):
         elif face == "up":
             known_only_by(st, moving, self.layout.all)
             if st.log is not None:
-                st.fresh.append((f"face up on {zone_words(self.zone_names[dest])}: {marks(len(moving))}", tuple(moving)))
+                effects.face_up(st, dest, moving, self.zone_names)
 
     def s_Move(self, st, node: ir.Move):
         moving = tuple(self.x.eval(st, node.cards))
@@ -280,8 +279,7 @@ class ReferenceProgram(ProgramBase):
         pile = st.zones[src]
         names = self.zone_names
         if n * len(targets) > len(pile):
-            raise RuleError(f"cannot deal {n} card(s) to {len(targets)} place(s): "
-                            f"`{names[src]}` holds {len(pile)}", node.span)
+            effects.cannot_deal(n, len(targets), names[src], len(pile), node.span)
         for _ in range(n):  # one card at a time, each place in turn, from the top (the end of the list)
             for z in targets:
                 c = pile.pop()
@@ -291,8 +289,8 @@ class ReferenceProgram(ProgramBase):
                     known_only_by(st, (c,), self.layout.all)
                 elif node.face is None:
                     learn(st, (c,), self.zone_vis[z])
-        if st.log is not None and n and targets:
-            st.fresh.append((deal_text(n, names[src], [names[z] for z in targets]), ()))
+        if st.log is not None:
+            effects.log_deal(st, n, src, targets, names)
 
     def s_Shuffle(self, st, node: ir.Shuffle):
         steps.shuffle_zone(st, self.x.eval(st, node.zone), self.zone_vis, self.zone_names)
@@ -309,7 +307,7 @@ class ReferenceProgram(ProgramBase):
     def s_SwapCards(self, st, node: ir.SwapCards):
         a, b = self.x.eval(st, node.left), self.x.eval(st, node.right)
         if a is None or b is None:
-            raise RuleError("`swap` needs two cards, and one of them is none", node.span)
+            effects.swap_none(node.span)
         zones, loc = st.zones, st.loc
         za, zb = loc[a], loc[b]
         groups = among.before_swap(st, a, b, self.held, self.zone_vis) if any(self.held) else None
@@ -326,11 +324,8 @@ class ReferenceProgram(ProgramBase):
         to = tuple(self.x.eval(st, node.to)) if node.to is not None else None
         mask = self.layout.all if to is None else sum(1 << p for p in set(to))
         learn(st, shown, mask)
-        if st.log is not None and shown:  # every card shown, those the seats knew already too
-            owner = self.zone_owner[st.loc[shown[0]]]
-            who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
-            tail = "" if to is None else " to " + ", ".join(player_name(p) for p in to)
-            st.fresh.append((f"{who} {marks(len(shown))}{tail}", shown))
+        if st.log is not None:
+            effects.log_reveal(st, shown, to, self.zone_owner)
 
     def s_Hide(self, st, node: ir.Hide):
         if st.fresh:
@@ -363,10 +358,7 @@ class ReferenceProgram(ProgramBase):
         speaker = self.x.eval(st, node.speaker) if node.speaker is not None else None
         if st.log is None:
             return
-        body, cards = self.x.render(st, node.text, values)
-        if node.speaker is not None:
-            body = f"{player_name(speaker)}: {body}"
-        st.fresh.append((body, cards))
+        effects.announce(st, self.x.render(st, node.text, values), speaker, node.speaker is not None)
 
     def s_Eliminate(self, st, node: ir.Eliminate):
         p = self.x.eval(st, node.player)
@@ -376,12 +368,18 @@ class ReferenceProgram(ProgramBase):
         if st.active[p]:
             st.active[p] = False
             if st.log is not None:
-                st.fresh.append((f"{player_name(p)} is eliminated", ()))
+                effects.eliminated(st, p)
 
     def s_ReverseDirection(self, st, node: ir.ReverseDirection):
         st.v[node.slot] = not st.v[node.slot]
         if st.log is not None:
-            st.fresh.append(("play now goes the other way", ()))
+            effects.reversed_play(st)
+
+    def s_SetDirection(self, st, node: ir.SetDirection):
+        turns = bool(st.v[node.slot]) != node.reversed  # (None before any: the declared way)
+        st.v[node.slot] = node.reversed
+        if turns and st.log is not None:
+            effects.direction_now(st, node.direction)
 
     def s_SitOut(self, st, node: ir.SitOut):
         p = self.x.eval(st, node.player)
@@ -389,7 +387,7 @@ class ReferenceProgram(ProgramBase):
             st.active[p] = False
             st.v[node.sitting] = (st.v[node.sitting] or ()) + (p,)
             if st.log is not None:
-                st.fresh.append((f"{player_name(p)} sits out the rest of the round", ()))
+                effects.sits_out(st, p)
 
     def s_EndGame(self, st, node: ir.EndGame):
         winners = self.x.eval(st, node.winners) if node.winners is not None else ()
@@ -397,8 +395,7 @@ class ReferenceProgram(ProgramBase):
         st.terminal = True
         st.pending = None
         if st.log is not None:
-            names = ", ".join(player_name(p) for p in st.winner_seats) or "nobody"
-            st.fresh.append((f"the game is over; winner{'s' if len(st.winner_seats) > 1 else ''}: {names}", ()))
+            effects.game_over(st)
         return STOP
 
     def s_EndRound(self, st, node: ir.EndRound):
@@ -450,9 +447,7 @@ class ReferenceProgram(ProgramBase):
         for ai, alt in enumerate(node.alternatives):
             legal.extend(action_id(ai, value) for value in self._values(st, alt, node.span))
         if not legal or p is None or not 0 <= p < len(st.active):
-            if not legal:
-                raise RuleError(f"{player_name(p)} must choose but has no legal choice", node.span)
-            raise RuleError("nobody to choose", node.span)
+            effects.no_choice(p, legal, node.span)
         st.pending = Pending(node.index, p, tuple(legal))
         st.pc = node.index
         return STOP
@@ -468,7 +463,7 @@ class ReferenceProgram(ProgramBase):
         else:
             lo, hi = self.x.eval(st, alt.source), self.x.eval(st, alt.high)
             if lo < 0 or hi > MAX_VALUE:
-                raise RuleError(f"numbers to choose must lie in 0..65535, not {lo}..{hi}", line)
+                effects.numbers_out_of_range(lo, hi, line)
             candidates = range(lo, hi + 1)
         if alt.where is None:
             return list(candidates)
@@ -480,12 +475,9 @@ class ReferenceProgram(ProgramBase):
         return kept
 
 
-def reference_program(symbols: Symbols, players: int, options: dict) -> ReferenceProgram:
-    """A checked game for a player count and options, to be run by the reference interpreter."""
-    constants = Evaluator(None)
-    deck = choose_deck(symbols, lambda cond: constants.eval(None, lower_expression(symbols, players, options, cond)))
-    layout = build_layout(symbols, players, deck)
-    program = ReferenceProgram(layout, lower(symbols, players, options, layout))
-    program.max_decisions = symbols.limits.get("decisions", engine.MAX_DECISIONS)
-    program.max_rounds = symbols.limits.get("rounds", engine.MAX_ROUNDS)
+def reference_program(game: LoweredGame) -> ReferenceProgram:
+    """A lowered game (`lowered.lower_game`), to be run by the reference interpreter."""
+    program = ReferenceProgram(game.layout, game.ir)
+    program.lowered = game
+    program.max_decisions, program.max_rounds = game.max_decisions, game.max_rounds
     return program

@@ -10,8 +10,7 @@ import operator
 
 from . import ir
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
-from ..runtime import budget, melds, pots, steps
-from ..runtime.engine import RuleError
+from ..runtime import budget, effects, melds, pots, steps
 from ..runtime.log import embed
 from ..runtime.zones import first_in
 
@@ -81,7 +80,7 @@ class Evaluator:
         items = self.eval(st, e.seq)
         i = self.eval(st, e.index)
         if not 1 <= i <= len(items):
-            raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", e.span)
+            effects.no_such_item(i, len(items), e.span)
         return items[i - 1]
 
     # ------------------------------------------------------------------- operators
@@ -104,7 +103,7 @@ class Evaluator:
         if e.op in ("/", "%"):
             d = self.eval(st, e.right)  # the divisor first, as the compiled engine does
             if d == 0:
-                raise RuleError("division by zero", e.span)
+                effects.divide_by_zero(e.span)
             a = self.eval(st, e.left)
             return a // d if e.op == "/" else a % d
         a, b = self.eval(st, e.left), self.eval(st, e.right)
@@ -199,8 +198,7 @@ class Evaluator:
             return q[0] if first else q[-1]
         k = self.eval(st, e.count)
         if k < 0:
-            end = "top" if e.top else "bottom"
-            raise RuleError(f"`{end} {k} of …`: a number of cards cannot be negative", e.span)
+            effects.negative_end(e.top, k, e.span)
         if e.players:
             return tuple(q[:k]) if e.top else tuple(q[-k:][::-1]) if k else ()
         return tuple(q[::-1][:k]) if e.top else tuple(q[:k])
@@ -235,7 +233,7 @@ class Evaluator:
             return tuple(values)
         if kind in ("min", "max"):
             if not values:
-                raise RuleError(f"`{kind}` over nothing", e.span)
+                effects.aggregate_empty(kind, e.span)
             return min(values) if kind == "min" else max(values)
         return chosen
 
@@ -251,7 +249,7 @@ class Evaluator:
     def e_HandValue(self, st, e: ir.HandValue):
         hand = self.eval(st, e.cards)
         if not 5 <= len(hand) <= 10:
-            raise RuleError(f"a poker hand needs 5 to 10 cards, not {len(hand)}", e.span)
+            effects.poker_hand_size(len(hand), e.span)
         ranking, codes = self.layout.rankings[e.ranking]
         evaluate = ranking.evaluate_value if hasattr(ranking, "evaluate_value") else ranking.evaluate
         return int(evaluate([codes[c] for c in hand]))
@@ -265,7 +263,7 @@ class Evaluator:
         try:
             return melds.combination(e.name, self.layout.melds, self.deck, table, *args)
         except melds.MeldError as err:
-            raise RuleError(str(err), e.span) from None
+            effects.meld_refused(err, e.span)
 
     def e_TeamTable(self, st, e: ir.TeamTable):
         k = self.eval(st, e.index)
@@ -302,7 +300,7 @@ class Evaluator:
             return len(args[0]) > 0
         if name == "seat":
             if args[0] is None:
-                raise RuleError("`seat(…)` of no player (none)", e.span)
+                effects.seat_of_none(e.span)
             return args[0] + 1  # (as `seats[k]` counts: 1 for P0)
         raise AssertionError(name)  # pragma: no cover
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 from .diagnostics import Span
@@ -298,6 +299,15 @@ class Announce(Stmt):
 @node
 class Reverse(Stmt):
     """`reverse direction`: play turns the other way: `next of`, `players` and `players from` follow."""
+
+
+@node
+class SetDirection(Stmt):
+    """`direction left|right` in the rules: from now on play goes that way (the declared direction,
+    or against it), whichever way it went before (`reverse direction`)."""
+
+    direction: str
+    value_span: Span
 
 
 @node
@@ -683,17 +693,6 @@ class Module:
     decls: tuple
 
 
-def child_blocks(st) -> list:
-    """The statement lists nested directly in a statement (branches, loop bodies, alternatives)."""
-    if isinstance(st, If):
-        return [b for _, b in st.branches] + [st.orelse]
-    if isinstance(st, (ForEach, Repeat, While)):
-        return [st.body]
-    if isinstance(st, Choose):
-        return [a.body for a in st.alternatives]
-    return []
-
-
 # ------------------------------------------------------------- pots and betting
 @node
 class PotDecl(Decl):
@@ -744,3 +743,43 @@ class Award(Stmt):
     var: str
     var_span: Span
     value: Expr
+
+
+# ------------------------------------------------------------- the blocks in a statement
+class UnknownStatement(TypeError):
+    """A statement an analysis has no case for: a new statement class it was not taught."""
+
+    def __init__(self, st, analysis: str):
+        super().__init__(f"{analysis} has no case for the statement `{type(st).__name__}`: "
+                         f"teach it what this statement does (cardlang/lang/statements.py)")
+        self.statement = st
+
+
+@functools.singledispatch
+def child_blocks(st) -> list:
+    """The statement lists nested directly in a statement (branches, loop bodies, alternatives); a
+    statement class it has no case for is refused (`UnknownStatement`), never taken for a leaf."""
+    raise UnknownStatement(st, "ast.child_blocks")
+
+
+@child_blocks.register
+def _(st: If) -> list:
+    return [b for _, b in st.branches] + [st.orelse]
+
+
+@child_blocks.register(ForEach)
+@child_blocks.register(Repeat)
+@child_blocks.register(While)
+def _(st) -> list:
+    return [st.body]
+
+
+@child_blocks.register
+def _(st: Choose) -> list:
+    return [a.body for a in st.alternatives]
+
+
+for _leaf in (Pass, Set, Let, Add, Move, Deal, Shuffle, Swap, Reveal, Hide, TellFace, TellWhich, ForgetOrder,
+              Announce, Reverse, SetDirection, Eliminate, EndGame, EndRound, CallPhase, PutIn, Betting, Award):
+    child_blocks.register(_leaf)(lambda st: [])  # (a statement with no block inside)
+del _leaf

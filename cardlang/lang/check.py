@@ -13,7 +13,7 @@ from .graph import check_define_cycles, check_define_sizes, check_phase_graph, c
 from .grammar import keywords, reserved_words
 from .nonempty import check_choices
 from .payoffs import check_payoff, check_score_order
-from .seats import check_list_option, check_reverse, check_sit_out
+from .seats import check_list_option, check_reverse, check_set_direction, check_sit_out
 from .limits import MAX_PLAYERS
 from .vocabulary import CATEGORIES
 from .check_expr import ExpressionChecks
@@ -516,6 +516,8 @@ class Checker(ExpressionChecks):
                 self.expect(st.winners, (PLAYER, PLAYERS), "the winners")
         elif isinstance(st, ast.Reverse):
             check_reverse(self, st)
+        elif isinstance(st, ast.SetDirection):
+            check_set_direction(self, st)
         elif isinstance(st, ast.EndRound):
             pass
         elif isinstance(st, ast.CallPhase):

@@ -132,7 +132,8 @@ def _writes_cards(st, sym) -> set:
 
 
 @statement_writes.register(ast.Reverse)
-def _writes_order(st: ast.Reverse, sym) -> set:
+@statement_writes.register(ast.SetDirection)
+def _writes_order(st, sym) -> set:
     return {"@players"}  # `next of`, `players` follow the direction
 
 
@@ -154,7 +155,7 @@ def _writes_pot(st, sym) -> set:
 hands_over = question("flow.hands_over", yes=(ast.Choose, ast.Betting, ast.EndGame, ast.EndRound), no=(
     ast.Add, ast.Announce, ast.Award, ast.CallPhase, ast.Deal, ast.Eliminate, ast.ForEach, ast.ForgetOrder,
     ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.PutIn, ast.Repeat, ast.Reveal, ast.Reverse, ast.Set,
-    ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
+    ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
 
 
 class Flow:

@@ -346,6 +346,11 @@ class InfoFlow(Expressions):
         return facts
 
     @_effect.register
+    def _set_direction(self, st: ast.SetDirection, env: dict, facts: frozenset) -> frozenset:
+        self._sink(st.span, EMPTY, "", "the direction of play")  # every seat sees which way play goes
+        return facts
+
+    @_effect.register
     def _call_stmt(self, st: ast.CallPhase, env: dict, facts: frozenset) -> frozenset:
         self._call(st, env, facts)
         return facts

@@ -48,13 +48,13 @@ MAX_DEPTH = 20  # definitions seen through, nested
 puts_out = question("nonempty.puts_out", yes=(ast.Eliminate, ast.CallPhase), no=(
     ast.Add, ast.Announce, ast.Award, ast.Betting, ast.Choose, ast.Deal, ast.EndGame, ast.EndRound, ast.ForEach,
     ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.PutIn, ast.Repeat, ast.Reveal,
-    ast.Reverse, ast.Set, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
+    ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
 
 # Whether a statement itself may end the round or the game (or play a phase, which may).
 may_end = question("nonempty.may_end", yes=(ast.EndGame, ast.EndRound, ast.CallPhase), no=(
     ast.Add, ast.Announce, ast.Award, ast.Betting, ast.Choose, ast.Deal, ast.Eliminate, ast.ForEach,
     ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.PutIn, ast.Repeat, ast.Reveal,
-    ast.Reverse, ast.Set, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
+    ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
 
 
 def _eliminates(stmts) -> bool:

@@ -98,6 +98,9 @@ class _ToAst(Transformer):
     def reverse_stmt(self, meta, c):
         return ast.Reverse(self.S(meta))
 
+    def direction_stmt(self, meta, c):
+        return ast.SetDirection(self.S(meta), str(c[0]), self.T(c[0]))
+
     def option_range(self, meta, c):
         return ("range", c[0], c[1])
 

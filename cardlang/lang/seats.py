@@ -22,6 +22,18 @@ def check_reverse(checker, st: ast.Reverse) -> None:
                      help="remove it, or allow more players (`players 2..6`)")
 
 
+def check_set_direction(checker, st: ast.SetDirection) -> None:
+    """`direction left|right` in the rules: a direction (E025, as the declaration's); with at most two
+    players it changes nothing: warn, as for `reverse direction`."""
+    if st.direction not in ("left", "right"):
+        checker.error("E025", f"`{st.direction}` is not a direction", st.value_span,
+                      help="play moves `left` (clockwise) or `right` (counterclockwise)")
+    elif checker.sym.players[1] <= 2:
+        checker.warn("W003", f"`direction {st.direction}` has no effect with two players: the next player is the "
+                             "other one either way", st.span,
+                     help="remove it, or allow more players (`players 2..6`)")
+
+
 def check_list_option(checker, d: ast.OptionDecl) -> None:
     """A list option (`option stacks = [20, 30, 40]`): numbers, each in its range if it has one."""
     if d.choices is not None:

@@ -9,15 +9,7 @@ from __future__ import annotations
 import functools
 
 from . import ast
-
-
-class UnknownStatement(TypeError):
-    """A statement an analysis has no case for: a new statement class it was not taught."""
-
-    def __init__(self, st, analysis: str):
-        super().__init__(f"{analysis} has no case for the statement `{type(st).__name__}`: "
-                         f"teach it what this statement does (cardlang/lang/statements.py)")
-        self.statement = st
+from .ast import UnknownStatement  # (defined with the tree: `ast.child_blocks` refuses too)
 
 
 def statement_classes() -> list:

@@ -157,8 +157,7 @@ def rule_text(kind: str, span) -> tuple:
 def _counting_program(game: Game):
     """The game compiled again with counters, once per game (a simulation makes a Coverage per batch),
     with the game's own passes."""
-    return emit_program(game.symbols, game.players, game.options, counting=True,
-                        passes=getattr(game.program, "passes", None))
+    return emit_program(game.program.lowered, counting=True, passes=getattr(game.program, "passes", None))
 
 
 def instrument(game: Game) -> Coverage:

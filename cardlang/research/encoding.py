@@ -16,7 +16,6 @@ import attrs
 import numpy as np
 
 from ..compiler import ir
-from ..compiler.lower import lower
 from ..lang.check import BOOL, CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE
 from ..runtime.engine import TERMINAL
 
@@ -79,7 +78,7 @@ class Encoder:
         self.deck = deck = game.deck
         self.D = D = deck.size
         self.Z = Z = len(layout.zone_names)
-        lowered = lower(game.symbols, n, game.options, layout)
+        lowered = program.ir  # (the IR the game was loaded with: lowered once, `compiler.lowered`)
         texts: set = set()
         _walk((lowered.setup, lowered.round, lowered.phases, lowered.var_inits), texts)
         self.texts = tuple(sorted(texts))

@@ -9,7 +9,7 @@ game in games/ and examples/ needs (tests check that every one of them plays una
 The step budget itself (`engine.STEP_BUDGET`) counts the passes of `while` and `repeat` loops
 and the rounds begun in one run, from a decision to the next, a step for each item of a `for each`
 when it begins, and the phases played where they can multiply the work
-(`compiler.emit.facts.phases_spend_steps`).
+(`compiler.ir_facts.phases_spend_steps`).
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ class ProgramBase:
     """The engine-independent half of a program (see the module's docstring)."""
 
     payoff = None  # a `runtime.payoffs.PayoffRule` when the game declares its payoff
+    lowered = None  # the lowered game (layout, IR, caps) the program was built from, for tools to read
     at_once: dict = {}  # choice index -> `compiler.ir.AtOnce`, for each choice made at once
     plays_whole_games = False  # whether `playout(...)` plays the rest of a game itself (runtime/playout.py)
     reads_knowledge = False  # whether a rule reads who knows a card (then no state is quiet)

@@ -13,7 +13,7 @@ from ...runtime.actions import MAX_VALUE, VALUE_BITS, VALUE_MASK, action_id, new
 from ...runtime.engine import STOP
 from ...runtime.playout import BITS, untold
 from . import helpers
-from .facts import draws
+from ..ir_facts import draws
 from .graph import Count
 
 

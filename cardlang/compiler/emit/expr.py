@@ -17,7 +17,7 @@ from ...runtime import budget, pots, steps
 from ...runtime.zones import first_in, still_in
 from . import helpers
 from . import seats
-from .facts import never_none
+from ..ir_facts import never_none
 from .texts import renderer
 from ...runtime.log import embed
 
@@ -35,7 +35,7 @@ class ExprEmitter:
         self.suits = deck.card_suit
         self.suit_of = tuple(None if x < 0 else x for x in deck.card_suit)  # a joker has no suit
         self._texts: dict = {}
-        self.never_none = never_none(program.ir)  # slots that always hold a card (`emit/facts.py`)
+        self.never_none = never_none(program.ir)  # slots that always hold a card (`compiler/ir_facts.py`)
 
     def card(self, w, e: ir.Expr):
         """(the expression of a card, whether it is never none)."""

@@ -5,23 +5,24 @@ from __future__ import annotations
 
 import functools
 
-from ...runtime import melds
-from ...runtime.basics import RuleError
-from ...runtime.log import deal_text, marks, player_name, zone_words
+from ...runtime import effects, melds
 from ...runtime.playout import BadPick
+# what these effects show (a log line, a rule error) is written once for both engines, in the runtime
+from ...runtime.effects import (aggregate_empty, announce, divide_by_zero, eliminated, face_up,  # noqa: F401
+                                game_over, log_deal, no_choice, numbers_out_of_range, swap_none)
 
 
 def index(items, i, span):
     """`seq[i]`, counting from 1."""
     if not 1 <= i <= len(items):
-        raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", span)
+        effects.no_such_item(i, len(items), span)
     return items[i - 1]
 
 
 def item_index(items, i, span):
     """The checked place (from 1) of item `i` of a list a `set`/`add` writes."""
     if not 1 <= i <= len(items):
-        raise RuleError(f"item {i} of a list of {len(items)} (items count from 1)", span)
+        effects.no_such_item(i, len(items), span)
     return i
 
 
@@ -37,10 +38,6 @@ def position_of(c, cards):
     return cards.index(c) + 1 if c is not None and c in cards else 0
 
 
-def divide_by_zero(span):
-    raise RuleError("division by zero", span)
-
-
 def except_many(q, other):
     o = set(other)
     return tuple([x for x in q if x not in o])
@@ -53,8 +50,7 @@ def except_one(q, o):
 def end_cards(q, k, top, players, span):
     """`top/bottom k of q`."""
     if k < 0:
-        end = "top" if top else "bottom"
-        raise RuleError(f"`{end} {k} of …`: a number of cards cannot be negative", span)
+        effects.negative_end(top, k, span)
     if players:
         return tuple(q[:k]) if top else tuple(q[-k:][::-1]) if k else ()
     return tuple(q[::-1][:k]) if top else tuple(q[:k])
@@ -72,13 +68,9 @@ def players_to(s, ring, stop, start):
     return tuple(out)
 
 
-def aggregate_empty(kind, span):
-    raise RuleError(f"`{kind}` over nothing", span)
-
-
 def hand_value(hand, evaluate, codes, span):
     if not 5 <= len(hand) <= 10:
-        raise RuleError(f"a poker hand needs 5 to 10 cards, not {len(hand)}", span)
+        effects.poker_hand_size(len(hand), span)
     return int(evaluate([codes[c] for c in hand]))
 
 
@@ -91,18 +83,8 @@ def meld_function(name, rule, deck, table, span):
         try:
             return fn(*args)
         except melds.MeldError as e:
-            raise RuleError(str(e), span) from None
+            effects.meld_refused(e, span)
     return call
-
-
-def numbers_out_of_range(lo, hi, span):
-    raise RuleError(f"numbers to choose must lie in 0..65535, not {lo}..{hi}", span)
-
-
-def no_choice(p, legal, span):
-    if not legal:
-        raise RuleError(f"{player_name(p)} must choose but has no legal choice", span)
-    raise RuleError("nobody to choose", span)
 
 
 def bad_pick(s, pending, pc, i):
@@ -113,18 +95,8 @@ def bad_pick(s, pending, pc, i):
 
 
 def cannot_deal(s, n, src, targets, names, span):
-    raise RuleError(f"cannot deal {n} card(s) to {len(targets)} place(s): "
-                    f"`{names[src]}` holds {len(s.zones[src])}", span)
-
-
-def log_deal(s, n, src, targets, names):
-    if n and targets:
-        s.fresh.append((deal_text(n, names[src], [names[z] for z in targets]), ()))
-
-
-def face_up(s, dest, moving, names):
-    """Logs cards put face up on zone `dest`."""
-    s.fresh.append((f"face up on {zone_words(names[dest])}: {marks(len(moving))}", tuple(moving)))
+    """The rule error of a deal of more cards than zone `src` holds."""
+    effects.cannot_deal(n, len(targets), names[src], len(s.zones[src]), span)
 
 
 def reveal(s, shown, seats, all_, owners):
@@ -133,31 +105,8 @@ def reveal(s, shown, seats, all_, owners):
     known = s.known
     for c in shown:
         known[c] |= mask
-    if s.log is not None and shown:  # (every card shown, those the seats knew already too: the line is the event)
-        owner = owners[s.loc[shown[0]]]
-        who = f"{player_name(owner)} shows" if owner >= 0 else "shown:"
-        tail = "" if seats is None else " to " + ", ".join(player_name(p) for p in seats)
-        s.fresh.append((f"{who} {marks(len(shown))}{tail}", tuple(shown)))
-
-
-def swap_none(span):
-    raise RuleError("`swap` needs two cards, and one of them is none", span)
-
-
-def announce(s, said, speaker):
-    body, cards = said
-    if speaker is not None:
-        body = f"{player_name(speaker)}: {body}"
-    s.fresh.append((body, cards))
-
-
-def eliminated(s, p):
-    s.fresh.append((f"{player_name(p)} is eliminated", ()))
-
-
-def game_over(s):
-    names = ", ".join(player_name(p) for p in s.winner_seats) or "nobody"
-    s.fresh.append((f"the game is over; winner{'s' if len(s.winner_seats) > 1 else ''}: {names}", ()))
+    if s.log is not None:
+        effects.log_reveal(s, shown, seats, owners)
 
 
 def move_all(s, dest, order, vis, all_, face, names):
@@ -178,4 +127,4 @@ def move_all(s, dest, order, vis, all_, face, names):
     elif face == "up":
         known[:] = [all_] * len(order)
         if s.log is not None:
-            s.fresh.append((f"face up on {zone_words(names[dest])}: {marks(len(order))}", tuple(range(len(order)))))
+            face_up(s, dest, range(len(order)), names)

@@ -26,7 +26,7 @@ from ...runtime.playout import NEVER
 from ...runtime.program import ProgramBase, loops_forever, round_begins
 from . import seats
 from .choose import write_choose, write_entry
-from .facts import phases_spend_steps, reads_knowledge
+from ..ir_facts import phases_spend_steps, reads_knowledge
 from .rounds import RoundEmitter
 from .writer import Namespace, Writer
 

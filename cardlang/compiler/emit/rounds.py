@@ -16,7 +16,7 @@ from .. import ir
 from ...runtime.engine import STOP
 from . import helpers
 from .choose import counted_once, write_legal, write_pick
-from .facts import MAX_WRITTEN_STATEMENTS, statements, written_size
+from ..ir_facts import MAX_WRITTEN_STATEMENTS, statements, written_size
 
 # The most statements a round's function may hold once its phases are written in place: phases that
 # each play the next one twice would double it at each level (the ops play such a round instead).

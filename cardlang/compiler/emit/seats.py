@@ -4,8 +4,7 @@ reference interpreter does them (`compiler/reference.py`, `reference_expr.py`)."
 
 from __future__ import annotations
 
-from ...runtime.basics import RuleError
-from ...runtime.log import player_name
+from ...runtime import effects
 
 
 def sit_out(s, p, sitting: int) -> None:
@@ -14,7 +13,7 @@ def sit_out(s, p, sitting: int) -> None:
         s.active[p] = False
         s.v[sitting] = (s.v[sitting] or ()) + (p,)
         if s.log is not None:
-            s.fresh.append((f"{player_name(p)} sits out the rest of the round", ()))
+            effects.sits_out(s, p)
 
 
 def leave_sitting(s, p, sitting: int) -> None:
@@ -29,6 +28,14 @@ def back_in(s, sitting: int) -> None:
     for q in s.v[sitting]:
         s.active[q] = True
     s.v[sitting] = ()
+
+
+def set_direction(s, slot: int, reversed_: bool, direction: str) -> None:
+    """`direction left|right`: play goes that way now (`reversed_`: against the declared direction)."""
+    turns = bool(s.v[slot]) != reversed_  # (None before any: the declared way)
+    s.v[slot] = reversed_
+    if turns and s.log is not None:
+        effects.direction_now(s, direction)
 
 
 def best_scorers(s, slot: int, score, lowest: bool, sitting) -> tuple:
@@ -48,7 +55,7 @@ def best_scorers(s, slot: int, score, lowest: bool, sitting) -> tuple:
 def seat_number(p, span) -> int:
     """`seat(p)`: 1 for P0, as `seats[k]` counts."""
     if p is None:
-        raise RuleError("`seat(…)` of no player (none)", span)
+        effects.seat_of_none(span)
     return p + 1
 
 
@@ -56,4 +63,4 @@ def reverse(s, slot: int) -> None:
     """`reverse direction`."""
     s.v[slot] = not s.v[slot]
     if s.log is not None:
-        s.fresh.append(("play now goes the other way", ()))
+        effects.reversed_play(s)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 
 from .. import ir
-from ...runtime.log import mark, zone_words
+from ...runtime.effects import face_up_text
 from ...runtime.program import loops_forever
 from ...runtime import budget, steps
 from ...runtime.zones import move_cards
@@ -22,7 +22,7 @@ from ...runtime import pots
 from ...runtime import bet_counts
 from . import helpers, seats
 from .expr import ExprEmitter, is_local
-from .facts import apart, writes
+from ..ir_facts import apart, writes
 
 
 class StmtEmitter(ExprEmitter):
@@ -171,7 +171,7 @@ class StmtEmitter(ExprEmitter):
                 if face is None and self.knowledge:
                     w.line(f"s.known[{c}] |= {self.c(self.layout.zone_vis)}[{dest}]")
                 elif face == "up":
-                    texts = tuple(f"face up on {zone_words(name)}: {mark(0)}" for name in names)
+                    texts = tuple(face_up_text(name, 1) for name in names)  # (the line, made once a zone)
                     if self.knowledge:
                         w.line(f"s.known[{c}] = {self.layout.all}")
                     w.line("if s.log is not None:")
@@ -376,7 +376,7 @@ class StmtEmitter(ExprEmitter):
             w.line(f"{speaker} = {self.x(w, st.speaker)}")
         w.line("if s.log is not None:")
         with w.indent():
-            w.line(f"{self.c(helpers.announce)}(s, {self.text(w, st.text, values)}, {speaker})")
+            w.line(f"{self.c(helpers.announce)}(s, {self.text(w, st.text, values)}, {speaker}, {st.speaker is not None})")
 
     def s_Eliminate(self, w, st: ir.Eliminate):
         p = w.fresh("_p")
@@ -395,6 +395,9 @@ class StmtEmitter(ExprEmitter):
 
     def s_ReverseDirection(self, w, st: ir.ReverseDirection):
         w.line(f"{self.c(seats.reverse)}(s, {st.slot})")
+
+    def s_SetDirection(self, w, st: ir.SetDirection):
+        w.line(f"{self.c(seats.set_direction)}(s, {st.slot}, {st.reversed}, {self.c(st.direction)})")
 
     # ------------------------------------------------------------- pots and betting
     def s_PotRule(self, w, st: ir.PotRule):

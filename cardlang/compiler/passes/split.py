@@ -6,7 +6,7 @@ rest is tried card by card. Works on the choices of the op graph; the emitter wr
 from __future__ import annotations
 
 from .. import ir
-from ..emit.facts import draws, reads
+from ..ir_facts import draws, reads
 from ..emit.graph import Choose
 
 NAME = "split"

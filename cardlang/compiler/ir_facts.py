@@ -1,5 +1,7 @@
-"""What the emitter knows of a lowered game before it writes it: the slots that never hold none,
-whether a rule reads who knows a card, whether two zones can be the same.
+"""Walks over a lowered game's IR: what the emitter knows before it writes it (the slots that never
+hold none, whether two zones can be the same), and what both engines ask of it (whether a rule reads
+who knows a card, whether a phase played spends a step). Here, beside the IR, so that the reference
+interpreter asks it without importing the emitter.
 
 A variable bound to each card of a zone, or of one card that is there (a `for each`, an aggregate,
 a card to choose), holds a card id, never none, unless some `set` writes that slot; the emitter
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-from .. import ir
+from . import ir
 
 _CARD_SOURCES = (ir.ZoneCards, ir.Maybe)
 
