@@ -28,7 +28,7 @@ import pyspiel
 
 from .lang.limits import MAX_PLAYERS
 from .load import load
-from .research.chance import NeedChance, Script
+from .research.chance import NeedChance, Script, lazy_zones
 from .research.encoding import MAX_NUMBER, Encoder
 from .research.history import Decision, History, history_length
 from .runtime import at_once
@@ -188,10 +188,10 @@ def _run(core: _Core, game) -> _Core:
     chance event without an outcome."""
     try:
         if core.base is None:
-            st = game.new_initial_state(seed=0, chance=Script(core.script))
+            st = game.new_initial_state(seed=0, chance=Script(core.script, 0, lazy_zones(game.program)))
         else:
             st = core.base.clone()
-            st.rng = Script(core.script)
+            st.rng = core.base.rng.again(core.script)  # (the lazy piles' open cards go on)
             st.apply(core.action)
     except NeedChance as e:
         st, core.event = None, (e.kind, e.data)
@@ -212,7 +212,7 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
     new.moves = core.moves + ((player, action),)
     if core.event is not None:
         kind, data = core.event
-        if kind == "draw":
+        if kind != "shuffle":  # a draw's index, a card dealt from a lazy pile
             new.script = core.script + (action,)
             return _run(new, game)
         drawn = core.drawn + (action,)
@@ -289,6 +289,8 @@ class CardsState(pyspiel.State):
                 raise ValueError(f"a `random` draw among {data} items: this game offers OpenSpiel at most "
                                  f"{max(self._cards.deck.size, MAX_DRAW)} chance outcomes")
             return [(i, 1.0 / data) for i in range(data)]
+        if kind == "card":
+            return [(c, 1.0 / len(data)) for c in data]
         left = sorted(set(data).difference(self._core.drawn))
         return [(c, 1.0 / len(left)) for c in left]
 
@@ -301,6 +303,8 @@ class CardsState(pyspiel.State):
             if kind == "shuffle":
                 # a copy of a face is its own outcome: its string names the copy (`7♥#2`)
                 return f"chance: {self._cards.deck.label_of(action, copy=True)} next"
+            if kind == "card":
+                return f"chance: {self._cards.deck.label_of(action, copy=True)} dealt"
             return f"chance: item {action} of {data}"
         st = self._core.st
         if st is None or st.is_terminal() or st.current_player != player:
@@ -332,8 +336,8 @@ class CardsState(pyspiel.State):
         lines = st.transcript() if st is not None else []
         if core.event is not None:
             kind, data = core.event
-            what = f"a shuffle of {len(data)} cards, {len(core.drawn)} drawn" if kind == "shuffle" \
-                else f"a draw among {data}"
+            what = (f"a shuffle of {len(data)} cards, {len(core.drawn)} drawn" if kind == "shuffle"
+                    else f"a card dealt among {len(data)}" if kind == "card" else f"a draw among {data}")
             lines = lines + [f"chance: {what}"]
         return "\n".join(lines)
 

@@ -282,6 +282,8 @@ class ReferenceProgram(ProgramBase):
         if n * len(targets) > len(pile):
             raise RuleError(f"cannot deal {n} card(s) to {len(targets)} place(s): "
                             f"`{names[src]}` holds {len(pile)}", node.span)
+        if type(st.rng) is not int and n and targets:  # a chance source may choose the cards now
+            steps.settle(st, src, n * len(targets))
         for _ in range(n):  # one card at a time, each place in turn, from the top (the end of the list)
             for z in targets:
                 c = pile.pop()
