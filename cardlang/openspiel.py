@@ -43,6 +43,12 @@ _UTILITIES = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM, "identical": pyspie
               "general_sum": pyspiel.GameType.Utility.GENERAL_SUM}
 _GAMES: dict = {}  # (file, players, options, engine) -> (engine Game, Encoder): loaded once a process
 _STARTS: dict = {}  # the same key -> the core of the game's start
+_LAZY: dict = {}  # the same key -> the zones shuffled lazily (`research.chance.lazy_zones`)
+# A core remembers the cores its actions lead to (they are never changed in place, so a child is
+# the same whoever asks): an algorithm or an agent that walks the same positions again pays a dict
+# lookup, not a replay. MEMO bounds the children remembered per game (each holds an engine state).
+MEMO = 50_000
+_MEMO_LEFT: dict = {}  # the same key -> how many more children may be remembered
 
 
 def _type(utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
@@ -80,6 +86,7 @@ def _engine_game(key: tuple):
         path, players, options, engine = key
         game = load(path, players or None, _options(options) or None, engine=engine)
         got = _GAMES[key] = (game, Encoder(game, MAX_NUMBER))
+        _LAZY[key] = lazy_zones(game.program)
     return got
 
 
@@ -127,7 +134,8 @@ class _Core:
     """Where an OpenSpiel state stands, in plain engine terms; fields are replaced, never changed in
     place, so a copy shares them safely. Pickled as its key and moves (replayed when unpickled)."""
 
-    __slots__ = ("key", "st", "base", "action", "script", "event", "drawn", "moves", "views", "decisions")
+    __slots__ = ("key", "st", "base", "action", "script", "event", "drawn", "moves", "views", "decisions",
+                 "kids")  # (player, action) -> the child core, once made (see MEMO)
 
     def __copy__(self) -> "_Core":
         c = _Core.__new__(_Core)
@@ -136,7 +144,7 @@ class _Core:
         return c
 
     def __deepcopy__(self, memo) -> "_Core":
-        return self.__copy__()
+        return self  # (never changed in place: a cloned state shares its core and what it remembers)
 
     def __reduce__(self):
         return _revive, (self.key, self.moves)
@@ -164,12 +172,19 @@ class _Core:
         return view
 
 
+def forget_states() -> None:
+    """Forgets every state this process made and what each remembers (`MEMO`): new states are made
+    afresh (for a test that changes how a tensor is made)."""
+    _STARTS.clear()
+    _MEMO_LEFT.clear()
+
+
 def _revive(key: tuple, moves: tuple) -> _Core:
     """A state's core played again from the start (how a serialized state comes back)."""
     game, encoder = _engine_game(key)
     core = _start(key, game)
     for player, action in moves:
-        core = _advance(core, game, encoder, player, action)
+        core = _child(core, game, encoder, player, action)
     return core
 
 
@@ -179,6 +194,7 @@ def _start(key: tuple, game) -> _Core:
     if got is None:
         core = _Core()
         core.key, core.base, core.action, core.script, core.moves, core.decisions = key, None, None, (), (), ()
+        core.kids = {}
         got = _STARTS[key] = _run(core, game)
     return got
 
@@ -188,7 +204,7 @@ def _run(core: _Core, game) -> _Core:
     chance event without an outcome."""
     try:
         if core.base is None:
-            st = game.new_initial_state(seed=0, chance=Script(core.script, 0, lazy_zones(game.program)))
+            st = game.new_initial_state(seed=0, chance=Script(core.script, 0, _LAZY[core.key]))
         else:
             st = core.base.clone()
             st.rng = core.base.rng.again(core.script)  # (the lazy piles' open cards go on)
@@ -206,9 +222,22 @@ def _run(core: _Core, game) -> _Core:
     return core
 
 
+def _child(core: _Core, game, encoder: Encoder, player: int, action: int) -> _Core:
+    """The core after OpenSpiel action `action` of `player`: remembered, or made (`_advance`)."""
+    got = core.kids.get((player, action))
+    if got is None:
+        got = _advance(core, game, encoder, player, action)
+        left = _MEMO_LEFT.get(core.key, MEMO)
+        if left > 0:
+            core.kids[(player, action)] = got
+            _MEMO_LEFT[core.key] = left - 1
+    return got
+
+
 def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _Core:
     """The core after OpenSpiel action `action` of `player` (a seat, or chance)."""
     new = core.__copy__()
+    new.kids = {}
     new.moves = core.moves + ((player, action),)
     if core.event is not None:
         kind, data = core.event
@@ -278,8 +307,12 @@ class CardsState(pyspiel.State):
         return core.st.current_player
 
     def _legal_actions(self, player: int) -> list:
-        """The seat's legal action indices, ascending (from its view)."""
-        return self._encoder.legal_indices(self._core.table_view(player))
+        """The seat's legal action indices, ascending (from its view; kept with the core)."""
+        views = self._core.views
+        got = views.get(("legal", player))
+        if got is None:
+            got = views[("legal", player)] = self._encoder.legal_indices(self._core.table_view(player))
+        return got
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) of the chance event under way: a card drawn, or an index drawn."""
@@ -295,7 +328,7 @@ class CardsState(pyspiel.State):
         return [(c, 1.0 / len(left)) for c in left]
 
     def _apply_action(self, action: int) -> None:
-        self._core = _advance(self._core, self._cards, self._encoder, self.current_player(), int(action))
+        self._core = _child(self._core, self._cards, self._encoder, self.current_player(), int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -367,6 +400,11 @@ class CardsObserver:
         """Fills the tensor with what `player` knows in `state` (perfect recall: and the decisions
         as it read them)."""
         core = state._core
+        key = ("tensor", player, self.tensor.size)  # (kept with the core: a core never changes)
+        kept = core.views.get(key)
+        if kept is not None:
+            self.tensor[:] = kept
+            return
         view = core.table_view(player)
         n = self.encoder.size
         if view is None:
@@ -375,6 +413,7 @@ class CardsObserver:
             self.encoder.observation(view, out=self.tensor[:n])
         if self.perfect_recall:
             self.history.fill(self.tensor[n:], core.decisions, player)
+        core.views[key] = self.tensor.copy()
 
     def string_from(self, state: CardsState, player: int) -> str:
         """The observation (or, perfect recall, the information state) of `player` as a string."""
