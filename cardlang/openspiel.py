@@ -4,7 +4,9 @@
 Chance is explicit: every shuffle and `random` draw of the rules is a chance node with its outcomes
 and their probabilities. A shuffle of k cards is k - 1 successive chance nodes, each drawing the next
 card from the top among those left (uniformly: the same distribution as the engine's shuffle); a
-draw among n items is one node of n outcomes. The engine cannot stop inside a step, so a state
+draw among n items is one node of n outcomes. A hidden pile that the rules only shuffle, deal from
+and count is shuffled lazily (`research.chance.lazy_zones`): no node at the shuffle, one when a deal
+takes a card whose place is still open, among the open cards, so the tree has its natural size. The engine cannot stop inside a step, so a state
 plays its step again from the step's start (the decision, or the game's start) with one outcome
 more each time it meets a chance event it has no outcome for (`research/chance.py`).
 

@@ -156,3 +156,56 @@ def test_both_engines_play_the_same_lazy_courses():
             for s in states:
                 s.apply_action(a)
         assert states[1].is_terminal() and states[0].returns() == states[1].returns()
+
+
+# ------------------------------------------------- what a state remembers (issue 31 item 5)
+def _all_states(game) -> list:
+    out, stack = [], [game.new_initial_state()]
+    while stack:
+        s = stack.pop()
+        out.append(s)
+        if not s.is_terminal():
+            actions = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+            stack.extend(s.child(a) for a in actions)
+    return out
+
+
+def _shown(s) -> tuple:
+    """Everything OpenSpiel reads of a state (both seats' strings and tensors, the moves, the end)."""
+    if s.is_chance_node():
+        return str(s), s.chance_outcomes(), s.history()
+    seats = range(2)
+    return (str(s), s.history(), s.is_terminal(), s.returns(), s.current_player(),
+            [s.legal_actions(p) for p in seats] if not s.is_terminal() else [],
+            [s.information_state_string(p) for p in seats], [s.information_state_tensor(p) for p in seats],
+            [s.observation_string(p) for p in seats], [s.observation_tensor(p) for p in seats])
+
+
+def test_a_state_remembers_the_states_its_actions_lead_to_and_they_are_what_a_fresh_one_gives(monkeypatch):
+    g = openspiel.load_game(path(KUHN))
+    openspiel.forget_states()
+    a, b = g.new_initial_state(), g.new_initial_state()
+    a.apply_action(2)
+    b.apply_action(2)
+    assert a._core is b._core  # remembered: the same child, not a replay
+    remembered = [_shown(s) for s in _all_states(g)]
+    assert [_shown(s) for s in _all_states(g)] == remembered  # (asked again: from what is kept)
+    monkeypatch.setattr(openspiel, "MEMO", 0)
+    openspiel.forget_states()
+    c, d = g.new_initial_state(), g.new_initial_state()
+    c.apply_action(2)
+    d.apply_action(2)
+    assert c._core is not d._core
+    assert [_shown(s) for s in _all_states(g)] == remembered  # every state made afresh: the same
+    openspiel.forget_states()
+
+
+def test_the_states_remembered_are_bounded_per_game(monkeypatch):
+    monkeypatch.setattr(openspiel, "MEMO", 5)
+    openspiel.forget_states()
+    g = openspiel.load_game(path(LEDUC))
+    states = _all_states(g)
+    assert openspiel._MEMO_LEFT[g.key] == 0
+    kept = sum(len(s._core.kids) for s in states)
+    assert kept == 5 and len(states) == 9457
+    openspiel.forget_states()
