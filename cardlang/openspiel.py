@@ -243,10 +243,16 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
     new.moves = core.moves + ((player, action),)
     if core.event is not None:
         kind, data = core.event
-        if kind != "shuffle":  # a draw's index, a card dealt from a lazy pile
+        if kind == "draw":
             new.script = core.script + (action,)
             return _run(new, game)
         drawn = core.drawn + (action,)
+        if kind == "card":  # the cards a deal takes from a lazy pile, one after the other
+            if len(drawn) < data[1]:
+                new.drawn = drawn  # (the same step, the same views)
+                return new
+            new.script = core.script + drawn
+            return _run(new, game)
         if len(drawn) < len(data) - 1:
             new.drawn = drawn  # (the same step, the same views)
             return new
@@ -325,7 +331,8 @@ class CardsState(pyspiel.State):
                                  f"{max(self._cards.deck.size, MAX_DRAW)} chance outcomes")
             return [(i, 1.0 / data) for i in range(data)]
         if kind == "card":
-            return [(c, 1.0 / len(data)) for c in data]
+            left = [c for c in data[0] if c not in self._core.drawn]
+            return [(c, 1.0 / len(left)) for c in left]
         left = sorted(set(data).difference(self._core.drawn))
         return [(c, 1.0 / len(left)) for c in left]
 
@@ -372,7 +379,8 @@ class CardsState(pyspiel.State):
         if core.event is not None:
             kind, data = core.event
             what = (f"a shuffle of {len(data)} cards, {len(core.drawn)} drawn" if kind == "shuffle"
-                    else f"a card dealt among {len(data)}" if kind == "card" else f"a draw among {data}")
+                    else f"a deal of {data[1]} cards among {len(data[0])}, {len(core.drawn)} drawn" if kind == "card"
+                    else f"a draw among {data}")
             lines = lines + [f"chance: {what}"]
         return "\n".join(lines)
 

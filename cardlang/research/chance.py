@@ -31,7 +31,9 @@ from ..compiler.emit.facts import _walk
 class NeedChance(Exception):
     """The chance source holds no outcome for the next chance event: `kind` "shuffle" (`data`: the
     cards of the pile, in the order they lay), "draw" (`data`: how many items to pick among) or
-    "card" (`data`: the open cards of a lazy pile a deal may take next, ascending)."""
+    "card" (`data`: the open cards of a lazy pile a deal may take next, ascending, and how many
+    successive cards the deal takes among them before the step can go on: chosen one after the
+    other, without playing the step again between them)."""
 
     def __init__(self, kind: str, data):
         super().__init__(kind, data)
@@ -81,14 +83,18 @@ class Script:
         if not cards:
             return self
         at = self.at
-        for i in range(len(pile) - 1, max(len(pile) - k, 0) - 1, -1):
+        low = max(len(pile) - k, 0)
+        for i in range(len(pile) - 1, low - 1, -1):
             if pile[i] not in cards:
                 continue
             left = sorted(c for c in pile if c in cards)
             if len(left) == 1:
                 pick = left[0]
             elif at >= len(self.outcomes):
-                raise NeedChance("card", tuple(left))
+                # the open places this deal takes from here on (a pick leaves the others open), the
+                # last open card of the pile, if it is one of them, going to its place without a choice
+                places = sum(1 for j in range(i, low - 1, -1) if pile[j] in cards)
+                raise NeedChance("card", (tuple(left), min(places, len(left) - 1)))
             else:
                 pick = self.outcomes[at]
                 at += 1
