@@ -6,9 +6,10 @@ and their probabilities. A shuffle of k cards is k - 1 successive chance nodes, 
 card from the top among those left (uniformly: the same distribution as the engine's shuffle); a
 draw among n items is one node of n outcomes. A hidden pile that the rules only shuffle, deal from
 and count is shuffled lazily (`research.chance.lazy_zones`): no node at the shuffle, one when a deal
-takes a card whose place is still open, among the open cards, so the tree has its natural size. The engine cannot stop inside a step, so a state
-plays its step again from the step's start (the decision, or the game's start) with one outcome
-more each time it meets a chance event it has no outcome for (`research/chance.py`).
+takes a card whose place is still open, among the open cards, so the tree has its natural size.
+The engine cannot stop inside a step, so a state plays its step again from the step's start (the
+decision, or the game's start) with the outcomes known so far each time it meets a chance event it
+has no outcome for (`research/chance.py`).
 
 Information-state and observation strings and tensors of a seat come from that seat's view
 (`state.view(seat)` for the strings, `runtime.encoder_view.TableView` for the vector): its
@@ -379,8 +380,8 @@ class CardsState(pyspiel.State):
         if core.event is not None:
             kind, data = core.event
             what = (f"a shuffle of {len(data)} cards, {len(core.drawn)} drawn" if kind == "shuffle"
-                    else f"a deal of {data[1]} cards among {len(data[0])}, {len(core.drawn)} drawn" if kind == "card"
-                    else f"a draw among {data}")
+                    else f"a deal of {data[1]} among {len(data[0])} cards, {len(core.drawn)} drawn"
+                    if kind == "card" else f"a draw among {data}")
             lines = lines + [f"chance: {what}"]
         return "\n".join(lines)
 

@@ -129,8 +129,9 @@ _READS = {ir.Deal: ("source",), ir.SwapZones: ("left", "right"), ir.ForgetOrder:
 def lazy_zones(program) -> frozenset:
     """The zones a chance source may shuffle lazily (see the module's docstring): the shared piles
     no seat sees whose cards the rules only shuffle, deal from the top (`deal N from z`) and count
-    (`count(z)`); cards put into one are not open until it is shuffled again. Any zone worked out at run time (a zone variable or
-    parameter) where the rules read cards makes none lazy: the analysis cannot tell which it is."""
+    (`count(z)`); cards put into one are not open until it is shuffled again. Any zone worked out
+    at run time (a zone variable or parameter) where the rules read cards makes none lazy: the
+    analysis cannot tell which it is."""
     layout = program.layout
     families = [(base, per_player or name in layout.zone_counts)
                 for name, (base, per_player) in layout.zone_families.items()]
