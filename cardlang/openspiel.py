@@ -4,9 +4,12 @@
 Chance is explicit: every shuffle and `random` draw of the rules is a chance node with its outcomes
 and their probabilities. A shuffle of k cards is k - 1 successive chance nodes, each drawing the next
 card from the top among those left (uniformly: the same distribution as the engine's shuffle); a
-draw among n items is one node of n outcomes. The engine cannot stop inside a step, so a state
-plays its step again from the step's start (the decision, or the game's start) with one outcome
-more each time it meets a chance event it has no outcome for (`research/chance.py`).
+draw among n items is one node of n outcomes. A hidden pile that the rules only shuffle, deal from
+and count is shuffled lazily (`research.chance.lazy_zones`): no node at the shuffle, one when a deal
+takes a card whose place is still open, among the open cards, so the tree has its natural size.
+The engine cannot stop inside a step, so a state plays its step again from the step's start (the
+decision, or the game's start) with the outcomes known so far each time it meets a chance event it
+has no outcome for (`research/chance.py`).
 
 Information-state and observation strings and tensors of a seat come from that seat's view
 (`state.view(seat)` for the strings, `runtime.encoder_view.TableView` for the vector): its
@@ -28,7 +31,7 @@ import pyspiel
 
 from .lang.limits import MAX_PLAYERS
 from .load import load
-from .research.chance import NeedChance, Script
+from .research.chance import NeedChance, Script, lazy_zones
 from .research.encoding import MAX_NUMBER, Encoder
 from .research.history import Decision, History, history_length
 from .runtime import at_once
@@ -43,6 +46,12 @@ _UTILITIES = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM, "identical": pyspie
               "general_sum": pyspiel.GameType.Utility.GENERAL_SUM}
 _GAMES: dict = {}  # (file, players, options, engine) -> (engine Game, Encoder): loaded once a process
 _STARTS: dict = {}  # the same key -> the core of the game's start
+_LAZY: dict = {}  # the same key -> the zones shuffled lazily (`research.chance.lazy_zones`)
+# A core remembers the cores its actions lead to (they are never changed in place, so a child is
+# the same whoever asks): an algorithm or an agent that walks the same positions again pays a dict
+# lookup, not a replay. MEMO bounds the children remembered per game (each holds an engine state).
+MEMO = 50_000
+_MEMO_LEFT: dict = {}  # the same key -> how many more children may be remembered
 
 
 def _type(utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
@@ -80,6 +89,7 @@ def _engine_game(key: tuple):
         path, players, options, engine = key
         game = load(path, players or None, _options(options) or None, engine=engine)
         got = _GAMES[key] = (game, Encoder(game, MAX_NUMBER))
+        _LAZY[key] = lazy_zones(game.program)
     return got
 
 
@@ -127,7 +137,8 @@ class _Core:
     """Where an OpenSpiel state stands, in plain engine terms; fields are replaced, never changed in
     place, so a copy shares them safely. Pickled as its key and moves (replayed when unpickled)."""
 
-    __slots__ = ("key", "st", "base", "action", "script", "event", "drawn", "moves", "views", "decisions")
+    __slots__ = ("key", "st", "base", "action", "script", "event", "drawn", "moves", "views", "decisions",
+                 "kids")  # (player, action) -> the child core, once made (see MEMO)
 
     def __copy__(self) -> "_Core":
         c = _Core.__new__(_Core)
@@ -136,7 +147,7 @@ class _Core:
         return c
 
     def __deepcopy__(self, memo) -> "_Core":
-        return self.__copy__()
+        return self  # (never changed in place: a cloned state shares its core and what it remembers)
 
     def __reduce__(self):
         return _revive, (self.key, self.moves)
@@ -164,12 +175,19 @@ class _Core:
         return view
 
 
+def forget_states() -> None:
+    """Forgets every state this process made and what each remembers (`MEMO`): new states are made
+    afresh (for a test that changes how a tensor is made)."""
+    _STARTS.clear()
+    _MEMO_LEFT.clear()
+
+
 def _revive(key: tuple, moves: tuple) -> _Core:
     """A state's core played again from the start (how a serialized state comes back)."""
     game, encoder = _engine_game(key)
     core = _start(key, game)
     for player, action in moves:
-        core = _advance(core, game, encoder, player, action)
+        core = _child(core, game, encoder, player, action)
     return core
 
 
@@ -179,6 +197,7 @@ def _start(key: tuple, game) -> _Core:
     if got is None:
         core = _Core()
         core.key, core.base, core.action, core.script, core.moves, core.decisions = key, None, None, (), (), ()
+        core.kids = {}
         got = _STARTS[key] = _run(core, game)
     return got
 
@@ -188,10 +207,10 @@ def _run(core: _Core, game) -> _Core:
     chance event without an outcome."""
     try:
         if core.base is None:
-            st = game.new_initial_state(seed=0, chance=Script(core.script))
+            st = game.new_initial_state(seed=0, chance=Script(core.script, 0, _LAZY[core.key]))
         else:
             st = core.base.clone()
-            st.rng = Script(core.script)
+            st.rng = core.base.rng.again(core.script)  # (the lazy piles' open cards go on)
             st.apply(core.action)
     except NeedChance as e:
         st, core.event = None, (e.kind, e.data)
@@ -206,9 +225,22 @@ def _run(core: _Core, game) -> _Core:
     return core
 
 
+def _child(core: _Core, game, encoder: Encoder, player: int, action: int) -> _Core:
+    """The core after OpenSpiel action `action` of `player`: remembered, or made (`_advance`)."""
+    got = core.kids.get((player, action))
+    if got is None:
+        got = _advance(core, game, encoder, player, action)
+        left = _MEMO_LEFT.get(core.key, MEMO)
+        if left > 0:
+            core.kids[(player, action)] = got
+            _MEMO_LEFT[core.key] = left - 1
+    return got
+
+
 def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _Core:
     """The core after OpenSpiel action `action` of `player` (a seat, or chance)."""
     new = core.__copy__()
+    new.kids = {}
     new.moves = core.moves + ((player, action),)
     if core.event is not None:
         kind, data = core.event
@@ -216,6 +248,12 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
             new.script = core.script + (action,)
             return _run(new, game)
         drawn = core.drawn + (action,)
+        if kind == "card":  # the cards a deal takes from a lazy pile, one after the other
+            if len(drawn) < data[1]:
+                new.drawn = drawn  # (the same step, the same views)
+                return new
+            new.script = core.script + drawn
+            return _run(new, game)
         if len(drawn) < len(data) - 1:
             new.drawn = drawn  # (the same step, the same views)
             return new
@@ -278,8 +316,12 @@ class CardsState(pyspiel.State):
         return core.st.current_player
 
     def _legal_actions(self, player: int) -> list:
-        """The seat's legal action indices, ascending (from its view)."""
-        return self._encoder.legal_indices(self._core.table_view(player))
+        """The seat's legal action indices, ascending (from its view; kept with the core)."""
+        views = self._core.views
+        got = views.get(("legal", player))
+        if got is None:
+            got = views[("legal", player)] = self._encoder.legal_indices(self._core.table_view(player))
+        return got
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) of the chance event under way: a card drawn, or an index drawn."""
@@ -289,11 +331,14 @@ class CardsState(pyspiel.State):
                 raise ValueError(f"a `random` draw among {data} items: this game offers OpenSpiel at most "
                                  f"{max(self._cards.deck.size, MAX_DRAW)} chance outcomes")
             return [(i, 1.0 / data) for i in range(data)]
+        if kind == "card":
+            left = [c for c in data[0] if c not in self._core.drawn]
+            return [(c, 1.0 / len(left)) for c in left]
         left = sorted(set(data).difference(self._core.drawn))
         return [(c, 1.0 / len(left)) for c in left]
 
     def _apply_action(self, action: int) -> None:
-        self._core = _advance(self._core, self._cards, self._encoder, self.current_player(), int(action))
+        self._core = _child(self._core, self._cards, self._encoder, self.current_player(), int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -301,6 +346,8 @@ class CardsState(pyspiel.State):
             if kind == "shuffle":
                 # a copy of a face is its own outcome: its string names the copy (`7♥#2`)
                 return f"chance: {self._cards.deck.label_of(action, copy=True)} next"
+            if kind == "card":
+                return f"chance: {self._cards.deck.label_of(action, copy=True)} dealt"
             return f"chance: item {action} of {data}"
         st = self._core.st
         if st is None or st.is_terminal() or st.current_player != player:
@@ -332,8 +379,9 @@ class CardsState(pyspiel.State):
         lines = st.transcript() if st is not None else []
         if core.event is not None:
             kind, data = core.event
-            what = f"a shuffle of {len(data)} cards, {len(core.drawn)} drawn" if kind == "shuffle" \
-                else f"a draw among {data}"
+            what = (f"a shuffle of {len(data)} cards, {len(core.drawn)} drawn" if kind == "shuffle"
+                    else f"a deal of {data[1]} among {len(data[0])} cards, {len(core.drawn)} drawn"
+                    if kind == "card" else f"a draw among {data}")
             lines = lines + [f"chance: {what}"]
         return "\n".join(lines)
 
@@ -363,6 +411,11 @@ class CardsObserver:
         """Fills the tensor with what `player` knows in `state` (perfect recall: and the decisions
         as it read them)."""
         core = state._core
+        key = ("tensor", player, self.tensor.size)  # (kept with the core: a core never changes)
+        kept = core.views.get(key)
+        if kept is not None:
+            self.tensor[:] = kept
+            return
         view = core.table_view(player)
         n = self.encoder.size
         if view is None:
@@ -371,6 +424,7 @@ class CardsObserver:
             self.encoder.observation(view, out=self.tensor[:n])
         if self.perfect_recall:
             self.history.fill(self.tensor[n:], core.decisions, player)
+        core.views[key] = self.tensor.copy()
 
     def string_from(self, state: CardsState, player: int) -> str:
         """The observation (or, perfect recall, the information state) of `player` as a string."""

@@ -23,4 +23,9 @@ def leaky_history(monkeypatch):
         for i, d in enumerate(decisions[-self.length:]):
             if d.card >= 0:
                 out[i * self.width + self.card_at + d.card] = 1.0
+    from cardlang import openspiel
+
+    openspiel.forget_states()  # (states remember their tensors: none made by the real block is kept)
     monkeypatch.setattr(history.History, "fill", leaky)
+    yield
+    openspiel.forget_states()  # (nor one made by the leaky block, for the tests after)

@@ -35,7 +35,7 @@ class Step:
     """A move of a course, and what the twins need of it when it is a decision."""
 
     move: int  # the OpenSpiel action
-    chance: str = ""  # the chance event's kind ("shuffle", "draw"), or "" for a decision
+    chance: str = ""  # the chance event's kind ("shuffle", "draw", "card"), or "" for a decision
     player: int = -1
     real: int = -1  # the engine's action id (its card the real one)
     card: int = -1  # the card chosen, or -1
@@ -188,7 +188,7 @@ def twin(before: list, steps: list, i: int, other: int, seat: int):
                 return None
             outcomes = dict(state.chance_outcomes())
             move = step.move
-            if move not in outcomes and step.chance == "shuffle":
+            if move not in outcomes and step.chance in ("shuffle", "card"):
                 move = swap.get(move, move)  # (the card exchanged lies where the real one did)
             if move not in outcomes:
                 return None

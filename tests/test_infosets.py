@@ -107,8 +107,8 @@ def differences(relative: str, players: int, a, b, seat: int, bots: bool = True)
     if ChoiceCount(a, seat).legal_action_ids() != ChoiceCount(b, seat).legal_action_ids():
         out.append("legal count")
     shown_a, shown_b = leaks.adapters_show(relative, players, a, seat), leaks.adapters_show(relative, players, b, seat)
-    for name, x, y in zip(("PettingZoo", "Gymnasium", "Gymnasium mask", "OpenSpiel observation string",
-                           "OpenSpiel information-state string"), shown_a, shown_b):
+    assert len(shown_a) == len(leaks.ADAPTER_PARTS)
+    for name, x, y in zip(leaks.ADAPTER_PARTS, shown_a, shown_b):
         if x != y:
             out.append(name)
     for j in range(2):
@@ -281,3 +281,22 @@ def test_a_card_seen_arriving_from_a_hand_leaves_its_places_there_blurred():
     assert a.zones != b.zones and a.among != b.among
     assert a.view(1) == b.view(1)
     assert differences(relative, 3, a, b, 1) == []
+
+
+def test_the_sweep_catches_a_render_that_shows_the_real_table(monkeypatch):
+    """The renders are compared (issue 31 item 6): a Gymnasium render that printed the real zones,
+    other seats' hidden cards in them, is caught in both modes on Counter-Bluff."""
+    from cardlang import gymnasium
+
+    real = gymnasium.CardsEnv.render
+
+    def leaky(self):
+        text = f"{real(self) or ''}{self._state.zones}\n"
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
+
+    monkeypatch.setattr(gymnasium.CardsEnv, "render", leaky)
+    _, _, found = sweep("games/counter_bluff.cards", 2, SEEDS, STOPS)
+    assert any("Gymnasium render ansi" in f and "Gymnasium render human" in f for f in found), found

@@ -12,6 +12,7 @@ are checked on OpenSpiel's own states: the same course with two hidden cards exc
 findings of issue 13 follow.
 """
 
+import contextlib
 import glob
 import io
 import os
@@ -97,18 +98,58 @@ def _environments(relative, players):
     return (pettingzoo.CardsEnv(path(relative), players), gymnasium.CardsEnv(path(relative), 0, "random", players))
 
 
+@lru_cache(maxsize=None)
+def _rendering(relative, players, mode):
+    """The environments of every API with render mode `mode`: (PettingZoo AEC, parallel, Gymnasium)."""
+    return (pettingzoo.CardsEnv(path(relative), players, render_mode=mode),
+            pettingzoo.CardsParallelEnv(path(relative), players, render_mode=mode),
+            gymnasium.CardsEnv(path(relative), 0, "random", players, render_mode=mode))
+
+
+# what `adapters_show` gives, in its order
+ADAPTER_PARTS = ("PettingZoo", "Gymnasium", "Gymnasium mask", "OpenSpiel observation string",
+                 "OpenSpiel information-state string", "PettingZoo parallel", "Gymnasium render ansi",
+                 "Gymnasium render human", "PettingZoo render ansi", "PettingZoo render human",
+                 "PettingZoo parallel render ansi", "PettingZoo parallel render human")
+
+
 def adapters_show(relative, players, state, seat) -> list:
-    """Everything the research adapters give seat `seat` of `state`: PettingZoo's observation and mask,
-    Gymnasium's, OpenSpiel's observation and information-state strings (its observation tensor is the
-    vector, its information-state tensor is checked below on OpenSpiel's states)."""
+    """Everything the research adapters give seat `seat` of `state` (`ADAPTER_PARTS`): PettingZoo's
+    observation and mask in the AEC and the parallel API, Gymnasium's, OpenSpiel's observation and
+    information-state strings (its tensors are checked on OpenSpiel's states: test_infosets.py, and
+    below), and the text table each API renders for the seat (`render_mode` "ansi", returned, and
+    "human", printed: Gymnasium's always, PettingZoo's, which shows the seat to play, when that is
+    the seat)."""
     pz, gym = _environments(relative, players)
     pz._state, pz._views = state, {}
     shown = {k: v.tolist() for k, v in pz.observe(pz.possible_agents[seat]).items()}
     gym._state, gym.seat = state, seat
     obs, info = gym._observe()
     view = state.view(seat, past=False)
-    return [shown, {k: v.tolist() for k, v in obs.items()}, info["action_mask"].tolist(),
-            openspiel.seat_string(view, "", False), openspiel.seat_string(view, "", True)]
+    out = [shown, {k: v.tolist() for k, v in obs.items()}, info["action_mask"].tolist(),
+           openspiel.seat_string(view, "", False), openspiel.seat_string(view, "", True)]
+    par = _rendering(relative, players, "ansi")[1]
+    par._state, par.agents = state, par.possible_agents[:]
+    agent = par.possible_agents[seat]
+    out.append(({k: v.tolist() for k, v in par._observe()[agent].items()}, par._infos()[agent]))
+    to_play = state.current_player if not state.is_terminal() else 0
+    rendering = {mode: _rendering(relative, players, mode) for mode in ("ansi", "human")}
+    for mode, (aec, par, gym) in rendering.items():
+        gym._state, gym.seat = state, seat
+        out.append(_rendered(gym))
+    for k in (0, 1):  # the AEC env, then the parallel one
+        for mode, envs in rendering.items():
+            envs[k]._state = state
+            out.append(_rendered(envs[k]) if to_play == seat else None)
+    return out
+
+
+def _rendered(env) -> str:
+    """What `env.render()` gives: its text ("ansi"), or what it prints ("human")."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        text = env.render()
+    return text if env.render_mode == "ansi" else printed.getvalue()
 
 
 def _players(relative):
@@ -319,8 +360,8 @@ def test_a_seat_is_never_shown_its_own_hand_facing_away(players):
 
 # ------------------------------------------------------------- OpenSpiel's tensors (issue 17)
 # OpenSpiel's states carry their history (every chance outcome and decision): the twins are the
-# same course with two cards the seat does not know exchanged in every shuffle's outcome and every
-# choice of a card. Where the seat reads the same information-state string in both, it must be
+# same course with two cards the seat does not know exchanged in every shuffle's outcome, every card
+# dealt from a pile shuffled lazily and every choice of a card. Where the seat reads the same information-state string in both, it must be
 # given the same information-state and observation tensors.
 TENSOR_FILES = [f for f in HIDDEN if f.replace(os.sep, "/") in
                 {"examples/kuhn_poker.cards", "examples/follow_suit.cards", "examples/high_card_chips.cards",
@@ -335,7 +376,7 @@ def _exchanged(g, moves, a, b):
     state = g.new_initial_state()
     for m in moves:
         if state.is_chance_node():
-            if state._core.event[0] == "shuffle":
+            if state._core.event[0] in ("shuffle", "card"):  # (a card of a lazy pile dealt: also a card)
                 m = swap.get(m, m)
             if m not in dict(state.chance_outcomes()):
                 return None

@@ -37,6 +37,11 @@ def _walk(node, seen: set):
             yield from _walk(getattr(node, f.name), seen)
 
 
+def walk(roots):
+    """Every IR node under `roots` (a node, or lists and tuples of them), each phase's body once."""
+    return _walk(roots, set())
+
+
 def _is_card_source(e) -> bool:
     return isinstance(e, _CARD_SOURCES) or (isinstance(e, ir.Const) and isinstance(e.value, tuple)
                                             and all(type(c) is int for c in e.value))

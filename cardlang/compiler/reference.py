@@ -280,6 +280,8 @@ class ReferenceProgram(ProgramBase):
         names = self.zone_names
         if n * len(targets) > len(pile):
             effects.cannot_deal(n, len(targets), names[src], len(pile), node.span)
+        if type(st.rng) is not int and n and targets:  # a chance source may choose the cards now
+            steps.settle(st, src, n * len(targets))
         for _ in range(n):  # one card at a time, each place in turn, from the top (the end of the list)
             for z in targets:
                 c = pile.pop()

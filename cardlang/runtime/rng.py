@@ -7,10 +7,13 @@ seeded games do not change, but without `Random.__init__`, the Python-level `see
 per-card method calls of `random.shuffle`: the generator is reseeded in C, one per thread.
 
 A state's chance may instead be a *chance source* (any object that is not an int, with the methods
-`shuffle(pile) -> next chance` and `randbelow(n) -> (value, next chance)`): both engines draw only
-through these two functions, so an adapter that must supply the outcomes itself (OpenSpiel's
-chance nodes: `cardlang.research.chance`) sets one as `state.rng` and every shuffle and `random`
-draw of either engine asks it. A seeded game never meets one (its chance is an int).
+`shuffle(pile, zone) -> next chance`, `randbelow(n) -> (value, next chance)` and
+`settle(pile, zone, k) -> next chance`): both engines draw only through these functions, so an
+adapter that must supply the outcomes itself (OpenSpiel's chance nodes: `cardlang.research.chance`)
+sets one as `state.rng` and every shuffle and `random` draw of either engine asks it. A source may
+shuffle a pile lazily: leave its order open and choose each card when a deal takes it
+(`runtime.steps.settle`, which both engines call before a deal). A seeded game never meets one
+(its chance is an int, its piles are ordered when shuffled).
 """
 
 from __future__ import annotations
@@ -50,10 +53,11 @@ _PLANS: dict = {}
 _PLANNED, _KEPT = 1024, 32  # the longest pile whose plan is kept, and how many plans are
 
 
-def shuffle(pile: list, seed: int) -> int:
-    """Shuffles `pile` in place as `random.Random(seed).shuffle(pile)` does; returns the next seed."""
+def shuffle(pile: list, seed: int, zone: int = -1) -> int:
+    """Shuffles `pile` in place as `random.Random(seed).shuffle(pile)` does; returns the next seed.
+    (`zone`, the pile's zone id, is told to a chance source only.)"""
     if type(seed) is not int:  # a chance source (see the module's docstring)
-        return seed.shuffle(pile)
+        return seed.shuffle(pile, zone)
     bits = _generator(seed).getrandbits
     for i, n, k in _plan(len(pile)):  # (k bits until one is below n: what `randrange(n)` draws)
         j = bits(k)

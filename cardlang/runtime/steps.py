@@ -16,7 +16,7 @@ def shuffle_zone(s, z: int, vis, names) -> None:
     pile = s.zones[z]
     if s.fresh:
         flush(s)  # a card shown before the shuffle stays shown in the log
-    s.rng = rng.shuffle(pile, s.rng)
+    s.rng = rng.shuffle(pile, s.rng, z)
     if s.stacks is not None and s.stacks[0] < len(s.stacks[2]):
         i, given, ids = s.stacks
         top = [c for c in ids[i] if c in pile]
@@ -37,6 +37,13 @@ def shuffle_zone(s, z: int, vis, names) -> None:
         facts.clear(s, pile)  # what a seat was told of these cards no longer holds
     if s.log is not None:
         s.fresh.append((f"{zone_words(names[z])} is shuffled", ()))
+
+
+def settle(s, z: int, k: int) -> None:
+    """Before a deal takes the top `k` cards of zone `z`: a chance source that shuffled the zone
+    lazily chooses the cards of those places now (`runtime/rng.py`). A seeded state's piles are
+    already in order, so both engines call this only when the state's chance is not an int."""
+    s.rng = s.rng.settle(s.zones[z], z, k)
 
 
 def draw(s, items: tuple, span):

@@ -243,6 +243,9 @@ class StmtEmitter(ExprEmitter):
             w.line(f"    {self.c(steps.bad_deal_count)}({n}, {at})")
         w.line(f"if {n} * len({targets}) > len({pile}):")
         w.line(f"    {self.c(helpers.cannot_deal)}(s, {n}, {src}, {targets}, {names}, {at})")
+        # a chance source may choose the dealt cards now (runtime/steps.py `settle`); a seed never does
+        w.line(f"if type(s.rng) is not int and {n} and {targets}:")
+        w.line(f"    {self.c(steps.settle)}(s, {src}, {n} * len({targets}))")
         w.line("zones, loc, known = s.zones, s.loc, s.known")
         if self._dealt_apart(st):  # each seat's cards at once: every k-th from the top
             dealt, got, j = w.fresh("_q"), w.fresh("_q"), w.fresh("_j")
