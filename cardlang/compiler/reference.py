@@ -16,6 +16,7 @@ from ..lang.check import Symbols
 from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
 from ..runtime import budget, engine, pots, view
 from ..runtime.at_once import conceal
+from ..runtime.basics import values_to_choose
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import deal_text, flush, flush_up_to_error, marks, player_name, zone_words
 from ..runtime.program import ProgramBase, loops_forever, round_begins
@@ -465,6 +466,8 @@ class ReferenceProgram(ProgramBase):
             candidates = self.x.eval(st, alt.source)
         elif alt.kind == "player":
             candidates = tuple(dict.fromkeys(self.x.eval(st, alt.source)))  # (a seat offered twice is one action)
+        elif alt.kind == "value":  # a rank, a suit, a declared value, a number of a list: each once
+            candidates = values_to_choose(self.x.eval(st, alt.source), line)
         else:
             lo, hi = self.x.eval(st, alt.source), self.x.eval(st, alt.high)
             if lo < 0 or hi > MAX_VALUE:

@@ -59,6 +59,7 @@ class ProgramBase:
         self.facts = layout.facts  # what seats are told of cards (`runtime.facts.Facts`), None without `tell`
         self.held = among.held(layout)  # zone -> the seats that do not see its places (runtime/among.py)
         self.teams, self.tvar_slots = layout.teams, dict(layout.tvar_slots)  # partnerships, if any
+        self.named_values = layout.named_values  # `values strain: …`: a declared value reads as its name
         self.label_cache = {}  # (choice index, action id) -> label, for alternatives marked pure
         # the caps on one game (the game's own, from its `limit` line, else the engine's defaults)
         self.max_decisions = engine.MAX_DECISIONS
@@ -229,6 +230,9 @@ class ProgramBase:
             return self.deck.ranks[value] if 0 <= value < len(self.deck.ranks) else None
         if type_ == ZONE:
             return self.zone_names[value]
+        if type_ in self.named_values:
+            names = self.named_values[type_]
+            return names[value] if 0 <= value < len(names) else None
         if type_ == LIST:
             return list(value)
         if type_ in (SUITS, RANKS):  # each item by its name (none stays none)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .. import ir
 from ...runtime.actions import MAX_VALUE, VALUE_BITS, VALUE_MASK, action_id, new_pending
+from ...runtime.basics import values_to_choose
 from ...runtime.engine import STOP
 from ...runtime.playout import BITS, untold
 from . import helpers
@@ -196,6 +197,14 @@ def _legal_of(em, w, alt: ir.Alternative, base: int, out: str, span, raw: bool =
             w.line(f"{out} = {q}" if base == 0 else f"{out} = {em.c(_with_base)}({base}, {q})")
             return
         _kept(em, w, alt, q, alt.where, out, each)
+        return
+    if alt.kind == "value":  # a rank, a suit, a declared value, a number of a list: each once, checked
+        q = w.fresh("_q")
+        w.line(f"{q} = {em.c(values_to_choose)}({em.x(w, alt.source)}, {em.c(span)})")
+        if alt.where is None:
+            w.line(f"{out} = {q}" if base == 0 else f"{out} = {em.c(_with_base)}({base}, {q})")
+            return
+        _kept(em, w, alt, q, alt.where, out, each, raw)
         return
     if alt.kind == "card":
         q = w.fresh("_q")
