@@ -547,7 +547,7 @@ class Lowerer(PotLowering):
     def x_Call(self, e: ast.Call):
         name, args, span = e.func, e.args, e.span
         sym = self.sym.table.get(name + "()") or self.sym.table.get(name)
-        if sym is None:
+        if sym is None or sym.kind == "value":  # (a value is never called: `suit(c)` is the builtin)
             return self._builtin(e)
         if sym.kind == "pzone":
             base = self.layout.zone_families[name][0]

@@ -285,6 +285,8 @@ class ExpressionChecks:
         if sym is not None and sym.kind == "local":
             self.error("E014", f"`{name}` is a local name, not something to call", e.func_span)
             return ANY
+        if sym is not None and sym.kind == "value" and name in BUILTINS:  # `values kind: …, suit`: `suit(c)` is still the builtin
+            sym = None
         if sym is None:
             if name in BUILTINS and BUILTINS[name] is not None:
                 return self._builtin(e)

@@ -362,6 +362,11 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             return f
         if alt.kind == "value":
             return self._value_open(alt, scopes)
+        if alt.second is not None and alt.where is not None:  # `… and a rank r where …`: some r fits
+            base = self._open(attrs.evolve(alt, where=None, second=None), scopes)
+            if _mentions(alt.where, alt.var):
+                return _and(base, self._fresh())
+            return _and(base, self._value_exists(alt.where, alt.second.var, scopes, 0, alt.second.vtype))
         piles = pile_open(self, alt, scopes, lambda where: self._card_open(alt, where, scopes))
         return piles if piles is not None else self._card_open(alt, alt.where, scopes)
 
