@@ -286,6 +286,9 @@ class Lowerer(PotLowering):
             if alt.second is not None:
                 alts.extend(self._second_alternatives(alt))
                 continue
+            if alt.kind == "set":
+                alts.append(self._set_alternative(alt))
+                continue
             slot = self.slot(CARD if alt.kind == "card" else None) if alt.var is not None else None
             self.scopes.append({alt.var: slot} if alt.var else {})
             source = None
@@ -353,6 +356,25 @@ class Lowerer(PotLowering):
         if vtype in self.sym.named_values:
             return len(self.sym.named_values[vtype].items)
         return 0
+
+    def _set_alternative(self, alt: ast.Alternative) -> ir.Alternative:
+        """`a set cs of 2 to 4 cards from Z where …`: the value (a numbered set of places of the source,
+        runtime/card_sets.py) in one slot; the source as offered and the set's cards in two others.
+        The filter and the label read the set's cards (the engine puts each set there in turn); the
+        body first works them out from the value. Without `as`, the label reads as a person says it
+        (`runtime.card_sets.words`: `pair of 7s: 7♠ 7♥`)."""
+        low, high = alt.sizes
+        value, cards, source_slot = self.slot(), self.slot(CARDS), self.slot(CARDS)
+        self.scopes.append({alt.var: cards})
+        source = self.cards(alt.source)
+        where = self.expr(alt.where) if alt.where is not None else None
+        label = self.text(alt.label) if alt.label is not None else None  # (None: as a person says it, runtime)
+        work_out = ir.Builtin(alt.span, "card_subset", (ir.Slot(alt.span, source_slot), ir.Slot(alt.span, value),
+                                                        ir.Const(alt.span, low)))
+        body = (ir.Assign(alt.span, ir.SlotTarget(cards), work_out),) + self.block(alt.body)
+        self.scopes.pop()
+        return ir.Alternative(alt.span, "set", value, source, ir.Const(alt.span, high), where, label, False, body,
+                              (cards, source_slot, low))
 
     def _second_alternatives(self, alt: ast.Alternative) -> list:
         """`a number level from 1 to 7 and a strain s`: one alternative of the first thing for each

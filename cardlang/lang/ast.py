@@ -372,7 +372,7 @@ class Alternative:
     player among players."""
 
     span: Span
-    kind: str  # "option", "card", "number", "player", "value" (a rank, a suit, a declared value, a listed number)
+    kind: str  # "option", "card", "number", "player", "value" (a rank, a suit, a declared value, a listed number), "set"
     label: Optional[Text]
     var: Optional[str]
     source: Optional[Expr]  # zone / cards, or low bound
@@ -383,6 +383,7 @@ class Alternative:
     vtype: Optional[str] = None  # a value's type as written: `rank`, `suit`, `number` or a declared `values`
     vtype_span: Optional[Span] = None
     second: Optional["SecondChoice"] = None  # `… and a strain s`: a second thing chosen at once
+    sizes: Optional[tuple] = None  # a set of cards (`a set cs of 2 to 4 cards from …`): (fewest, most)
 
 
 @node

@@ -614,6 +614,9 @@ class Checker(ExpressionChecks):
                 self.bind(alt.var, PLAYER, alt.span)
             elif alt.kind == "value":
                 self.bind(alt.var, check_values.choose_value(self, alt), alt.span)
+            elif alt.kind == "set":
+                check_values.card_set(self, alt)
+                self.bind(alt.var, CARDS, alt.span)
             else:
                 self.expect(alt.source, (NUMBER,), "the smallest number")
                 self.expect(alt.high, (NUMBER,), "the largest number")

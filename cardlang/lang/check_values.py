@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from . import ast
 from .diagnostics import did_you_mean
-from .types import BUILTIN_TYPES, LIST, NUMBER, RANK, RANKS, SUIT, SUITS, TYPE_NAMES, declared
+from .limits import MAX_SET_SOURCE as MAX_SOURCE
+from .types import BUILTIN_TYPES, CARDS, LIST, NUMBER, RANK, RANKS, SUIT, SUITS, TYPE_NAMES, ZONE, declared
 
 MAX_NAMED_VALUES = 256  # the most values a `values` declaration lists (a choice offers each)
 CHOSEN = {RANK: RANKS, SUIT: SUITS, NUMBER: LIST}  # a value's type -> the list it may be chosen `from`
@@ -91,3 +92,12 @@ def second_value(checker, second: ast.SecondChoice) -> str:
     checker.error("E012", f"a second thing chosen at once is a rank, a suit or a declared value, not `{t}`",
                   second.vtype_span, help=did_you_mean(t, sorted({RANK, SUIT} | set(checker.sym.named_values))))
     return "any"
+
+
+def card_set(checker, alt: ast.Alternative) -> None:
+    """Checks `a set cs of 2 to 4 cards from Z`: the source is cards, the sizes 1 to 16, fewest first."""
+    checker.expect(alt.source, (ZONE, CARDS), "where the cards are chosen from")
+    low, high = alt.sizes
+    if not 1 <= low <= high <= MAX_SOURCE:
+        checker.error("E012", f"a set of cards has 1 to {MAX_SOURCE} cards, the fewest first, not `{low} to {high}`",
+                      alt.span, help="e.g. `a set cs of 2 to 4 cards from hand(p)`, `a set cs of 2 cards from …`")

@@ -362,6 +362,9 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             return f
         if alt.kind == "value":
             return self._value_open(alt, scopes)
+        if alt.kind == "set":  # one card or more: open when the source holds a card; else not known
+            some = self._card_open(attrs.evolve(alt, where=None), None, scopes)
+            return some if alt.where is None and alt.sizes[0] == 1 else _and(some, self._fresh())
         if alt.second is not None and alt.where is not None:  # `… and a rank r where …`: some r fits
             base = self._open(attrs.evolve(alt, where=None, second=None), scopes)
             if _mentions(alt.where, alt.var):

@@ -461,6 +461,12 @@ class _ToAst(Transformer):
         name, source, where, label, body = c[-5:]
         return ast.Alternative(self.S(meta), "value", label, str(name), source, None, where, body, vtype="number")
 
+    def set_alt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
+        name, low, high, source, where, label, body = c[-7:]
+        sizes = (int(low), int(high) if high is not None else int(low))
+        return ast.Alternative(self.S(meta), "set", label, str(name), source, None, where, body, sizes=sizes)
+
     def _second(self, kind, name) -> "ast.SecondChoice":
         return ast.SecondChoice(self.T(name), str(name), str(kind), self.T(kind))
 
