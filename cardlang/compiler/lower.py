@@ -362,7 +362,7 @@ class Lowerer(PotLowering):
         runtime/card_sets.py) in one slot; the source as offered and the set's cards in two others.
         The filter and the label read the set's cards (the engine puts each set there in turn); the
         body first works them out from the value. Without `as`, the label reads as a person says it
-        (`runtime.card_sets.words`: `pair of 7s: 7♠ 7♥`)."""
+        (`runtime.card_sets.words`: `pair of 7s: 7♠, 7♥`)."""
         low, high = alt.sizes
         value, cards, source_slot = self.slot(), self.slot(CARDS), self.slot(CARDS)
         self.scopes.append({alt.var: cards})

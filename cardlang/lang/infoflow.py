@@ -618,7 +618,7 @@ class InfoFlow(Expressions):
         envs, ends = [], []
         for alt in st.alternatives:
             inner = dict(env)
-            if alt.kind == "card":
+            if alt.kind in ("card", "set"):  # (a set of cards: cards of the source, as a card is one)
                 src = self._ev(alt.source, env, facts)
                 inner[alt.var] = Binding(Val(src.ident), ("alt", id(alt)), self._over(alt.source, env))
                 self._to_chooser(alt.source.span, src.shape, chooser,

@@ -185,7 +185,7 @@ class ProgramBase:
             text, cards = self._unseen_set_label(st, alt, value_of(a)), ()
         elif alt.kind == "set" and alt.label is None:  # the cards alone: each seat reads those it knows (the
             text, cards = self._label(st, info, alt, value_of(a))  # words, `pair of 7s`, would name the rank to all)
-            text = " ".join(mark(i) for i in range(len(cards)))
+            text = ", ".join(mark(i) for i in range(len(cards)))
         else:
             text, cards = self._label(st, info, alt, value_of(a))
         line = f"{player_name(pending.player)} chooses {text}"
