@@ -27,6 +27,10 @@ _OFFSETS = {(low, k): sum(comb(MAX_SOURCE, j) for j in range(low, k)) for low in
             for k in range(low, MAX_SOURCE + 1)}
 
 
+# _PLACE[i][p]: what place p adds to the value of a set in which it is the (i+1)-th place, C(p, i + 1)
+_PLACE = tuple(tuple(comb(p, i + 1) for p in range(MAX_SOURCE)) for i in range(MAX_SOURCE))
+
+
 def width(low: int, high: int) -> int:
     """How many values a choice of `low` to `high` cards has: every set of those sizes of 16 places."""
     return sum(comb(MAX_SOURCE, k) for k in range(low, high + 1))
@@ -64,8 +68,9 @@ def sets(cards: tuple, low: int, high: int):
     """Each set of `low` to `high` cards of `cards` (at most 16), lazily: (its value, its cards)."""
     for k in range(low, min(high, len(cards)) + 1):
         offset = _OFFSETS[(low, k)]
+        adds = _PLACE[:k]
         for places in combinations(range(len(cards)), k):
-            yield offset + sum([comb(p, i + 1) for i, p in enumerate(places)]), tuple([cards[p] for p in places])
+            yield offset + sum(map(tuple.__getitem__, adds, places)), tuple(map(cards.__getitem__, places))
 
 
 def subset(cards: tuple, value: int, low: int) -> tuple:
