@@ -122,3 +122,32 @@ def test_a_bad_values_list_is_an_error(tmp_path, bad, message):
     f.write_text(f'game "x"\nplayers 2\ndeck standard\n{bad}\nround:\n    end game\n')
     _, diags = cardlang.check_file(str(f))
     assert any(message in d.message for d in diags if d.is_error)
+
+
+@pytest.mark.parametrize("relative", ["tests/engine/declared_values.cards", "tests/engine/ask_for_rank.cards",
+                                      "tests/engine/card_sets.cards", "examples/contract_bids.cards"])
+def test_fmt_keeps_the_new_choices_and_declarations(relative):
+    """`cardlang fmt` lays out `values strain: …`, `a rank r`, `… and a strain s`, `a set cs of …` and
+    gives back the same syntax tree, formatted files unchanged, a badly laid out copy the same text."""
+    import random
+
+    from test_fmt import ast_of, read, scramble
+    from cardlang.tools.fmt import format_source
+
+    original = read(relative)
+    assert format_source(original, relative) == original
+    messy = next(m for k in range(100) if (m := scramble(original, random.Random(f"{relative}:{k}"))) != original)
+    once = format_source(messy, relative)
+    assert ast_of(once) == ast_of(original)
+    assert once == original
+
+
+def test_a_file_that_names_things_like_the_new_choices_still_checks(tmp_path):
+    """No new word: `strain`, `kind`, `level`, `rank`-like names and a zone named `set`-free still name things."""
+    f = tmp_path / "old.cards"
+    f.write_text('game "old"\nplayers 2\ndeck standard\nzone hand: per player, private\n'
+                 'var strain = 0\nvar kind = 1\nper player var level = 0\ndefine values_of(p) = level(p) + strain\n'
+                 'round:\n    for each p in players:\n        p chooses a number n from 0 to 2 as "{n}":\n'
+                 '            set level(p) = n + kind + values_of(p)\n    end game\n')
+    _, diags = cardlang.check_file(str(f))
+    assert not [d for d in diags if d.is_error]
