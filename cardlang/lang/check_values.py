@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from . import ast
 from .diagnostics import did_you_mean
-from .limits import MAX_SET_SOURCE as MAX_SOURCE
+from .vocabulary import MAX_SET_SOURCE as MAX_SOURCE
 from .types import BUILTIN_TYPES, CARDS, LIST, NUMBER, RANK, RANKS, SUIT, SUITS, TYPE_NAMES, ZONE, declared
 
 MAX_NAMED_VALUES = 256  # the most values a `values` declaration lists (a choice offers each)

@@ -59,7 +59,3 @@ MAX_PILES = 64
 # (compiler/lower.py), so definitions that each use the next twice double at each level (41 of
 # them would be 2^41 expressions). The largest rules written out, klondike's, hold 1 746.
 MAX_WRITTEN_EXPRESSIONS = 50_000
-
-# Cards a set of cards is chosen among (`a set cs of 2 cards from Z`), a rule error beyond: a set's
-# value, its number among the subsets of 16 places, keeps in the 16 bits of an action id.
-MAX_SET_SOURCE = 16

@@ -20,7 +20,7 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
-from ..lang.limits import MAX_SET_SOURCE as MAX_SOURCE  # the most cards a set is chosen from: a value keeps in 16 bits
+from ..lang.vocabulary import MAX_SET_SOURCE as MAX_SOURCE  # the most cards a set is chosen from: a value keeps in 16 bits
 from .basics import RuleError
 
 _OFFSETS = {(low, k): sum(comb(MAX_SOURCE, j) for j in range(low, k)) for low in range(1, MAX_SOURCE + 1)
