@@ -151,3 +151,16 @@ def test_a_file_that_names_things_like_the_new_choices_still_checks(tmp_path):
                  '            set level(p) = n + kind + values_of(p)\n    end game\n')
     _, diags = cardlang.check_file(str(f))
     assert not [d for d in diags if d.is_error]
+
+
+def test_a_rank_of_its_own_name_in_a_suit_reads_as_the_rules_write_it(engine):
+    """`Reverser` of the suit red reads `Reverser of red` (not `Reverserr`, its short name), in labels
+    and in the log; its short name still names it (`Reverserr` in a stacked deck or a save)."""
+    g = cardlang.load(path("examples/colour_match.cards"), players=3, engine=engine, options={"hand_size": 3})
+    c = g.deck.card_id("Skipr")
+    assert g.deck.label_of(c) == "Skip of red" and g.deck.name_of(c) == "Skipr"
+    assert g.deck.card_ids("Skip of red") == g.deck.card_ids("Skipr")
+    st = g.new_initial_state(stack=["Skipr", "3b", "4b", "5r", "5y", "6y", "7y", "8y", "9y", "2r"], draws=[1])
+    assert "play Skip of red" in [a.label for a in st.legal_actions()]
+    st.apply("play Skip of red")
+    assert any("Skip of red" in line for line in st.transcript())
