@@ -113,3 +113,21 @@ def test_a_person_types_the_ranks_or_the_words():
     assert match_answer("three 7s", got) == (4, "")
     assert match_answer("7 7", got)[0] is None and "could be" in match_answer("7 7", got)[1]
     assert match_answer("pair of 7s: 7d, 7h", got) == (3, "")
+
+
+def test_climbing_same_size_and_higher_rank_beats_and_all_passing_clears_the_trick(engine):
+    """examples/climbing.cards: a pair is beaten by a higher pair only; everyone else passing in turn
+    clears the trick and the last to lay leads."""
+    # two players, seven cards each, dealt one at a time: P0 5♣ 5♦ 9♣ 9♦ K♣ 3♣ 4♣, P1 7♣ 7♦ 4♦ 6♦ 8♦ 10♦ J♦
+    p0 = ["5c", "5d", "9c", "9d", "Kc", "3c", "4c"]
+    p1 = ["7c", "7d", "4d", "6d", "8d", "10d", "Jd"]
+    stack = [c for pair in zip(p0, p1) for c in pair]
+    st = cardlang.load(path("examples/climbing.cards"), players=2, engine=engine).new_initial_state(stack=stack)
+    st.apply("pair of 5s: 5♣, 5♦")
+    assert labels(st) == ["pair of 7s: 7♣, 7♦", "pass"]  # as many cards, of a higher rank
+    st.apply("pair of 7s: 7♣, 7♦")
+    assert labels(st) == ["pair of 9s: 9♣, 9♦", "pass"]
+    st.apply("pass")
+    assert "everyone passed: P1 leads" in st.transcript()
+    assert st.current_player == 1 and st.zone("trick") == []
+    assert "4♦" in labels(st) and "pass" not in labels(st)  # a new trick: any single or set, no pass
