@@ -164,3 +164,20 @@ def test_a_rank_of_its_own_name_in_a_suit_reads_as_the_rules_write_it(engine):
     assert "play Skip of red" in [a.label for a in st.legal_actions()]
     st.apply("play Skip of red")
     assert any("Skip of red" in line for line in st.transcript())
+
+
+def test_completion_offers_declared_types_values_and_what_a_player_may_name():
+    from cardlang.tools import analysis
+
+    text = open(path("examples/contract_bids.cards"), encoding="utf-8").read()
+    lines = text.split("\\n") if False else text.split("\n")
+    a = analysis.analyse(text, path("examples/contract_bids.cards"))
+    var_line = lines.index("var contract: strain = none") + 1
+    types = [c.label for c in analysis.complete(a, var_line, len("var contract: ") + 1)]
+    assert "strain" in types and "number" in types
+    choose = lines.index("    turn chooses:") + 1
+    inside = [c.label for c in analysis.complete(a, choose + 4, 50)]
+    assert "notrump" in inside and "clubs" in inside
+    assert ("strain", "values") in [(s.name, s.kind) for s in analysis.outline(a)]
+    bid = [c.label for c in analysis.complete(a, choose + 3, len("        a ") + 1)]
+    assert {"card", "number", "player", "rank", "suit", "set", "strain"} <= set(bid)
