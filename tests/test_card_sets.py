@@ -59,8 +59,10 @@ def test_the_filter_is_applied_to_the_whole_set_a_capture_that_sums_to_the_card(
 
 def test_the_action_ids_are_the_numbered_sets_of_places(engine):
     s = start(engine)
-    for a in s.legal_actions():
-        places = card_sets.places_of(a.id & 0xFFFF, 1)
+    sets = [a for a in s.legal_actions() if a.id >> 16 == 1]  # (alternative 0 is a single card)
+    assert [a.id & 0xFFFF for a in sets] == [card_sets.value_of(p, 2) for p in [(0, 1), (0, 2), (1, 2), (0, 1, 2)]]
+    for a in sets:
+        places = card_sets.places_of(a.id & 0xFFFF, 2)
         cards = [s.zone("hand", 0)[i] for i in places]
         assert sorted(cards) == sorted(a.label.split(": ")[-1].replace("♣", "c").replace("♦", "d")
                                        .replace("♥", "h").split(", "))
