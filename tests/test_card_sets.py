@@ -133,3 +133,13 @@ def test_climbing_same_size_and_higher_rank_beats_and_all_passing_clears_the_tri
     assert "everyone passed: P1 leads" in st.transcript()
     assert st.current_player == 1 and st.zone("trick") == []
     assert "4♦" in labels(st) and "pass" not in labels(st)  # a new trick: any single or set, no pass
+
+
+def test_a_set_chosen_at_once_is_refused_not_played_out_wrong(tmp_path):
+    f = tmp_path / "once.cards"
+    f.write_text('game "x"\nplayers 2\ndeck standard\nzone stock: pile, hidden\nzone hand: per player, private\n'
+                 'zone down: pile, hidden\nround:\n    deal 3 from stock to hand(players)\n'
+                 '    each player p in players chooses at once a set cs of 1 to 2 cards from hand(p):\n'
+                 '        move cs to down face down\n    end game\n')
+    _, diags = cardlang.check_file(str(f))
+    assert [d.code for d in diags if d.is_error] == ["E048"]
