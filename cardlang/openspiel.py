@@ -286,7 +286,7 @@ def _shown_picks(decisions: tuple, st) -> tuple:
         kind = program.chooses[choice].alts[k].kind
         shown = program.at_once[choice].shown
         seen = (st.known[value_of(real)] if kind == "card"
-                else program.layout.all if kind in ("number", "player") and shown and shown[k] else 0)
+                else program.layout.all if kind in ("number", "player", "value") and shown and shown[k] else 0)
         out[i] = d._replace(seen=seen)
     return tuple(out)
 

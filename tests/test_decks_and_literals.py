@@ -154,7 +154,8 @@ def test_colour_match_a_wild_names_the_colour_and_a_draw_two_skips_the_next_play
     assert st.current_player == 2
     st.apply("draw")  # P2 draws the 1 of green
     st.apply("draw")  # P0 draws the 9 of green
-    st.apply("play DrawTwog")  # P2 gets two cards and loses his turn
+    assert "play DrawTwo of green" in [a.label for a in st.legal_actions()]  # a word rank reads as written
+    st.apply("play DrawTwo of green")  # P2 gets two cards and loses his turn
     assert len(st.zone("hand", 2)) == 3 + 1 + 2 and st.current_player == 0
 
 

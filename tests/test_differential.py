@@ -261,6 +261,10 @@ round:
             a number k from 0 to 2 where {number_filter}:
                 set total = {number_total}
                 set marks[1 + k] = {number_total}
+            a rank r where {rank_filter} as "ask {{r}}s":
+                add 1 to total
+            a set cs of 1 to 2 cards from hand(p) where {set_filter}:
+                move cs to table face up
             "say {option_text}" if {option_cond}:
                 announce "{announce}"
             "stop":
@@ -425,7 +429,11 @@ def programs(draw) -> str:
         tell_cards=draw(card_sets(pc, 1)), tell_what=draw(st.sampled_from(["suit(c)", "rank(c)", "hearts", "K", "8"])),
         tell_to_q=draw(st.sampled_from(["q", "players", "random(players)"])),
         tell_face=draw(st.sampled_from(["suit", "rank"])),
-        forget_zone=draw(st.sampled_from(["stock", "hand(random(players))", "hand(dealer)"])))
+        forget_zone=draw(st.sampled_from(["stock", "hand(random(players))", "hand(dealer)"])),
+        # choices of a rank and of a set of cards (issue 28)
+        rank_filter=draw(st.sampled_from(["hand(p) has r", "not (hand(p) has r)", "true", "total > 3"])),
+        set_filter=draw(st.sampled_from(["count(cs) == 2", "true", "(sum x in cs of pips(x)) > 9",
+                                         "rank(top of cs) == rank(bottom of cs)", "total < 2"])))
 
 
 def _run_generated(tmp_path_factory, source: str, players: int, seed: int, passes=None) -> None:

@@ -51,6 +51,14 @@ def match_answer(answer: str, labels: Sequence[str], card_of=None) -> tuple[Opti
     if len(starts) > 1:
         shown = ", ".join(labels[i] for i in starts[:4]) + (" and more" if len(starts) > 4 else "")
         return None, f"`{text}` could be {shown}: type more of it, or its number"
+    ranks = _ranks_of_answer(text)
+    if ranks is not None:  # `7 7`: the set of cards of those ranks, when one label alone holds them
+        naming = [i for i, label in enumerate(labels) if _ranks_of_label(label) == ranks]
+        if len(naming) == 1:
+            return naming[0], ""
+        if len(naming) > 1:
+            shown = ", ".join(labels[i] for i in naming[:4]) + (" and more" if len(naming) > 4 else "")
+            return None, f"`{text}` could be {shown}: type the cards (`7s 7h`), or its number"
     if card_of is not None:
         card = card_of(text)
         if card is not None:
@@ -60,6 +68,23 @@ def match_answer(answer: str, labels: Sequence[str], card_of=None) -> tuple[Opti
             if not naming:
                 return None, f"{text} is not a card you can choose now"
     return None, f"`{text}` is not one of your choices: answer {choices} or a label (? for help)"
+
+
+_RANK_WORD = re.compile(r"(?i)[0-9]{1,2}|[a-z]")
+
+
+def _ranks_of_answer(text: str) -> Optional[list]:
+    """The ranks an answer of two ranks or more names (`7 7`, `k k k`), in order; else None."""
+    words = text.split()
+    if len(words) < 2 or not all(_RANK_WORD.fullmatch(w) for w in words):
+        return None
+    return sorted("10" if w.upper() == "T" else w.upper() for w in words)
+
+
+def _ranks_of_label(label: str) -> Optional[list]:
+    """The ranks of the cards a label names (`pair of 7s: 7♠ 7♥` names 7 and 7), in order."""
+    cards = [m.group(0).split("#")[0] for m in CARD_RE.finditer(label)]
+    return sorted(c[:-1].upper() for c in cards if c[-1:] in "♣♦♥♠") if len(cards) >= 2 else None
 
 
 def numbers_only(labels: Sequence[str]) -> bool:

@@ -631,7 +631,7 @@ class Alternative:
     number from `source` to `high`, held in `slot`, where `where` holds; then `body`."""
 
     span: Span
-    kind: str  # "option", "card", "number", "player"
+    kind: str  # "option", "card", "number", "player", "value" (a rank, a suit, …, a number of a list), "set"
     slot: Optional[int]
     source: Optional[Expr]
     high: Optional[Expr]
@@ -639,6 +639,9 @@ class Alternative:
     label: Optional[Text]
     pure: bool  # the label depends only on the value chosen
     body: tuple
+    # a set of cards (`kind` "set"): (slot of the set's cards, slot of the source's cards as offered,
+    # fewest cards); `slot` holds the set's value (runtime/card_sets.py), `high` the most cards
+    card_set: Optional[tuple] = None
 
 
 @node

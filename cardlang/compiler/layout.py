@@ -50,6 +50,7 @@ class Layout:
     tvar_slots: dict = attrs.Factory(dict)  # per-team variable -> (first slot, type); team k at first slot + k
     pots: dict = attrs.Factory(dict)  # pot name -> its `runtime.pots.PotSpec` (slots after the variables)
     facts: object = None  # `runtime.facts.Facts` for a game that tells facts of cards (`tell …`), else None
+    named_values: dict = attrs.Factory(dict)  # `values strain: …` -> its names in order (a value is its place)
 
 
 def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
@@ -78,8 +79,7 @@ def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
         orders[name] = tuple(pos.get(deck.rank_name(c), 0) for c in range(deck.size))
     for name, d in symbols.values.items():  # a `values` table is used as `pips(c)`, like an order
         by_rank = {r: n for r, n, _ in d.items}
-        orders[name] = tuple(by_rank.get(deck.rank_name(c), 0) if deck.card_suit[c] >= 0 else 0
-                             for c in range(deck.size))
+        orders[name] = tuple(by_rank.get(deck.rank_name(c), 0) for c in range(deck.size))  # (named cards too)
     rankings = {name: _ranking(symbols, deck, d) for name, d in symbols.rankings.items()}
     # variables first, then per-player variables, from slot 0
     slot, var_slots, pvar_slots, card_slots, cards_slots = 0, {}, {}, [], []
@@ -105,7 +105,8 @@ def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
     return Layout(players, deck, symbols.title, step, all_, ring, tuple(names), tuple(owner), tuple(vis),
                   tuple(kind), families, first_zone, orders, rankings, var_slots, pvar_slots, slot,
                   tuple(card_slots), tuple(cards_slots), dict(symbols.zone_counts), _meld_rule(symbols, deck, orders),
-                  teams, team_of, tvar_slots, pots, Facts(deck, players) if symbols.facts else None)
+                  teams, team_of, tvar_slots, pots, Facts(deck, players) if symbols.facts else None,
+                  {name: tuple(n for n, _ in d.items) for name, d in symbols.named_values.items()})
 
 
 def seat_ring(players: int, direction: str) -> tuple:

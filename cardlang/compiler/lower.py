@@ -10,7 +10,7 @@ import attrs
 from ..lang import ast
 from ..lang.check_melds import COMBINATIONS
 from ..lang.check import CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE, ZONES, Symbols
-from ..lang.types import TEAM
+from ..lang.types import ANY, TEAM, declared
 from . import ir
 from .layout import Layout
 from .lower_at_once import lower_at_once
@@ -286,6 +286,12 @@ class Lowerer(PotLowering):
             if alt.pile is not None:
                 alts.extend(self._pile_alternatives(alt))
                 continue
+            if alt.second is not None:
+                alts.extend(self._second_alternatives(alt))
+                continue
+            if alt.kind == "set":
+                alts.append(self._set_alternative(alt))
+                continue
             slot = self.slot(CARD if alt.kind == "card" else None) if alt.var is not None else None
             self.scopes.append({alt.var: slot} if alt.var else {})
             source = None
@@ -296,8 +302,12 @@ class Lowerer(PotLowering):
             elif alt.kind == "player":
                 source = self.seq(alt.source)
             high = self.expr(alt.high) if alt.high is not None else None
+            if alt.kind == "value":
+                source, high = self._value_domain(alt.vtype, alt.source, alt.span)
             where = self.expr(alt.where) if alt.where is not None else None
             label = self.text(alt.label) if alt.label is not None else None
+            if label is None and alt.kind == "value":  # the value by its name: `7`, `hearts`, `notrump`
+                label = ir.Text(alt.span, (ir.TextPart(ir.Slot(alt.span, slot), alt.vtype),), None)
             pure = alt.label is None or all(isinstance(part, str) or (isinstance(part, ast.Name) and part.name == alt.var)
                                             for part in alt.label.parts)
             body = self.block(alt.body)
@@ -329,6 +339,73 @@ class Lowerer(PotLowering):
             body = (ir.Assign(pile.span, ir.SlotTarget(pile_slot), ir.Const(pile.span, k)),) + self.block(alt.body)
             self.scopes.pop()
             out.append(ir.Alternative(alt.span, "card", slot, source, None, where, label, pure, body))
+        return out
+
+    def _value_domain(self, vtype: str, source, span) -> tuple:
+        """(what a choice of a value of `vtype` offers, the largest value it may offer or None): the
+        list written after `from`, else every rank (suit, declared value) in order."""
+        n = self._domain_size(vtype)
+        if source is not None:
+            return self.seq(source), (ir.Const(span, n - 1) if n else None)
+        return ir.Const(span, tuple(range(n))), ir.Const(span, n - 1)
+
+    def _domain_size(self, vtype: str) -> int:
+        """How many values of `vtype` there are: ranks (with named ones), suits, a declared list's names; 0
+        for numbers (as many as a list holds)."""
+        if vtype == RANK:
+            return len(self.deck.ranks)
+        if vtype == SUIT:
+            return len(self.deck.suits)
+        if vtype in self.sym.named_values:
+            return len(self.sym.named_values[vtype].items)
+        return 0
+
+    def _set_alternative(self, alt: ast.Alternative) -> ir.Alternative:
+        """`a set cs of 2 to 4 cards from Z where …`: the value (a numbered set of places of the source,
+        runtime/card_sets.py) in one slot; the source as offered and the set's cards in two others.
+        The filter and the label read the set's cards (the engine puts each set there in turn); the
+        body first works them out from the value. Without `as`, the label reads as a person says it
+        (`runtime.card_sets.words`: `pair of 7s: 7♠, 7♥`)."""
+        low, high = alt.sizes
+        value, cards, source_slot = self.slot(), self.slot(CARDS), self.slot(CARDS)
+        self.scopes.append({alt.var: cards})
+        source = self.cards(alt.source)
+        where = self.expr(alt.where) if alt.where is not None else None
+        label = self.text(alt.label) if alt.label is not None else None  # (None: as a person says it, runtime)
+        work_out = ir.Builtin(alt.span, "card_subset", (ir.Slot(alt.span, source_slot), ir.Slot(alt.span, value),
+                                                        ir.Const(alt.span, low)))
+        body = (ir.Assign(alt.span, ir.SlotTarget(cards), work_out),) + self.block(alt.body)
+        self.scopes.pop()
+        return ir.Alternative(alt.span, "set", value, source, ir.Const(alt.span, high), where, label, False, body,
+                              (cards, source_slot, low))
+
+    def _second_alternatives(self, alt: ast.Alternative) -> list:
+        """`a number level from 1 to 7 and a strain s`: one alternative of the first thing for each
+        value j of the second, in order, so that an action id is `(first + j) << 16 | first value` and
+        names both. In the filter and the label the second is the constant j; the body sets its slot
+        first. Without `as`, the label names both: `3 notrump`, `P1 7`."""
+        second, out = alt.second, []
+        slot, second_slot = self.slot(), self.slot()
+        for j in range(self._domain_size(second.vtype)):
+            self.scopes.append({alt.var: slot, second.var: ir.Const(second.span, j)})
+            if alt.kind == "number":
+                source, high = self.expr(alt.source), self.expr(alt.high)
+            else:
+                source, high = self.seq(alt.source), None
+            where = self.expr(alt.where) if alt.where is not None else None
+            first_type = NUMBER if alt.kind == "number" else PLAYER
+            if alt.label is not None:
+                label = self.text(alt.label)
+            else:
+                label = ir.Text(alt.span, (ir.TextPart(ir.Slot(alt.span, slot), first_type), " ",
+                                           ir.TextPart(ir.Const(second.span, j), second.vtype)), None)
+            pure = alt.label is None or all(isinstance(part, str) or (isinstance(part, ast.Name)
+                                                                      and part.name in (alt.var, second.var))
+                                            for part in alt.label.parts)
+            self.scopes[-1][second.var] = second_slot
+            body = (ir.Assign(second.span, ir.SlotTarget(second_slot), ir.Const(second.span, j)),) + self.block(alt.body)
+            self.scopes.pop()
+            out.append(ir.Alternative(alt.span, alt.kind, slot, source, high, where, label, pure, body))
         return out
 
     # -------------------------------------------------------------- expressions
@@ -368,6 +445,8 @@ class Lowerer(PotLowering):
             return ir.Const(e.span, self.layout.zone_families[e.name][0])
         if sym.kind in ("rank", "suit"):
             return ir.Const(e.span, self._index(sym.kind, e.name))
+        if sym.kind == "value":  # a declared value: its place in its list
+            return ir.Const(e.span, [n for n, _ in sym.decl.items].index(e.name))
         if sym.kind == "pot":  # the chips in a pot
             return self.pot_value(e.span, e.name, "total")
         if sym.kind == "define":  # `best` for `define best = …`
@@ -493,7 +572,7 @@ class Lowerer(PotLowering):
     def x_Call(self, e: ast.Call):
         name, args, span = e.func, e.args, e.span
         sym = self.sym.table.get(name + "()") or self.sym.table.get(name)
-        if sym is None:
+        if sym is None or sym.kind == "value":  # (a value is never called: `suit(c)` is the builtin)
             return self._builtin(e)
         if sym.kind == "pzone":
             base = self.layout.zone_families[name][0]
@@ -535,6 +614,8 @@ class Lowerer(PotLowering):
 
     def _builtin(self, e: ast.Call):
         name, args = e.func, e.args
+        if name == "suit" and declared(self.type(args[0]) or ANY):
+            return self._suit_of_value(e)
         if name in COMBINATIONS:
             return self._combination(e)
         if name == "contenders":
@@ -544,6 +625,17 @@ class Lowerer(PotLowering):
         else:
             lowered = tuple(self.expr(a) for a in args)
         return ir.Builtin(e.span, name, lowered)
+
+    def _suit_of_value(self, e: ast.Call):
+        """`suit(s)` of a declared value: the suit of the same name, none if the deck has none (`notrump`)
+        or `s` is none (the value worked out twice: a declared value is read, never drawn)."""
+        span, d = e.span, self.sym.named_values[self.type(e.args[0])]
+        table = tuple(self.deck.suits.index(n) if n in self.deck.suits else None for n, _ in d.items)
+        value = self.expr(e.args[0])
+        nothing = ir.Const(span, None)
+        at = ir.Arith(span, "+", self.expr(e.args[0]), ir.Const(span, 1))
+        return ir.Conditional(span, ir.Compare(span, "==", value, nothing), nothing,
+                              ir.Index(span, ir.Const(span, table), at))
 
     def _combination(self, e: ast.Call):
         kinds = COMBINATIONS[e.func][0]

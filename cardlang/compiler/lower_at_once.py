@@ -75,7 +75,7 @@ def shows(layout, alt: ir.Alternative) -> bool:
     played out: a statement of the body itself (not inside an `if` or a loop) sets a declared
     variable (every seat sees those) to the pick. A view then replays the pick as it was
     (`runtime.at_once.hidden_step`), as it replays a card picked at once that it knows by then."""
-    if alt.kind not in ("number", "player") or alt.slot is None:
+    if alt.kind not in ("number", "player", "value") or alt.slot is None:
         return False
     declared = {slot for slot, _ in layout.var_slots.values()}
     for st in alt.body:

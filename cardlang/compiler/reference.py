@@ -15,10 +15,11 @@ from __future__ import annotations
 from ..runtime.actions import MAX_VALUE, Pending, action_id, alt_of, value_of
 from ..runtime import budget, engine, pots, view
 from ..runtime.at_once import conceal
+from ..runtime.basics import values_to_choose
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error
 from ..runtime.program import ProgramBase, loops_forever, round_begins
-from ..runtime import among, effects, facts, steps
+from ..runtime import among, card_sets, effects, facts, steps
 from ..runtime.zones import known_only_by, learn, move_cards
 from . import ir
 from .ir_facts import phases_spend_steps, reads_knowledge  # (walks over the IR, shared with the emitter)
@@ -33,10 +34,11 @@ _RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule
 class _Alt:
     """One alternative of a choice as `ProgramBase` reads it: kind, slot, label, pure."""
 
-    __slots__ = ("kind", "slot", "label", "pure")
+    __slots__ = ("kind", "slot", "label", "pure", "card_set")
 
-    def __init__(self, kind, slot, label, pure):
+    def __init__(self, kind, slot, label, pure, card_set=None):
         self.kind, self.slot, self.label, self.pure = kind, slot, label, pure
+        self.card_set = card_set  # a set of cards: (its cards' slot, its source's slot, fewest cards)
 
 
 class _Choice:
@@ -60,7 +62,7 @@ class ReferenceProgram(ProgramBase):
         self.var_inits = [(slot, per_player, self._closure(e)) for slot, per_player, e in program.var_inits]
         self.score = None if program.score is None else (program.score[0], self._closure(program.score[1]))
         self.payoff = payoff_rule(program.payoff, self.x.eval)
-        self.chooses = [_Choice([_Alt(a.kind, a.slot, self._text_closure(a.label), a.pure)
+        self.chooses = [_Choice([_Alt(a.kind, a.slot, self._text_closure(a.label), a.pure, a.card_set)
                                  for a in c.alternatives]) for c in program.choices]
         self.rule_points = []  # (rule coverage counts only the compiled engine)
         self.at_once = {a.choice: a for a in program.at_once}
@@ -462,6 +464,17 @@ class ReferenceProgram(ProgramBase):
             candidates = self.x.eval(st, alt.source)
         elif alt.kind == "player":
             candidates = tuple(dict.fromkeys(self.x.eval(st, alt.source)))  # (a seat offered twice is one action)
+        elif alt.kind == "value":  # a rank, a suit, a declared value, a number of a list: each once
+            candidates = values_to_choose(self.x.eval(st, alt.source), line)
+        elif alt.kind == "set":  # each set of the sizes, lazily; the filter reads the set's cards
+            cards_slot, source_slot, low = alt.card_set
+            source = st.v[source_slot] = card_sets.checked(self.x.eval(st, alt.source), line)
+            kept = []
+            for value, cards in card_sets.sets(source, low, alt.high.value):
+                st.v[cards_slot] = cards
+                if alt.where is None or self.x.eval(st, alt.where):
+                    kept.append(value)
+            return kept
         else:
             lo, hi = self.x.eval(st, alt.source), self.x.eval(st, alt.high)
             if lo < 0 or hi > MAX_VALUE:

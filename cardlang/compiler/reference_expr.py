@@ -10,7 +10,7 @@ import operator
 
 from . import ir
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
-from ..runtime import budget, effects, melds, pots, steps
+from ..runtime import budget, card_sets, effects, melds, pots, steps
 from ..runtime.log import embed
 from ..runtime.zones import first_in
 
@@ -288,6 +288,8 @@ class Evaluator:
             return None if c is None or self.deck.card_suit[c] < 0 else self.deck.card_suit[c]  # a joker has none
         if name == "rank":
             return None if args[0] is None else self.deck.card_rank[args[0]]
+        if name == "card_subset":  # (the lowering's own: the cards a set's value stands for)
+            return card_sets.subset(args[0], args[1], args[2])
         if name == "abs":
             return abs(args[0])
         if name == "min":

@@ -382,7 +382,7 @@ class Alternative:
     player among players."""
 
     span: Span
-    kind: str  # "option", "card", "number", "player"
+    kind: str  # "option", "card", "number", "player", "value" (a rank, a suit, a declared value, a listed number), "set"
     label: Optional[Text]
     var: Optional[str]
     source: Optional[Expr]  # zone / cards, or low bound
@@ -390,6 +390,21 @@ class Alternative:
     where: Optional[Expr]  # filter, or an option's condition
     body: tuple
     pile: Optional["PileChoice"] = None  # with `and a pile k from family`: a card and a destination
+    vtype: Optional[str] = None  # a value's type as written: `rank`, `suit`, `number` or a declared `values`
+    vtype_span: Optional[Span] = None
+    second: Optional["SecondChoice"] = None  # `… and a strain s`: a second thing chosen at once
+    sizes: Optional[tuple] = None  # a set of cards (`a set cs of 2 to 4 cards from …`): (fewest, most)
+
+
+@node
+class SecondChoice:
+    """The `and a strain s` of a number or player alternative: a second value picked with the first,
+    among every value of its type (a rank, a suit, a declared value)."""
+
+    span: Span  # the name
+    var: str
+    vtype: str
+    vtype_span: Span
 
 
 @node
@@ -544,6 +559,16 @@ class ValuesDecl(Decl):
 
     name: str
     items: tuple  # of (rank, number, span)
+    name_span: Span
+
+
+@node
+class NamedValuesDecl(Decl):
+    """`values strain: clubs diamonds hearts spades notrump`: a type whose values are these names, ordered
+    as listed (`var trump: strain = none`, `a strain s`, `s > hearts`, `"{s}"` shows its name)."""
+
+    name: str
+    items: tuple  # of (name, span)
     name_span: Span
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import ast, check_at_once, check_facts, check_melds, check_piles, check_pots, check_teams
+from . import ast, check_at_once, check_facts, check_melds, check_piles, check_pots, check_teams, check_values
 from .vocabulary import PRESETS
 from .decks import plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
@@ -159,6 +159,8 @@ class Checker(ExpressionChecks):
             elif isinstance(d, ast.RankingDecl):
                 s.rankings[d.name] = d
                 self._declare(d.name, Symbol("ranking", HANDVALUE, d, d.name_span), d.name_span)
+            elif isinstance(d, ast.NamedValuesDecl):
+                check_values.collect(self, d, Symbol)
             elif isinstance(d, (ast.ValuesDecl, ast.MeldsDecl)):
                 check_melds.collect(self, d, Symbol)
             elif isinstance(d, ast.PotDecl):  # pots and betting: lang/check_pots.py
@@ -333,9 +335,10 @@ class Checker(ExpressionChecks):
             self.scopes = [{}]
             t = self.type_of(d.value)
             if d.type is not None:
-                if d.type not in TYPE_NAMES:
+                types = check_values.type_names(self)
+                if d.type not in types:
                     self.error("E012", f"`{d.type}` is not a type", d.name_span,
-                               help=did_you_mean(d.type, TYPE_NAMES) or "types: " + ", ".join(sorted(TYPE_NAMES)))
+                               help=did_you_mean(d.type, types) or "types: " + ", ".join(sorted(types)))
                     sym.type = ANY
                 else:
                     if not fits(t, (d.type,)):
@@ -388,9 +391,10 @@ class Checker(ExpressionChecks):
     def _param_type(self, p: ast.Param) -> str:
         if p.type is None:
             return PLAYER
-        if p.type not in TYPE_NAMES:
+        types = check_values.type_names(self)
+        if p.type not in types:
             self.error("E012", f"`{p.type}` is not a type", p.span,
-                       help=did_you_mean(p.type, TYPE_NAMES) or "types: " + ", ".join(sorted(TYPE_NAMES)))
+                       help=did_you_mean(p.type, types) or "types: " + ", ".join(sorted(types)))
             return ANY
         return p.type
 
@@ -610,10 +614,19 @@ class Checker(ExpressionChecks):
             elif alt.kind == "player":
                 self.expect(alt.source, (PLAYERS,), "the players to choose from")
                 self.bind(alt.var, PLAYER, alt.span)
+            elif alt.kind == "value":
+                self.bind(alt.var, check_values.choose_value(self, alt), alt.span)
+            elif alt.kind == "set":
+                check_values.card_set(self, alt)
+                self.bind(alt.var, CARDS, alt.span)
             else:
                 self.expect(alt.source, (NUMBER,), "the smallest number")
                 self.expect(alt.high, (NUMBER,), "the largest number")
                 self.bind(alt.var, NUMBER, alt.span)
+            if alt.second is not None:
+                if alt.second.var == alt.var:
+                    self.error("E011", f"`{alt.var}` names both things chosen", alt.second.span)
+                self.bind(alt.second.var, check_values.second_value(self, alt.second), alt.second.span)
             if alt.kind != "option":
                 if alt.where is not None:
                     self.expect(alt.where, (BOOL,), "a condition")

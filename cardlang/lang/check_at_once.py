@@ -23,6 +23,10 @@ def check(c, st: ast.Choose) -> None:
     c.scopes.pop()
     phases = c.sym.phases
     for alt in st.alternatives:
+        if alt.kind == "set":  # (its value names places of its source, which the next seat's pick would change)
+            c.error("E048", "a set of cards cannot be chosen at once yet: the picks are played out after every seat "
+                            "has chosen", alt.span, help="let each seat choose its set in turn (`for each p in …: p "
+                                                         "chooses a set …`), moving it face down")
         where = _decision_in(alt.body, phases, set())
         if where is not None:
             c.error("E048", "a choice made at once cannot lead to another decision before every pick is played out",

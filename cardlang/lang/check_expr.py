@@ -9,7 +9,7 @@ from .decks import literal_copies
 from .diagnostics import did_you_mean
 from .symbols import Symbol
 from .types import (ANY, BOOL, BUILTINS, CARD, CARDS, ELEMENT, HANDVALUE, LIST, NONE, NONES, NUMBER, PLAYER,
-                    PLAYERS, RANK, RANKS, SUIT, SUITS, TEXT, ZONE, ZONES, article, fits)
+                    PLAYERS, RANK, RANKS, SUIT, SUITS, TEXT, ZONE, ZONES, article, declared, fits)
 from .types import TEAM, TEAMS
 
 
@@ -36,7 +36,7 @@ class ExpressionChecks:
                 "pzone": "a per-player zone", "order": "an order", "ranking": "a hand ranking",
                 "define": "a definition", "phase": "a phase", "local": "a local name", "rank": "a rank",
                 "suit": "a suit", "const": "a constant", "points": "a points table",
-                "tvar": "a per-team variable", "pot": "a pot"}.get(sym.kind, sym.kind)
+                "tvar": "a per-team variable", "pot": "a pot", "value": f"a {sym.type}"}.get(sym.kind, sym.kind)
 
     def _suggest(self, name: str) -> Optional[str]:
         names = set(k.rstrip("()") for k in self.sym.table)
@@ -212,7 +212,12 @@ class ExpressionChecks:
             self.expect(e.right, (NUMBER,), f"`{op}`")
             return NUMBER
         if op in ("<", ">", "<=", ">="):
-            self.expect(e.left, (NUMBER,), f"`{op}`")
+            a = self.type_of(e.left)
+            if declared(a) and a != ANY:  # declared values are ordered as listed: `s > hearts`
+                self.expect(e.right, (a,), f"what `{op}` compares with a {a}")
+                return BOOL
+            if not fits(a, (NUMBER,)):
+                self.error("E012", f"`{op}` must be a number, but this is {article(a)}", e.left.span)
             self.expect(e.right, (NUMBER,), f"`{op}`")
             return BOOL
         if op in ("==", "!=") and (isinstance(e.left, ast.CardLit) or isinstance(e.right, ast.CardLit)):
@@ -280,6 +285,8 @@ class ExpressionChecks:
         if sym is not None and sym.kind == "local":
             self.error("E014", f"`{name}` is a local name, not something to call", e.func_span)
             return ANY
+        if sym is not None and sym.kind == "value" and name in BUILTINS:  # `values kind: …, suit`: `suit(c)` is still the builtin
+            sym = None
         if sym is None:
             if name in BUILTINS and BUILTINS[name] is not None:
                 return self._builtin(e)
@@ -355,6 +362,11 @@ class ExpressionChecks:
 
     def _builtin(self, e: ast.Call) -> str:
         params, result = BUILTINS[e.func]
+        if e.func == "suit" and len(e.args) == 1:  # a card's suit, or the suit a declared value names
+            t = self.type_of(e.args[0])
+            if not declared(t) and not fits(t, (CARD,)):
+                self.error("E012", f"the argument of `suit` must be a card, but this is {article(t)}", e.args[0].span)
+            return SUIT
         if not self._arity(e, len(params)):
             return ANY if result == "elem" else result
         first = None

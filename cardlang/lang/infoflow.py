@@ -623,7 +623,7 @@ class InfoFlow(Expressions):
         envs, ends = [], []
         for alt in st.alternatives:
             inner = dict(env)
-            if alt.kind == "card":
+            if alt.kind in ("card", "set"):  # (a set of cards: cards of the source, as a card is one)
                 src = self._ev(alt.source, env, facts)
                 inner[alt.var] = Binding(Val(src.ident), ("alt", id(alt)), self._over(alt.source, env))
                 self._to_chooser(alt.source.span, src.shape, chooser,
@@ -639,6 +639,13 @@ class InfoFlow(Expressions):
                 among = self._ev(alt.source, env, facts).all
                 self._to_chooser(alt.source.span, among, chooser, f"the players `{name}` may choose depend on {{}}")
                 inner[alt.var] = Binding(NOTHING, ("alt", id(alt)))
+            elif alt.kind == "value":  # a rank, a suit, a declared value, a number of a list
+                if alt.source is not None:
+                    among = self._ev(alt.source, env, facts).all
+                    self._to_chooser(alt.source.span, among, chooser, f"the values `{name}` may choose depend on {{}}")
+                inner[alt.var] = Binding(NOTHING, ("alt", id(alt)))
+            if alt.second is not None:  # `… and a strain s`: every value of its type is offered
+                inner[alt.second.var] = Binding(NOTHING, ("alt", id(alt.second)))
             if alt.where is not None:
                 w = self._ev(alt.where, inner, facts).all
                 self._to_chooser(alt.where.span, w, chooser, f"which options `{name}` may choose depends on {{}}")

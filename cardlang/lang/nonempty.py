@@ -360,8 +360,64 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             if alt.where is not None:
                 f = _and(f, self._number_exists(alt.where, alt.var, lo, hi, scopes, 0))
             return f
+        if alt.kind == "value":
+            return self._value_open(alt, scopes)
+        if alt.kind == "set":  # one card or more: open when the source holds a card; else not known
+            some = self._card_open(attrs.evolve(alt, where=None), None, scopes)
+            return some if alt.where is None and alt.sizes[0] == 1 else _and(some, self._fresh())
+        if alt.second is not None and alt.where is not None:  # `… and a rank r where …`: some r fits
+            base = self._open(attrs.evolve(alt, where=None, second=None), scopes)
+            if _mentions(alt.where, alt.var):
+                return _and(base, self._fresh())
+            return _and(base, self._value_exists(alt.where, alt.second.var, scopes, 0, alt.second.vtype))
         piles = pile_open(self, alt, scopes, lambda where: self._card_open(alt, where, scopes))
         return piles if piles is not None else self._card_open(alt, alt.where, scopes)
+
+    def _value_open(self, alt: ast.Alternative, scopes):
+        """When a choice of a value (a rank, a suit, a declared value, a number of a list) offers one:
+        every value of its type is offered without `from` (a type has one at least); `Z has r` holds
+        for some rank when Z holds a card; what else the filter says is not known (a fresh atom)."""
+        listed = isinstance(alt.source, ast.ListExpr) and alt.source.items
+        f = TRUE if alt.source is None or listed else self._fresh()
+        if alt.where is None:
+            return f
+        return _and(f, self._value_exists(alt.where, alt.var, scopes, 0, alt.vtype if alt.source is None else None))
+
+    def _value_exists(self, e, var: str, scopes, depth: int, every=None):
+        """Whether some value meets `e` (about the value `var`), as a formula; `every`: the type of a
+        choice offering every value of its type (a rank, a suit, a declared value), else None."""
+        if depth > MAX_DEPTH:
+            return self._fresh()
+        if not _mentions(e, var):
+            return self._prop(e, scopes, depth)
+        if isinstance(e, ast.Binary) and e.op == "or":
+            return _or(self._value_exists(e.left, var, scopes, depth + 1, every),
+                       self._value_exists(e.right, var, scopes, depth + 1, every))
+        if isinstance(e, ast.Binary) and e.op == "and":
+            if not _mentions(e.left, var):
+                return _and(self._prop(e.left, scopes, depth + 1),
+                            self._value_exists(e.right, var, scopes, depth + 1, every))
+            if not _mentions(e.right, var):
+                return _and(self._value_exists(e.left, var, scopes, depth + 1, every),
+                            self._prop(e.right, scopes, depth + 1))
+        me = ast.Name
+        if (every in ("rank", "suit") and isinstance(e, ast.Binary) and e.op == "has"
+                and isinstance(e.right, me) and e.right.name == var and not _mentions(e.left, var)):
+            zone = self._card_source(e.left, scopes)[0]  # Z has some rank (suit) when it holds a card
+            if zone is not None:
+                return self._nonempty(e.left, scopes)
+        named = self.c.sym.named_values.get(every) if every else None
+        if named is not None and isinstance(e, ast.Binary) and e.op in ("==", "!=", "<", ">", "<=", ">="):
+            left, right, op = e.left, e.right, e.op
+            if isinstance(right, me) and right.name == var:
+                left, right, op = right, left, _FLIP.get(op, op)
+            if isinstance(left, me) and left.name == var and isinstance(right, me):
+                sym = self.c.sym.table.get(right.name)
+                if sym is not None and sym.kind == "value" and sym.decl is named:
+                    k, n = [x for x, _ in named.items].index(right.name), len(named.items)
+                    return ("const", any({"==": j == k, "!=": j != k, "<": j < k, ">": j > k, "<=": j <= k,
+                                          ">=": j >= k}[op] for j in range(n)))
+        return self._fresh()
 
     def _card_open(self, alt: ast.Alternative, where, scopes):
         """When a card alternative with the filter `where` offers a card, as a formula."""

@@ -173,6 +173,9 @@ class _ToAst(Transformer):
     def values_decl(self, meta, c):
         return ast.ValuesDecl(self.S(meta), str(c[0]), tuple(c[1:]), self.T(c[0]))
 
+    def named_values_decl(self, meta, c):
+        return ast.NamedValuesDecl(self.S(meta), str(c[0]), tuple((str(t), self.T(t)) for t in c[1:]), self.T(c[0]))
+
     def value_item(self, meta, c):
         return (str(c[0]), c[1], self.S(meta))
 
@@ -449,6 +452,38 @@ class _ToAst(Transformer):
         c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
         name, source, where, label, body = c[-5:]
         return ast.Alternative(self.S(meta), "player", label, str(name), source, None, where, body)
+
+    def value_alt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
+        kind, name, source, where, label, body = c[-6:]
+        return ast.Alternative(self.S(meta), "value", label, str(name), source, None, where, body,
+                               vtype=str(kind), vtype_span=self.T(kind))
+
+    def number_list_alt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
+        name, source, where, label, body = c[-5:]
+        return ast.Alternative(self.S(meta), "value", label, str(name), source, None, where, body, vtype="number")
+
+    def set_alt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
+        name, low, high, source, where, label, body = c[-7:]
+        sizes = (int(low), int(high) if high is not None else int(low))
+        return ast.Alternative(self.S(meta), "set", label, str(name), source, None, where, body, sizes=sizes)
+
+    def _second(self, kind, name) -> "ast.SecondChoice":
+        return ast.SecondChoice(self.T(name), str(name), str(kind), self.T(kind))
+
+    def number_and_alt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
+        name, low, high, kind, second, where, label, body = c[-8:]
+        return ast.Alternative(self.S(meta), "number", label, str(name), low, high, where, body,
+                               second=self._second(kind, second))
+
+    def player_and_alt(self, meta, c):
+        c = [x for x in c if not (isinstance(x, Token) and x.type == "A")]
+        name, source, kind, second, where, label, body = c[-7:]
+        return ast.Alternative(self.S(meta), "player", label, str(name), source, None, where, body,
+                               second=self._second(kind, second))
 
     def choose_stmt(self, meta, c):
         return ast.Choose(self.S(meta), c[0], tuple(c[1:]))

@@ -14,7 +14,7 @@ from .diagnostics import Span
 class Symbol:
     """A declared name: what it is (`kind`), its type, and its declaration."""
 
-    kind: str  # option, var, pvar, zone, pzone, order, ranking, define, phase, local, rank, suit, const, points
+    kind: str  # option, var, pvar, zone, pzone, order, ranking, define, phase, local, rank, suit, const, points, value
     type: str
     decl: object = None
     span: Optional[Span] = None
@@ -47,6 +47,7 @@ class Symbols:
     limits: dict = attrs.Factory(dict)  # "decisions" / "rounds" -> the cap a `limit` line sets
     types: dict = attrs.Factory(dict)  # id(expression node) -> its type, for the compiler
     values: dict = attrs.Factory(dict)  # `values` declarations by name (also in `table`, as orders)
+    named_values: dict = attrs.Factory(dict)  # `values strain: clubs …` by name: each a type (lang/check_values.py)
     melds: Optional[ast.MeldsDecl] = None
     facts: bool = False  # the game tells seats facts of cards (`tell …`): states keep `facts` (runtime/facts.py)
     teams: Optional[ast.TeamsDecl] = None  # the partnerships (see lang/check_teams.py)

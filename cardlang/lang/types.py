@@ -34,6 +34,16 @@ BUILTINS = {
     "seat": (((PLAYER,),), NUMBER),
     "select": None,
 }
+# every type the language has of itself; any other type is that of a `values strain: …` declaration,
+# whose name is its type (`var trump: strain`), a value being its place in the list (0 for the first)
+BUILTIN_TYPES = TYPE_NAMES | {NONE, ANY, HANDVALUE, ZONES, NONES, "empty"}
+
+
+def declared(t: str) -> bool:
+    """Whether `t` is the type of a `values` declaration (`strain`): ordered named values."""
+    return t not in BUILTIN_TYPES
+
+
 LIMITS = ("decisions", "rounds")  # what a `limit` line caps (the engine has a default for each)
 MAX_LIMIT = 1_000_000  # the most a `limit` may allow: a game's memory stays bounded
 
@@ -44,7 +54,7 @@ def fits(actual: str, wanted: Iterable[str]) -> bool:
     if actual == ANY or ANY in wanted or actual in wanted:
         return True
     if actual == NONE:
-        return any(w in NULLABLE for w in wanted)
+        return any(w in NULLABLE or declared(w) for w in wanted)
     if actual == ZONE and CARDS in wanted:
         return True
     if actual == CARD and CARDS in wanted:

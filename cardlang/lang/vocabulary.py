@@ -24,3 +24,7 @@ CATEGORIES = (
     "straight_flush",
     "five_of_a_kind",
 )
+
+# Cards a set of cards is chosen among (`a set cs of 2 cards from Z`), a rule error beyond: a set's
+# value, its number among the subsets of 16 places, keeps in the 16 bits of an action id.
+MAX_SET_SOURCE = 16

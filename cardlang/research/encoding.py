@@ -17,6 +17,7 @@ import numpy as np
 
 from ..compiler import ir
 from ..lang.check import BOOL, CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE
+from ..runtime import card_sets
 from ..runtime.engine import TERMINAL
 
 MAX_NUMBER = 1023  # the largest number a `a number … from a to b` choice may index, unless `b` is a constant
@@ -257,6 +258,8 @@ class Encoder:
                     width = 1
                 elif alt.kind == "card":
                     width = self.D
+                elif alt.kind == "set":  # every numbered set of 16 places of its sizes (runtime/card_sets.py)
+                    width = card_sets.width(alt.card_set[2], alt.high.value)
                 else:
                     high = alt.high.value if isinstance(alt.high, ir.Const) else max_number
                     width = min(int(high), 0xFFFF) + 1

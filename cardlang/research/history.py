@@ -92,7 +92,7 @@ class History:
                     out[at + self.card_at + d.card] = 1.0
                 elif d.player == seat:
                     out[at + self.card_at + value] = 1.0
-            elif kind == "number":
+            elif kind in ("number", "value"):  # (a rank, a suit, a declared value: its place, as a number)
                 out[at + self.number_at] = min(scaled(value), SCALE_BOUND)
         out[self.length * self.width] = min(scaled(len(decisions)), SCALE_BOUND)
 

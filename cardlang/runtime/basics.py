@@ -107,3 +107,14 @@ class Action(int):
 
     def __repr__(self) -> str:
         return f"Action({int(self)}, {self.label!r})"
+
+
+def values_to_choose(seq, span=None) -> tuple:
+    """What a choice of a value (a rank, a suit, a declared value, a number of a list) offers from
+    `seq`: each value once, in its order. An action keeps its value in 16 bits, so anything else
+    than a whole number from 0 to 65535 (none, a negative number) stops the game with a rule error."""
+    out = tuple(dict.fromkeys(seq))
+    for x in out:
+        if type(x) is not int or not 0 <= x <= 0xFFFF:
+            raise RuleError(f"a choice offers {'none' if x is None else x}: values to choose are 0..65535", span)
+    return out

@@ -118,14 +118,18 @@ class Deck:
         return self.face_name(card) + self._copy_tag(card)
 
     def label_of(self, card: int, ascii: bool = False, copy: bool = False) -> str:
-        """The name players read: `A♠`, `10♥` (or the ASCII name), `Joker`, a named card's label;
-        with `copy`, a second or later copy of a face also says which it is (`7♥#2`)."""
+        """The name players read: `A♠`, `10♥` (or the ASCII name), `Joker`, a named card's label, a
+        rank of its own name in a suit as the rules write the card (`Reverser of red`, not the short
+        name `Reverserr`); with `copy`, a second or later copy of a face also says which it is (`7♥#2`)."""
         tag = self._copy_tag(card) if copy else ""
         suit = self.suit_name(card)
         if suit is None:
             r = self.card_rank[card]
             label = self.rank_labels[r] if r < len(self.rank_labels) else None
             return (label or self.rank_name(card)) + tag
+        rank = self.rank_name(card)
+        if len(rank) > 2 and rank[0].isalpha():  # a word: `Skip of blue` reads, `Skipb` does not
+            return f"{rank} of {suit}{tag}"
         if ascii or suit not in SUIT_SYMBOLS:
             return self.face_name(card) + tag
         return self.rank_name(card) + SUIT_SYMBOLS[suit] + tag

@@ -13,7 +13,7 @@ from typing import Optional
 
 from ..lang.types import (BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEAM, TEAMS,
                           TEXT, ZONE, ZONES)
-from . import among, engine, view
+from . import among, card_sets, engine, view
 from .actions import alt_of, value_of
 from .basics import MAX_EVENTS, Events, RuleError
 from .log import MARK_RE, absorb, describe, fill_marks, fill_refs, mark, placed_mark, player_name, render_log, secret
@@ -60,6 +60,7 @@ class ProgramBase:
         self.facts = layout.facts  # what seats are told of cards (`runtime.facts.Facts`), None without `tell`
         self.held = among.held(layout)  # zone -> the seats that do not see its places (runtime/among.py)
         self.teams, self.tvar_slots = layout.teams, dict(layout.tvar_slots)  # partnerships, if any
+        self.named_values = layout.named_values  # `values strain: …`: a declared value reads as its name
         self.label_cache = {}  # (choice index, action id) -> label, for alternatives marked pure
         # the caps on one game (the game's own, from its `limit` line, else the engine's defaults)
         self.max_decisions = engine.MAX_DECISIONS
@@ -99,10 +100,16 @@ class ProgramBase:
     def _label(self, st, info, alt, value) -> tuple:
         if alt.slot is not None:
             st.v[alt.slot] = value
+        if alt.card_set is not None:  # a set of cards: its cards, from the source as the choice offered it
+            cards_slot, source_slot, low = alt.card_set
+            st.v[cards_slot] = card_sets.subset(st.v[source_slot], value, low)
         if alt.label is not None:
             return alt.label(st)
         if alt.kind == "card":
             return mark(0), (value,)
+        if alt.kind == "set":
+            cards = st.v[alt.card_set[0]]
+            return card_sets.words(self.deck, cards, mark), tuple(cards)
         if alt.kind == "player":
             return player_name(value), ()
         return str(value), ()
@@ -114,6 +121,8 @@ class ProgramBase:
         alt = info.alts[alt_of(a)]
         if alt.kind == "card" and not st.known[value_of(a)] >> pending.player & 1:
             return self._unseen_label(st, info, alt, a)  # (never cached: it names a place)
+        if alt.card_set is not None and not self._set_known(st, alt, value_of(a), pending.player):
+            return self._unseen_set_label(st, alt, value_of(a))
         if alt.pure:
             key = (pending.choice, a)
             text = self.label_cache.get(key)
@@ -124,10 +133,25 @@ class ProgramBase:
 
     def _render_label(self, st, info, alt, a: int) -> str:
         saved = st.v[alt.slot] if alt.slot is not None else None
+        held = st.v[alt.card_set[0]] if alt.card_set is not None else None
         text, cards = self._label(st, info, alt, value_of(a))
         if alt.slot is not None:
             st.v[alt.slot] = saved
+        if alt.card_set is not None:
+            st.v[alt.card_set[0]] = held
         return fill_marks(self.deck, text, cards, copy=True)
+
+    @staticmethod
+    def _set_known(st, alt, value: int, seat: int) -> bool:
+        """Whether `seat` knows every card of the set a value of a set alternative stands for."""
+        _, source_slot, low = alt.card_set
+        return all(st.known[c] >> seat & 1 for c in card_sets.subset(st.v[source_slot], value, low))
+
+    def _unseen_set_label(self, st, alt, value: int) -> str:
+        """The label of a set with a card its chooser does not know: each card by its place (`a card
+        from the table, 2 of 5`), as a single card's is; never cached."""
+        _, source_slot, low = alt.card_set
+        return " + ".join(view.place_text(self, st, c) for c in card_sets.subset(st.v[source_slot], value, low))
 
     def _unseen_label(self, st, info, alt, a: int, logged: bool = False):
         """The label of a card the chooser does not know: its place stands for the card (`take a card
@@ -158,6 +182,11 @@ class ProgramBase:
         alt = info.alts[alt_of(a)]
         if alt.kind == "card" and not st.known[value_of(a)] >> pending.player & 1:
             text, cards = self._unseen_label(st, info, alt, a, logged=True)
+        elif alt.card_set is not None and not self._set_known(st, alt, value_of(a), pending.player):
+            text, cards = self._unseen_set_label(st, alt, value_of(a)), ()
+        elif alt.kind == "set" and alt.label is None:  # the cards alone: each seat reads those it knows (the
+            text, cards = self._label(st, info, alt, value_of(a))  # words, `pair of 7s`, would name the rank to all)
+            text = ", ".join(mark(i) for i in range(len(cards)))
         else:
             text, cards = self._label(st, info, alt, value_of(a))
         line = f"{player_name(pending.player)} chooses {text}"
@@ -230,6 +259,9 @@ class ProgramBase:
             return self.deck.ranks[value] if 0 <= value < len(self.deck.ranks) else None
         if type_ == ZONE:
             return self.zone_names[value]
+        if type_ in self.named_values:
+            names = self.named_values[type_]
+            return names[value] if 0 <= value < len(names) else None
         if type_ == LIST:
             return list(value)
         if type_ in (SUITS, RANKS):  # each item by its name (none stays none)

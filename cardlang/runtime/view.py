@@ -329,8 +329,8 @@ def _forget_picks_played(s) -> None:
         if info.action_slot >= 0:
             v[info.action_slot] = 0
         for k, alt in enumerate(program.chooses[index].alts):
-            if alt.kind in ("number", "player") and alt.slot is not None and not (info.shown and info.shown[k]):
-                v[alt.slot] = 0 if alt.kind == "number" else None
+            if alt.kind in ("number", "player", "value") and alt.slot is not None and not (info.shown and info.shown[k]):
+                v[alt.slot] = None if alt.kind == "player" else 0
 
 
 def _repend(s) -> None:

@@ -263,9 +263,13 @@ def complete(a: Analysis, line: int, column: int) -> list:
         return [Completion(w, "word", "zone attribute", 0) for w in sorted(ZONE_WORDS)]
     if re.match(r"\s*deck\s*$", head):
         return [Completion(w, "word", "deck", 0) for w in [*PRESETS, "ranks"]]
+    declared = sorted(good.symbols.named_values) if good.symbols is not None else []  # `values strain: …`
     if re.match(r"\s*((per\s+player\s+)?var\s+\w+|(phase|define)\s+\w+\s*\([^)]*\w)\s*:\s*$", head):
-        return [Completion(w, "word", "type", 0) for w in sorted(TYPE_NAMES)]
+        return [Completion(w, "word", "type", 0) for w in sorted(TYPE_NAMES) + declared]
     table = good.symbols.table if good.symbols is not None else {}
+    if re.search(r"(\bchooses|\band|^)\s+a\s+$", head):  # what a player may name: `a card`, `a rank`, `a strain`
+        return [Completion(w, "word", "choice", 0) for w in ["card", "number", "player", "rank", "set", "suit", *declared]]
+    out += [Completion(n, "value", s.type, 1) for n, s in table.items() if s.kind == "value"]
     if last in ("is", "has", "not"):
         out += [Completion(n, s.kind, s.kind, 0) for n, s in table.items() if s.kind in ("rank", "suit")]
     zones_first = last in ("to", "under", "from", "shuffle", "in")
@@ -313,6 +317,8 @@ def outline(a: Analysis) -> list:
     for d in a.module.decls:
         if isinstance(d, ast.BlockDecl):
             out.append(Symbol(d.name, d.kind, d.span, d.name_span))
+        elif isinstance(d, ast.NamedValuesDecl):
+            out.append(Symbol(d.name, "values", d.span, d.name_span))
         elif isinstance(d, (ast.OptionDecl, ast.OrderDecl, ast.RankingDecl, ast.ZoneDecl, ast.DefineDecl,
                             ast.PointsDecl, ast.ValuesDecl, ast.PotDecl)):
             out.append(Symbol(d.name, type(d).__name__[:-4].lower(), d.span, d.name_span))

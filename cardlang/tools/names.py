@@ -230,7 +230,9 @@ class _Walker:
         if alt.var is not None:
             self.expr(alt.source)
             self.expr(alt.high)
-            self.bind(alt.var, self.find(alt.span, rf"(?:card|number)\s+({re.escape(alt.var)})\b"))
+            self.bind(alt.var, self.find(alt.span, rf"(?:card|number|player|\w+)\s+({re.escape(alt.var)})\b"))
+        if alt.second is not None:
+            self.bind(alt.second.var, alt.second.span)
         self.expr(alt.label)  # `as "bid {n}"` shows the chosen number
         self.expr(alt.where)
         self.stmts(alt.body)

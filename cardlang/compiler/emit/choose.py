@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from .. import ir
 from ...runtime.actions import MAX_VALUE, VALUE_BITS, VALUE_MASK, action_id, new_pending
+from ...runtime import card_sets
+from ...runtime.basics import values_to_choose
 from ...runtime.engine import STOP
 from ...runtime.playout import BITS, untold
 from . import helpers
@@ -196,6 +198,30 @@ def _legal_of(em, w, alt: ir.Alternative, base: int, out: str, span, raw: bool =
             w.line(f"{out} = {q}" if base == 0 else f"{out} = {em.c(_with_base)}({base}, {q})")
             return
         _kept(em, w, alt, q, alt.where, out, each)
+        return
+    if alt.kind == "value":  # a rank, a suit, a declared value, a number of a list: each once, checked
+        q = w.fresh("_q")
+        w.line(f"{q} = {em.c(values_to_choose)}({em.x(w, alt.source)}, {em.c(span)})")
+        if alt.where is None:
+            w.line(f"{out} = {q}" if base == 0 else f"{out} = {em.c(_with_base)}({base}, {q})")
+            return
+        _kept(em, w, alt, q, alt.where, out, each, raw)
+        return
+    if alt.kind == "set":  # each set of the sizes, lazily (runtime/card_sets.py); the filter reads its cards
+        cards_slot, source_slot, low = alt.card_set
+        q, x, cs, kept = w.fresh("_q"), w.fresh("_x"), w.fresh("_cs"), w.fresh("_l")
+        w.line(f"{q} = v[{source_slot}] = {em.c(card_sets.checked)}({em.x(w, alt.source)}, {em.c(span)})")
+        w.line(f"{kept} = []")
+        w.line(f"for {x}, {cs} in {em.c(card_sets.sets)}({q}, {low}, {alt.high.value}):")
+        with w.indent():
+            w.line(f"v[{cards_slot}] = {cs}")
+            if alt.where is None:
+                w.line(f"{kept}.append({each(x)})")
+            else:
+                with w.holding(cards_slot, cs):
+                    w.line(f"if {em.x(w, alt.where)}:")
+                w.line(f"    {kept}.append({each(x)})")
+        w.line(f"{out} = {kept}" if raw else f"{out} = tuple({kept})")
         return
     if alt.kind == "card":
         q = w.fresh("_q")

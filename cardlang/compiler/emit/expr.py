@@ -13,7 +13,7 @@ from __future__ import annotations
 import keyword
 
 from .. import ir
-from ...runtime import budget, pots, steps
+from ...runtime import budget, card_sets, pots, steps
 from ...runtime.zones import first_in, still_in
 from . import helpers
 from . import seats
@@ -421,6 +421,8 @@ class ExprEmitter:
             return f"(len({self.view(w, e.args[0])}) > 0)"
         if name == "seat":
             return f"{self.c(seats.seat_number)}({self.x(w, e.args[0])}, {self.c(e.span)})"
+        if name == "card_subset":  # (the lowering's own: the cards a set's value stands for)
+            return f"{self.c(card_sets.subset)}({self.x(w, e.args[0])}, {self.x(w, e.args[1])}, {self.x(w, e.args[2])})"
         raise AssertionError(name)  # pragma: no cover - the checker knows every builtin
 
     def x_BestScorers(self, w, e: ir.BestScorers):

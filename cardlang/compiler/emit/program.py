@@ -39,10 +39,11 @@ _units = itertools.count()
 class Alt:
     """One alternative of a choice as `ProgramBase` and the bots read it: kind, slot, label, pure."""
 
-    __slots__ = ("kind", "slot", "label", "pure")
+    __slots__ = ("kind", "slot", "label", "pure", "card_set")
 
-    def __init__(self, kind, slot, label, pure):
+    def __init__(self, kind, slot, label, pure, card_set=None):
         self.kind, self.slot, self.label, self.pure = kind, slot, label, pure
+        self.card_set = card_set  # a set of cards: (its cards' slot, its source's slot, fewest cards)
 
 
 class Choice:
@@ -304,7 +305,7 @@ class Program(ProgramBase):
             alts = []
             for a in c.alternatives:
                 label = self.em.compile_text(a.label) if a.label is not None else None
-                alts.append(Alt(a.kind, a.slot, label, a.pure))
+                alts.append(Alt(a.kind, a.slot, label, a.pure, a.card_set))
             self.chooses.append(Choice(alts, graph.choices[c.index], c.span))
         self.code = [self._stub(pc) for pc in range(len(graph.ops))]
         # per choice, per alternative: (its `f(s, a)` for `resume`, compiled when first played; its body's pc)
