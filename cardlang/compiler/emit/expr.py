@@ -17,7 +17,6 @@ from ...runtime import budget, pots, steps
 from ...runtime.zones import first_in, still_in
 from . import helpers
 from . import seats
-from .facts import never_none
 from .texts import renderer
 from ...runtime.log import embed
 
@@ -25,17 +24,18 @@ from ...runtime.log import embed
 class ExprEmitter:
     """Writes IR expressions as Python expressions over the state `s` and its slots `v`."""
 
-    def __init__(self, program, ns, paste: bool):
+    def __init__(self, program, ns, options, run):
         self.program = program
         self.layout = program.layout
         self.ns = ns
-        self.paste = paste  # locals hold loop, filter and parameter values (passes/paste.py)
+        self.options = options  # the switches (`options.Options`), as chosen for this emitter
+        self.run = run  # the kind of run its units are written for (`options.Run`)
         deck = self.layout.deck
         self.ranks = deck.card_rank
         self.suits = deck.card_suit
         self.suit_of = tuple(None if x < 0 else x for x in deck.card_suit)  # a joker has no suit
         self._texts: dict = {}
-        self.never_none = never_none(program.ir)  # slots that always hold a card (`emit/facts.py`)
+        self.never_none = program.never_none  # slots that always hold a card (`emit/facts.py`)
 
     def card(self, w, e: ir.Expr):
         """(the expression of a card, whether it is never none)."""
@@ -53,11 +53,6 @@ class ExprEmitter:
 
     def c(self, value) -> str:
         return self.ns.bind(value)
-
-    @property
-    def inline(self) -> bool:
-        """Whether an aggregate a statement works out first is written in place (passes/inline.py)."""
-        return self.graph.inline
 
     # ------------------------------------------------------------ values and places
     def x_Const(self, w, e: ir.Const):
@@ -230,7 +225,7 @@ class ExprEmitter:
 
     def _aggregate(self, h, e: ir.Aggregate, into=None) -> None:
         """The loop of an aggregate: the body of its helper function, which returns the value; or,
-        with `into`, lines in place that leave the value in the local `into` (passes/inline.py)."""
+        with `into`, lines in place that leave the value in the local `into` (`Options.inline`)."""
         kind, x = e.kind, h.fresh("_x")
         best = kind in ("highest", "lowest")
         if into is None:
@@ -244,7 +239,7 @@ class ExprEmitter:
             h.line(f"{acc} = {start}")
         h.line(f"for {x} in {self.view(h, e.seq)}:")
         with h.indent():
-            if self.paste:
+            if self.options.paste:
                 context = h.holding(e.slot, x)
             else:
                 h.line(f"v[{e.slot}] = {x}")
@@ -279,10 +274,10 @@ class ExprEmitter:
             h.line(f"{acc} = {result}")
 
     def first(self, w, e: ir.Expr) -> str:
-        """`e` where it is the first thing a statement works out: with passes/inline.py, an
+        """`e` where it is the first thing a statement works out: with `Options.inline`, an
         aggregate is written in place as its loop and a pasted define's arguments as lines, before
         the line that uses the value (nothing is worked out before them, so the order holds)."""
-        if not self.inline or not self._in_place(e):
+        if not self.options.inline or not self._in_place(e):
             return self.x(w, e)
         if isinstance(e, ir.Aggregate):
             into = w.fresh("_r")
@@ -306,7 +301,7 @@ class ExprEmitter:
             w.line(f"        {r} = True")
             w.line("        break")
             return r
-        if isinstance(e, ir.DefineCall) and self.paste:
+        if isinstance(e, ir.DefineCall) and self.options.paste:
             return self._pasted(w, e, lambda local, code: w.line(f"{local} = {code}"), self.first)
         return self.x(w, e)  # pragma: no cover - `_in_place` names every node above
 
@@ -335,7 +330,7 @@ class ExprEmitter:
         if isinstance(e, ir.Aggregate) or (isinstance(e, ir.Has) and e.table is not None):
             return True
         if isinstance(e, ir.DefineCall):
-            return self.paste
+            return self.options.paste
         if isinstance(e, (ir.And, ir.Or)):
             return self._in_place(e.left) or self._in_place(e.right)
         return isinstance(e, ir.Not) and self._in_place(e.operand)
@@ -384,7 +379,7 @@ class ExprEmitter:
         return f"({empty} if ({t} := {self.x(w, e.index)}) is None else {self.c(e.table)}[{t}])"
 
     def x_DefineCall(self, w, e: ir.DefineCall):
-        if not self.paste:  # each argument into its parameter's slot, in a helper, then the body
+        if not self.options.paste:  # each argument into its parameter's slot, in a helper, then the body
             h = w.helper()
             name = w.fresh("_def")
             h.line(f"def {name}({w.params()}):")

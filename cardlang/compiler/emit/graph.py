@@ -5,7 +5,7 @@ end). `Builder` lays the setup, the round and the phases out: a statement that c
 `Stmts` op; an `if` is a `Test` per branch with `Jump`s to its end; a loop is a start op, a head
 op and its body with a `Jump` back; a phase call is a `Call` (with a `Return` when the phase is
 called from several places, else jumps there and back); a `chooses` is a `Choose` whose
-alternatives' bodies follow it. The passes (`compiler/passes/`) then rewrite the graph; the
+alternatives' bodies follow it. The graph passes (`compiler/passes/`) then rewrite the graph; the
 emitter writes each op as Python (`o_<Op>` in `emit/program.py`).
 """
 
@@ -180,12 +180,6 @@ class Graph:
         self.round_pc = 0
         self.nslots = 0
         self.splits: dict = {}  # id(ir.Alternative) -> (first terms, the rest or None): passes/split.py
-        self.chaining = None  # (line budget, depth) when the emitter pastes ops (passes/chaining.py)
-        self.paste = False  # locals hold values and define bodies are pasted (passes/paste.py)
-        self.playout = False  # whole-game runs for playouts (passes/playout.py)
-        self.rounds = False  # ... which play each round they begin as one function (passes/rounds.py)
-        self.forget = False  # a quiet state's whole-game run writes no knowledge (passes/quiet.py)
-        self.inline = False  # aggregates worked out first in a statement are written in place (passes/inline.py)
 
 
 class Builder:

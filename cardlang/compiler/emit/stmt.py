@@ -28,10 +28,9 @@ from .facts import apart, writes
 class StmtEmitter(ExprEmitter):
     """Writes IR statements (and, through `ExprEmitter`, their expressions)."""
 
-    def __init__(self, program, ns, paste: bool, counting: bool):
-        super().__init__(program, ns, paste)
+    def __init__(self, program, ns, options, run, counting: bool):
+        super().__init__(program, ns, options, run)
         self.counting = counting
-        self.knowledge = True  # written without it: a quiet state's whole-game run (passes/quiet.py)
         self.branch_points: dict = {}  # id(If) -> its branches' rule points (else last), when counting
         self.bet_points: dict = {}  # id(PotRule) of a betting round -> its first rule point, when counting
         self.hits = program.hits
@@ -103,7 +102,7 @@ class StmtEmitter(ExprEmitter):
     # ----------------------------------------------------------------- cards
     def _learn(self, w, moving: str, dest: str, face) -> None:
         """Who learns the cards `moving` put on zone `dest`: whoever sees it, everyone, or nobody more."""
-        if not self.knowledge:
+        if self.run.quiet:
             if face == "up":
                 w.line("if s.log is not None:")
                 w.line(f"    {self.c(helpers.face_up)}(s, {dest}, {moving}, {self.c(self.layout.zone_names)})")
@@ -126,7 +125,7 @@ class StmtEmitter(ExprEmitter):
         """Before a move: the zones some seat sees a card leave without seeing which, into a local
         (`runtime.among.before`; the reference's `_unseen`), or "" when no seat can be blind to it."""
         held = among.held(self.layout)
-        if not self.knowledge or not any(held):
+        if self.run.quiet or not any(held):
             return ""
         g = w.fresh("_g")
         after = f"{self.c(self.layout.zone_vis)}[{dest}]" if face is None else \
@@ -168,11 +167,11 @@ class StmtEmitter(ExprEmitter):
                 w.line(f"s.zones[loc[{c}]].remove({c})")
                 w.line(f"s.zones[{dest}].insert(0, {c})" if st.bottom else f"s.zones[{dest}].append({c})")
                 w.line(f"loc[{c}] = {dest}")
-                if face is None and self.knowledge:
+                if face is None and not self.run.quiet:
                     w.line(f"s.known[{c}] |= {self.c(self.layout.zone_vis)}[{dest}]")
                 elif face == "up":
                     texts = tuple(f"face up on {zone_words(name)}: {mark(0)}" for name in names)
-                    if self.knowledge:
+                    if not self.run.quiet:
                         w.line(f"s.known[{c}] = {self.layout.all}")
                     w.line("if s.log is not None:")
                     w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
@@ -271,9 +270,9 @@ class StmtEmitter(ExprEmitter):
 
     def _dealt_known(self, w, face) -> None:
         """Who learns card `c` dealt to zone `z` (the lines inside the loop over the cards)."""
-        if face == "up" and self.knowledge:
+        if face == "up" and not self.run.quiet:
             w.line(f"        known[c] = {self.layout.all}")
-        elif face is None and self.knowledge:
+        elif face is None and not self.run.quiet:
             w.line(f"        known[c] |= {self.c(self.layout.zone_vis)}[z]")
 
     def _dealt_apart(self, st: ir.Deal) -> bool:
@@ -296,7 +295,7 @@ class StmtEmitter(ExprEmitter):
         w.line(f"    add = {self.c(self.layout.zone_vis)}[z]")
         w.line("    for c in zones[z]:")
         w.line("        loc[c] = z")
-        if self.knowledge:
+        if not self.run.quiet:
             w.line("        known[c] |= add")
 
     def s_SwapCards(self, w, st: ir.SwapCards):
@@ -308,13 +307,13 @@ class StmtEmitter(ExprEmitter):
         w.line("zones, loc, known = s.zones, s.loc, s.known")
         w.line(f"za, zb = loc[{a}], loc[{b}]")
         held = among.held(self.layout)
-        g = w.fresh("_g") if self.knowledge and any(held) else ""
+        g = w.fresh("_g") if not self.run.quiet and any(held) else ""
         if g:  # (each card, as if moved to the other's place: runtime/among.py)
             w.line(f"{g} = {self.c(among.before_swap)}(s, {a}, {b}, {self.c(held)}, {vis})")
         w.line(f"ia, ib = zones[za].index({a}), zones[zb].index({b})")
         w.line(f"zones[za][ia], zones[zb][ib] = {b}, {a}")
         w.line(f"loc[{a}], loc[{b}] = zb, za")
-        if self.knowledge:
+        if not self.run.quiet:
             w.line(f"known[{a}] |= {vis}[zb]")
             w.line(f"known[{b}] |= {vis}[za]")
         self._merge(w, g)
@@ -324,7 +323,7 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{shown} = tuple({self.x(w, st.cards)})")
         reveal = self.c(helpers.reveal)
         owners = self.c(self.layout.zone_owner)
-        if not self.knowledge:  # (a quiet state: no log either, and nobody's knowledge kept)
+        if self.run.quiet:  # (a quiet state: no log either, and nobody's knowledge kept)
             if st.to is not None:
                 w.line(f"tuple({self.x(w, st.to)})")  # (worked out all the same: it may draw)
             return
@@ -341,7 +340,7 @@ class StmtEmitter(ExprEmitter):
     def s_Hide(self, w, st: ir.Hide):
         w.line("if s.fresh:")
         w.line(f"    {self.c(flush)}(s)")  # a card shown before it is hidden stays shown in the log
-        if not self.knowledge:
+        if self.run.quiet:
             w.line(f"{self.x(w, st.cards)}")  # (worked out all the same: it may draw)
             return
         w.line(f"for c in {self.x(w, st.cards)}:")
@@ -440,7 +439,7 @@ class StmtEmitter(ExprEmitter):
 
     def held(self, w, slot, local, body):
         """Inside, `body` reads slot `slot` from `local` when pasting and nothing in it sets the slot."""
-        if self.paste and local is not None and slot is not None and not writes(body, slot):
+        if self.options.paste and local is not None and slot is not None and not writes(body, slot):
             return w.holding(slot, local)
         return contextlib.nullcontext()
 
@@ -452,7 +451,7 @@ class StmtEmitter(ExprEmitter):
         with w.indent():
             w.line(f"v[{st.slot}] = {x}")
             if st.where is not None:
-                with w.holding(st.slot, x) if self.paste else w.holding(st.slot, f"v[{st.slot}]"):
+                with w.holding(st.slot, x) if self.options.paste else w.holding(st.slot, f"v[{st.slot}]"):
                     w.line(f"if not ({self.x(w, st.where)}):")
                 w.line("    continue")
             with self.held(w, st.slot, x, st.body):
