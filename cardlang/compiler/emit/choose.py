@@ -69,7 +69,7 @@ def write_legal(em, w, node: ir.Choose, once: bool = False) -> None:
     w.line(f"if not legal or p is None or not 0 <= p < {em.program.n}:")
     w.line(f"    {em.c(helpers.no_choice)}(p, legal, {em.c(node.span)})")
     if em.counting and not once:
-        offered = em.c(em.program.offered)
+        offered = em.c(em.program.offered, 'offered')
         for ai, k in enumerate(em.graph.points_of_choice[index]):
             if names == ["legal"]:
                 w.add_one(offered, k)
@@ -98,7 +98,7 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True, 
     reached = "s.round >= stop or " if rounds else ""
     w.line(f"if {reached}len(_H) >= {em.program.max_decisions}:")
     if once:
-        w.add_one(em.c(em.program.offered), em.graph.points_of_choice[index][0], "    ")
+        w.add_one(em.c(em.program.offered, 'offered'), em.graph.points_of_choice[index][0], "    ")
     w.line(f"    s._pending = ({index}, p, tuple(legal))")  # (a `Pending` when read)
     w.line(f"    s.pc = {pc}")
     w.line(f"    return {STOP}")
@@ -120,7 +120,7 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True, 
     if em.run.tally is not None:
         write_told(em, w, index)
     if once:
-        w.add_one(em.c(em.program.taken), em.graph.points_of_choice[index][0])
+        w.add_one(em.c(em.program.taken, 'taken'), em.graph.points_of_choice[index][0])
     if entry:
         w.line("s._pending = None")  # (as `resume` leaves it while the run goes on)
     w.line("_H.append(a)")
@@ -134,8 +134,8 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True, 
         with w.indent(1 if len(resumes) > 1 else 0):
             value = None
             if slot is not None:
-                value = w.fresh("_v")
-                w.line(f"v[{slot}] = {value} = a & {VALUE_MASK}" if ai else f"v[{slot}] = {value} = a")
+                value = w.local_for(slot, "_v")
+                w.line(f"{w.place(slot)} = {value} = a & {VALUE_MASK}" if ai else f"{w.place(slot)} = {value} = a")
             go(ai, body, value)
 
 
@@ -231,15 +231,15 @@ def _legal_of(em, w, alt: ir.Alternative, base: int, out: str, span, raw: bool =
 
 def _kept(em, w, alt, values: str, test, out: str, each, raw: bool = False) -> None:
     """Lines keeping the values of `values` that pass `test`, as ids."""
-    kept, x = w.fresh("_l"), w.fresh("_x")
+    kept, x = w.fresh("_l"), w.local_for(alt.slot)
     w.line(f"{kept} = []")
     w.line(f"for {x} in {values}:")
     with w.indent():
         if em.options.paste:
             context = w.holding(alt.slot, x)
         else:
-            w.line(f"v[{alt.slot}] = {x}")
-            context = w.holding(alt.slot, f"v[{alt.slot}]")
+            w.line(f"{w.place(alt.slot)} = {x}")
+            context = w.holding(alt.slot, None)
         with context:
             w.line(f"if {em.x(w, test)}:")
         w.line(f"    {kept}.append({each(x)})")

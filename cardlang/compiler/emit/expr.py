@@ -10,13 +10,12 @@ Temporaries are walrus locals with fresh names, never inside a comprehension.
 
 from __future__ import annotations
 
-import keyword
-
 from .. import ir
 from ...runtime import budget, pots, steps
 from ...runtime.zones import first_in, still_in
 from . import helpers
 from . import seats
+from .code import Name, Number
 from .texts import renderer
 from ...runtime.log import embed
 
@@ -51,8 +50,9 @@ class ExprEmitter:
             return f"s.zones[{self.x(w, e.zone)}]"
         return self.x(w, e)
 
-    def c(self, value) -> str:
-        return self.ns.bind(value)
+    def c(self, value, name: str | None = None) -> str:
+        """The name bound for a constant (`Namespace.bind`), `name` saying what it is."""
+        return self.ns.bind(value, name)
 
     # ------------------------------------------------------------ values and places
     def x_Const(self, w, e: ir.Const):
@@ -62,7 +62,7 @@ class ExprEmitter:
         return w.read(e.slot)
 
     def x_PlayerVar(self, w, e: ir.PlayerVar):
-        return f"v[{e.base} + {self.x(w, e.player)}]"
+        return f"v[{w.index(e.base)} + {self.x(w, e.player)}]"
 
     def x_PlayerZone(self, w, e: ir.PlayerZone):
         if e.many:
@@ -181,9 +181,9 @@ class ExprEmitter:
             back = self.c(tuple(tuple((p - e.step * i) % n for i in range(1, n + 1)) for p in range(n)))
             around = f"({back} if {w.read(e.reverse)} else {around})"
         p = self.x(w, e.player)
-        if p.isdigit():  # (a seat written in: never none)
+        if isinstance(p, Number):  # (a seat written in: never none)
             return f"({around}[{p}][0] if {w.everyone()} else {self.c(first_in)}(s, {around}[{p}]))"
-        if not is_local(p):
+        if not isinstance(p, Name):
             q = w.fresh("_p")
             p, first = q, f"({q} := {p})"
         else:
@@ -193,7 +193,7 @@ class ExprEmitter:
                 f"if {w.everyone()} else {self.c(first_in)}(s, {around}[{p}]))")
 
     def x_Players(self, w, e: ir.Players):
-        ring = self.c(self.layout.ring)
+        ring = self.c(self.layout.ring, 'ring')
         if e.reverse is not None:  # a game that may reverse play: every seat from s the other way while it is
             n, step = self.layout.players, self.layout.step
             back = self.c(tuple(tuple((s - step * i) % n for i in range(n)) for s in range(n)))
@@ -215,18 +215,17 @@ class ExprEmitter:
 
     # ------------------------------------------------------------------ aggregates
     def x_Aggregate(self, w, e: ir.Aggregate):
-        h = w.helper()
-        name = w.fresh("_agg")
-        h.line(f"def {name}({w.params()}):")
-        with h.indent():
-            h.line("v = s.v")
-            self._aggregate(h, e)
-        return f"{name}({w.params()})"
+        def write(h, name):
+            h.define(name, w.params())
+            with h.indent():
+                h.line("v = s.v")
+                self._aggregate(h, e)
+        return w.shared_helper(("aggregate", id(e)), "_agg", write)
 
     def _aggregate(self, h, e: ir.Aggregate, into=None) -> None:
         """The loop of an aggregate: the body of its helper function, which returns the value; or,
         with `into`, lines in place that leave the value in the local `into` (`Options.inline`)."""
-        kind, x = e.kind, h.fresh("_x")
+        kind, x = e.kind, h.local_for(e.slot)
         best = kind in ("highest", "lowest")
         if into is None:
             acc = {"count": "total", "sum": "total", "select": "out", "min": "values", "max": "values"}.get(kind, "chosen")
@@ -242,8 +241,8 @@ class ExprEmitter:
             if self.options.paste:
                 context = h.holding(e.slot, x)
             else:
-                h.line(f"v[{e.slot}] = {x}")
-                context = h.holding(e.slot, f"v[{e.slot}]")
+                h.line(f"{h.place(e.slot)} = {x}")
+                context = h.holding(e.slot, None)
             with context:
                 if e.where is not None:
                     h.line(f"if not ({self.x(h, e.where)}):")
@@ -311,10 +310,13 @@ class ExprEmitter:
         constant or a slot is read where the body uses it (nothing in an expression writes a slot)."""
         held = {}
         for slot, arg in zip(e.slots, e.args):
-            if isinstance(arg, (ir.Const, ir.Slot)):
+            if isinstance(arg, ir.Slot):  # (the caller's slot, as the caller reads it: a local, or its slot)
+                outer = w.frame.slots.get(arg.slot)
+                held[slot] = arg.slot if outer is None else outer
+            elif isinstance(arg, ir.Const):
                 held[slot] = self.x(w, arg)
             else:
-                local = w.fresh("_a")
+                local = w.local_for(slot, "_a")
                 hold(local, self.x(w, arg))
                 held[slot] = local
         saved = w.frame
@@ -342,7 +344,7 @@ class ExprEmitter:
         table = self.c(table)
         if sure:
             return f"{table}[{card}]"
-        if is_local(card):  # (read twice: nothing to work out)
+        if isinstance(card, Name):  # (read twice: nothing to work out)
             return f"({of_none} if {card} is None else {table}[{card}])"
         t = w.fresh("_c")
         return f"({of_none} if ({t} := {card}) is None else {table}[{t}])"
@@ -380,16 +382,15 @@ class ExprEmitter:
 
     def x_DefineCall(self, w, e: ir.DefineCall):
         if not self.options.paste:  # each argument into its parameter's slot, in a helper, then the body
-            h = w.helper()
-            name = w.fresh("_def")
-            h.line(f"def {name}({w.params()}):")
-            with h.indent():
-                h.line("v = s.v")
-                for slot, arg in zip(e.slots, e.args):
-                    h.line(f"v[{slot}] = {self.x(h, arg)}")
-                with h.fresh_frame():
-                    h.line(f"return {self.x(h, e.body)}")
-            return f"{name}({w.params()})"
+            def write(h, name):
+                h.define(name, w.params())
+                with h.indent():
+                    h.line("v = s.v")
+                    for slot, arg in zip(e.slots, e.args):
+                        h.line(f"{h.place(slot)} = {self.x(h, arg)}")
+                    with h.fresh_frame():
+                        h.line(f"return {self.x(h, e.body)}")
+            return w.shared_helper(("define", id(e)), "_def", write)
         # pasted: each argument worked out once, in turn, into a local the body reads; a constant
         # or a slot is read where the body uses it (nothing in an expression writes a caller's slot)
         sets = []
@@ -420,7 +421,7 @@ class ExprEmitter:
 
     def x_BestScorers(self, w, e: ir.BestScorers):
         score = self.program.em.compile_expr(e.value)  # (its own function: it reads the seat from its slot)
-        return (f"{self.c(seats.best_scorers)}(s, {e.slot}, {self.c(score)}, {e.lowest}, "
+        return (f"{self.c(seats.best_scorers)}(s, {w.index(e.slot)}, {self.c(score)}, {e.lowest}, "
                 f"{self.c(e.sitting)})")
 
     # ----------------------------------------------------------------------- texts
@@ -471,7 +472,3 @@ def _offsets(base, seats):
     """The zone ids `base + p` of each seat p."""
     return tuple([base + p for p in seats])
 
-
-def is_local(text: str) -> bool:
-    """Whether an expression is a plain local name (read again without working anything out)."""
-    return text.isidentifier() and not keyword.iskeyword(text)

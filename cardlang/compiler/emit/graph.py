@@ -179,6 +179,7 @@ class Graph:
         self.entry = 0
         self.round_pc = 0
         self.nslots = 0
+        self.slot_names: dict = {}  # each slot the graph adds (a loop's place, a repeat's count) -> its name
         self.splits: dict = {}  # id(ir.Alternative) -> (first terms, the rest or None): passes/split.py
 
 
@@ -193,9 +194,11 @@ class Builder:
         self.calls: list = []  # (pc, phase) of each call
         self._bets: dict = {}  # span of a betting round -> its first rule point
 
-    def slot(self) -> int:
+    def slot(self, name: str) -> int:
+        """A new slot of `state.v` for the op graph's own use (`name`: for a reader of generated code)."""
         s = self.g.nslots
         self.g.nslots += 1
+        self.g.slot_names[s] = name
         return s
 
     def add(self, make) -> int:
@@ -288,7 +291,7 @@ class Builder:
             self._patch(j, target=len(self.g.ops))
 
     def b_ForEach(self, st: ir.ForEach):
-        index = self.slot()
+        index = self.slot(f"{self.p.slot_names.get(st.slot, 'item')}_at")
         self.add(lambda pc: ForStart(st.span, st, index, pc + 1))
         head = self.add(lambda pc: ForNext(st.span, st, index, pc + 1, -1))
         self.block(st.body)
@@ -296,7 +299,7 @@ class Builder:
         self._patch(head, end=len(self.g.ops))
 
     def b_Repeat(self, st: ir.Repeat):
-        slot = self.slot()
+        slot = self.slot("repeats_left")
         self.add(lambda pc: RepeatStart(st.span, st.count, slot, pc + 1))
         head = self.add(lambda pc: RepeatNext(st.span, slot, pc + 1, -1))
         self.block(st.body)

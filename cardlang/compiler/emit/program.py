@@ -30,6 +30,7 @@ from ...runtime.playout import NEVER
 from ...runtime.program import ProgramBase, loops_forever, round_begins
 from . import seats
 from .choose import write_choose, write_entry
+from ..layout import slot_names
 from .facts import never_none, phases_spend_steps, reads_knowledge
 from .options import DECISIONS, Options, Run
 from .rounds import RoundEmitter
@@ -72,6 +73,7 @@ class Emitter(RoundEmitter):
     def op(self, w, pc: int, way: frozenset, start: int) -> None:
         """Writes op `pc` (its lines end on every path with a `return`)."""
         node = self.graph.ops[pc]
+        w.where(node.span, f"op {pc} {type(node).__name__}, ")
         with w.at(node.span), w.fresh_frame():
             getattr(self, "o_" + type(node).__name__)(w, node, way | {pc}, start)
 
@@ -79,7 +81,7 @@ class Emitter(RoundEmitter):
         """Goes on at op `target`: pasted here when chaining allows it, else `return target`."""
         options = self.options
         if (options.chaining and target not in way and len(way) <= options.chain_depth
-                and len(w.lines) - start < options.chain_lines and 0 <= target < len(self.graph.ops)):
+                and w.size() - start < options.chain_lines and 0 <= target < len(self.graph.ops)):
             self.op(w, target, way, start)
         else:
             w.line(f"return {target}")
@@ -105,36 +107,36 @@ class Emitter(RoundEmitter):
 
     def o_ForStart(self, w, op, way, start):
         q = w.fresh("_q")
-        w.line(f"v[{op.loop.seq_slot}] = {q} = tuple({self.x(w, op.loop.seq)})")
+        w.line(f"{w.place(op.loop.seq_slot)} = {q} = tuple({self.x(w, op.loop.seq)})")
         self._spend(w, op.span, f"len({q})")  # a step an item, all at once (loops in loops multiply)
-        w.line(f"v[{op.index}] = 0")
+        w.line(f"{w.place(op.index)} = 0")
         self.goto(w, op.next, way, start)
 
     def o_ForNext(self, w, op, way, start):
         loop, q, i = op.loop, w.fresh("_q"), w.fresh("_i")
-        w.line(f"{q} = v[{loop.seq_slot}]")
-        w.line(f"{i} = v[{op.index}]")
+        w.line(f"{q} = {w.place(loop.seq_slot)}")
+        w.line(f"{i} = {w.place(op.index)}")
         w.line(f"while {i} < len({q}):")
         with w.indent():
-            x = w.fresh("_x")
-            w.line(f"v[{loop.slot}] = {x} = {q}[{i}]")
+            x = w.local_for(loop.slot)
+            w.line(f"{w.place(loop.slot)} = {x} = {q}[{i}]")
             w.line(f"{i} += 1")
             if loop.where is not None:
-                with w.holding(loop.slot, x) if self.options.paste else w.holding(loop.slot, f"v[{loop.slot}]"):
+                with w.holding(loop.slot, x if self.options.paste else None):
                     w.line(f"if not ({self.x(w, loop.where)}):")
                 w.line("    continue")
-            w.line(f"v[{op.index}] = {i}")
+            w.line(f"{w.place(op.index)} = {i}")
             self.goto(w, op.body, way, start)
         self.goto(w, op.end, way, start)
 
     def o_RepeatStart(self, w, op, way, start):
-        w.line(f"v[{op.slot}] = {self.x(w, op.count)}")
+        w.line(f"{w.place(op.slot)} = {self.x(w, op.count)}")
         self.goto(w, op.next, way, start)
 
     def o_RepeatNext(self, w, op, way, start):
-        w.line(f"if v[{op.slot}] > 0:")
+        w.line(f"if {w.place(op.slot)} > 0:")
         with w.indent():
-            w.line(f"v[{op.slot}] -= 1")
+            w.line(f"{w.place(op.slot)} -= 1")
             self._spend(w, op.span)
             self.goto(w, op.body, way, start)
         self.goto(w, op.end, way, start)
@@ -172,8 +174,8 @@ class Emitter(RoundEmitter):
     def o_NextRound(self, w, op, way, start):
         sitting = self.program.ir.sitting_slot
         if sitting is not None:  # a new round: those who sat out the last one come back
-            w.line(f"if s.v[{sitting}]:")
-            w.line(f"    {self.c(seats.back_in)}(s, {sitting})")
+            w.line(f"if {w.place(sitting)}:")
+            w.line(f"    {self.c(seats.back_in)}(s, {w.index(sitting)})")
             w.seat_changed()
         w.line("s.round += 1")
         w.line("if s.rounds_at is not None:")
@@ -198,7 +200,7 @@ class Emitter(RoundEmitter):
 
         def write(w):
             if slot is not None:  # (alternative 0's ids are their values: no mask)
-                w.line(f"v[{slot}] = a & {VALUE_MASK}" if ai else f"v[{slot}] = a")
+                w.line(f"{w.place(slot)} = a & {VALUE_MASK}" if ai else f"{w.place(slot)} = a")
             self.goto(w, body, frozenset(), 0)
         return self._unit("_resume", write, "s, a")
 
@@ -222,7 +224,7 @@ class Emitter(RoundEmitter):
         whole = self.run.pick is not None  # a whole-game run's unit: `(s, P, stop, T, on)`
         w = Writer(self.ns)
         name = self.ns.fresh(prefix)
-        w.line(f"def {name}(s, P, stop, T, on):" if whole else f"def {name}({params}):")
+        w.define(name, "s, P, stop, T, on" if whole else params)
         with w.indent():
             w.line("v = s.v")
             if whole:  # the step budget a decision starts (tests may lower it), the history
@@ -242,7 +244,7 @@ class Emitter(RoundEmitter):
     def _value_unit(self, prefix: str, kind: str, value):
         w = Writer(self.ns)
         name = self.ns.fresh(prefix)
-        w.line(f"def {name}(s):")
+        w.define(name, "s")
         with w.indent():
             w.line("v = s.v")
             w.line(f"return {value(w)}")
@@ -281,7 +283,7 @@ class Program(ProgramBase):
         written with the switches among `passes` (`options.Options.of`)."""
         self.graph, self.passes = graph, tuple(passes)
         self.options = Options.of(self.passes)
-        self.ns = Namespace()
+        self.ns = Namespace({**slot_names(self.layout), **self.ir.slot_names, **graph.slot_names})
         self.emitters: dict = {}  # (run, chained) -> its emitter (`emitter`)
         self.em = self.emitter(DECISIONS)
         self.rule_points = list(graph.rule_points)

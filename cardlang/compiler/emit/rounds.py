@@ -49,7 +49,7 @@ class RoundEmitter(StmtEmitter):
             w.line(f"{a} = {self.x(w, arg)}")
             values.append(a)
         for slot, a in zip(slots, values):
-            w.line(f"v[{slot}] = {a}")
+            w.line(f"{w.place(slot)} = {a}")
 
     def s_CallPhase(self, w, st: ir.CallPhase):
         self.arguments(w, st.args, st.phase.slots)
