@@ -44,9 +44,8 @@ class Namespace:
         while out in self.values:
             k += 1
             out = f"{base}_{k}"
-        out = Global(out)
-        self.values[out] = value
-        self._by_id[key] = out
+        self.values[out] = value  # (a plain `str` key: a dict of them keeps Python's fast global lookups)
+        out = self._by_id[key] = Global(out)
         return out
 
     def fresh(self, prefix: str = "_t") -> Local:
