@@ -269,7 +269,7 @@ class ExprEmitter:
         result = {"any": "False", "select": f"tuple({acc})", "min": f"min({acc})", "max": f"max({acc})"}.get(kind, acc)
         if into is None:
             h.line(f"return {result}")
-        elif result != acc and not (kind == "any" or best):
+        elif kind in ("select", "min", "max"):  # (what the loop gathered, made the value)
             h.line(f"{acc} = {result}")
 
     def first(self, w, e: ir.Expr) -> str:

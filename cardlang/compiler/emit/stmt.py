@@ -188,7 +188,8 @@ class StmtEmitter(ExprEmitter):
             w.line(f"if {pile}:")
             with w.indent():
                 g = self._unseen(w, face, dest, pile, src)
-                if apart(cards.zone, st.zone, self.layout.players):  # never onto itself: no copy to take
+                whole = apart(cards.zone, st.zone, self.layout.players)  # never onto itself: no copy to take
+                if whole:
                     moving = pile
                 else:
                     w.line(f"{moving} = {pile}[:]")
@@ -198,7 +199,7 @@ class StmtEmitter(ExprEmitter):
                 w.line(f"for c in {moving}:")
                 w.line(f"    loc[c] = {dest}")
                 self._learn(w, moving, dest, face)
-                if moving == pile:
+                if whole:
                     w.line(f"{pile}.clear()")
                 self._merge(w, g)
             return
