@@ -141,3 +141,11 @@ def test_a_bad_pass_or_file_is_one_line():
     result = CliRunner().invoke(main, ["dump", str(SMALL), "--passes", "-fast"])
     assert result.exit_code == 2 and result.output.strip().splitlines() == [
         "error: no pass `fast` (passes: fusion, threading, chaining, split, paste, inline, playout, rounds, quiet)"]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "games").glob("*.cards")), ids=lambda p: p.stem)
+def test_every_game_dumps_every_op(path):
+    text = dump(path, "--ops")
+    game = cardlang.load(str(path))
+    assert text.startswith(f"# {len(game.program.graph.ops)} ops; passes: fusion")
+    assert len(re.findall(r"^# op \d+: ", text, re.M)) == len(game.program.graph.ops)

@@ -18,6 +18,7 @@ from ...lang.diagnostics import Span
 from .. import ir
 from .graph import Call, Choose, Stmts
 from .options import Run
+from .program import TOO_DEEP
 
 WIDTH = 100  # the most characters of a constant shown in `python_listing`
 
@@ -40,9 +41,16 @@ def compile_all(program) -> list:
         for pc in range(len(program.graph.ops)):
             units.append((f"op {pc}, in {name}", program._compiled(pc, run)))
         for index in range(len(program.chooses)):
-            units.append((f"choice {index}: the start of {name}", program.emitter(run).compile_entry(index)))
+            try:
+                entry = program.emitter(run).compile_entry(index)
+            except TOO_DEEP:  # (as a run falls back: the choice's draw alone, then the run loop)
+                entry = program.emitter(run, chained=False).compile_entry(index)
+            units.append((f"choice {index}: the start of {name}", entry))
         if options.rounds and program.em.writes_whole_rounds():
-            units.append((f"a round, in {name}", program.emitter(run).compile_round()))
+            try:
+                units.append((f"a round, in {name}", program.emitter(run).compile_round()))
+            except TOO_DEEP:  # (as a run falls back: the ops play the round)
+                pass
     return units
 
 

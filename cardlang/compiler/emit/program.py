@@ -38,7 +38,7 @@ from .writer import Namespace, Writer
 
 _RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule applied to what it cannot take
 _STOPS = (RuleError, *_RUNTIME_ERRORS, MemoryError)  # what stops a run: a rule error, or a Python error a rule met
-_TOO_DEEP = (SyntaxError, RecursionError, MemoryError)  # what Python's compiler refuses: too deep, too nested
+TOO_DEEP = _TOO_DEEP = (SyntaxError, RecursionError, MemoryError)  # what Python's compiler refuses: too deep, too nested
 _units = itertools.count()
 
 
