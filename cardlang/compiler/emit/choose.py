@@ -79,7 +79,7 @@ def write_legal(em, w, node: ir.Choose, once: bool = False) -> None:
 
 
 # ------------------------------------------------------------------ whole-game runs
-# A whole-game run (`Program.playout`, passes/playout.py) is compiled with the draw of a playout
+# A whole-game run (`Program.playout`, the `playout` switch: `options.Options`) is compiled with the draw of a playout
 # in place of the stop at each choice: the function takes `(s, P, stop, T, on)`, P being what the
 # playout draws from (`em.run.pick`: "seat", a list of each seat's `getrandbits`; "random", one
 # generator's `random`; "script", `choose(seat, count)`), `stop` the round it stops at, and with
