@@ -98,8 +98,13 @@ def test_every_op_is_compiled_and_listed_with_its_rule_line():
 
 def test_slots_locals_and_constants_are_named_after_the_rules():
     game = cardlang.load(str(ROOT / "games" / "ascenseur.cards"), players=4)
-    text = listing.python_listing(game.program)
     dealer = game.program.layout.var_slots["dealer"][0]
+    # a game runs with numbers (a name is a default argument, copied at each call: `Options.names`)
+    st = game.new_initial_state(seed=1)
+    st.apply(st.legal_action_ids()[0])
+    assert not game.program.options.names and f"v[{dealer}]" in "".join(game.program.sources.values())
+    text = listing.python_listing(game.program)  # (made again for a reader: names)
+    assert game.program.options.names
     assert game.program.ns.slot(dealer) == f"dealer_{dealer}"
     assert f"v[dealer_{dealer}]" in text and f"v[{dealer}]" not in text
     assert re.search(r"for l_\d+_p in ", text)  # (a loop's seat `p`, held in a local named after it)

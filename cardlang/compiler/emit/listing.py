@@ -23,10 +23,19 @@ from .program import TOO_DEEP
 WIDTH = 100  # the most characters of a constant shown in `python_listing`
 
 
+def readable(program) -> None:
+    """Makes `program` again with its slot indexes written as names (`options.Options.names`), if
+    it is not so made already: what a reader sees (a listing; games run with numbers)."""
+    if not program.options.names:
+        program.setup(program.graph, program.passes, names=True)
+
+
 def compile_all(program) -> list:
-    """Compiles every unit of `program` a run may enter, in order: (title, function) of each op,
+    """Compiles every unit of `program` a run may enter, in order (the program made `readable`
+    first): (title, function) of each op,
     each alternative's entry, and, with the `playout` switch, of the whole-game run of a quiet
     state drawn by seats (`Run("seat", None, quiet)`): its ops, its entries, its round."""
+    readable(program)
     units = []
     for pc in range(len(program.graph.ops)):
         program.code[pc] = program._compiled(pc)
@@ -72,7 +81,7 @@ def python_listing(program) -> str:
     """Every unit of generated Python, in the order it was compiled (the initial values, texts and
     scores the program compiles when it is made, then `compile_all`'s), after the constants they
     read (each `k_…` name and what it stands for, on one line)."""
-    compile_all(program)
+    compile_all(program)  # (first: it makes the program again, its units written afresh)
     out = [f"# passes: {', '.join(program.passes) or 'none'}", "# constants:"]
     for name, value in program.ns.values.items():
         if name.startswith("k_"):

@@ -35,6 +35,11 @@ class Options:
       (`emit/rounds.py`); off, it goes op by op.
     - `quiet`: a whole-game run of a quiet state (nothing will observe it) is written without the
       writes of who knows which card (`state.known`), which only views, labels and the log read.
+
+    And, not a pass, for readers (`cardlang dump`): `names`, each slot's index written as its name
+    (`v[dealer_0]`, a parameter of the function with the index as its default) instead of a number
+    (`v[0]`). The code does the same either way; a call copies one default a slot it reads, which
+    costs the API loop about 2.5% (`benchmarks/bench_playouts.py`), so games run with numbers.
     """
 
     chaining: bool = True
@@ -45,11 +50,12 @@ class Options:
     quiet: bool = True
     chain_lines: int = 160  # the lines a chained op may write before it stops pasting
     chain_depth: int = 12  # the ops pasted one inside the other
+    names: bool = False  # slot indexes written as names, for readers (see above)
 
     @classmethod
-    def of(cls, names) -> "Options":
-        """The options of the passes named (a switch not named is off)."""
-        return cls(**{name: name in names for name in SWITCHES})
+    def of(cls, passes, names: bool = False) -> "Options":
+        """The options of the passes named (a switch not named is off); `names`: see above."""
+        return cls(**{name: name in passes for name in SWITCHES}, names=names)
 
 
 @attrs.frozen

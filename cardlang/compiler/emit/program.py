@@ -222,7 +222,7 @@ class Emitter(RoundEmitter):
 
     def _unit(self, prefix: str, write, params: str = "s"):
         whole = self.run.pick is not None  # a whole-game run's unit: `(s, P, stop, T, on)`
-        w = Writer(self.ns)
+        w = Writer(self.ns, self.options.names)
         name = self.ns.fresh(prefix)
         w.define(name, "s, P, stop, T, on" if whole else params)
         with w.indent():
@@ -242,7 +242,7 @@ class Emitter(RoundEmitter):
         return self._value_unit("_label", "text", lambda w: self.text(w, t))
 
     def _value_unit(self, prefix: str, kind: str, value):
-        w = Writer(self.ns)
+        w = Writer(self.ns, self.options.names)
         name = self.ns.fresh(prefix)
         w.define(name, "s")
         with w.indent():
@@ -278,18 +278,21 @@ class Program(ProgramBase):
         self.never_none = never_none(lowered)  # slots that always hold a card (`emit/facts.py`)
         self.phase_steps = phases_spend_steps(lowered)  # whether a phase played spends a step
 
-    def setup(self, graph, passes) -> None:
+    def setup(self, graph, passes, names: bool = False) -> None:
         """Takes the op graph the graph passes left and makes the program's tables and functions,
-        written with the switches among `passes` (`options.Options.of`)."""
+        written with the switches among `passes` and slot indexes as `names` says
+        (`options.Options.of`). Made again before it runs (`cardlang dump`), it starts afresh."""
         self.graph, self.passes = graph, tuple(passes)
-        self.options = Options.of(self.passes)
+        self.options = Options.of(self.passes, names)
+        self.spans_of.clear()  # (made again: the units written before are gone)
+        self.sources.clear()
         self.ns = Namespace({**slot_names(self.layout), **self.ir.slot_names, **graph.slot_names})
         self.emitters: dict = {}  # (run, chained) -> its emitter (`emitter`)
         self.em = self.emitter(DECISIONS)
         self.rule_points = list(graph.rule_points)
-        self.hits.extend([0] * len(self.rule_points))  # (in place: the generated code holds these lists)
-        self.offered.extend([0] * len(self.rule_points))
-        self.taken.extend([0] * len(self.rule_points))
+        self.hits[:] = [0] * len(self.rule_points)  # (in place: the generated code holds these lists)
+        self.offered[:] = [0] * len(self.rule_points)
+        self.taken[:] = [0] * len(self.rule_points)
         self.nslots = graph.nslots
         self.card_slots, self.cards_slots = self.ir.card_slots, self.ir.cards_slots
         self.entry, self.round_pc = graph.entry, graph.round_pc

@@ -97,8 +97,9 @@ class Writer:
     """Lines of one generated unit (helper functions, then the function itself); `spans[i]` is the
     rule line i + 1 carries out, where a rule error raised there is reported."""
 
-    def __init__(self, ns: Namespace):
+    def __init__(self, ns: Namespace, names: bool = False):
         self.ns = ns
+        self.names = names  # slot indexes written as names (`index`; `options.Options.names`)
         self.lines: list = []
         self.spans: list = []
         self.depth = 0
@@ -114,15 +115,17 @@ class Writer:
         self.shared: dict = {}  # what a helper computes -> its name, shared by the whole unit (`shared_helper`)
 
     def define(self, name: str, params: str) -> None:
-        """The function's `def name(params, …):` line, each slot index its body writes in a parameter
-        after `params`, with the index as its default (`index`): the body reads `v[dealer_0]`, and
-        a call costs no more than with the number written in (defaults are filled in as the frame
-        is made)."""
+        """The function's `def name(params, …):` line; with `names`, each slot index its body writes
+        in a parameter after `params`, with the index as its default (`index`): the body reads
+        `v[dealer_0]` (a call copies the defaults: see `options.Options.names`)."""
         self.signature = (len(self.lines), self.depth, name, params)
         self.line(f"def {name}({params}):")  # (written again whole by `unit`, once its indexes are known)
 
-    def index(self, slot: int) -> Name:
-        """The identifier of slot `slot`'s index (`Namespace.slot`), a parameter of this function."""
+    def index(self, slot: int) -> str:
+        """Slot `slot`'s index: the number, or with `names` its identifier (`Namespace.slot`), a
+        parameter of this function."""
+        if not self.names:
+            return Number(str(slot))
         name = self.ns.slot(slot)
         self.slots_read[name] = slot
         return name
@@ -263,7 +266,7 @@ class Writer:
     def helper(self) -> "Writer":
         """A writer for a helper function of this unit, knowing the same locals (passed as its
         parameters: `params`; its counts go to their lists)."""
-        w = Writer(self.ns)
+        w = Writer(self.ns, self.names)
         w.frame = Frame(self.frame)
         w.span = self.span
         w.root = self.root
