@@ -14,6 +14,7 @@ import re
 import textwrap
 from pathlib import Path
 
+import attrs
 import pytest
 
 import cardlang
@@ -21,6 +22,7 @@ import cardlang.runtime.engine
 from cardlang import RuleError
 from cardlang.compiler import passes
 from cardlang.compiler.emit import graph as graph_
+from cardlang.compiler.emit.options import DECISIONS
 from cardlang.compiler.emit.program import Emitter
 from cardlang.lang.diagnostics import CardlangError
 
@@ -78,11 +80,13 @@ def test_without_chaining_every_op_returns_the_next_pc_and_with_it_one_call_runs
     assert re.search(r"s\._pending = \(1, p, legal\)", text) and "return -1" in text
 
 
-def test_chaining_stops_at_its_line_budget(monkeypatch):
+def test_chaining_stops_at_its_line_budget():
     path = str(GAMES / "ascenseur.cards")
     expected = playout(cardlang.load(path, players=3))
-    monkeypatch.setattr(passes.chaining, "BUDGET", 3)
-    small = cardlang.load(path, players=3)
+    small = cardlang.load(path, players=3)  # (its options changed before any op is compiled)
+    small.program.options = attrs.evolve(small.program.options, chain_lines=3)
+    small.program.emitters.clear()
+    small.program.em = small.program.emitter(DECISIONS)
     assert playout(small) == expected
     assert max(len(small.program.source(f).splitlines()) for f in entered(small)) < 60
 
@@ -94,10 +98,10 @@ def test_a_game_plays_the_same_when_python_refuses_every_chained_function(monkey
     expected = playout(cardlang.load(path, players=3))
     compile_op = Emitter.compile_op
 
-    def refusing(self, pc, chained=True):
-        if chained or isinstance(self.graph.ops[pc], graph_.Stmts) and len(self.graph.ops[pc].stmts) > 1:
+    def refusing(self, pc):
+        if self.options.chaining or isinstance(self.graph.ops[pc], graph_.Stmts) and len(self.graph.ops[pc].stmts) > 1:
             raise SyntaxError("too many statically nested blocks")
-        return compile_op(self, pc, chained)
+        return compile_op(self, pc)
     monkeypatch.setattr(Emitter, "compile_op", refusing)
     game = cardlang.load(path, players=3)
     assert playout(game) == expected
@@ -111,10 +115,10 @@ def test_an_alternatives_entry_python_refuses_chained_sets_its_variable_and_retu
     expected = playout(cardlang.load(path, players=3))
     compile_resume = Emitter.compile_resume
 
-    def refusing(self, index, ai, chained=True):
-        if chained:
+    def refusing(self, index, ai):
+        if self.options.chaining:
             raise SyntaxError("too many statically nested blocks")
-        return compile_resume(self, index, ai, chained)
+        return compile_resume(self, index, ai)
     monkeypatch.setattr(Emitter, "compile_resume", refusing)
     game = cardlang.load(path, players=3)
     assert playout(game) == expected
@@ -154,14 +158,14 @@ def test_a_filter_reads_its_card_from_a_local_the_symbol_table_names():
     slot = g.program.chooses[1].alts[0].slot
     g.program.repend(st)  # (the choice's own op, compiled on this first entry)
     text = g.program.source(g.program.code[g.program.chooses[1].pc])
-    loop = re.search(r"for (_x\d+) in _q\d+:\n\s+if (.*):", text)
+    loop = re.search(r"for (l_\d+_c) in _q\d+:\n\s+if (.*):", text)  # (the local named after the rule's `c`)
     assert loop and loop.group(1) in loop.group(2) and f"v[{slot}]" not in loop.group(2)
     off = cardlang.load(str(GAMES / "ascenseur.cards"), 4, passes="-paste")
     st = off.new_initial_state(seed=1)
     while st.pending[0] != 1:
         st.apply(st.legal_action_ids()[0])
     off.program.repend(st)
-    assert f"v[{slot}] = _x" in off.program.source(off.program.code[off.program.chooses[1].pc])
+    assert f"v[{slot}] = l_" in off.program.source(off.program.code[off.program.chooses[1].pc])
 
 
 # ------------------------------------------------------------------ through whole games

@@ -15,6 +15,7 @@ class _LazyGroup(click.Group):
         "fmt": (".cmd_fmt", "fmt_command"),
         "lsp": (".cmd_lsp", "lsp_command"),
         "compare": (".cmd_compare", "compare_command"),
+        "dump": (".cmd_dump", "dump_command"),
         "play": (".cmd_play", "play_command"),
         "replay": (".cmd_replay", "replay_command"),
         "simulate": (".cmd_simulate", "simulate_command"),
@@ -24,7 +25,7 @@ class _LazyGroup(click.Group):
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
 
-    LOADS_RULES = ("play", "simulate")  # commands that load a rule file by path: they take `--root DIR`
+    LOADS_RULES = ("play", "simulate", "dump")  # commands that load a rule file by path: they take `--root DIR`
 
     def get_command(self, ctx, name):
         if name in self.LAZY and name not in self.commands:

@@ -95,10 +95,11 @@ def given_root() -> Optional[str]:
     return ctx.find_root().meta.get(_ROOT_KEY) if ctx is not None else None
 
 
-def load_game(path: str, players: Optional[int], settings) -> "Game":
-    """Loads a game for a command; a bad file prints its diagnostics, a bad count or option one line."""
+def load_game(path: str, players: Optional[int], settings, passes=None) -> "Game":
+    """Loads a game for a command (`passes`: the compiled engine's, as `load` takes them); a bad
+    file prints its diagnostics, a bad count, option or pass one line."""
     try:
-        return load(path, players=players, options=parse_settings(settings), root=given_root())
+        return load(path, players=players, options=parse_settings(settings), root=given_root(), passes=passes)
     except CardlangError as e:
         if e.diagnostics:
             for d in e.diagnostics:

@@ -729,6 +729,7 @@ class Program:
     sitting_slot: Optional[int] = None  # the seats sitting out this round (a tuple), if any may
     reverse_slot: Optional[int] = None  # true while play goes against the declared direction, if it may
     at_once: tuple = ()  # an `AtOnce` for each choice made at once
+    slot_names: dict = attrs.Factory(dict)  # slot of a local -> the rule's name for it (for readers of generated code)
 
 
 # ------------------------------------------------------------- pots and betting

@@ -152,3 +152,16 @@ def choose_deck(symbols: Symbols, truth) -> Deck:
     raise AssertionError("no deck applies")  # unreachable: the last choice has no condition
 
 
+
+
+def slot_names(layout: Layout) -> dict:
+    """The rule's name of each declared slot of `state.v`, for a reader of generated code: a
+    variable's own; a per-player (per-team) variable's for the slot of seat (team) 0, which code
+    indexes from, and `name_P1` (`name_T1`) … for the others; a pot's name for each of its slots."""
+    names = {slot: name for name, (slot, _) in layout.var_slots.items()}
+    for table, width, mark in ((layout.pvar_slots, layout.players, "P"), (layout.tvar_slots, len(layout.teams), "T")):
+        for name, (first, _) in table.items():
+            names.update({first + k: f"{name}_{mark}{k}" if k else name for k in range(width)})
+    for name, spec in layout.pots.items():
+        names.update({slot: f"pot_{name}" for slot in range(spec.base, spec.base + spec.size)})
+    return names

@@ -37,11 +37,15 @@ class Lowerer(PotLowering):
         self.phases: dict = {}
         self.choices: list = []
         self.at_once: list = []  # an `ir.AtOnce` for each choice made at once
+        self.slot_names: dict = {}  # slot of a local -> the rule's name for it (`ir.Program.slot_names`)
 
-    def slot(self, type_: Optional[str] = None) -> int:
-        """A new slot of `state.v` for a local; card-valued ones are recorded for determinization."""
+    def slot(self, type_: Optional[str] = None, name: Optional[str] = None) -> int:
+        """A new slot of `state.v` for a local (`name`: what the rule calls it, for a reader of
+        generated code); card-valued ones are recorded for determinization."""
         s = self.nslots
         self.nslots += 1
+        if name is not None:
+            self.slot_names[s] = name
         if type_ == CARD:
             self.card_slots.append(s)
         elif type_ == CARDS:
@@ -55,8 +59,8 @@ class Lowerer(PotLowering):
     def program(self) -> ir.Program:
         """The whole game."""
         s, layout = self.sym, self.layout
-        self.sitting = self.state_slot(lambda st: isinstance(st, ast.Eliminate) and st.for_round)
-        self.reverse = self.state_slot(lambda st: isinstance(st, (ast.Reverse, ast.SetDirection)))
+        self.sitting = self.state_slot(lambda st: isinstance(st, ast.Eliminate) and st.for_round, "sitting_out")
+        self.reverse = self.state_slot(lambda st: isinstance(st, (ast.Reverse, ast.SetDirection)), "reversed")
         var_inits = [(layout.var_slots[name][0], False, self.as_type(sym.decl.value, sym.type))
                      for name, sym in s.vars.items()]
         var_inits += [(layout.pvar_slots[name][0], True, self.as_type(sym.decl.value, sym.type))
@@ -66,10 +70,10 @@ class Lowerer(PotLowering):
                       for name, sym in s.tvars.items() for k in range(len(layout.teams))]
         score = None
         if s.score is not None:
-            slot = self.slot()
+            slot = self.slot(name=s.score.var)
             score = (slot, self.seat_value(s.score, slot))
         for name, d in s.phases.items():
-            self.phases[name] = ir.Phase(d.span, name, tuple(self.slot(prm.type) for prm in d.params))
+            self.phases[name] = ir.Phase(d.span, name, tuple(self.slot(prm.type, prm.name) for prm in d.params))
         setup = self.block(s.setup.body) if s.setup is not None else ()
         round_ = self.block(s.round.body)
         for name, d in s.phases.items():
@@ -80,7 +84,7 @@ class Lowerer(PotLowering):
         payoff = self.payoff()
         return ir.Program(setup, round_, s.round.span, self.phases, self.choices, var_inits, score, self.nslots,
                           tuple(self.card_slots), tuple(self.cards_slots), payoff, self.sitting,
-                          self.reverse, tuple(self.at_once))
+                          self.reverse, tuple(self.at_once), self.slot_names)
 
     def payoff(self) -> Optional[ir.Payoff]:
         """The game's payoff (`payoff of p: …`, `shared payoff: …`), or None when it declares none."""
@@ -89,7 +93,7 @@ class Lowerer(PotLowering):
             return None
         if d.var is None:
             return ir.Payoff(d.span, None, self.expr(d.value), d.zero_sum, d.shared)
-        slot = self.slot()
+        slot = self.slot(name=d.var)
         return ir.Payoff(d.span, slot, self.seat_value(d, slot), d.zero_sum, d.shared)
 
     def seat_value(self, d, slot: int) -> ir.Expr:
@@ -100,7 +104,7 @@ class Lowerer(PotLowering):
             value = self.expr(d.value)
             self.scopes.pop()
             return value
-        team = self.slot()
+        team = self.slot(name=d.var)
         self.scopes.append({d.var: team})
         value = self.expr(d.value)
         self.scopes.pop()
@@ -147,7 +151,7 @@ class Lowerer(PotLowering):
 
     def s_Let(self, st: ast.Let):
         value = self.expr(st.value)
-        slot = self.slot(self.type(st.value))
+        slot = self.slot(self.type(st.value), st.name)
         self.scopes[-1][st.name] = slot
         return ir.Assign(st.span, ir.SlotTarget(slot), value)
 
@@ -165,7 +169,7 @@ class Lowerer(PotLowering):
         need, before = None, ()
         if st.strict and isinstance(st.cards, ast.EndCard) and st.cards.count is not None:
             # the count is worked out once, into a slot that both the cards and the check read
-            slot = self.slot(NUMBER)
+            slot = self.slot(NUMBER, "count")
             before = (ir.Assign(st.cards.count.span, ir.SlotTarget(slot), self.expr(st.cards.count)),)
             cards = attrs.evolve(cards, count=ir.Slot(st.cards.count.span, slot))
             need = ir.Slot(st.cards.count.span, slot)
@@ -216,14 +220,14 @@ class Lowerer(PotLowering):
             return ir.SitOut(st.span, self.expr(st.player), self.sitting)
         return ir.Eliminate(st.span, self.expr(st.player), self.sitting)
 
-    def state_slot(self, wanted) -> Optional[int]:
+    def state_slot(self, wanted, name: str) -> Optional[int]:
         """A slot for what some statement of the game may change (the seats sitting out, the
         direction reversed), when `wanted(statement)` holds for one of them; None otherwise."""
         def uses(stmts) -> bool:
             return any(wanted(st) or any(uses(b) for b in ast.child_blocks(st)) for st in stmts)
         s = self.sym
         blocks = [b for b in (s.setup, s.round, *s.phases.values()) if b is not None]
-        return self.slot() if any(uses(b.body) for b in blocks) else None
+        return self.slot(name=name) if any(uses(b.body) for b in blocks) else None
 
     def s_Reverse(self, st: ast.Reverse):
         return ir.ReverseDirection(st.span, self.reverse)
@@ -242,7 +246,7 @@ class Lowerer(PotLowering):
         d = self.sym.score
         if d is None or d.order is None:
             return None
-        slot = self.slot()
+        slot = self.slot(name=d.var)
         value = self.seat_value(d, slot)
         return ir.BestScorers(span, slot, value, d.order == "lowest", getattr(self, "sitting", None))
 
@@ -263,8 +267,8 @@ class Lowerer(PotLowering):
     def s_ForEach(self, st: ast.ForEach):
         seq = self.seq(st.source)
         item = CARD if self.type(st.source) in (ZONE, CARD, CARDS) else None
-        seq_slot = self.slot(CARDS if item == CARD else None)
-        slot = self.slot(item)
+        seq_slot = self.slot(CARDS if item == CARD else None, f"{st.var}_items")
+        slot = self.slot(item, st.var)
         self.scopes.append({st.var: slot})
         where = self.expr(st.where) if st.where is not None else None
         body = self.block(st.body)
@@ -292,7 +296,7 @@ class Lowerer(PotLowering):
             if alt.kind == "set":
                 alts.append(self._set_alternative(alt))
                 continue
-            slot = self.slot(CARD if alt.kind == "card" else None) if alt.var is not None else None
+            slot = self.slot(CARD if alt.kind == "card" else None, alt.var) if alt.var is not None else None
             self.scopes.append({alt.var: slot} if alt.var else {})
             source = None
             if alt.kind == "card":
@@ -323,7 +327,7 @@ class Lowerer(PotLowering):
         so an action id is `(first + k - 1) << 16 | card` and names both (the label says `to column(k)`).
         In the filter and the label `k` is the constant k; the body sets `k`'s slot first."""
         pile, out = alt.pile, []
-        slot, pile_slot = self.slot(CARD), self.slot()
+        slot, pile_slot = self.slot(CARD, alt.var), self.slot(name=pile.var)
         for k in range(1, self.sym.zone_counts[pile.family] + 1):
             self.scopes.append({alt.var: slot, pile.var: ir.Const(pile.span, k)})
             source = self.cards(alt.source)
@@ -562,7 +566,7 @@ class Lowerer(PotLowering):
 
     def x_Aggregate(self, e: ast.Aggregate):
         seq = self.seq(e.source)
-        slot = self.slot(CARD if self.type(e.source) in (ZONE, CARD, CARDS) else None)
+        slot = self.slot(CARD if self.type(e.source) in (ZONE, CARD, CARDS) else None, e.var)
         self.scopes.append({e.var: slot})
         body = self.expr(e.body) if e.body is not None else None
         where = self.expr(e.where) if e.where is not None else None
@@ -601,8 +605,8 @@ class Lowerer(PotLowering):
         """A definition used: its arguments into fresh slots, then its body over them."""
         wanted = tuple(prm.type or PLAYER for prm in d.params)
         values = tuple(self.as_type(a, t) for a, t in zip(args, wanted))
-        slots = tuple(self.slot(CARDS if t == CARDS and self.type(a) in (ZONE, CARD) else self.type(a))
-                      for a, t in zip(args, wanted))
+        slots = tuple(self.slot(CARDS if t == CARDS and self.type(a) in (ZONE, CARD) else self.type(a), prm.name)
+                      for a, t, prm in zip(args, wanted, d.params))
         # the body sees its parameters and the globals, as the checker does, never the caller's locals
         caller = self.scopes
         self.scopes = [caller[0], {prm.name: slot for prm, slot in zip(d.params, slots)}]

@@ -29,8 +29,9 @@ from . import ir
 def lower_at_once(lw, st: ast.Choose) -> tuple:
     """The statements a choice made at once lowers to (see the module's docstring)."""
     together, span = st.at_once, st.span
-    seats_slot, picks_slot, k_slot, a_slot = lw.slot(), lw.slot(), lw.slot(), lw.slot()
-    p_slot = lw.slot(PLAYER)
+    seats_slot, picks_slot = lw.slot(name="at_once_seats"), lw.slot(name="at_once_picks")
+    k_slot, a_slot = lw.slot(name="at_once_seat"), lw.slot(name="at_once_pick")
+    p_slot = lw.slot(PLAYER, "at_once_player")
     lw.scopes.append({together.var: p_slot})
     seats = lw.seq(together.seats)
     chosen = lw.s_Choose(attrs.evolve(st, at_once=None))  # the alternatives with their own bodies
@@ -60,9 +61,9 @@ def lower_at_once(lw, st: ast.Choose) -> tuple:
     return (
         ir.Assign(span, ir.SlotTarget(seats_slot), ir.Concat(span, const(()), seats)),
         ir.Assign(span, ir.SlotTarget(picks_slot), const(())),
-        ir.ForEach(span, p_slot, lw.slot(), slot(seats_slot), None, (choose,)),
+        ir.ForEach(span, p_slot, lw.slot(name="at_once_seats_items"), slot(seats_slot), None, (choose,)),
         ir.Assign(span, ir.SlotTarget(k_slot), const(0)),
-        ir.ForEach(span, p_slot, lw.slot(), slot(seats_slot), None, (
+        ir.ForEach(span, p_slot, lw.slot(name="at_once_seats_items"), slot(seats_slot), None, (
             ir.Increase(span, ir.SlotTarget(k_slot), const(1)),
             ir.Assign(span, ir.SlotTarget(a_slot), ir.Index(span, slot(picks_slot), slot(k_slot))),
             ir.If(span, tuple(play), ()),

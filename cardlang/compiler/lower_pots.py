@@ -50,7 +50,7 @@ class PotLowering:
         alts = [ir.Alternative(span, "option", None, None, None, ir.PotValue(span, spec, word, ()),
                                ir.Text(span, (word,), None), True, act(kind, ir.Const(span, 0)))
                 for kind, word in ((k, pots.DECISIONS[k]) for k in (pots.FOLD, pots.CHECK, pots.CALL))]
-        amount = self.slot(NUMBER)
+        amount = self.slot(NUMBER, "raise_to")
         label = ir.Text(span, ("raise to ", ir.TextPart(ir.Slot(span, amount), NUMBER)), None)
         alts.append(ir.Alternative(span, "number", amount, ir.PotValue(span, spec, "raise_low", ()),
                                    ir.PotValue(span, spec, "raise_high", ()), None, label, True,
@@ -66,7 +66,7 @@ class PotLowering:
             scopes, self.scopes = self.scopes, self.scopes[:1]
             anchor = self.expr(d.odd)
             self.scopes = scopes
-        slot = self.slot()
+        slot = self.slot(name=st.var)
         self.scopes.append({st.var: slot})
         value = self.expr(st.value)
         self.scopes.pop()

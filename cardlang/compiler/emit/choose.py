@@ -20,13 +20,13 @@ from .graph import Count
 
 
 def write_choose(em, w, op, way=frozenset(), start=0) -> None:
-    """Writes the `Choose` op `op` (in a whole-game run, `em.pick`: the draw and the chosen body)."""
+    """Writes the `Choose` op `op` (in a whole-game run, `em.run.pick`: the draw and the chosen body)."""
     index = op.index
     pc = em.graph.choices[index]
     with w.at(op.node.span):
-        once = em.pick is not None and counted_once(em, index)
+        once = em.run.pick is not None and counted_once(em, index)
         write_legal(em, w, op.node, once)
-        if em.pick is not None:
+        if em.run.pick is not None:
             def go(ai, body, value):
                 with w.fresh_frame():  # (counted once: the body's count of its rule point is skipped)
                     em.goto(w, em.graph.ops[body].next if once else body, way | {pc}, start)
@@ -62,7 +62,7 @@ def write_legal(em, w, node: ir.Choose, once: bool = False) -> None:
         w.line(f"legal = {em.c(tuple(action_id(ai) for ai in range(len(alts))))}")
     else:
         names = [w.fresh("_legal") for _ in alts] if len(alts) > 1 else ["legal"]
-        raw = em.pick is not None and len(alts) == 1  # (drawn from at once: any sequence will do)
+        raw = em.run.pick is not None and len(alts) == 1  # (drawn from at once: any sequence will do)
         for ai, alt in enumerate(alts):
             _legal_of(em, w, alt, action_id(ai), names[ai], node.span, raw)
         if len(alts) > 1:
@@ -71,7 +71,7 @@ def write_legal(em, w, node: ir.Choose, once: bool = False) -> None:
     w.line(f"if not legal or p is None or not 0 <= p < {em.program.n}:")
     w.line(f"    {em.c(helpers.no_choice)}(p, legal, {em.c(node.span)})")
     if em.counting and not once:
-        offered = em.c(em.program.offered)
+        offered = em.c(em.program.offered, 'offered')
         for ai, k in enumerate(em.graph.points_of_choice[index]):
             if names == ["legal"]:
                 w.add_one(offered, k)
@@ -81,11 +81,11 @@ def write_legal(em, w, node: ir.Choose, once: bool = False) -> None:
 
 
 # ------------------------------------------------------------------ whole-game runs
-# A whole-game run (`Program.playout`, passes/playout.py) is compiled with the draw of a playout
+# A whole-game run (`Program.playout`, the `playout` switch: `options.Options`) is compiled with the draw of a playout
 # in place of the stop at each choice: the function takes `(s, P, stop, T, on)`, P being what the
-# playout draws from (`em.pick`: "seat", a list of each seat's `getrandbits`; "random", one
+# playout draws from (`em.run.pick`: "seat", a list of each seat's `getrandbits`; "random", one
 # generator's `random`; "script", `choose(seat, count)`), `stop` the round it stops at, and with
-# `em.tally`, T and `on` the tally and `on_decision` of `runtime.playout.seat_playout`.
+# `em.run.tally`, T and `on` the tally and `on_decision` of `runtime.playout.seat_playout`.
 def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True, once: bool = False) -> None:
     """After a choice's `p` and `legal`: stop (the round reached, unless not `rounds`; the decisions
     spent), else draw the action as the playout would, play it as `resume` does, and go on with
@@ -100,11 +100,11 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True, 
     reached = "s.round >= stop or " if rounds else ""
     w.line(f"if {reached}len(_H) >= {em.program.max_decisions}:")
     if once:
-        w.add_one(em.c(em.program.offered), em.graph.points_of_choice[index][0], "    ")
+        w.add_one(em.c(em.program.offered, 'offered'), em.graph.points_of_choice[index][0], "    ")
     w.line(f"    s._pending = ({index}, p, tuple(legal))")  # (a `Pending` when read)
     w.line(f"    s.pc = {pc}")
     w.line(f"    return {STOP}")
-    if em.pick == "seat":  # what `randrange(count)` draws: k bits until one is below count
+    if em.run.pick == "seat":  # what `randrange(count)` draws: k bits until one is below count
         w.line("_n = len(legal)")
         w.line("_g = P[p]")
         w.line(f"_k = {em.c(BITS)}[_n] if _n < {len(BITS)} else _n.bit_length()")
@@ -112,17 +112,17 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True, 
         w.line("while _i >= _n:")
         w.line("    _i = _g(_k)")
         w.line("a = legal[_i]")
-    elif em.pick == "random":
+    elif em.run.pick == "random":
         w.line("a = legal[int(P() * len(legal))]")
     else:
         w.line("_i = P(p, len(legal))")
         w.line("if not 0 <= _i < len(legal):")
         w.line(f"    {em.c(helpers.bad_pick)}(s, {em.c(new_pending)}(({index}, p, tuple(legal))), {pc}, _i)")
         w.line("a = legal[_i]")
-    if em.tally is not None:
+    if em.run.tally is not None:
         write_told(em, w, index)
     if once:
-        w.add_one(em.c(em.program.taken), em.graph.points_of_choice[index][0])
+        w.add_one(em.c(em.program.taken, 'taken'), em.graph.points_of_choice[index][0])
     if entry:
         w.line("s._pending = None")  # (as `resume` leaves it while the run goes on)
     w.line("_H.append(a)")
@@ -136,13 +136,13 @@ def write_pick(em, w, index: int, go, entry: bool = False, rounds: bool = True, 
         with w.indent(1 if len(resumes) > 1 else 0):
             value = None
             if slot is not None:
-                value = w.fresh("_v")
-                w.line(f"v[{slot}] = {value} = a & {VALUE_MASK}" if ai else f"v[{slot}] = {value} = a")
+                value = w.local_for(slot, "_v")
+                w.line(f"{w.place(slot)} = {value} = a & {VALUE_MASK}" if ai else f"{w.place(slot)} = {value} = a")
             go(ai, body, value)
 
 
 def write_told(em, w, index: int) -> None:
-    """The decision `a` told as `em.tally` says: "on", to `on(s, a)`, the decision pending while it
+    """The decision `a` told as `em.run.tally` says: "on", to `on(s, a)`, the decision pending while it
     is told; "tally", an action T's dict of the choice holds (T[index], keyed by the action) adds
     one there, any other is told to `on` first (which may put it there). A choice whose
     alternatives are all pure has only actions the tally can hold, and `on` puts each there the
@@ -150,16 +150,16 @@ def write_told(em, w, index: int) -> None:
     an action of an alternative that is not pure is told every time; a decision of a choice the
     tally leaves `untold` (`runtime.playout.untold`), not at all."""
     choice = em.program.chooses[index]
-    if em.tally == "tally" and untold(choice):  # (neither counted nor told: what is left over)
+    if em.run.tally == "tally" and untold(choice):  # (neither counted nor told: what is left over)
         return
     alts = choice.alts
     tell = [f"s._pending = ({index}, p, tuple(legal))", "on(s, a)", "s._pending = None"]
-    if em.tally == "tally" and all(alt.pure for alt in alts):
+    if em.run.tally == "tally" and all(alt.pure for alt in alts):
         w.line(f"_T = T[{index}]")
         w.line("try:")
         w.line("    _T[a] += 1")
         w.line("except KeyError:")
-    elif em.tally == "tally" and any(alt.pure for alt in alts):
+    elif em.run.tally == "tally" and any(alt.pure for alt in alts):
         w.line(f"if (_t := (_T := T[{index}]).get(a)) is not None:")
         w.line("    _T[a] = _t + 1")
         w.line("else:")
@@ -257,15 +257,15 @@ def _legal_of(em, w, alt: ir.Alternative, base: int, out: str, span, raw: bool =
 
 def _kept(em, w, alt, values: str, test, out: str, each, raw: bool = False) -> None:
     """Lines keeping the values of `values` that pass `test`, as ids."""
-    kept, x = w.fresh("_l"), w.fresh("_x")
+    kept, x = w.fresh("_l"), w.local_for(alt.slot)
     w.line(f"{kept} = []")
     w.line(f"for {x} in {values}:")
     with w.indent():
-        if em.paste:
+        if em.options.paste:
             context = w.holding(alt.slot, x)
         else:
-            w.line(f"v[{alt.slot}] = {x}")
-            context = w.holding(alt.slot, f"v[{alt.slot}]")
+            w.line(f"{w.place(alt.slot)} = {x}")
+            context = w.holding(alt.slot, None)
         with context:
             w.line(f"if {em.x(w, test)}:")
         w.line(f"    {kept}.append({each(x)})")

@@ -10,14 +10,12 @@ Temporaries are walrus locals with fresh names, never inside a comprehension.
 
 from __future__ import annotations
 
-import keyword
-
 from .. import ir
 from ...runtime import budget, card_sets, pots, steps
 from ...runtime.zones import first_in, still_in
 from . import helpers
 from . import seats
-from ..ir_facts import never_none
+from .code import Name, Number
 from .texts import renderer
 from ...runtime.log import embed
 
@@ -25,17 +23,18 @@ from ...runtime.log import embed
 class ExprEmitter:
     """Writes IR expressions as Python expressions over the state `s` and its slots `v`."""
 
-    def __init__(self, program, ns, paste: bool):
+    def __init__(self, program, ns, options, run):
         self.program = program
         self.layout = program.layout
         self.ns = ns
-        self.paste = paste  # locals hold loop, filter and parameter values (passes/paste.py)
+        self.options = options  # the switches (`options.Options`), as chosen for this emitter
+        self.run = run  # the kind of run its units are written for (`options.Run`)
         deck = self.layout.deck
         self.ranks = deck.card_rank
         self.suits = deck.card_suit
         self.suit_of = tuple(None if x < 0 else x for x in deck.card_suit)  # a joker has no suit
         self._texts: dict = {}
-        self.never_none = never_none(program.ir)  # slots that always hold a card (`compiler/ir_facts.py`)
+        self.never_none = program.never_none  # slots that always hold a card (`compiler/ir_facts.py`)
 
     def card(self, w, e: ir.Expr):
         """(the expression of a card, whether it is never none)."""
@@ -51,13 +50,9 @@ class ExprEmitter:
             return f"s.zones[{self.x(w, e.zone)}]"
         return self.x(w, e)
 
-    def c(self, value) -> str:
-        return self.ns.bind(value)
-
-    @property
-    def inline(self) -> bool:
-        """Whether an aggregate a statement works out first is written in place (passes/inline.py)."""
-        return self.graph.inline
+    def c(self, value, name: str | None = None) -> str:
+        """The name bound for a constant (`Namespace.bind`), `name` saying what it is."""
+        return self.ns.bind(value, name)
 
     # ------------------------------------------------------------ values and places
     def x_Const(self, w, e: ir.Const):
@@ -67,7 +62,7 @@ class ExprEmitter:
         return w.read(e.slot)
 
     def x_PlayerVar(self, w, e: ir.PlayerVar):
-        return f"v[{e.base} + {self.x(w, e.player)}]"
+        return f"v[{w.index(e.base)} + {self.x(w, e.player)}]"
 
     def x_PlayerZone(self, w, e: ir.PlayerZone):
         if e.many:
@@ -186,9 +181,9 @@ class ExprEmitter:
             back = self.c(tuple(tuple((p - e.step * i) % n for i in range(1, n + 1)) for p in range(n)))
             around = f"({back} if {w.read(e.reverse)} else {around})"
         p = self.x(w, e.player)
-        if p.isdigit():  # (a seat written in: never none)
+        if isinstance(p, Number):  # (a seat written in: never none)
             return f"({around}[{p}][0] if {w.everyone()} else {self.c(first_in)}(s, {around}[{p}]))"
-        if not is_local(p):
+        if not isinstance(p, Name):
             q = w.fresh("_p")
             p, first = q, f"({q} := {p})"
         else:
@@ -198,7 +193,7 @@ class ExprEmitter:
                 f"if {w.everyone()} else {self.c(first_in)}(s, {around}[{p}]))")
 
     def x_Players(self, w, e: ir.Players):
-        ring = self.c(self.layout.ring)
+        ring = self.c(self.layout.ring, 'ring')
         if e.reverse is not None:  # a game that may reverse play: every seat from s the other way while it is
             n, step = self.layout.players, self.layout.step
             back = self.c(tuple(tuple((s - step * i) % n for i in range(n)) for s in range(n)))
@@ -220,18 +215,17 @@ class ExprEmitter:
 
     # ------------------------------------------------------------------ aggregates
     def x_Aggregate(self, w, e: ir.Aggregate):
-        h = w.helper()
-        name = w.fresh("_agg")
-        h.line(f"def {name}({w.params()}):")
-        with h.indent():
-            h.line("v = s.v")
-            self._aggregate(h, e)
-        return f"{name}({w.params()})"
+        def write(h, name):
+            h.define(name, w.params())
+            with h.indent():
+                h.line("v = s.v")
+                self._aggregate(h, e)
+        return w.shared_helper(("aggregate", id(e)), "_agg", write)
 
     def _aggregate(self, h, e: ir.Aggregate, into=None) -> None:
         """The loop of an aggregate: the body of its helper function, which returns the value; or,
-        with `into`, lines in place that leave the value in the local `into` (passes/inline.py)."""
-        kind, x = e.kind, h.fresh("_x")
+        with `into`, lines in place that leave the value in the local `into` (`Options.inline`)."""
+        kind, x = e.kind, h.local_for(e.slot)
         best = kind in ("highest", "lowest")
         if into is None:
             acc = {"count": "total", "sum": "total", "select": "out", "min": "values", "max": "values"}.get(kind, "chosen")
@@ -244,11 +238,11 @@ class ExprEmitter:
             h.line(f"{acc} = {start}")
         h.line(f"for {x} in {self.view(h, e.seq)}:")
         with h.indent():
-            if self.paste:
+            if self.options.paste:
                 context = h.holding(e.slot, x)
             else:
-                h.line(f"v[{e.slot}] = {x}")
-                context = h.holding(e.slot, f"v[{e.slot}]")
+                h.line(f"{h.place(e.slot)} = {x}")
+                context = h.holding(e.slot, None)
             with context:
                 if e.where is not None:
                     h.line(f"if not ({self.x(h, e.where)}):")
@@ -275,14 +269,14 @@ class ExprEmitter:
         result = {"any": "False", "select": f"tuple({acc})", "min": f"min({acc})", "max": f"max({acc})"}.get(kind, acc)
         if into is None:
             h.line(f"return {result}")
-        elif result != acc and not (kind == "any" or best):
+        elif kind in ("select", "min", "max"):  # (what the loop gathered, made the value)
             h.line(f"{acc} = {result}")
 
     def first(self, w, e: ir.Expr) -> str:
-        """`e` where it is the first thing a statement works out: with passes/inline.py, an
+        """`e` where it is the first thing a statement works out: with `Options.inline`, an
         aggregate is written in place as its loop and a pasted define's arguments as lines, before
         the line that uses the value (nothing is worked out before them, so the order holds)."""
-        if not self.inline or not self._in_place(e):
+        if not self.options.inline or not self._in_place(e):
             return self.x(w, e)
         if isinstance(e, ir.Aggregate):
             into = w.fresh("_r")
@@ -306,7 +300,7 @@ class ExprEmitter:
             w.line(f"        {r} = True")
             w.line("        break")
             return r
-        if isinstance(e, ir.DefineCall) and self.paste:
+        if isinstance(e, ir.DefineCall) and self.options.paste:
             return self._pasted(w, e, lambda local, code: w.line(f"{local} = {code}"), self.first)
         return self.x(w, e)  # pragma: no cover - `_in_place` names every node above
 
@@ -316,10 +310,13 @@ class ExprEmitter:
         constant or a slot is read where the body uses it (nothing in an expression writes a slot)."""
         held = {}
         for slot, arg in zip(e.slots, e.args):
-            if isinstance(arg, (ir.Const, ir.Slot)):
+            if isinstance(arg, ir.Slot):  # (the caller's slot, as the caller reads it: a local, or its slot)
+                outer = w.frame.slots.get(arg.slot)
+                held[slot] = arg.slot if outer is None else outer
+            elif isinstance(arg, ir.Const):
                 held[slot] = self.x(w, arg)
             else:
-                local = w.fresh("_a")
+                local = w.local_for(slot, "_a")
                 hold(local, self.x(w, arg))
                 held[slot] = local
         saved = w.frame
@@ -335,7 +332,7 @@ class ExprEmitter:
         if isinstance(e, ir.Aggregate) or (isinstance(e, ir.Has) and e.table is not None):
             return True
         if isinstance(e, ir.DefineCall):
-            return self.paste
+            return self.options.paste
         if isinstance(e, (ir.And, ir.Or)):
             return self._in_place(e.left) or self._in_place(e.right)
         return isinstance(e, ir.Not) and self._in_place(e.operand)
@@ -347,7 +344,7 @@ class ExprEmitter:
         table = self.c(table)
         if sure:
             return f"{table}[{card}]"
-        if is_local(card):  # (read twice: nothing to work out)
+        if isinstance(card, Name):  # (read twice: nothing to work out)
             return f"({of_none} if {card} is None else {table}[{card}])"
         t = w.fresh("_c")
         return f"({of_none} if ({t} := {card}) is None else {table}[{t}])"
@@ -384,17 +381,16 @@ class ExprEmitter:
         return f"({empty} if ({t} := {self.x(w, e.index)}) is None else {self.c(e.table)}[{t}])"
 
     def x_DefineCall(self, w, e: ir.DefineCall):
-        if not self.paste:  # each argument into its parameter's slot, in a helper, then the body
-            h = w.helper()
-            name = w.fresh("_def")
-            h.line(f"def {name}({w.params()}):")
-            with h.indent():
-                h.line("v = s.v")
-                for slot, arg in zip(e.slots, e.args):
-                    h.line(f"v[{slot}] = {self.x(h, arg)}")
-                with h.fresh_frame():
-                    h.line(f"return {self.x(h, e.body)}")
-            return f"{name}({w.params()})"
+        if not self.options.paste:  # each argument into its parameter's slot, in a helper, then the body
+            def write(h, name):
+                h.define(name, w.params())
+                with h.indent():
+                    h.line("v = s.v")
+                    for slot, arg in zip(e.slots, e.args):
+                        h.line(f"{h.place(slot)} = {self.x(h, arg)}")
+                    with h.fresh_frame():
+                        h.line(f"return {self.x(h, e.body)}")
+            return w.shared_helper(("define", id(e)), "_def", write)
         # pasted: each argument worked out once, in turn, into a local the body reads; a constant
         # or a slot is read where the body uses it (nothing in an expression writes a caller's slot)
         sets = []
@@ -427,7 +423,7 @@ class ExprEmitter:
 
     def x_BestScorers(self, w, e: ir.BestScorers):
         score = self.program.em.compile_expr(e.value)  # (its own function: it reads the seat from its slot)
-        return (f"{self.c(seats.best_scorers)}(s, {e.slot}, {self.c(score)}, {e.lowest}, "
+        return (f"{self.c(seats.best_scorers)}(s, {w.index(e.slot)}, {self.c(score)}, {e.lowest}, "
                 f"{self.c(e.sitting)})")
 
     # ----------------------------------------------------------------------- texts
@@ -478,7 +474,3 @@ def _offsets(base, seats):
     """The zone ids `base + p` of each seat p."""
     return tuple([base + p for p in seats])
 
-
-def is_local(text: str) -> bool:
-    """Whether an expression is a plain local name (read again without working anything out)."""
-    return text.isidentifier() and not keyword.iskeyword(text)

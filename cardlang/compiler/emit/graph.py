@@ -5,7 +5,7 @@ end). `Builder` lays the setup, the round and the phases out: a statement that c
 `Stmts` op; an `if` is a `Test` per branch with `Jump`s to its end; a loop is a start op, a head
 op and its body with a `Jump` back; a phase call is a `Call` (with a `Return` when the phase is
 called from several places, else jumps there and back); a `chooses` is a `Choose` whose
-alternatives' bodies follow it. The passes (`compiler/passes/`) then rewrite the graph; the
+alternatives' bodies follow it. The graph passes (`compiler/passes/`) then rewrite the graph; the
 emitter writes each op as Python (`o_<Op>` in `emit/program.py`).
 """
 
@@ -179,13 +179,8 @@ class Graph:
         self.entry = 0
         self.round_pc = 0
         self.nslots = 0
+        self.slot_names: dict = {}  # each slot the graph adds (a loop's place, a repeat's count) -> its name
         self.splits: dict = {}  # id(ir.Alternative) -> (first terms, the rest or None): passes/split.py
-        self.chaining = None  # (line budget, depth) when the emitter pastes ops (passes/chaining.py)
-        self.paste = False  # locals hold values and define bodies are pasted (passes/paste.py)
-        self.playout = False  # whole-game runs for playouts (passes/playout.py)
-        self.rounds = False  # ... which play each round they begin as one function (passes/rounds.py)
-        self.forget = False  # a quiet state's whole-game run writes no knowledge (passes/quiet.py)
-        self.inline = False  # aggregates worked out first in a statement are written in place (passes/inline.py)
 
 
 class Builder:
@@ -199,9 +194,11 @@ class Builder:
         self.calls: list = []  # (pc, phase) of each call
         self._bets: dict = {}  # span of a betting round -> its first rule point
 
-    def slot(self) -> int:
+    def slot(self, name: str) -> int:
+        """A new slot of `state.v` for the op graph's own use (`name`: for a reader of generated code)."""
         s = self.g.nslots
         self.g.nslots += 1
+        self.g.slot_names[s] = name
         return s
 
     def add(self, make) -> int:
@@ -294,7 +291,7 @@ class Builder:
             self._patch(j, target=len(self.g.ops))
 
     def b_ForEach(self, st: ir.ForEach):
-        index = self.slot()
+        index = self.slot(f"{self.p.slot_names.get(st.slot, 'item')}_at")
         self.add(lambda pc: ForStart(st.span, st, index, pc + 1))
         head = self.add(lambda pc: ForNext(st.span, st, index, pc + 1, -1))
         self.block(st.body)
@@ -302,7 +299,7 @@ class Builder:
         self._patch(head, end=len(self.g.ops))
 
     def b_Repeat(self, st: ir.Repeat):
-        slot = self.slot()
+        slot = self.slot("repeats_left")
         self.add(lambda pc: RepeatStart(st.span, st.count, slot, pc + 1))
         head = self.add(lambda pc: RepeatNext(st.span, slot, pc + 1, -1))
         self.block(st.body)

@@ -2,20 +2,24 @@
 entered, with the protocol `State` calls (`ProgramBase`).
 
 Each op is written by its method `o_<Op>` and goes on with `goto`, which writes `return pc`, or,
-when the chaining pass is on, writes the op found there in place (a pasted op starts knowing no
+when the `chaining` switch is on, writes the op found there in place (a pasted op starts knowing no
 local of its host), so that one call runs from a decision to the next. An op is compiled the first
 time the run loop enters it, so loading a game stays cheap: only the ops a run starts from or comes
 back to are ever compiled (an alternative's body, a loop head, a phase's return point).
 
-With the playout pass, each op has a second version for whole-game runs (`Program.playout`): the
-same op written with the playout's draw in place of each choice's stop (`choose.write_pick`), so
-a run goes from decision to decision without leaving generated code; with the quiet pass, those
-written for a quiet state leave out every write of who knows which card.
+With the `playout` switch, each op has a second version for whole-game runs (`Program.playout`):
+the same op written with the playout's draw in place of each choice's stop (`choose.write_pick`),
+so a run goes from decision to decision without leaving generated code; with the `quiet` switch,
+those written for a quiet state leave out every write of who knows which card. Each way of
+writing a unit (chained or not, the kind of run: `options.Run`) is its own emitter, made for it
+once with its frozen options (`Program.emitter`).
 """
 
 from __future__ import annotations
 
 import itertools
+
+import attrs
 
 from ...runtime import budget, engine, view
 from ...runtime.actions import VALUE_BITS, VALUE_MASK
@@ -26,13 +30,15 @@ from ...runtime.playout import NEVER
 from ...runtime.program import ProgramBase, loops_forever, round_begins
 from . import seats
 from .choose import write_choose, write_entry
-from ..ir_facts import phases_spend_steps, reads_knowledge
+from ..ir_facts import never_none, phases_spend_steps, reads_knowledge
+from ..layout import slot_names
+from .options import DECISIONS, Options, Run
 from .rounds import RoundEmitter
 from .writer import Namespace, Writer
 
 _RUNTIME_ERRORS = (ArithmeticError, IndexError, TypeError, ValueError)  # a rule applied to what it cannot take
 _STOPS = (RuleError, *_RUNTIME_ERRORS, MemoryError)  # what stops a run: a rule error, or a Python error a rule met
-_TOO_DEEP = (SyntaxError, RecursionError, MemoryError)  # what Python's compiler refuses: too deep, too nested
+TOO_DEEP = _TOO_DEEP = (SyntaxError, RecursionError, MemoryError)  # what Python's compiler refuses: too deep, too nested
 _units = itertools.count()
 
 
@@ -58,26 +64,25 @@ class Choice:
 class Emitter(RoundEmitter):
     """Writes the ops of a graph (`o_<Op>`), with the statements and expressions they hold."""
 
-    def __init__(self, program, graph, ns, counting: bool):
-        super().__init__(program, ns, graph.paste, counting)
+    def __init__(self, program, graph, ns, options: Options, run: Run, counting: bool):
+        super().__init__(program, ns, options, run, counting)
         self.graph = graph
         self.branch_points = graph.branch_points
         self.bet_points = graph.bet_points
-        self.pick = None  # in a whole-game run: what the playout draws (see `choose.write_pick`)
-        self.tally = None  # ... and how it tells its decisions: None, "on" or "tally" (`choose.write_pick`)
-        self.phase_steps = phases_spend_steps(program.ir)  # whether a phase played spends a step
+        self.phase_steps = program.phase_steps  # whether a phase played spends a step
 
     def op(self, w, pc: int, way: frozenset, start: int) -> None:
         """Writes op `pc` (its lines end on every path with a `return`)."""
         node = self.graph.ops[pc]
+        w.where(node.span, f"op {pc} {type(node).__name__}, ")
         with w.at(node.span), w.fresh_frame():
             getattr(self, "o_" + type(node).__name__)(w, node, way | {pc}, start)
 
     def goto(self, w, target: int, way: frozenset, start: int) -> None:
         """Goes on at op `target`: pasted here when chaining allows it, else `return target`."""
-        chaining = self.graph.chaining
-        if (chaining is not None and target not in way and len(way) <= chaining[1]
-                and len(w.lines) - start < chaining[0] and 0 <= target < len(self.graph.ops)):
+        options = self.options
+        if (options.chaining and target not in way and len(way) <= options.chain_depth
+                and w.size() - start < options.chain_lines and 0 <= target < len(self.graph.ops)):
             self.op(w, target, way, start)
         else:
             w.line(f"return {target}")
@@ -103,36 +108,36 @@ class Emitter(RoundEmitter):
 
     def o_ForStart(self, w, op, way, start):
         q = w.fresh("_q")
-        w.line(f"v[{op.loop.seq_slot}] = {q} = tuple({self.x(w, op.loop.seq)})")
+        w.line(f"{w.place(op.loop.seq_slot)} = {q} = tuple({self.x(w, op.loop.seq)})")
         self._spend(w, op.span, f"len({q})")  # a step an item, all at once (loops in loops multiply)
-        w.line(f"v[{op.index}] = 0")
+        w.line(f"{w.place(op.index)} = 0")
         self.goto(w, op.next, way, start)
 
     def o_ForNext(self, w, op, way, start):
         loop, q, i = op.loop, w.fresh("_q"), w.fresh("_i")
-        w.line(f"{q} = v[{loop.seq_slot}]")
-        w.line(f"{i} = v[{op.index}]")
+        w.line(f"{q} = {w.place(loop.seq_slot)}")
+        w.line(f"{i} = {w.place(op.index)}")
         w.line(f"while {i} < len({q}):")
         with w.indent():
-            x = w.fresh("_x")
-            w.line(f"v[{loop.slot}] = {x} = {q}[{i}]")
+            x = w.local_for(loop.slot)
+            w.line(f"{w.place(loop.slot)} = {x} = {q}[{i}]")
             w.line(f"{i} += 1")
             if loop.where is not None:
-                with w.holding(loop.slot, x) if self.paste else w.holding(loop.slot, f"v[{loop.slot}]"):
+                with w.holding(loop.slot, x if self.options.paste else None):
                     w.line(f"if not ({self.x(w, loop.where)}):")
                 w.line("    continue")
-            w.line(f"v[{op.index}] = {i}")
+            w.line(f"{w.place(op.index)} = {i}")
             self.goto(w, op.body, way, start)
         self.goto(w, op.end, way, start)
 
     def o_RepeatStart(self, w, op, way, start):
-        w.line(f"v[{op.slot}] = {self.x(w, op.count)}")
+        w.line(f"{w.place(op.slot)} = {self.x(w, op.count)}")
         self.goto(w, op.next, way, start)
 
     def o_RepeatNext(self, w, op, way, start):
-        w.line(f"if v[{op.slot}] > 0:")
+        w.line(f"if {w.place(op.slot)} > 0:")
         with w.indent():
-            w.line(f"v[{op.slot}] -= 1")
+            w.line(f"{w.place(op.slot)} -= 1")
             self._spend(w, op.span)
             self.goto(w, op.body, way, start)
         self.goto(w, op.end, way, start)
@@ -170,8 +175,8 @@ class Emitter(RoundEmitter):
     def o_NextRound(self, w, op, way, start):
         sitting = self.program.ir.sitting_slot
         if sitting is not None:  # a new round: those who sat out the last one come back
-            w.line(f"if s.v[{sitting}]:")
-            w.line(f"    {self.c(seats.back_in)}(s, {sitting})")
+            w.line(f"if {w.place(sitting)}:")
+            w.line(f"    {self.c(seats.back_in)}(s, {w.index(sitting)})")
             w.seat_changed()
         w.line("s.round += 1")
         w.line("if s.rounds_at is not None:")
@@ -179,63 +184,55 @@ class Emitter(RoundEmitter):
         w.line("s.steps -= 1")
         w.line(f"if s.steps < 0 or s.round > {self.program.max_rounds}:")
         w.line(f"    {self.c(loops_forever)}({self.c(op.span)}, s)")
-        if self.pick is not None and self.graph.rounds:  # a whole-game run: the round as one function
+        if self.run.pick is not None and self.options.rounds:  # a whole-game run: the round as one function
             w.line("if s.round < stop:")
             w.line(f"    return {len(self.graph.ops)}")
         self.goto(w, op.next, way, start)
 
     # ------------------------------------------------------------ compiling
-    def compile_op(self, pc: int, chained: bool = True, variant=None):
-        """The function of op `pc` (chained, unless `chained` is false); with `variant`, (pick,
-        tally, knowledge), its version for whole-game runs (`Program.playout`)."""
-        return self._unit("_op", chained, variant, lambda w: self.op(w, pc, frozenset(), 0))
+    def compile_op(self, pc: int):
+        """The function of op `pc`, written for this emitter's run (`Program.emitter`)."""
+        return self._unit("_op", lambda w: self.op(w, pc, frozenset(), 0))
 
-    def compile_resume(self, index: int, ai: int, chained: bool = True):
+    def compile_resume(self, index: int, ai: int):
         """`f(s, a)`, what `Program.resume` runs for action `a` of alternative `ai` of choice `index`:
         the alternative's variable set from `a`, then its body (chained: on to the next decision)."""
         slot, body = self.graph.resumes[index][ai]
 
         def write(w):
             if slot is not None:  # (alternative 0's ids are their values: no mask)
-                w.line(f"v[{slot}] = a & {VALUE_MASK}" if ai else f"v[{slot}] = a")
+                w.line(f"{w.place(slot)} = a & {VALUE_MASK}" if ai else f"{w.place(slot)} = a")
             self.goto(w, body, frozenset(), 0)
-        return self._unit("_resume", chained, None, write, "s, a")
+        return self._unit("_resume", write, "s, a")
 
-    def compile_entry(self, index: int, variant, chained: bool = True):
+    def compile_entry(self, index: int):
         """The start of a whole-game run at a pending decision of choice `index`."""
-        return self._unit("_entry", chained, variant, lambda w: write_entry(self, w, index))
+        return self._unit("_entry", lambda w: write_entry(self, w, index))
 
-    def compile_round(self, variant):
+    def compile_round(self):
         """A round from its beginning to the next, as one function (`rounds.py`); a counting
         program's round keeps its counts in locals while it runs (`Writer.keeping_counts`: the
         round's loops count many times a call)."""
         if not self.counting:
-            return self._unit("_round", True, variant, self.whole_round)
+            return self._unit("_round", self.whole_round)
 
         def write(w):
             with w.keeping_counts():
                 self.whole_round(w)
-        return self._unit("_round", True, variant, write)
+        return self._unit("_round", write)
 
-    def _unit(self, prefix: str, chained: bool, variant, write, params: str = "s"):
-        saved = self.graph.chaining, self.pick, self.tally, self.knowledge
-        if not chained:
-            self.graph.chaining = None
-        if variant is not None:
-            self.pick, self.tally, self.knowledge = variant
-        try:
-            w = Writer(self.ns)
-            name = self.ns.fresh(prefix)
-            w.line(f"def {name}({params}):" if variant is None else f"def {name}(s, P, stop, T, on):")
-            with w.indent():
-                w.line("v = s.v")
-                if variant is not None:  # the step budget a decision starts (tests may lower it), the history
-                    w.line(f"_B, _H = {self.c(engine)}.STEP_BUDGET, s.history")
-                    w.keep_all_in()
-                write(w)
-            return self._keep(w.compile(name, f"<cardlang op {next(_units)}>"))
-        finally:
-            self.graph.chaining, self.pick, self.tally, self.knowledge = saved
+    def _unit(self, prefix: str, write, params: str = "s"):
+        whole = self.run.pick is not None  # a whole-game run's unit: `(s, P, stop, T, on)`
+        w = Writer(self.ns, self.options.names)
+        name = self.ns.fresh(prefix)
+        w.define(name, "s, P, stop, T, on" if whole else params)
+        with w.indent():
+            w.line("v = s.v")
+            if whole:  # the step budget a decision starts (tests may lower it), the history
+                w.line(f"_B, _H = {self.c(engine)}.STEP_BUDGET, s.history")
+                w.keep_all_in()
+            write(w)
+        return self._keep(w.compile(name, f"<cardlang op {next(_units)}>"))
 
     def compile_expr(self, e):
         """A function `f(s)` giving the value of expression `e`."""
@@ -246,9 +243,9 @@ class Emitter(RoundEmitter):
         return self._value_unit("_label", "text", lambda w: self.text(w, t))
 
     def _value_unit(self, prefix: str, kind: str, value):
-        w = Writer(self.ns)
+        w = Writer(self.ns, self.options.names)
         name = self.ns.fresh(prefix)
-        w.line(f"def {name}(s):")
+        w.define(name, "s")
         with w.indent():
             w.line("v = s.v")
             w.line(f"return {value(w)}")
@@ -279,16 +276,24 @@ class Program(ProgramBase):
         self.passes: tuple = ()
         self.refused: list = []  # (pc, chained, why) of each op Python refused to compile
         self.reads_knowledge = reads_knowledge(lowered)
+        self.never_none = never_none(lowered)  # slots that always hold a card (`compiler/ir_facts.py`)
+        self.phase_steps = phases_spend_steps(lowered)  # whether a phase played spends a step
 
-    def setup(self, graph, passes) -> None:
-        """Takes the op graph the passes left and makes the program's tables and functions."""
+    def setup(self, graph, passes, names: bool = False) -> None:
+        """Takes the op graph the graph passes left and makes the program's tables and functions,
+        written with the switches among `passes` and slot indexes as `names` says
+        (`options.Options.of`). Made again before it runs (`cardlang dump`), it starts afresh."""
         self.graph, self.passes = graph, tuple(passes)
-        self.ns = Namespace()
-        self.em = Emitter(self, graph, self.ns, self.counting)
+        self.options = Options.of(self.passes, names)
+        self.spans_of.clear()  # (made again: the units written before are gone)
+        self.sources.clear()
+        self.ns = Namespace({**slot_names(self.layout), **self.ir.slot_names, **graph.slot_names})
+        self.emitters: dict = {}  # (run, chained) -> its emitter (`emitter`)
+        self.em = self.emitter(DECISIONS)
         self.rule_points = list(graph.rule_points)
-        self.hits.extend([0] * len(self.rule_points))  # (in place: the generated code holds these lists)
-        self.offered.extend([0] * len(self.rule_points))
-        self.taken.extend([0] * len(self.rule_points))
+        self.hits[:] = [0] * len(self.rule_points)  # (in place: the generated code holds these lists)
+        self.offered[:] = [0] * len(self.rule_points)
+        self.taken[:] = [0] * len(self.rule_points)
         self.nslots = graph.nslots
         self.card_slots, self.cards_slots = self.ir.card_slots, self.ir.cards_slots
         self.entry, self.round_pc = graph.entry, graph.round_pc
@@ -312,9 +317,18 @@ class Program(ProgramBase):
         self.resume_entries = [None if r is None else tuple((self._resume_stub(index, ai), pc)
                                                             for ai, (_, pc) in enumerate(r))
                                for index, r in enumerate(graph.resumes)]
-        self.plays_whole_games = graph.playout
+        self.plays_whole_games = self.options.playout
         self.resume = self.state_apply = _resume_for(self)  # (`resume(st, a)`: see `_resume_for`)
-        self.variants: dict = {}  # (pick, tally, knowledge) -> (ops, entries by choice) of whole-game runs
+        self.variants: dict = {}  # the fields of a `Run` -> (ops, entries by choice) of whole-game runs
+
+    def emitter(self, run: Run, chained: bool = True) -> Emitter:
+        """The emitter of the units of a kind of run (`options.Run`), chained or not (the program's
+        options, with `chaining` off), made once."""
+        em = self.emitters.get((run, chained))
+        if em is None:
+            options = self.options if chained else attrs.evolve(self.options, chaining=False)
+            em = self.emitters[(run, chained)] = Emitter(self, self.graph, self.ns, options, run, self.counting)
+        return em
 
     def _stub(self, pc: int):
         def first_entry(s):
@@ -337,40 +351,40 @@ class Program(ProgramBase):
             return self.em.compile_resume(index, ai)
         except _TOO_DEEP as e:
             self.refused.append((self.graph.choices[index], True, f"{type(e).__name__}: {e}"))
-            return self.em.compile_resume(index, ai, chained=False)
+            return self.emitter(DECISIONS, chained=False).compile_resume(index, ai)
 
-    def _compiled(self, pc: int, variant=None):
+    def _compiled(self, pc: int, run: Run = DECISIONS):
         """Op `pc` as a function: chained if Python accepts it, else alone, else unfused."""
         for chained in (True, False):
             try:
-                if variant is None:
-                    return self.em.compile_op(pc, chained)
-                return self.em.compile_op(pc, chained, variant)
+                return self.emitter(run, chained).compile_op(pc)
             except _TOO_DEEP as e:
                 self.refused.append((pc, chained, f"{type(e).__name__}: {e}"))  # (tests check that none is)
         unfused = getattr(self.graph.ops[pc], "plain", None)
         if unfused is None:
             raise RuleError("this rule is nested too deeply for the engine", self.op_spans[pc])
         self.graph.ops[pc] = unfused  # (a fused run Python refuses: its statements one op each)
-        return self._compiled(pc, variant)
+        return self._compiled(pc, run)
 
-    def _variant(self, variant) -> tuple:
-        """The ops and entries of whole-game runs of one kind, each compiled when first entered."""
+    def _variant(self, key: tuple) -> tuple:
+        """The ops and entries of whole-game runs of one kind (`Run(*key)`), each compiled when first
+        entered."""
+        run = Run(*key)
         ops: list = []
         entries: list = []
 
         def op_stub(pc):
             def first_entry(s, P, stop, T, on):
-                op = ops[pc] = self._compiled(pc, variant)
+                op = ops[pc] = self._compiled(pc, run)
                 return op(s, P, stop, T, on)
             return first_entry
 
         def entry_stub(index):
             def first_entry(s, P, stop, T, on):
                 try:
-                    f = entries[index] = self.em.compile_entry(index, variant)
+                    f = entries[index] = self.emitter(run).compile_entry(index)
                 except _TOO_DEEP:  # (too deep chained: the choice's draw alone, then the run loop)
-                    f = entries[index] = self.em.compile_entry(index, variant, chained=False)
+                    f = entries[index] = self.emitter(run, chained=False).compile_entry(index)
                 return f(s, P, stop, T, on)
             return first_entry
 
@@ -378,7 +392,7 @@ class Program(ProgramBase):
             f = None
             if self.em.writes_whole_rounds():
                 try:
-                    f = self.em.compile_round(variant)
+                    f = self.emitter(run).compile_round()
                 except _TOO_DEEP as e:  # (nested too deeply once phases are in place: the ops play it)
                     self.refused.append((len(self.graph.ops), True, f"{type(e).__name__}: {e}"))
             if f is None:
@@ -390,7 +404,7 @@ class Program(ProgramBase):
         ops.extend(op_stub(pc) for pc in range(len(self.graph.ops)))
         ops.append(round_stub)
         entries.extend(entry_stub(i) for i in range(len(self.chooses)))
-        table = self.variants[variant] = (ops, entries)
+        table = self.variants[key] = (ops, entries)
         return table
 
     def source(self, f) -> str:
@@ -444,8 +458,8 @@ class Program(ProgramBase):
         or round `stop_round`; returns the decisions played. For a state with no log and no record
         of the round (what `runtime.playout` checks); a quiet one is played without knowledge."""
         told = None if on_decision is None else "on" if tally is None else "tally"
-        variant = (pick, told, not (st.quiet and self.graph.forget))
-        ops, entries = self.variants.get(variant) or self._variant(variant)
+        key = (pick, told, st.quiet and self.options.quiet)  # (a `Run`'s fields: a tuple is cheaper to make)
+        ops, entries = self.variants.get(key) or self._variant(key)
         before = len(st.history)
         index = st.pending.choice
         pc = self.chooses[index].pc

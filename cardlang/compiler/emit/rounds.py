@@ -1,6 +1,7 @@
-"""Whole rounds: in a whole-game run (`Program.playout`, passes/rounds.py), a round that begins is
-written as one function of plain Python statements, its choices drawn where they stand, its
-phases written where they are played, so the round runs without going back to the run loop.
+"""Whole rounds: in a whole-game run (`Program.playout`, the `rounds` switch of `options.Options`),
+a round that begins is written as one function of plain Python statements, its choices drawn
+where they stand, its phases written where they are played, so the round runs without going back
+to the run loop.
 
 A choice does not stop a playout, so in such a run every statement is one that cannot stop, as
 `stmt.py` writes them, plus the four written here, one method per IR node: `s_Choose` (the draw,
@@ -49,7 +50,7 @@ class RoundEmitter(StmtEmitter):
             w.line(f"{a} = {self.x(w, arg)}")
             values.append(a)
         for slot, a in zip(slots, values):
-            w.line(f"v[{slot}] = {a}")
+            w.line(f"{w.place(slot)} = {a}")
 
     def s_CallPhase(self, w, st: ir.CallPhase):
         self.arguments(w, st.args, st.phase.slots)

@@ -21,23 +21,24 @@ from ...runtime.at_once import conceal
 from ...runtime import pots
 from ...runtime import bet_counts
 from . import helpers, seats
-from .expr import ExprEmitter, is_local
+from .code import Name, Number
+from .expr import ExprEmitter
 from ..ir_facts import apart, writes
 
 
 class StmtEmitter(ExprEmitter):
     """Writes IR statements (and, through `ExprEmitter`, their expressions)."""
 
-    def __init__(self, program, ns, paste: bool, counting: bool):
-        super().__init__(program, ns, paste)
+    def __init__(self, program, ns, options, run, counting: bool):
+        super().__init__(program, ns, options, run)
         self.counting = counting
-        self.knowledge = True  # written without it: a quiet state's whole-game run (passes/quiet.py)
         self.branch_points: dict = {}  # id(If) -> its branches' rule points (else last), when counting
         self.bet_points: dict = {}  # id(PotRule) of a betting round -> its first rule point, when counting
         self.hits = program.hits
 
     def stmt(self, w, st: ir.Stmt) -> None:
-        """Writes one statement that cannot stop the run."""
+        """Writes one statement that cannot stop the run, under the comment naming its rule line."""
+        w.where(st.span)
         with w.at(st.span):
             getattr(self, "s_" + type(st).__name__)(w, st)
 
@@ -50,50 +51,51 @@ class StmtEmitter(ExprEmitter):
     def count(self, w, k) -> None:
         """When counting, the line that counts rule point `k`."""
         if self.counting and k is not None:
-            w.add_one(self.c(self.hits), k)
+            w.add_one(self.c(self.hits, 'hits'), k)
 
     # ------------------------------------------------------------- variables
     def s_Assign(self, w, st: ir.Assign):
         value, t = self.first(w, st.value), st.target
         if isinstance(t, ir.SlotTarget):
-            w.line(f"v[{t.slot}] = {value}")
+            w.line(f"{w.place(t.slot)} = {value}")
         elif isinstance(t, ir.PlayerVarTarget):
-            x = value if is_local(value) or value.isdigit() else w.fresh()  # (a local or a number: nothing to work out)
-            if x != value:
+            x = value if isinstance(value, (Name, Number)) else w.fresh()  # (a name or a number: nothing to work out)
+            if x is not value:
                 w.line(f"{x} = {value}")  # the value first, then where it goes
-            w.line(f"v[{t.base} + ({self.x(w, t.player)})] = {x}")
+            w.line(f"v[{w.index(t.base)} + ({self.x(w, t.player)})] = {x}")
         elif isinstance(t, ir.PlayerItemTarget):
             x, slot = w.fresh(), w.fresh("_i")
             w.line(f"{x} = {value}")  # the value first, then the player, then the item
-            w.line(f"{slot} = {t.base} + ({self.x(w, t.player)})")
+            w.line(f"{slot} = {w.index(t.base)} + ({self.x(w, t.player)})")
             w.line(f"{self.c(helpers.set_item)}(v, {slot}, ({self.x(w, t.index)}), {x}, {self.c(t.span)})")
         else:
             x = w.fresh()
             w.line(f"{x} = {value}")
-            w.line(f"{self.c(helpers.set_item)}(v, {t.slot}, ({self.x(w, t.index)}), {x}, {self.c(t.span)})")
+            w.line(f"{self.c(helpers.set_item)}(v, {w.index(t.slot)}, ({self.x(w, t.index)}), {x}, {self.c(t.span)})")
 
     def s_Increase(self, w, st: ir.Increase):
         t = st.target
         if ir.constant(st.amount):  # (`add 1 to x` grows by no more than 1 a step: not checked, `ir.constant`)
             if isinstance(t, ir.SlotTarget):
-                w.line(f"v[{t.slot}] += {self.x(w, st.amount)}")
+                w.line(f"{w.place(t.slot)} += {self.x(w, st.amount)}")
                 return
             if isinstance(t, ir.PlayerVarTarget):
-                w.line(f"v[{t.base} + ({self.x(w, t.player)})] += {self.x(w, st.amount)}")
+                w.line(f"v[{w.index(t.base)} + ({self.x(w, t.player)})] += {self.x(w, st.amount)}")
                 return
         if isinstance(t, ir.SlotTarget):
-            w.line(f"v[{t.slot}] = {self.bounded(w, f'v[{t.slot}] + ({self.x(w, st.amount)})', st.span)}")
+            place = w.place(t.slot)
+            w.line(f"{place} = {self.bounded(w, f'{place} + ({self.x(w, st.amount)})', st.span)}")
         elif isinstance(t, ir.PlayerVarTarget):
             i = w.fresh("_i")
-            w.line(f"{i} = {t.base} + ({self.x(w, t.player)})")  # where first, then the amount
+            w.line(f"{i} = {w.index(t.base)} + ({self.x(w, t.player)})")  # where first, then the amount
             w.line(f"v[{i}] = {self.bounded(w, f'v[{i}] + ({self.x(w, st.amount)})', st.span)}")
         else:
             items, i = w.fresh("_l"), w.fresh("_i")
             if isinstance(t, ir.PlayerItemTarget):  # the player first, then the item, then the amount
                 slot = w.fresh("_p")
-                w.line(f"{slot} = {t.base} + ({self.x(w, t.player)})")
+                w.line(f"{slot} = {w.index(t.base)} + ({self.x(w, t.player)})")
             else:
-                slot = str(t.slot)
+                slot = w.index(t.slot)
             w.line(f"{items} = list(v[{slot}])")
             w.line(f"{i} = {self.c(helpers.item_index)}({items}, ({self.x(w, t.index)}), {self.c(t.span)})")
             total = f"{items}[{i} - 1] + ({self.x(w, st.amount)})"
@@ -103,14 +105,14 @@ class StmtEmitter(ExprEmitter):
     # ----------------------------------------------------------------- cards
     def _learn(self, w, moving: str, dest: str, face) -> None:
         """Who learns the cards `moving` put on zone `dest`: whoever sees it, everyone, or nobody more."""
-        if not self.knowledge:
+        if self.run.quiet:
             if face == "up":
                 w.line("if s.log is not None:")
-                w.line(f"    {self.c(helpers.face_up)}(s, {dest}, {moving}, {self.c(self.layout.zone_names)})")
+                w.line(f"    {self.c(helpers.face_up)}(s, {dest}, {moving}, {self.c(self.layout.zone_names, 'zone_names')})")
             return
         if face is None:
             add = w.fresh("_m")
-            w.line(f"{add} = {self.c(self.layout.zone_vis)}[{dest}]")
+            w.line(f"{add} = {self.c(self.layout.zone_vis, 'zone_vis')}[{dest}]")
             w.line(f"if {add}:")
             w.line("    known = s.known")
             w.line(f"    for c in {moving}:")
@@ -120,25 +122,25 @@ class StmtEmitter(ExprEmitter):
             w.line(f"for c in {moving}:")
             w.line(f"    known[c] = {self.layout.all}")
             w.line("if s.log is not None:")
-            w.line(f"    {self.c(helpers.face_up)}(s, {dest}, {moving}, {self.c(self.layout.zone_names)})")
+            w.line(f"    {self.c(helpers.face_up)}(s, {dest}, {moving}, {self.c(self.layout.zone_names, 'zone_names')})")
 
     def _unseen(self, w, face, dest: str, moving: str, src: str = None) -> str:
         """Before a move: the zones some seat sees a card leave without seeing which, into a local
         (`runtime.among.before`; the reference's `_unseen`), or "" when no seat can be blind to it."""
         held = among.held(self.layout)
-        if not self.knowledge or not any(held):
+        if self.run.quiet or not any(held):
             return ""
         g = w.fresh("_g")
-        after = f"{self.c(self.layout.zone_vis)}[{dest}]" if face is None else \
+        after = f"{self.c(self.layout.zone_vis, 'zone_vis')}[{dest}]" if face is None else \
             str(self.layout.all) if face == "up" else "0"
         w.line(f"{g} = None")
-        test = f"{self.c(held)}[{src}]" if src is not None else "True"
+        test = f"{self.c(held, 'held')}[{src}]" if src is not None else "True"
         if face == "up":  # (every seat sees which cards, not from which places: runtime/among.py)
             test = f"s.among is not None and {test}"
         elif face is None and src is not None:  # (a seat that sees them arrive: only if it tracks cards)
-            test += f" & ~{after} or s.among is not None and {self.c(held)}[{src}]"
+            test += f" & ~{after} or s.among is not None and {self.c(held, 'held')}[{src}]"
         w.line(f"if {test}:")
-        w.line(f"    {g} = {self.c(among.before)}(s, {moving}, {self.c(held)}, {after})")
+        w.line(f"    {g} = {self.c(among.before)}(s, {moving}, {self.c(held, 'held')}, {after})")
         return g
 
     def _merge(self, w, g: str) -> None:
@@ -151,12 +153,12 @@ class StmtEmitter(ExprEmitter):
         if isinstance(cards, ir.Const) and cards.value == tuple(range(self.layout.deck.size)):
             order = cards.value[::-1] if st.bottom else cards.value
             w.line(f"{self.c(helpers.move_all)}(s, ({self.x(w, st.zone)}), {self.c(order)}, "
-                   f"{self.c(self.layout.zone_vis)}, {self.layout.all}, {face!r}, {self.c(names)})")
+                   f"{self.c(self.layout.zone_vis, 'zone_vis')}, {self.layout.all}, {face!r}, {self.c(names)})")
             return
         if isinstance(cards, ir.Maybe):  # one card (or none): taken out of its zone
             value, sure = self.card(w, cards.value)
-            c = value if is_local(value) else w.fresh("_c")
-            if c != value:
+            c = value if isinstance(value, Name) else w.fresh("_c")
+            if c is not value:
                 w.line(f"{c} = {value}")
             dest = self._zone_at(w, st.zone)
             self._need(w, st, f"(0 if {c} is None else 1)")
@@ -168,11 +170,11 @@ class StmtEmitter(ExprEmitter):
                 w.line(f"s.zones[loc[{c}]].remove({c})")
                 w.line(f"s.zones[{dest}].insert(0, {c})" if st.bottom else f"s.zones[{dest}].append({c})")
                 w.line(f"loc[{c}] = {dest}")
-                if face is None and self.knowledge:
-                    w.line(f"s.known[{c}] |= {self.c(self.layout.zone_vis)}[{dest}]")
+                if face is None and not self.run.quiet:
+                    w.line(f"s.known[{c}] |= {self.c(self.layout.zone_vis, 'zone_vis')}[{dest}]")
                 elif face == "up":
                     texts = tuple(face_up_text(name, 1) for name in names)  # (the line, made once a zone)
-                    if self.knowledge:
+                    if not self.run.quiet:
                         w.line(f"s.known[{c}] = {self.layout.all}")
                     w.line("if s.log is not None:")
                     w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
@@ -186,7 +188,8 @@ class StmtEmitter(ExprEmitter):
             w.line(f"if {pile}:")
             with w.indent():
                 g = self._unseen(w, face, dest, pile, src)
-                if apart(cards.zone, st.zone, self.layout.players):  # never onto itself: no copy to take
+                whole = apart(cards.zone, st.zone, self.layout.players)  # never onto itself: no copy to take
+                if whole:
                     moving = pile
                 else:
                     w.line(f"{moving} = {pile}[:]")
@@ -196,7 +199,7 @@ class StmtEmitter(ExprEmitter):
                 w.line(f"for c in {moving}:")
                 w.line(f"    loc[c] = {dest}")
                 self._learn(w, moving, dest, face)
-                if moving == pile:
+                if whole:
                     w.line(f"{pile}.clear()")
                 self._merge(w, g)
             return
@@ -214,7 +217,7 @@ class StmtEmitter(ExprEmitter):
     def _zone_at(self, w, zone: ir.Expr) -> str:
         """The zone id a move goes to, worked out once: a number as it is, else into a local."""
         value = self.x(w, zone)
-        if value.isdigit():
+        if isinstance(value, Number):
             return value
         dest = w.fresh("_z")
         w.line(f"{dest} = {value}")
@@ -233,7 +236,7 @@ class StmtEmitter(ExprEmitter):
 
     def s_Deal(self, w, st: ir.Deal):
         n, src, targets, pile = w.fresh("_n"), w.fresh("_z"), w.fresh("_q"), w.fresh("_p")
-        names, at = self.c(self.layout.zone_names), self.c(st.span)
+        names, at = self.c(self.layout.zone_names, 'zone_names'), self.c(st.span)
         w.line(f"{n} = {self.x(w, st.count)}")
         w.line(f"{src} = {self.x(w, st.source)}")
         w.line(f"{targets} = tuple({self.x(w, st.dest)})")
@@ -274,10 +277,10 @@ class StmtEmitter(ExprEmitter):
 
     def _dealt_known(self, w, face) -> None:
         """Who learns card `c` dealt to zone `z` (the lines inside the loop over the cards)."""
-        if face == "up" and self.knowledge:
+        if face == "up" and not self.run.quiet:
             w.line(f"        known[c] = {self.layout.all}")
-        elif face is None and self.knowledge:
-            w.line(f"        known[c] |= {self.c(self.layout.zone_vis)}[z]")
+        elif face is None and not self.run.quiet:
+            w.line(f"        known[c] |= {self.c(self.layout.zone_vis, 'zone_vis')}[z]")
 
     def _dealt_apart(self, st: ir.Deal) -> bool:
         """Whether a deal goes to different zones, none of them the one dealt from (a zone of each
@@ -287,8 +290,8 @@ class StmtEmitter(ExprEmitter):
                 and apart(st.source, dest, self.layout.players))
 
     def s_Shuffle(self, w, st: ir.Shuffle):
-        w.line(f"{self.c(steps.shuffle_zone)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis)}, "
-               f"{self.c(self.layout.zone_names)})")
+        w.line(f"{self.c(steps.shuffle_zone)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis, 'zone_vis')}, "
+               f"{self.c(self.layout.zone_names, 'zone_names')})")
 
     def s_SwapZones(self, w, st: ir.SwapZones):
         a, b = w.fresh("_z"), w.fresh("_z")
@@ -296,28 +299,28 @@ class StmtEmitter(ExprEmitter):
         w.line("zones, loc, known = s.zones, s.loc, s.known")
         w.line(f"zones[{a}], zones[{b}] = zones[{b}], zones[{a}]")
         w.line(f"for z in ({a}, {b}):")
-        w.line(f"    add = {self.c(self.layout.zone_vis)}[z]")
+        w.line(f"    add = {self.c(self.layout.zone_vis, 'zone_vis')}[z]")
         w.line("    for c in zones[z]:")
         w.line("        loc[c] = z")
-        if self.knowledge:
+        if not self.run.quiet:
             w.line("        known[c] |= add")
 
     def s_SwapCards(self, w, st: ir.SwapCards):
         a, b = w.fresh("_c"), w.fresh("_c")
-        vis = self.c(self.layout.zone_vis)
+        vis = self.c(self.layout.zone_vis, 'zone_vis')
         w.line(f"{a}, {b} = ({self.x(w, st.left)}), ({self.x(w, st.right)})")
         w.line(f"if {a} is None or {b} is None:")
         w.line(f"    {self.c(helpers.swap_none)}({self.c(st.span)})")
         w.line("zones, loc, known = s.zones, s.loc, s.known")
         w.line(f"za, zb = loc[{a}], loc[{b}]")
         held = among.held(self.layout)
-        g = w.fresh("_g") if self.knowledge and any(held) else ""
+        g = w.fresh("_g") if not self.run.quiet and any(held) else ""
         if g:  # (each card, as if moved to the other's place: runtime/among.py)
-            w.line(f"{g} = {self.c(among.before_swap)}(s, {a}, {b}, {self.c(held)}, {vis})")
+            w.line(f"{g} = {self.c(among.before_swap)}(s, {a}, {b}, {self.c(held, 'held')}, {vis})")
         w.line(f"ia, ib = zones[za].index({a}), zones[zb].index({b})")
         w.line(f"zones[za][ia], zones[zb][ib] = {b}, {a}")
         w.line(f"loc[{a}], loc[{b}] = zb, za")
-        if self.knowledge:
+        if not self.run.quiet:
             w.line(f"known[{a}] |= {vis}[zb]")
             w.line(f"known[{b}] |= {vis}[za]")
         self._merge(w, g)
@@ -326,8 +329,8 @@ class StmtEmitter(ExprEmitter):
         shown = w.fresh("_q")
         w.line(f"{shown} = tuple({self.x(w, st.cards)})")
         reveal = self.c(helpers.reveal)
-        owners = self.c(self.layout.zone_owner)
-        if not self.knowledge:  # (a quiet state: no log either, and nobody's knowledge kept)
+        owners = self.c(self.layout.zone_owner, 'zone_owner')
+        if self.run.quiet:  # (a quiet state: no log either, and nobody's knowledge kept)
             if st.to is not None:
                 w.line(f"tuple({self.x(w, st.to)})")  # (worked out all the same: it may draw)
             return
@@ -344,13 +347,13 @@ class StmtEmitter(ExprEmitter):
     def s_Hide(self, w, st: ir.Hide):
         w.line("if s.fresh:")
         w.line(f"    {self.c(flush)}(s)")  # a card shown before it is hidden stays shown in the log
-        if not self.knowledge:
+        if self.run.quiet:
             w.line(f"{self.x(w, st.cards)}")  # (worked out all the same: it may draw)
             return
         w.line(f"for c in {self.x(w, st.cards)}:")
         w.line("    if s.among is not None:")  # (what a seat tracked of it: runtime/among.py)
-        w.line(f"        {self.c(among.forget)}(s, (c,), {self.c(self.layout.zone_vis)}[s.loc[c]])")
-        w.line(f"    s.known[c] = {self.c(self.layout.zone_vis)}[s.loc[c]]")
+        w.line(f"        {self.c(among.forget)}(s, (c,), {self.c(self.layout.zone_vis, 'zone_vis')}[s.loc[c]])")
+        w.line(f"    s.known[c] = {self.c(self.layout.zone_vis, 'zone_vis')}[s.loc[c]]")
         if self.layout.facts is not None:
             w.line(f"    {self.c(facts.clear)}(s, (c,))")
 
@@ -364,10 +367,10 @@ class StmtEmitter(ExprEmitter):
                f"tuple({self.x(w, st.cards)}), {st.kind!r}, ({self.x(w, st.value)}), {self.c(st.span)})")
 
     def s_ForgetOrder(self, w, st: ir.ForgetOrder):
-        w.line(f"{self.c(facts.forget_order)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis)})")
+        w.line(f"{self.c(facts.forget_order)}(s, ({self.x(w, st.zone)}), {self.c(self.layout.zone_vis, 'zone_vis')})")
 
     def s_Conceal(self, w, st: ir.Conceal):  # (a pick made at once, moved face down)
-        w.line(f"{self.c(conceal)}(s, {self.x(w, st.cards)}, {self.x(w, st.player)}, {self.c(self.layout.zone_vis)})")
+        w.line(f"{self.c(conceal)}(s, {self.x(w, st.cards)}, {self.x(w, st.player)}, {self.c(self.layout.zone_vis, 'zone_vis')})")
 
     def s_Announce(self, w, st: ir.Announce):
         # its parts and its speaker are worked out whether or not a log shows the text (what they
@@ -385,7 +388,7 @@ class StmtEmitter(ExprEmitter):
         p = w.fresh("_p")
         w.line(f"{p} = {self.x(w, st.player)}")
         if st.sitting is not None:  # a seat sitting out the round is now out for good
-            w.line(f"{self.c(seats.leave_sitting)}(s, {p}, {st.sitting})")
+            w.line(f"{self.c(seats.leave_sitting)}(s, {p}, {w.index(st.sitting)})")
         w.line(f"if s.active[{p}]:")
         w.line(f"    s.active[{p}] = False")
         w.line("    if s.log is not None:")
@@ -393,21 +396,21 @@ class StmtEmitter(ExprEmitter):
         w.seat_changed(out=True)  # (out now, whether or not it was before)
 
     def s_SitOut(self, w, st: ir.SitOut):
-        w.line(f"{self.c(seats.sit_out)}(s, {self.x(w, st.player)}, {st.sitting})")
+        w.line(f"{self.c(seats.sit_out)}(s, {self.x(w, st.player)}, {w.index(st.sitting)})")
         w.seat_changed(out=True)
 
     def s_ReverseDirection(self, w, st: ir.ReverseDirection):
-        w.line(f"{self.c(seats.reverse)}(s, {st.slot})")
+        w.line(f"{self.c(seats.reverse)}(s, {w.index(st.slot)})")
 
     def s_SetDirection(self, w, st: ir.SetDirection):
-        w.line(f"{self.c(seats.set_direction)}(s, {st.slot}, {st.reversed}, {self.c(st.direction)})")
+        w.line(f"{self.c(seats.set_direction)}(s, {w.index(st.slot)}, {st.reversed}, {self.c(st.direction)})")
 
     # ------------------------------------------------------------- pots and betting
     def s_PotRule(self, w, st: ir.PotRule):
         args = "".join(f", {self.x(w, a)}" for a in st.args)
         k = self.bet_points.get(id(st)) if self.counting else None
         if k is not None:  # coverage's twin counts the betting round's parts (runtime/bet_counts.py)
-            w.line(f"{self.c(bet_counts.COUNTED[st.what])}({self.c(self.hits)}, {k}, s, {self.c(st.pot)}{args})")
+            w.line(f"{self.c(bet_counts.COUNTED[st.what])}({self.c(self.hits, 'hits')}, {k}, s, {self.c(st.pot)}{args})")
             return
         w.line(f"{self.c(pots.RULES[st.what])}(s, {self.c(st.pot)}{args})")
 
@@ -418,8 +421,8 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{ps} = {self.c(pots.contenders)}(s, {self.c(st.pot)})")
         w.line(f"for {q} in ({ps} if len({ps}) > 1 else ()):")  # a lone contender takes it all: no showdown
         with w.indent():
-            w.line(f"v[{st.slot}] = {q}")
-            with w.holding(st.slot, f"v[{st.slot}]"):
+            w.line(f"{w.place(st.slot)} = {q}")
+            with w.holding(st.slot, None):
                 w.line(f"{value}[{q}] = {self.x(w, st.value)}")
         w.line(f"{self.c(pots.award)}(s, {self.c(st.pot)}, {anchor}, {value}, {st.lowest})")
 
@@ -446,19 +449,19 @@ class StmtEmitter(ExprEmitter):
 
     def held(self, w, slot, local, body):
         """Inside, `body` reads slot `slot` from `local` when pasting and nothing in it sets the slot."""
-        if self.paste and local is not None and slot is not None and not writes(body, slot):
+        if self.options.paste and local is not None and slot is not None and not writes(body, slot):
             return w.holding(slot, local)
         return contextlib.nullcontext()
 
     def s_ForEach(self, w, st: ir.ForEach):
-        seq, x = w.fresh("_q"), w.fresh("_x")
-        w.line(f"v[{st.seq_slot}] = {seq} = tuple({self.first(w, st.seq)})")
+        seq, x = w.fresh("_q"), w.local_for(st.slot)
+        w.line(f"{w.place(st.seq_slot)} = {seq} = tuple({self.first(w, st.seq)})")
         self._spend(w, st.span, f"len({seq})")  # a step an item, all at once (loops in loops multiply)
         w.line(f"for {x} in {seq}:")
         with w.indent():
-            w.line(f"v[{st.slot}] = {x}")
+            w.line(f"{w.place(st.slot)} = {x}")
             if st.where is not None:
-                with w.holding(st.slot, x) if self.paste else w.holding(st.slot, f"v[{st.slot}]"):
+                with w.holding(st.slot, x if self.options.paste else None):
                     w.line(f"if not ({self.x(w, st.where)}):")
                 w.line("    continue")
             with self.held(w, st.slot, x, st.body):

@@ -1,8 +1,11 @@
-"""The emitter's optimisation passes, in the order they run: the one list of them (`PASSES`).
+"""The compiled engine's optimisations, by name, in one list (`NAMES`): three graph passes and six
+switches of the emitter.
 
-Each pass is a module with `NAME` and `run(graph)`, over the op graph of `compiler/emit/graph.py`
-(`fusion`, `threading`) or over what the emitter writes from it (`chaining`, `split`, `paste`,
-`inline`, `playout`, `rounds`, `quiet`).
+A graph pass is a module with `NAME` and `run(graph)` that rewrites the op graph of
+`compiler/emit/graph.py` (`fusion`, `threading`) or records what the emitter reads from it
+(`split`); they run in the order of `PASSES`. The other names are the emitter's switches, fields
+of the frozen `emit.options.Options` it is given (`chaining`, `paste`, `inline`, `playout`,
+`rounds`, `quiet`: documented there).
 Any of them can be switched off to bisect a bug: `cardlang.load(..., passes=...)` or the
 environment variable `CARDLANG_PASSES` (docs/engine.md); a game plays the same with any of them.
 """
@@ -12,10 +15,10 @@ from __future__ import annotations
 import os
 
 from ...lang.diagnostics import CardlangError
-from . import chaining, fusion, inline, paste, playout, quiet, rounds, split, threading
+from . import fusion, split, threading
 
-PASSES = (fusion, threading, chaining, split, paste, inline, playout, rounds, quiet)
-NAMES = tuple(p.NAME for p in PASSES)
+PASSES = (fusion, threading, split)  # the graph passes, in the order they run
+NAMES = ("fusion", "threading", "chaining", "split", "paste", "inline", "playout", "rounds", "quiet")
 
 
 def select(passes=None) -> tuple:
@@ -48,7 +51,8 @@ def _known(name: str) -> str:
 
 
 def run(graph, names) -> None:
-    """Runs the passes named, in the order of `PASSES`, over the op graph."""
+    """Runs the graph passes named, in the order of `PASSES`, over the op graph (the switches named
+    are the emitter's `Options.of(names)`)."""
     for p in PASSES:
         if p.NAME in names:
             p.run(graph)
