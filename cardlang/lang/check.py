@@ -10,7 +10,17 @@ from .decks import plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .graph import check_define_cycles, check_define_sizes, check_phase_graph, check_unused
-from .grammar import keywords, reserved_words
+from .soft_keywords import HARD_WORD_HELP, hard_callable_message, hard_callables, hard_word_message, hard_words
+
+# what is named `name(…)` where it is used (a word whose `word(x)` is an expression cannot name it)
+_CALLED = {"order": "an order", "points": "a points table", "ranking": "a ranking", "pvar": "a per-player variable",
+           "pzone": "a per-player zone", "define": "a definition with parameters", "phase": "a phase with parameters"}
+
+
+def _called(symbol: Symbol) -> bool:
+    if symbol.kind in ("define", "phase"):
+        return bool(getattr(symbol.decl, "params", None))
+    return symbol.kind in _CALLED
 from .nonempty import check_choices
 from .payoffs import check_payoff, check_score_order
 from .seats import check_list_option, check_reverse, check_sit_out
@@ -87,14 +97,12 @@ class Checker(ExpressionChecks):
 
     # -- declarations
     def _declare(self, name: str, symbol: Symbol, span: Span) -> None:
-        if name in reserved_words():
-            self.error("E017", f"`{name}` is a reserved word and cannot name a declaration", span)
-            return
-        if symbol.kind == "phase" and name in keywords().values():
-            self.error("E017", f"`{name}` is a keyword of the language, so it cannot name a phase", span,
-                       help=f"a line `{name}` can be read as the keyword rather than the phase: rename the phase "
-                            f"(`{name}_phase`, or a word that says what it does)")
-            return
+        if name in hard_words():
+            # one error here; the name is still declared, so its uses say nothing more
+            self.error("E017", hard_word_message(name), span, help=HARD_WORD_HELP.format(name=name))
+        elif name in hard_callables() and _called(symbol):
+            self.error("E017", hard_callable_message(name, _CALLED[symbol.kind]), span,
+                       help=HARD_WORD_HELP.format(name=name))
         old = self.sym.table.get(name)
         if old is not None:
             # a per-player variable may share its name with an option: `tokens(p)` and `tokens` differ in form
@@ -370,8 +378,9 @@ class Checker(ExpressionChecks):
         for block in [s.setup, s.round, *s.phases.values()]:
             if block is None:
                 continue
-            self.current_block = block.name
-            self.calls.setdefault(block.name, set())
+            # `:round` and `:setup`: no phase can have those names (a phase may be named `round`)
+            self.current_block = block.name if block.kind == "phase" else ":" + block.kind
+            self.calls.setdefault(self.current_block, set())
             self.scopes = [self._param_scope(block.params)]
             self.block(block.body)
 
@@ -406,8 +415,8 @@ class Checker(ExpressionChecks):
 
     def bind(self, name: str, t: str, span: Span) -> None:
         """Declares a local name of type `t` in the innermost scope."""
-        if name in reserved_words():
-            self.error("E017", f"`{name}` is a reserved word", span)
+        if name in hard_words():
+            self.error("E017", hard_word_message(name), span, help=HARD_WORD_HELP.format(name=name))
         self.scopes[-1][name] = Symbol("local", t, None, span)
 
     def target(self, t: ast.Target) -> str:
