@@ -18,7 +18,6 @@ from .limits import MAX_LINES, MAX_TEXT_PARTS, MAX_TOKENS
 from .text_literals import interpolations, unquote
 from .grammar import grammar_text, parser
 from .indentation import dedent_line as _dedent_line, overindented_first, reindent as _reindent
-from .keyword_names import keyword_in_text
 from .soft_keywords import hard_names, soft_parse
 from .tree_limits import beyond_limits
 
@@ -619,9 +618,6 @@ def parse_expr(text: str, file: str, line: int, column: int) -> ast.Expr:
     kind, value = _interpolation(text, file, _HARD_NAMES.get())
     if kind == "bad":
         span = Span(file, line, column, line, column + max(1, len(text)))
-        named = keyword_in_text(text, None, span)
-        if named is not None:
-            raise _InterpolationError(named)
         raise _InterpolationError(Diagnostic("E001", "error", f"`{{{text}}}` in a text is not an expression", span,
                                              help="write `{{` for a brace, or an expression such as `{p}`"))
     if kind == "deep":

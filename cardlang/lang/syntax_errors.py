@@ -13,7 +13,6 @@ from lark.indenter import DedentError
 
 from .diagnostics import Diagnostic, Span
 from .grammar import block_openers, expression_continuations, expression_starts, first_terminals, keywords, parser
-from .keyword_names import keyword_as_name
 
 _TERMINAL_WORDS = {
     "_NL": "the end of the line",
@@ -315,9 +314,6 @@ def syntax_diagnostic(e: UnexpectedInput, file: str, lines: list) -> Diagnostic:
             words = _expected_words(accepted)
             msg = f"expected {words}, found {found}" if words else f"unexpected {found}"
             code = "E001" if found != "the end of the file" else "E004"
-            named = keyword_as_name(tok, accepted, lines, span) if tok is not None and tok.type != "$END" else None
-            if named is not None:
-                return named
         help_ = _misspelt_keyword(tok, accepted, lines) if code != "E003" else None
         help_ = help_ or _labelled(e)
         opened = _unclosed_bracket(lines, span.line, span.column) if tok is not None else None
