@@ -69,7 +69,7 @@ def role_file(role: str) -> str:
                      f"    with_{w}(3)",
                      "    let chooser = top of players",
                      f"    chooser chooses a number {w} from 1 to 2:", f"        add {w} to total",
-                     "    deal 1 from stock to hand(players)",
+                     "    move top of stock to hand(chooser)",
                      f"    chooser chooses a card {w} from hand(chooser):", f"        move {w} to stock",
                      f"    chooser chooses a player {w} from players:", f'        announce "{{{w}}} named"']
         else:
