@@ -63,7 +63,7 @@ def role_file(role: str) -> str:
             body += [f"    set total = {w}(total)", f"    add {w}(1) to total", f'    announce "{{{w}(2)}}"']
         elif role == "local":
             after += [f"phase with_{w}({w}: number):", f"    add {w} to total"]
-            body += ["    if total >= 0:", f"        let {w} = total + 1", f"        add {w} to total",
+            body += ["    if total >= 0:", f"        let {w} = 1", f"        add {w} to total",
                      f"    for each {w} in players:", f'        announce "{{{w}}}"',
                      f"    for each {w} in [1, 2] where {w} > 1:", f"        add {w} to total",
                      f"    with_{w}(3)",

@@ -451,11 +451,15 @@ class Checker(ExpressionChecks):
         return ELEMENT.get(sym.type, NUMBER)
 
     def _player_item(self, t: ast.Target, sym: Symbol) -> str:
-        """`told(p)[i]`: an item of a player's list; returns the type of its items."""
-        if sym.kind != "pvar":
-            self.error("E028", f"`{t.name}` is not a per-player variable", t.span)
+        """`told(p)[i]`, `tricks(t)[i]`: an item of a player's or a team's list; returns the type of its items."""
+        if sym.kind not in ("pvar", "tvar"):
+            self.error("E028", f"`{t.name}` is {self._what(sym)}, not a per-player or per-team variable", t.span,
+                       help=f"`{t.name}(…)[i]` sets an item of a player's (or a team's) list")
             return ANY
-        self.expect(t.key, (PLAYER,), f"the player of `{t.name}(…)`")
+        if sym.kind == "tvar":
+            check_teams.var_key(self, t.name, t.key)
+        else:
+            self.expect(t.key, (PLAYER,), f"the player of `{t.name}(…)`")
         if sym.type not in LISTS and sym.type != ANY:
             self.error("E012", f"`{t.name}(…)` is not a list; only list items can be set with `[…]`", t.span)
         self.expect(t.index, (NUMBER,), "a list index")

@@ -1,0 +1,33 @@
+"""Issue 28 item 6, smaller gaps each seen in a real file: a rule file in tests/engine/ for each, played
+on both engines (tests/test_differential.py plays the same files and proves the engines equal)."""
+
+import cardlang
+from scenario import path
+
+
+def start(relative: str, players: int, stack, engine: str, seed: int = 0):
+    return cardlang.load(path(relative), players=players, engine=engine).new_initial_state(seed=seed, stack=stack)
+
+RANKS = "tests/engine/rank_list_team_items.cards"
+
+
+def test_a_list_of_ranks_may_write_the_number_ranks_as_numbers(engine):
+    ladder = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+    seen = set()
+    for seed in range(12):
+        state = start(RANKS, 4, None, engine, seed=seed)
+        assert state.is_terminal()
+        line = next(x for x in state.transcript(0) if " is step " in x)
+        card, rest = line.split(" is step ")
+        step, shown = rest.split(" of ", 1)
+        assert shown == ", ".join(ladder)  # shown as ranks, the numbers too
+        assert ladder.index(card[:-1]) + 1 == int(step)  # `ladder[k] == rank(c)` finds the card's rank
+        seen.add(card[:-1])
+    assert len(seen - {"A", "J", "Q", "K"}) >= 2  # cards of number ranks came up: their steps were right too
+
+
+def test_an_item_of_a_per_team_list_is_set_as_a_players_is(engine):
+    state = start(RANKS, 4, None, engine, seed=0)
+    step = int(next(x for x in state.transcript(0) if " is step " in x).split(" is step ")[1].split()[0])
+    # each team's second item is its size (2); then P0's team (P0 and P2) adds the step
+    assert list(state.scores()) == [2 + 2 * step, 2 + step, 2 + 2 * step, 2 + step]
