@@ -31,3 +31,19 @@ def test_an_item_of_a_per_team_list_is_set_as_a_players_is(engine):
     step = int(next(x for x in state.transcript(0) if " is step " in x).split(" is step ")[1].split()[0])
     # each team's second item is its size (2); then P0's team (P0 and P2) adds the step
     assert list(state.scores()) == [2 + 2 * step, 2 + step, 2 + 2 * step, 2 + step]
+
+
+def test_an_aggregate_written_in_another_order_says_the_order_of_its_parts(snapshot):
+    from cardlang.lang.parse import parse
+
+    head = 'game "t"\nplayers 2\ndeck standard\nzone stock: pile, hidden\nround:\n    let m = {}\n    end game\n'
+    helps = []
+    for wrong in ("sum c in stock where c is hearts of 1", "sum c of stock where c is hearts",
+                  "count c in stock of 1 where c is hearts", "max c in stock where c is hearts of 1"):
+        module, found = parse(head.format(wrong))
+        assert module is None and len(found) == 1 and "`of`" in found[0].help
+        helps.append(f"{wrong}: {found[0].code} {found[0].message} ({found[0].help})")
+    assert helps == snapshot
+    # the right orders parse
+    for right in ("sum c in stock of 1 where c is hearts", "count c in stock where c is hearts"):
+        assert parse(head.format(right))[0] is not None
