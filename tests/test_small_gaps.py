@@ -47,3 +47,16 @@ def test_an_aggregate_written_in_another_order_says_the_order_of_its_parts(snaps
     # the right orders parse
     for right in ("sum c in stock of 1 where c is hearts", "count c in stock where c is hearts"):
         assert parse(head.format(right))[0] is not None
+
+
+def test_a_deck_of_named_cards_only(engine):
+    state = start("tests/engine/named_cards_only.cards", 2, None, engine, seed=4)
+    hand = [a.label.split("#")[0] for a in state.legal_actions()]
+    assert len(hand) == 3 and set(hand) <= {"Wild", "Skip a turn"}
+    while not state.is_terminal():
+        state.apply(state.legal_action_ids()[0])
+    log = state.transcript(0)
+    assert "0 left of 6" in log  # 4 Wild and 2 Skip: the deck's six cards, all dealt or played
+    played = [line.split(" plays ")[1] for line in log if " plays " in line]
+    assert len(played) == 2
+    assert list(state.scores()) == [sum(x.startswith("Wild") for x in played)] * 2

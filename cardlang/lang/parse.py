@@ -143,6 +143,10 @@ class _ToAst(Transformer):
         return ast.DeckSpec(self.S(meta), None, ranks, tuple(n for n, _, _ in suits), extras,
                             tuple((short, span) for _, short, span in suits))
 
+    def deck_only_named(self, meta, c):
+        """`deck with 4 Wild, 2 Skip`: a deck of named cards only, no ranks, no suits."""
+        return ast.DeckSpec(self.S(meta), None, (), (), c[0], ())
+
     def deck_if(self, meta, c):
         first, cond, rest = c
         tail = rest.choices if isinstance(rest, ast.DeckDecl) else ((None, rest),)
