@@ -60,3 +60,21 @@ def test_a_deck_of_named_cards_only(engine):
     played = [line.split(" plays ")[1] for line in log if " plays " in line]
     assert len(played) == 2
     assert list(state.scores()) == [sum(x.startswith("Wild") for x in played)] * 2
+
+
+def test_a_shoe_has_as_many_decks_as_an_option_says(engine):
+    for shoe in (1, 2, 5):
+        g = cardlang.load(path("tests/engine/shoe_option.cards"), players=2, options={"shoe": shoe}, engine=engine)
+        state = g.new_initial_state(seed=1)
+        assert f"{4 * shoe - 2} left of {4 * shoe}" in state.transcript(0)
+
+
+def test_a_deck_count_that_is_no_number_option_is_E020():
+    from cardlang.load import check_source
+
+    source = 'game "t"\nplayers 2\noption shoe = "x"\ndeck standard with shoe decks, nope decks\n' \
+             'zone s: pile, hidden\nround:\n    move all cards to s\n    announce "{shoe}"\n    end game\n'
+    found = check_source(source, "t.cards")[3]
+    assert [(d.code, d.message) for d in found] == [
+        ("E020", "`shoe` is not a number option, so it cannot count `decks`"),
+        ("E020", "`nope` is not a number option, so it cannot count `decks`")]

@@ -483,7 +483,8 @@ class ReferenceProgram(ProgramBase):
 def reference_program(symbols: Symbols, players: int, options: dict) -> ReferenceProgram:
     """A checked game for a player count and options, to be run by the reference interpreter."""
     constants = Evaluator(None)
-    deck = choose_deck(symbols, lambda cond: constants.eval(None, lower_expression(symbols, players, options, cond)))
+    deck = choose_deck(symbols, lambda cond: constants.eval(None, lower_expression(symbols, players, options, cond)),
+                       options)
     layout = build_layout(symbols, players, deck)
     program = ReferenceProgram(layout, lower(symbols, players, options, layout))
     program.max_decisions = symbols.limits.get("decisions", engine.MAX_DECISIONS)

@@ -6,7 +6,7 @@ from typing import Optional
 
 from . import ast, check_at_once, check_facts, check_melds, check_piles, check_pots, check_teams
 from .vocabulary import PRESETS
-from .decks import plan_deck, ranking_problem
+from .decks import option_defaults, plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .graph import check_define_cycles, check_define_sizes, check_phase_graph, check_unused
@@ -71,6 +71,10 @@ class Checker(ExpressionChecks):
         first = Span(self.file, 1, 1, 1, 2)
         self.sym.table["player_count"] = Symbol("const", NUMBER)
         self._collect(decls)
+        for _, spec in self.sym.deck.choices if self.sym.deck is not None else ():
+            for x in spec.extras:  # `with shoe decks` uses the option `shoe`
+                if x.option is not None and x.option in self.sym.table:
+                    self.sym.table[x.option].used = True
         for kind, what in (("game", "a `game \"name\"` line"), ("players", "a `players 2..5` line"),
                            ("deck", "a `deck standard` line"), ("round", "a `round:` block")):
             if not any(self._decl_kind(d) == kind for d in decls):
@@ -285,7 +289,7 @@ class Checker(ExpressionChecks):
 
     def _deck(self, d: ast.DeckDecl) -> None:
         for cond, spec in d.choices:
-            plan, problems = plan_deck(spec)
+            plan, problems = plan_deck(spec, option_defaults(self.module.decls))
             for message, span, help_ in problems:
                 self.error("E020", message, span, help=help_)
             if spec.name is not None and spec.name not in PRESETS:

@@ -124,8 +124,12 @@ class _ToAst(Transformer):
         count, word, *rest = c
         label = rest.pop()  # the placeholder of [STRING]
         ranks = tuple(str(t) for t in rest if t is not None)
-        return ast.DeckExtra(self.S(meta), int(count), str(word), ranks,
-                             unquote(label) if label is not None else None)
+        option = str(count) if count.type == "NAME" else None  # `with shoe decks`: the option `shoe`
+        return ast.DeckExtra(self.S(meta), 1 if option else int(count), str(word), ranks,
+                             unquote(label) if label is not None else None, option)
+
+    def deck_count(self, meta, c):
+        return c[0]
 
     def deck_with(self, meta, c):
         return tuple(c)

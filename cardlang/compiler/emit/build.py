@@ -20,7 +20,8 @@ def emit_program(symbols: Symbols, players: int, options: dict, counting: bool =
     `Program.hits` and each alternative offered in `Program.offered`."""
     names = passes_.select(passes)
     constants = Evaluator(None)
-    deck = choose_deck(symbols, lambda cond: constants.eval(None, lower_expression(symbols, players, options, cond)))
+    deck = choose_deck(symbols, lambda cond: constants.eval(None, lower_expression(symbols, players, options, cond)),
+                       options)
     layout = build_layout(symbols, players, deck)
     lowered = lower(symbols, players, options, layout)
     program = Program(layout, lowered, symbols.limits.get("decisions", engine.MAX_DECISIONS),
