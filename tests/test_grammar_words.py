@@ -21,16 +21,6 @@ def parses(text: str) -> bool:
     return True
 
 
-def test_reserved_words_are_the_keywords_that_start_a_statement_or_an_expression():
-    words = grammar.reserved_words()
-    assert {"pass", "set", "move", "announce", "end", "if", "for", "while", "repeat"} <= words  # statements
-    assert {"not", "left", "top", "players", "seats", "all", "count", "highest", "true", "none"} <= words
-    # keywords only in their own place stay free as names
-    assert not {"card", "number", "to", "from", "of", "by", "where", "chooses", "says", "face", "winner",
-                "phase", "game", "deck", "zone", "a"} & words
-    assert all(w.isidentifier() for w in words)
-
-
 def test_a_word_that_alone_is_an_expression_cannot_name_a_declaration_and_others_can():
     """Soft keywords (tests/test_soft_keywords.py has every word): only the words that alone are an
     expression or a statement (`players`, `pass`) are refused, once, where declared."""
