@@ -1,4 +1,6 @@
-"""`cardlang fmt [--check] [--diff] FILE_OR_DIR...`: rewrite rule files in the one canonical layout.
+"""`cardlang fmt [--check] [--diff] [--upgrade] FILE_OR_DIR...`: rewrite rule files in the one canonical
+layout; with `--upgrade`, first carry them over the changes of the language that broke them
+(`tools/upgrade.py`, docs/language-changes.md).
 
 Exit status: 0 when every file is formatted (or, with `--check`, already was); 1 with `--check` when
 a file would change (each is listed); 2 on a usage error or a file that cannot be formatted (it
@@ -16,6 +18,7 @@ import click
 from ..lang.report import Report, render_text
 from ..load import read_source
 from ..tools.fmt import FormatError, format_source
+from ..tools.upgrade import upgrade_source
 from .cmd_check import display_path, find_files
 from .untrusted import echo, visible
 
@@ -31,7 +34,10 @@ def _problem(path: str, diagnostics: list, source) -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--check", "check_only", is_flag=True, help="Change nothing; exit 1 and list the files that would change.")
 @click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print what would change as a unified diff.")
-def fmt_command(paths, check_only: bool, show_diff: bool) -> None:
+@click.option("--upgrade", is_flag=True,
+              help="Also rewrite what a change of the language broke (docs/language-changes.md): a name that "
+                   "is now a word of the language is renamed.")
+def fmt_command(paths, check_only: bool, show_diff: bool, upgrade: bool = False) -> None:
     """Format rule files (or folders of `.cards` files, recursively) in the canonical layout.
 
     \b
@@ -52,8 +58,10 @@ def fmt_command(paths, check_only: bool, show_diff: bool) -> None:
             _problem(path, problems, None)
             status = 2
             continue
+        done: list = []
         try:
-            formatted = format_source(source, path)
+            upgraded, done = upgrade_source(source) if upgrade else (source, [])
+            formatted = format_source(upgraded, path)
         except FormatError as e:
             _problem(path, e.diagnostics, source)
             status = 2
@@ -71,7 +79,7 @@ def fmt_command(paths, check_only: bool, show_diff: bool) -> None:
         else:
             with open(path, "w", encoding="utf-8", newline="") as f:
                 f.write(formatted)
-            echo(f"reformatted {display_path(path)}")
+            echo(f"upgraded {display_path(path)} ({'; '.join(done)})" if done else f"reformatted {display_path(path)}")
     if check_only and changed and status == 0:
         status = 1
     if not files and not missing:

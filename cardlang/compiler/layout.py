@@ -8,6 +8,8 @@ Slots after `nslots` belong to each engine's own locals (loop variables, `let`, 
 
 from __future__ import annotations
 
+from typing import Optional
+
 import attrs
 
 from ..lang import ast
@@ -143,11 +145,12 @@ def _meld_rule(symbols: Symbols, deck: Deck, orders: dict):
                     rule.get("sets"), run_min, run_order, rule.get("ace"), ace_rank)
 
 
-def choose_deck(symbols: Symbols, truth) -> Deck:
-    """The deck of the first `deck … if cond` choice whose condition `truth(cond)` holds."""
+def choose_deck(symbols: Symbols, truth, options: Optional[dict] = None) -> Deck:
+    """The deck of the first `deck … if cond` choice whose condition `truth(cond)` holds, its counts
+    that name options (`with shoe decks`) read from `options`."""
     for cond, spec in symbols.deck.choices:
         if cond is None or truth(cond):
-            plan = plan_deck(spec)[0]  # (a checked game's deck has no problem)
+            plan = plan_deck(spec, options)[0]  # (a checked game's deck has no problem)
             return Deck.build(plan.name, plan.ranks, plan.suits, plan.jokers, **plan.build_args())
     raise AssertionError("no deck applies")  # unreachable: the last choice has no condition
 

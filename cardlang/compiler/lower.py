@@ -10,7 +10,7 @@ import attrs
 from ..lang import ast
 from ..lang.check_melds import COMBINATIONS
 from ..lang.check import CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE, ZONES, Symbols
-from ..lang.types import ANY, TEAM, declared
+from ..lang.types import ANY, RANKS, TEAM, declared
 from . import ir
 from .layout import Layout
 from .lower_at_once import lower_at_once
@@ -468,6 +468,9 @@ class Lowerer(PotLowering):
             for item in e.items[1:]:
                 out = ir.Concat(e.span, out, self.cards(item))
             return out
+        if self.type(e) == RANKS:  # `[A, 2, …, K]`: a number there is the rank written so
+            return ir.Tuple(e.span, tuple(ir.Const(i.span, self._index("rank", str(i.value))) if isinstance(i, ast.Number)
+                                          else self.expr(i) for i in e.items))
         return ir.Tuple(e.span, tuple(self.expr(i) for i in e.items))
 
     def x_CardLit(self, e: ast.CardLit):

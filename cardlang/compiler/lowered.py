@@ -28,7 +28,8 @@ class LoweredGame:
 def lower_game(symbols: Symbols, players: int, options: dict) -> LoweredGame:
     """The deck chosen, the state laid out and the rules lowered, once, for `players` and `options`."""
     constants = Evaluator(None)  # (a deck's condition reads only options and the player count)
-    deck = choose_deck(symbols, lambda cond: constants.eval(None, lower_expression(symbols, players, options, cond)))
+    deck = choose_deck(symbols, lambda cond: constants.eval(None, lower_expression(symbols, players, options, cond)),
+                       options)
     layout = build_layout(symbols, players, deck)
     return LoweredGame(layout, lower(symbols, players, options, layout),
                        symbols.limits.get("decisions", engine.MAX_DECISIONS),

@@ -514,6 +514,7 @@ class DeckExtra:
     word: str
     ranks: tuple  # the ranks of `N copies of R …` (else empty)
     label: Optional[str]  # how players read a named card (`4 WildFour "Wild Draw Four"`)
+    option: Optional[str] = None  # `with shoe decks`: the count is this option's value
 
 
 @node

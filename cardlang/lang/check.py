@@ -6,11 +6,21 @@ from typing import Optional
 
 from . import ast, check_at_once, check_facts, check_melds, check_piles, check_pots, check_teams, check_values
 from .vocabulary import PRESETS
-from .decks import plan_deck, ranking_problem
+from .decks import option_defaults, plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
 from .flow import check_flow
 from .graph import check_define_cycles, check_define_sizes, check_phase_graph, check_unused
-from .grammar import keywords, reserved_words
+from .soft_keywords import HARD_WORD_HELP, hard_callable_message, hard_callables, hard_word_message, hard_words
+
+# what is named `name(…)` where it is used (a word whose `word(x)` is an expression cannot name it)
+_CALLED = {"order": "an order", "points": "a points table", "ranking": "a ranking", "pvar": "a per-player variable",
+           "pzone": "a per-player zone", "define": "a definition with parameters", "phase": "a phase with parameters"}
+
+
+def _called(symbol: Symbol) -> bool:
+    if symbol.kind in ("define", "phase"):
+        return bool(getattr(symbol.decl, "params", None))
+    return symbol.kind in _CALLED
 from .nonempty import check_choices
 from .payoffs import check_payoff, check_score_order
 from .seats import check_list_option, check_reverse, check_set_direction, check_sit_out
@@ -61,6 +71,10 @@ class Checker(ExpressionChecks):
         first = Span(self.file, 1, 1, 1, 2)
         self.sym.table["player_count"] = Symbol("const", NUMBER)
         self._collect(decls)
+        for _, spec in self.sym.deck.choices if self.sym.deck is not None else ():
+            for x in spec.extras:  # `with shoe decks` uses the option `shoe`
+                if x.option is not None and x.option in self.sym.table:
+                    self.sym.table[x.option].used = True
         for kind, what in (("game", "a `game \"name\"` line"), ("players", "a `players 2..5` line"),
                            ("deck", "a `deck standard` line"), ("round", "a `round:` block")):
             if not any(self._decl_kind(d) == kind for d in decls):
@@ -87,14 +101,12 @@ class Checker(ExpressionChecks):
 
     # -- declarations
     def _declare(self, name: str, symbol: Symbol, span: Span) -> None:
-        if name in reserved_words():
-            self.error("E017", f"`{name}` is a reserved word and cannot name a declaration", span)
-            return
-        if symbol.kind == "phase" and name in keywords().values():
-            self.error("E017", f"`{name}` is a keyword of the language, so it cannot name a phase", span,
-                       help=f"a line `{name}` can be read as the keyword rather than the phase: rename the phase "
-                            f"(`{name}_phase`, or a word that says what it does)")
-            return
+        if name in hard_words():
+            # one error here; the name is still declared, so its uses say nothing more
+            self.error("E017", hard_word_message(name), span, help=HARD_WORD_HELP.format(name=name))
+        elif name in hard_callables() and _called(symbol):
+            self.error("E017", hard_callable_message(name, _CALLED[symbol.kind]), span,
+                       help=HARD_WORD_HELP.format(name=name))
         old = self.sym.table.get(name)
         if old is not None:
             # a per-player variable may share its name with an option: `tokens(p)` and `tokens` differ in form
@@ -279,7 +291,7 @@ class Checker(ExpressionChecks):
 
     def _deck(self, d: ast.DeckDecl) -> None:
         for cond, spec in d.choices:
-            plan, problems = plan_deck(spec)
+            plan, problems = plan_deck(spec, option_defaults(self.module.decls))
             for message, span, help_ in problems:
                 self.error("E020", message, span, help=help_)
             if spec.name is not None and spec.name not in PRESETS:
@@ -373,8 +385,9 @@ class Checker(ExpressionChecks):
         for block in [s.setup, s.round, *s.phases.values()]:
             if block is None:
                 continue
-            self.current_block = block.name
-            self.calls.setdefault(block.name, set())
+            # `:round` and `:setup`: no phase can have those names (a phase may be named `round`)
+            self.current_block = block.name if block.kind == "phase" else ":" + block.kind
+            self.calls.setdefault(self.current_block, set())
             self.scopes = [self._param_scope(block.params)]
             self.block(block.body)
 
@@ -410,8 +423,8 @@ class Checker(ExpressionChecks):
 
     def bind(self, name: str, t: str, span: Span) -> None:
         """Declares a local name of type `t` in the innermost scope."""
-        if name in reserved_words():
-            self.error("E017", f"`{name}` is a reserved word", span)
+        if name in hard_words():
+            self.error("E017", hard_word_message(name), span, help=HARD_WORD_HELP.format(name=name))
         self.scopes[-1][name] = Symbol("local", t, None, span)
 
     def target(self, t: ast.Target) -> str:
@@ -446,11 +459,15 @@ class Checker(ExpressionChecks):
         return ELEMENT.get(sym.type, NUMBER)
 
     def _player_item(self, t: ast.Target, sym: Symbol) -> str:
-        """`told(p)[i]`: an item of a player's list; returns the type of its items."""
-        if sym.kind != "pvar":
-            self.error("E028", f"`{t.name}` is not a per-player variable", t.span)
+        """`told(p)[i]`, `tricks(t)[i]`: an item of a player's or a team's list; returns the type of its items."""
+        if sym.kind not in ("pvar", "tvar"):
+            self.error("E028", f"`{t.name}` is {self._what(sym)}, not a per-player or per-team variable", t.span,
+                       help=f"`{t.name}(…)[i]` sets an item of a player's (or a team's) list")
             return ANY
-        self.expect(t.key, (PLAYER,), f"the player of `{t.name}(…)`")
+        if sym.kind == "tvar":
+            check_teams.var_key(self, t.name, t.key)
+        else:
+            self.expect(t.key, (PLAYER,), f"the player of `{t.name}(…)`")
         if sym.type not in LISTS and sym.type != ANY:
             self.error("E012", f"`{t.name}(…)` is not a list; only list items can be set with `[…]`", t.span)
         self.expect(t.index, (NUMBER,), "a list index")

@@ -13,6 +13,11 @@ from .types import (ANY, BOOL, BUILTINS, CARD, CARDS, ELEMENT, HANDVALUE, LIST, 
 from .types import TEAM, TEAMS
 
 
+def numbered_rank(checker, e) -> bool:
+    """Whether `e` is a number written for a rank of the deck (`2` of `[A, 2, …, K]`)."""
+    return isinstance(e, ast.Number) and str(e.value) in checker.all_ranks
+
+
 class ExpressionChecks:
     """The checker's methods that type expressions: names, operators, calls, aggregates, literals."""
 
@@ -103,6 +108,8 @@ class ExpressionChecks:
                     return NONES
             if CARDS in types <= {CARD, CARDS} and all(isinstance(i, ast.CardLit) for i in e.items):
                 return CARDS  # literals of faces with copies: every card of each face
+            if types == {NUMBER, RANK} and all(numbered_rank(self, i) for i in e.items if self.type_of(i) == NUMBER):
+                return RANKS  # `[A, 2, 3, …, 10, J, Q, K]`: a number beside ranks is the rank written so
             if len(types) > 1:
                 self.error("E012", "a list mixes " + " and ".join(sorted(types)), e.span)
                 return ANY

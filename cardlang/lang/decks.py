@@ -53,10 +53,12 @@ class DeckPlan:
         return {"copies": self.copies, "named": self.named, "decks": self.decks, "shorts": self.shorts}
 
 
-def plan_deck(spec: ast.DeckSpec) -> tuple[Optional[DeckPlan], list]:
+def plan_deck(spec: ast.DeckSpec, options: Optional[dict] = None) -> tuple[Optional[DeckPlan], list]:
     """The deck a spec describes (None if it cannot be built) and its problems, each (message, span,
-    help) of an E020. Sizes are worked out before anything is built, so a huge deck costs nothing."""
+    help) of an E020. Sizes are worked out before anything is built, so a huge deck costs nothing.
+    `options`: the options' values, for a count that names one (`with shoe decks`)."""
     problems: list = []
+    spec = _counted(spec, options or {}, problems)
 
     def bad(message, span=spec.span, help=None):
         problems.append((message, span, help))
@@ -136,6 +138,28 @@ def plan_deck(spec: ast.DeckSpec) -> tuple[Optional[DeckPlan], list]:
             help="a choice of a card keeps its number in 16 bits: use fewer ranks, suits or jokers")
         return None, problems
     return (None if problems else plan), problems
+
+
+def option_defaults(decls) -> dict:
+    """The options' defaults, by name, of a module's declarations (the deck the checker sees)."""
+    return {d.name: d.default for d in decls if isinstance(d, ast.OptionDecl)}
+
+
+def _counted(spec: ast.DeckSpec, options: dict, problems: list) -> ast.DeckSpec:
+    """The spec with each count that names an option (`with shoe decks`) replaced by its value."""
+    if not any(x.option for x in spec.extras):
+        return spec
+    extras = []
+    for x in spec.extras:
+        if x.option is not None:
+            value = options.get(x.option)
+            if isinstance(value, bool) or not isinstance(value, int):
+                problems.append((f"`{x.option}` is not a number option, so it cannot count `{x.word}`", x.span,
+                                 f"declare it: `option {x.option} = 2 in 1..8`, or write a number"))
+                continue
+            x = attrs.evolve(x, count=value)
+        extras.append(x)
+    return attrs.evolve(spec, extras=tuple(extras))
 
 
 def literal_copies(plans, e: ast.CardLit) -> tuple[int, Optional[tuple]]:

@@ -21,7 +21,7 @@ from typing import Optional
 import attrs
 
 from . import ast
-from .decks import plan_deck
+from .decks import option_defaults, plan_deck
 from .diagnostics import Span
 from .limits import MAX_PLAYERS
 from .statements import UnknownStatement, question
@@ -279,7 +279,7 @@ class Flow:
                     return None
                 if not v:
                     continue
-            plan = plan_deck(spec)[0]
+            plan = plan_deck(spec, option_defaults(self.c.module.decls))[0]
             return plan.size if plan is not None else None
         return None
 

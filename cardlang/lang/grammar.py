@@ -2,8 +2,6 @@
 that error messages use, read from the grammar's terminals and rules so that nothing else restates
 the syntax.
 
-- `reserved_words()`: keywords that stand where a name could (at the start of a statement or of an
-  expression); a declaration or a local may not take them (E017).
 - `expression_starts()`: terminals that can start an expression ("expected an expression").
 - `expression_continuations()`: terminals that can only make a complete expression longer
   (operators, `[`, `(` after a name, `if` of `a if c else b`, `from` after `players`).
@@ -122,13 +120,6 @@ def _first_sets() -> dict:
 def first_terminals(rule: str) -> frozenset:
     """The names of the terminals that can start `rule` (a rule of the grammar, e.g. "stmt")."""
     return frozenset(_first_sets()[rule])
-
-
-@functools.lru_cache(maxsize=1)
-def reserved_words() -> frozenset:
-    """Keywords that the parser reads where a statement or an expression starts: names may not be them."""
-    words = keywords()
-    return frozenset(words[t] for t in first_terminals("stmt") | first_terminals("expr") if t in words)
 
 
 @functools.lru_cache(maxsize=1)

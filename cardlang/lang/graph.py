@@ -7,6 +7,7 @@ import attrs
 
 from . import ast
 from .limits import MAX_WRITTEN_EXPRESSIONS
+from .soft_keywords import hard_words
 
 
 def check_define_cycles(checker) -> None:
@@ -86,7 +87,7 @@ def check_phase_graph(checker) -> None:
     """W002 (a phase never played), E023 (a phase that plays itself), E026 (a round that never ends)."""
     s = checker.sym
     reachable: set = set()
-    stack = [b for b in ("setup", "round") if b in checker.calls]
+    stack = [b for b in (":setup", ":round") if b in checker.calls]
     while stack:
         b = stack.pop()
         for callee in checker.calls.get(b, ()):
@@ -95,7 +96,7 @@ def check_phase_graph(checker) -> None:
                 stack.append(callee)
     for name, d in s.phases.items():
         declared = s.table.get(name)
-        if declared is None or declared.decl is not d:
+        if declared is None or declared.decl is not d or name in hard_words():
             continue  # its name is taken (E011) or a keyword (E017): that is the one message
         if name not in reachable:
             checker.warn("W002", f"phase `{name}` is never played", d.name_span,
@@ -119,14 +120,14 @@ def check_phase_graph(checker) -> None:
         if name not in state:
             visit(name, [name])
     # a round with no decision and no end would run forever
-    if s.round is not None and not _has_decision_or_end(checker, "round", set()):
+    if s.round is not None and not _has_decision_or_end(checker, ":round", set()):
         checker.error("E026", "the round has no choice and no `end game`: the game could never end",
                       s.round.span, help="add a `chooses` or an `end game` that the round reaches")
 
 
 def _has_decision_or_end(checker, block: str, seen: set) -> bool:
     seen.add(block)
-    body = checker.sym.round.body if block == "round" else checker.sym.phases[block].body if block in checker.sym.phases else ()
+    body = checker.sym.round.body if block == ":round" else checker.sym.phases[block].body if block in checker.sym.phases else ()
     if contains(body, (ast.Choose, ast.Betting, ast.EndGame)):
         return True
     return any(c not in seen and _has_decision_or_end(checker, c, seen) for c in checker.calls.get(block, ()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import functools
 from typing import Optional
 
@@ -17,11 +18,12 @@ from .limits import MAX_LINES, MAX_TEXT_PARTS, MAX_TOKENS
 from .text_literals import interpolations, unquote
 from .grammar import grammar_text, parser
 from .indentation import dedent_line as _dedent_line, overindented_first, reindent as _reindent
-from .keyword_names import keyword_in_text
+from .soft_keywords import hard_names, soft_parse
 from .tree_limits import beyond_limits
 
 __all__ = ["parse", "parse_expr", "parser", "grammar_text", "unquote"]
 
+_HARD_NAMES: contextvars.ContextVar = contextvars.ContextVar("hard_names", default=frozenset())
 MAX_SYNTAX_ERRORS = 50  # recovery stops after this many; the text output shows the first 20
 RECOVERY_BUDGET = 4_000_000  # characters that recovery may parse again (more for bigger files)
 
@@ -44,6 +46,7 @@ class _ToAst(Transformer):
         self.file = file
         self.problems: list = []  # interpolations `{…}` that are not expressions
         self.part_cost = 0  # characters of the file's `{…}` parts and braces so far (MAX_TEXT_PARTS)
+        self.hard_names: frozenset = frozenset()  # words that alone are expressions the file names things
 
     def S(self, meta) -> Span:
         return _span(self.file, meta)
@@ -124,8 +127,12 @@ class _ToAst(Transformer):
         count, word, *rest = c
         label = rest.pop()  # the placeholder of [STRING]
         ranks = tuple(str(t) for t in rest if t is not None)
-        return ast.DeckExtra(self.S(meta), int(count), str(word), ranks,
-                             unquote(label) if label is not None else None)
+        option = str(count) if count.type == "NAME" else None  # `with shoe decks`: the option `shoe`
+        return ast.DeckExtra(self.S(meta), 1 if option else int(count), str(word), ranks,
+                             unquote(label) if label is not None else None, option)
+
+    def deck_count(self, meta, c):
+        return c[0]
 
     def deck_with(self, meta, c):
         return tuple(c)
@@ -142,6 +149,10 @@ class _ToAst(Transformer):
         suits = [t for t in c[:-1] if isinstance(t, tuple)]
         return ast.DeckSpec(self.S(meta), None, ranks, tuple(n for n, _, _ in suits), extras,
                             tuple((short, span) for _, short, span in suits))
+
+    def deck_only_named(self, meta, c):
+        """`deck with 4 Wild, 2 Skip`: a deck of named cards only, no ranks, no suits."""
+        return ast.DeckSpec(self.S(meta), None, (), (), c[0], ())
 
     def deck_if(self, meta, c):
         first, cond, rest = c
@@ -230,7 +241,7 @@ class _ToAst(Transformer):
         return ast.TeamOf(self.S(meta), c[0])
 
     def teams(self, meta, c):
-        return ast.Teams(self.S(meta))
+        return self._named("teams", meta) or ast.Teams(self.S(meta))
 
     def params(self, meta, c):
         return tuple(c)
@@ -504,13 +515,18 @@ class _ToAst(Transformer):
         return self._text(c[0])
 
     def true(self, meta, c):
-        return ast.Bool(self.S(meta), True)
+        return self._named("true", meta) or ast.Bool(self.S(meta), True)
 
     def false(self, meta, c):
-        return ast.Bool(self.S(meta), False)
+        return self._named("false", meta) or ast.Bool(self.S(meta), False)
 
     def none(self, meta, c):
-        return ast.NoneLit(self.S(meta))
+        return self._named("none", meta) or ast.NoneLit(self.S(meta))
+
+    def _named(self, word: str, meta) -> Optional[ast.Name]:
+        """A word that alone is an expression (`players`) where the file names something so (E017,
+        reported once where it is declared): the name, so that its uses say nothing more."""
+        return ast.Name(self.S(meta), word) if word in self.hard_names else None
 
     def name(self, meta, c):
         return ast.Name(self.S(meta), str(c[0]))
@@ -589,10 +605,10 @@ class _ToAst(Transformer):
         return ast.EndCard(self.S(meta), str(c[0]), c[2], c[1])
 
     def players(self, meta, c):
-        return ast.Players(self.S(meta), c[0], c[1])
+        return (self._named("players", meta) if c[0] is None else None) or ast.Players(self.S(meta), c[0], c[1])
 
     def seats(self, meta, c):
-        return ast.Seats(self.S(meta))
+        return self._named("seats", meta) or ast.Seats(self.S(meta))
 
     def all_cards(self, meta, c):
         return ast.AllCards(self.S(meta))
@@ -645,12 +661,9 @@ def _too_many_parts(span: Span) -> Diagnostic:
 
 def parse_expr(text: str, file: str, line: int, column: int) -> ast.Expr:
     """An expression inside `{…}` of a text, with spans placed where it stands in the file."""
-    kind, value = _interpolation(text, file)
+    kind, value = _interpolation(text, file, _HARD_NAMES.get())
     if kind == "bad":
         span = Span(file, line, column, line, column + max(1, len(text)))
-        named = keyword_in_text(text, None, span)
-        if named is not None:
-            raise _InterpolationError(named)
         raise _InterpolationError(Diagnostic("E001", "error", f"`{{{text}}}` in a text is not an expression", span,
                                              help="write `{{` for a brace, or an expression such as `{p}`"))
     if kind == "deep":
@@ -659,16 +672,17 @@ def parse_expr(text: str, file: str, line: int, column: int) -> ast.Expr:
 
 
 @functools.lru_cache(maxsize=4096)
-def _interpolation(text: str, file: str) -> tuple:
+def _interpolation(text: str, file: str, hard: frozenset) -> tuple:
     """("ok", node at line 1), ("deep", diagnostic) or ("bad", None): texts repeat the same `{p}` often."""
     try:
-        tree = parser().parse(text, start="expr")
+        tree = soft_parse(text, "expr")[0]
     except (UnexpectedInput, _TooManyTokens):
         return "bad", None
     deep = beyond_limits(tree, file)
     if deep is not None:
         return "deep", deep
     builder = _ToAst(file)
+    builder.hard_names = hard
     node = builder.transform(tree)
     if builder.problems:  # a text quoted inside the part has a bad `{…}` of its own
         return "deep", builder.problems[0]
@@ -751,7 +765,7 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
     for _ in range(4 * MAX_SYNTAX_ERRORS):
         text = "\n".join(lines)
         try:
-            tree = parser().parse(text, start="start")
+            tree = soft_parse(text, "start")[0]
         except _TooManyTokens as e:
             line, col = e.token.line or 1, e.token.column or 1
             limit = f"{MAX_TOKENS:,}".replace(",", " ")
@@ -787,6 +801,8 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
             if deep is not None:
                 return None, [deep]
             builder = _ToAst(file)
+            builder.hard_names = hard_names(tree)
+            _HARD_NAMES.set(builder.hard_names)  # (the `{…}` parts of its texts are parsed on their own)
             decls = builder.transform(tree)
             if builder.problems:
                 return None, builder.problems

@@ -8,7 +8,7 @@ from . import ast
 
 def check_sit_out(checker, st: ast.Eliminate) -> None:
     """`p sits out` in `setup:` does nothing: the first round starts at once and brings everyone back."""
-    if checker.current_block == "setup":
+    if checker.current_block == ":setup":
         checker.warn("W003", "`sits out` in `setup` has no effect: a player sits out for the rest of a round, "
                              "and the first round has not started", st.span,
                      help="sit the player out in `round:` (or in a phase it plays), or `eliminate` him for good")

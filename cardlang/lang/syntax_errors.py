@@ -13,7 +13,6 @@ from lark.indenter import DedentError
 
 from .diagnostics import Diagnostic, Span
 from .grammar import block_openers, expression_continuations, expression_starts, first_terminals, keywords, parser
-from .keyword_names import keyword_as_name
 
 _TERMINAL_WORDS = {
     "_NL": "the end of the line",
@@ -243,6 +242,29 @@ def _misspelt_keyword(tok, accepted, lines: list) -> Optional[str]:
     return f"did you mean `{kw}`? (`{m.group(1)}` is not a keyword)"
 
 
+_FOLD_HEAD = re.compile(r"\b(sum|min|max)\s+\w+\s+in\b")
+_FOLD_NO_IN = re.compile(r"\b(sum|min|max)\s+\w+\s*$")
+_FILTER_OF = re.compile(r"\b(count|any|select)\s+\w+\s+in\b[^#]*\bof\b")
+_FOLD_FORM = "`sum x in s of e where c` (and `min`, `max`): the cards or numbers after `in`, what is added up " \
+             "after `of`, the condition last; `count x in s where c` (and `any`, `select`) has no `of`"
+
+
+def _aggregate_order(tok, lines: list) -> Optional[str]:
+    """The order of an aggregate's parts, for a syntax error inside one written in another order
+    (`sum c in s where … of e`, `sum c of s`, `count c in s of e where …`)."""
+    if tok is None or not isinstance(tok.line, int) or not 1 <= tok.line <= len(lines) or tok.type == "$END":
+        return None
+    before = lines[tok.line - 1][: max(0, (tok.column or 1) - 1)]
+    word = str(tok)
+    if word == "where" and _FOLD_HEAD.search(before):
+        return _FOLD_FORM
+    if word == "of" and _FOLD_NO_IN.search(before):
+        return _FOLD_FORM
+    if _FILTER_OF.search(before):
+        return _FOLD_FORM
+    return None
+
+
 def _used_elsewhere(word: str, lines: list) -> bool:
     """Whether `word` stands on two lines or more: then it names something (`zone hand`, `phase
     shufle`), and a misspelling is not the likely mistake."""
@@ -315,10 +337,7 @@ def syntax_diagnostic(e: UnexpectedInput, file: str, lines: list) -> Diagnostic:
             words = _expected_words(accepted)
             msg = f"expected {words}, found {found}" if words else f"unexpected {found}"
             code = "E001" if found != "the end of the file" else "E004"
-            named = keyword_as_name(tok, accepted, lines, span) if tok is not None and tok.type != "$END" else None
-            if named is not None:
-                return named
-        help_ = _misspelt_keyword(tok, accepted, lines) if code != "E003" else None
+        help_ = (_misspelt_keyword(tok, accepted, lines) or _aggregate_order(tok, lines)) if code != "E003" else None
         help_ = help_ or _labelled(e)
         opened = _unclosed_bracket(lines, span.line, span.column) if tok is not None else None
         if opened is not None and opened[0] < span.line:

@@ -16,6 +16,7 @@ from typing import Optional
 import attrs
 
 from ..lang.parse import parse, parser
+from ..lang.soft_keywords import as_names, forced_names
 
 WIDTH = 100
 INDENT = "    "
@@ -59,8 +60,11 @@ def _read(source: str) -> tuple:
     lines: list = []
     cur: Optional[_Line] = None
     level, prev_end = 0, 0
-    ip = parser().parse_interactive(source, start="start")
+    forced = forced_names(source) or {}  # keywords the file uses as names (`var team = 0`)
+    ip = parser().parse_interactive(as_names(source, forced), start="start")
     for t in ip.iter_parse():
+        if t.start_pos in forced:
+            t = t.update(value=forced[t.start_pos])
         if t.type == "_INDENT":
             level += 1
             continue
