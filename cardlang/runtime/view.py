@@ -214,7 +214,8 @@ def record(st, a: int) -> None:
 def past_steps(st, seat: int) -> Optional[tuple]:
     """(every action of the game as `seat` reads it (see `round_steps`), each with the seat that
     took it (every seat sees who is to decide); at each round's first decision, the index of its
-    action and the cards the seat knew then, each (zone, position, card)), round by round from each
+    action, the cards the seat knew then, each (zone, position, card), and how many cards each zone
+    held), round by round from each
     round's first decision kept behind `st.checkpoint`; None where a round's first decision was not
     kept (a state made without its past, a determinized copy), a round cannot be replayed, or chance
     was met since the game's first decision (a shuffle or a draw: a world played from the start
@@ -235,7 +236,7 @@ def past_steps(st, seat: int) -> Optional[tuple]:
     bit = 1 << seat
     for k, (_, snap, start, _) in enumerate(chain):
         marks.append((start, tuple((z, i, c) for z, pile in enumerate(snap.zones) for i, c in enumerate(pile)
-                                   if snap.known[c] & bit)))
+                                   if snap.known[c] & bit), tuple(len(pile) for pile in snap.zones)))
         end = chain[k + 1][2] if k + 1 < len(chain) else len(st.history)
         try:
             got = round_steps(st, seat, None, (snap, start, end), players, chance)
@@ -359,9 +360,38 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
     if state.game.program.at_once:  # the picks others made at once: the first legal action of each
         at_once.mask_picks(s, seat, lambda legal: legal[0])
         _forget_picks_played(s)
+    _forget_chosen_cards(s, seat)
     if s.pending is not None and s.pending.player != seat:
         s.pending = s.pending._replace(legal=())
     return s
+
+
+def _forget_chosen_cards(s, seat: int) -> None:
+    """In place: a choice's card variable (`a card c from …`) that holds a card the seat does not
+    know is emptied. It outlives its alternative's body in the state, and the card it names may
+    since have been shuffled into a pile (the card a player discarded face down, now somewhere in
+    a new talon): dealt again by its place, it would pin where that card lies, which no seat saw
+    (issue 26). The copy then knows less than it might (where the card went face down), never more."""
+    v, known = s.v, s.known
+    for slot in chosen_card_slots(s.game.program):
+        c = v[slot]
+        if c is not None and not known[c] >> seat & 1:
+            v[slot] = None
+
+
+_CHOSEN_SLOTS: dict = {}  # program -> the slots of its choices' card variables
+
+
+def chosen_card_slots(program) -> tuple:
+    """The slots of the card variables the choices set (`a card c from …`)."""
+    slots = _CHOSEN_SLOTS.get(program)
+    if slots is None:
+        slots = tuple(sorted({alt.slot for ch in program.chooses for alt in ch.alts
+                              if alt.kind == "card" and alt.slot is not None}))
+        if len(_CHOSEN_SLOTS) > 256:
+            _CHOSEN_SLOTS.clear()
+        _CHOSEN_SLOTS[program] = slots
+    return slots
 
 
 def _card_mend(w, a: int, hidden: set, rng: random.Random) -> list:
@@ -541,7 +571,7 @@ class SeatView:
             self._past = (start, steps, start_lines, tuple(unknown_then))
         self._worked = None  # see `_settled`
         # the whole game as the seat read it, for worlds played again from the start (`_from_start`)
-        self._whole = past_steps(state, seat) if past and unknown and state.log is not None else None
+        self._whole = past_steps(state, seat) if past and unknown else None
 
     def _settled(self):
         """The canonical copy with the round replayed in a fixed deal that fits its past (or the
@@ -704,7 +734,7 @@ class SeatView:
         bit = 1 << self.seat
         c = self._canon
         steps, marks = self._whole
-        marks = dict(marks)
+        marks = {k: (seen, sizes) for k, seen, sizes in marks}
         plan: list = []
         best, stalled = -1, 0
         for _ in range(tries):
@@ -712,9 +742,10 @@ class SeatView:
             w = None
             ended = False
             misplaced: list = []
+            extra: set = set()
             k = -1
             try:
-                w = self.game.new_initial_state(chance=chance)
+                w = self.game.new_initial_state(chance=chance, log=bool(lines))  # (no log: none to read again)
                 if not history:
                     w.checkpoint = False
                 for k, (player, step) in enumerate(steps):
@@ -722,12 +753,15 @@ class SeatView:
                         if any(type(x) is int for x in chance.played):  # (a draw that went otherwise)
                             chance.played = [x if type(x) is list else None for x in chance.played]
                         break
-                    seen = marks.get(k)
-                    if seen is not None:
+                    mark = marks.get(k)
+                    if mark is not None:
+                        seen, sizes = mark
                         zones = w.zones
                         misplaced = [(x, zones[z][i] if i < len(zones[z]) else None)
                                      for z, i, x in seen if i >= len(zones[z]) or zones[z][i] != x]
-                        if misplaced:
+                        if misplaced:  # (and the cards it did not know in zones fuller than it saw them)
+                            extra = {x for z, pile in enumerate(zones) if len(pile) > sizes[z] for x in pile
+                                     if not c.known[x] & bit}
                             break
                     a = self._step_in(w, step, rng)
                     if a is None or a not in w.pending.legal:
@@ -746,7 +780,7 @@ class SeatView:
                 else:
                     ended = True
                     k = len(steps)
-                    if w.transcript(self.seat) == lines and self._fits(w):
+                    if (not lines or w.transcript(self.seat) == lines) and self._fits(w):
                         w.rng = rng.getrandbits(64)  # (chance of its own from here, as in the copies kept behind)
                         cp = w.checkpoint
                         while cp:  # (made by this replay: nothing else holds them)
@@ -773,9 +807,9 @@ class SeatView:
                     for i, b in enumerate(cz):
                         if c.known[b] & bit and (i >= len(wz) or wz[i] != b):
                             misplaced.append((b, wz[i] if i < len(wz) else None))
-            # (a card the seat does not know in a zone fuller than the seat's: one that went elsewhere)
-            extra = {x for cz, wz in zip(c.zones, w.zones) if len(wz) > len(cz) for x in wz
-                     if not c.known[x] & bit} if ended else set()
+            if ended:  # (a card the seat does not know in a zone fuller than the seat's: one that went elsewhere)
+                extra = {x for cz, wz in zip(c.zones, w.zones) if len(wz) > len(cz) for x in wz
+                         if not c.known[x] & bit}
             if not _mend(plan, misplaced, extra, c.known, bit, rng):
                 plan, best, stalled = [], -1, 0
         return None
