@@ -234,12 +234,9 @@ def past_steps(st, seat: int) -> Optional[tuple]:
     chain.reverse()
     out, players, marks, chance = [], [], [], []
     bit = 1 << seat
-    held = st.game.program.held
     for k, (_, snap, start, _) in enumerate(chain):
-        # (in a hand another player holds, the seat knows which cards, not where in it: no place)
-        marks.append((start, tuple((z, -1 if held[z] & bit else i, c) for z, pile in enumerate(snap.zones)
-                                   for i, c in enumerate(pile) if snap.known[c] & bit),
-                      tuple(len(pile) for pile in snap.zones)))
+        marks.append((start, tuple((z, i, c) for z, pile in enumerate(snap.zones) for i, c in enumerate(pile)
+                                   if snap.known[c] & bit), tuple(len(pile) for pile in snap.zones)))
         end = chain[k + 1][2] if k + 1 < len(chain) else len(st.history)
         try:
             got = round_steps(st, seat, None, (snap, start, end), players, chance)
@@ -443,17 +440,6 @@ def _repend(s) -> None:
     only reads the state), not by place from another deal; a RuleError if the deal leaves none."""
     if s.pending is not None:
         s.game.program.repend(s)
-
-
-def _there(pile: list, i: int, seen: tuple, rng: random.Random):
-    """The card of `pile` to exchange with one the seat saw at place `i` of it (-1: somewhere in
-    it) and that is not there: the card at that place, or one at random it did not see there, or
-    None."""
-    if i >= 0:
-        return pile[i] if i < len(pile) else None
-    saw = {x for _, _, x in seen}
-    free = [y for y in pile if y not in saw]
-    return free[int(rng.random() * len(free))] if free else None
 
 
 class Worlds:
@@ -771,8 +757,8 @@ class SeatView:
                     if mark is not None:
                         seen, sizes = mark
                         zones = w.zones
-                        misplaced = [(x, _there(zones[z], i, seen, rng)) for z, i, x in seen
-                                     if (x not in zones[z] if i < 0 else i >= len(zones[z]) or zones[z][i] != x)]
+                        misplaced = [(x, zones[z][i] if i < len(zones[z]) else None)
+                                     for z, i, x in seen if i >= len(zones[z]) or zones[z][i] != x]
                         if misplaced:  # (and the cards it did not know in zones fuller than it saw them)
                             extra = {x for z, pile in enumerate(zones) if len(pile) > sizes[z] for x in pile
                                      if not c.known[x] & bit}
