@@ -83,3 +83,15 @@ def test_the_observation_lists_what_each_place_may_be(engine):
         assert "among" not in st.observation(0)
         seen.append((obs, st.view(1).observation()))
     assert all(x == seen[0] for x in seen)  # the same whichever card P0 put face down
+
+
+def test_a_screen_shared_by_two_seats_lists_only_what_both_track():
+    """Hot-seat at one screen (`play.seen.common_observation`): P1's lists are P1's own, not P0's."""
+    from cardlang.play.seen import common_observation
+
+    g = cardlang.load(DISCARD, 2)
+    st = g.new_initial_state(seed=3)
+    st.apply(st.legal_action_ids()[0])
+    assert "among" in st.observation(1)
+    assert "among" not in common_observation(st, [1, 0])
+    assert common_observation(st, [1])["among"] == st.observation(1)["among"]
