@@ -19,6 +19,11 @@ player's unknown cards with another, and replayed again, until it is legal throu
 where the seat stands now. After `TRIES` replays, or when the round's course cannot be replayed (a
 shuffle or a random draw since its first decision gives another outcome in the copy), the copy is
 the plain one: the unknown cards dealt into their places, blind to how the others played.
+
+Where no shuffle or draw was met since the game's first decision, `determinize` first plays the
+whole game again from its start (`SeatView._from_start`: the game's first decisions are kept
+chained behind `checkpoint`, `past_steps` reads every action as the seat read it), so that the
+worlds fit what the deal made true too (issue 26, finding 8; docs/simulation.md, step 0).
 """
 
 from __future__ import annotations
@@ -212,14 +217,14 @@ def record(st, a: int) -> None:
 
 
 def past_steps(st, seat: int) -> Optional[tuple]:
-    """(every action of the game as `seat` reads it (see `round_steps`), each with the seat that
+    """The whole game as `seat` read it, replayed round by round from each round's first decision
+    kept behind `st.checkpoint`: (every action as `round_steps` gives it, each with the seat that
     took it (every seat sees who is to decide); at each round's first decision, the index of its
     action, the cards the seat knew then, each (zone, position, card), and how many cards each zone
-    held), round by round from each
-    round's first decision kept behind `st.checkpoint`; None where a round's first decision was not
-    kept (a state made without its past, a determinized copy), a round cannot be replayed, or chance
-    was met since the game's first decision (a shuffle or a draw: a world played from the start
-    would seldom meet the same, and the round's past is what fits then: see `SeatView._from_start`)."""
+    held). None where a round's first decision was not kept (a state made without its past, a
+    determinized copy), a round cannot be replayed, or chance was met since the game's first
+    decision (a shuffle or a draw: a world played from the start would seldom meet the same, and
+    the round's past is what fits then: see `SeatView._from_start`)."""
     cp = st.checkpoint
     if cp is None:  # no decision yet: the past is the game's start
         return ((), ()) if not st.history else None
@@ -296,13 +301,13 @@ def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None, part
                 steps.append((with_value(a, 0), z, i))
         else:
             steps.append(a)
-        rng = w.rng
+        before = w.rng
         try:
             program.resume(w, a)
         except RuleError:  # the last action, which a rule stopped: its step is all that was needed
             break
         finally:
-            if chance is not None and w.rng != rng:
+            if chance is not None and w.rng != before:  # (a draw or a shuffle gives the next chance)
                 chance.append(len(steps) - 1)
             if unseen is not None and w.known[value_of(a)] & bit:  # it saw which card (it arrived in its sight)
                 steps[-1] = a
