@@ -1,6 +1,8 @@
-"""What a seat's view and its determinizations cost, and how often a world fits the round's past, in
-games where players choose cards the others do not see (issue 26: the view's past draws such a
-card again instead of replaying its place). CPU time (process_time).
+"""What a seat's view and its determinizations cost, and how often a world fits the past the view
+holds, in games where players choose cards the others do not see (issue 26: the view's past draws
+such a card again instead of replaying its place; worlds played again from the game's start where
+no chance was met since its first decision, so that they fit what the deal made true). CPU time
+(process_time).
 
     python benchmarks/bench_view_past.py                    # this checkout
     python benchmarks/bench_view_past.py --this /work/main  # another checkout, for a before/after
@@ -16,7 +18,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = [("examples/counting_show.cards", 3), ("games/counter_bluff.cards", 2), ("games/coucou.cards", 5),
-         ("examples/follow_suit.cards", 4)]
+         ("examples/follow_suit.cards", 4), ("tests/knowledge/laid_down.cards", 2)]
 
 
 def states(game, count: int) -> list:
@@ -39,7 +41,7 @@ def states(game, count: int) -> list:
 
 
 def measure(game, count: int, worlds: int) -> tuple:
-    """(µs a view, µs a determinization, share of worlds that fit the round's past)."""
+    """(µs a view, µs a determinization, share of worlds that fit the past the view holds)."""
     sample = states(game, count)
     start = time.process_time()
     views = [s.view(s.current_player) for s in sample]
@@ -72,7 +74,7 @@ def main() -> None:
         game = cardlang.load(os.path.join(args.this, relative), players=players)
         view_us, det_us, fit = measure(game, args.states, args.worlds)
         print(f"  {relative} ({players}p): view {view_us:8.0f} µs, determinize {det_us:8.0f} µs, "
-              f"worlds that fit the round's past {fit:6.1%}")
+              f"worlds that fit the past {fit:6.1%}")
 
 
 if __name__ == "__main__":

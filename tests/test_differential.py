@@ -27,7 +27,8 @@ from cardlang.lang.diagnostics import CardlangError
 from cardlang.runtime.engine import RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = sorted(str(p.relative_to(ROOT)) for folder in ("games", "examples", "tests/check/valid", "tests/engine")
+FILES = sorted(str(p.relative_to(ROOT))
+               for folder in ("games", "examples", "tests/check/valid", "tests/engine", "tests/knowledge")
                for p in (ROOT / folder).glob("*.cards"))
 
 

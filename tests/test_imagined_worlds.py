@@ -78,8 +78,6 @@ def _first_decision_with_hidden_hand():
     raise AssertionError("no such state")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 finding 8: worlds fit the round, not the whole past "
-                                       "(a world may deal P1 a heart the deal laid down); not built yet")
 def test_every_world_fits_what_the_deal_made_true():
     state = _first_decision_with_hidden_hand()
     assert _hearts_in_hand_worlds(state, 0, 1) == 0

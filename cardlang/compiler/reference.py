@@ -284,7 +284,9 @@ class ReferenceProgram(ProgramBase):
             effects.cannot_deal(n, len(targets), names[src], len(pile), node.span)
         if type(st.rng) is not int and n and targets:  # a chance source may choose the cards now
             steps.settle(st, src, n * len(targets))
-        for _ in range(n):  # one card at a time, each place in turn, from the top (the end of the list)
+        if self.held[src]:  # out of a hand some seat does not see: read as a move (runtime/among.py)
+            steps.deal_from_held(st, n, src, targets, node.face, self.held, self.zone_vis, self.layout.all)
+        for _ in range(n if not self.held[src] else 0):  # one card at a time, each place in turn, from the top
             for z in targets:
                 c = pile.pop()
                 st.zones[z].append(c)

@@ -42,6 +42,11 @@ def common_observation(state, seats: Sequence[int]) -> dict:
     obs["variables"] = {name: merge([v["variables"][name] for v in views]) for name in obs["variables"]}
     obs["player_variables"] = {name: merge([v["player_variables"][name] for v in views])
                                for name in obs["player_variables"]}
+    for key in ("facts", "among"):  # what one seat was told, or tracks, is its own: only what all share
+        if all(key in v for v in views):
+            obs[key] = {name: merge([v[key][name] for v in views]) for name in obs[key]}
+        else:
+            obs.pop(key, None)
     obs["log"] = common_log(state, seats)
     obs.pop("legal_actions", None)
     return obs

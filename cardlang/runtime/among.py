@@ -254,6 +254,27 @@ def seen_by(s, placed, unknown, seat: int) -> Optional[dict]:
     return out or None
 
 
+def observed(s, seat: int, label):
+    """For `observation(seat)["among"]`: None when the seat tracks no place, else a function of a
+    zone's cards giving, place by place (bottom first), None for a place it knows nothing of beyond
+    `state.known`, or {"cards": the labels of the cards the card there may be, "others": whether it
+    may also be a card the seat tracks nowhere} (docs/knowledge.md, "What a seat is shown")."""
+    w = len(s.known) + 1
+    shift, mask, free, bit = seat * w, (1 << w) - 1, 1 << (w - 1), 1 << seat
+    among, known = s.among, s.known
+    if not any(v >> shift & mask and not known[x] & bit for x, v in among.items()):
+        return None
+
+    def of(pile):
+        out = []
+        for x in pile:
+            f = among.get(x, 0) >> shift & mask if not known[x] & bit else 0
+            out.append({"cards": [label(i) for i in range(w - 1) if f >> i & 1], "others": bool(f & free)}
+                       if f else None)
+        return out
+    return of
+
+
 def only(s, seat: int) -> Optional[dict]:
     """The seat's own fields of `s.among`, for cards it does not know (a determinized world's)."""
     if s.among is None:

@@ -304,6 +304,14 @@ class ProgramBase:
                                    [told(st, seat, st.zones[base + s]) for s in range(self.n)] if per_player
                                    else told(st, seat, st.zones[base]))
                             for name, (base, per_player) in self.zone_families.items()}
+        if st.among is not None:  # what the seat knows of places as "one of these" (runtime/among.py)
+            one_of = among.observed(st, seat, deck.label_of)
+            if one_of is not None:
+                obs["among"] = {name: ([one_of(st.zones[base + k]) for k in range(self.zone_counts[name])]
+                                       if name in self.zone_counts else
+                                       [one_of(st.zones[base + s]) for s in range(self.n)] if per_player
+                                       else one_of(st.zones[base]))
+                                for name, (base, per_player) in self.zone_families.items()}
         if self.teams:  # partnerships: who plays with whom, and each team's variables
             obs["teams"] = [[player_name(p) for p in t] for t in self.teams]
             obs["team_variables"] = {name: [self.value_text(st.v[slot + k], t, seat, st) for k in range(len(self.teams))]

@@ -1,5 +1,6 @@
-"""Rule steps both engines take through the same code: a shuffle, a `random` draw, and the rule
-errors of a pile number out of range and of a `move … strictly` that finds too few cards. The
+"""Rule steps both engines take through the same code: a shuffle, a `random` draw, a deal out of a
+hand others do not see, and the rule errors of a pile number out of range and of a `move …
+strictly` that finds too few cards. The
 reference interpreter calls them with the values it has worked out, the generated code with its
 own (bound by name in the program's namespace), so they draw, change and say the same."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 from . import among, facts, rng
 from .basics import RuleError
 from .log import flush, zone_words
+from .zones import known_only_by, learn
 
 
 def shuffle_zone(s, z: int, vis, names) -> None:
@@ -81,3 +83,26 @@ def bad_deal_count(n, span):
     """The rule error of `deal N` with N below 0 (or not a number: none)."""
     raise RuleError(f"cannot deal {n} card(s): a number of cards cannot be negative" if n is not None
                     else "cannot deal none card(s): the number of cards is none", span)
+
+
+def deal_from_held(s, n: int, src: int, targets: tuple, face, held: tuple, vis, everyone: int) -> None:
+    """`deal n from z to …` where `z` is a hand some seat does not see the places of (another
+    player's `private` hand, `among.held`): one card at a time from the top, each place in turn, as
+    the engines' deal does, but each card read as a `move` out of that hand (issue 26): a seat that
+    does not see it arrive saw a card go, not which (`among.before`, `among.merge`), and one that
+    sees it arrive did not see the place it left. `face`: None, "up" or "down"."""
+    pile, zones, loc = s.zones[src], s.zones, s.loc
+    for _ in range(n):
+        for z in targets:
+            c = pile[-1]
+            after = everyone if face == "up" else 0 if face == "down" else vis[z]
+            groups = among.before(s, (c,), held, after)
+            pile.pop()
+            zones[z].append(c)
+            loc[c] = z
+            if face == "up":
+                known_only_by(s, (c,), everyone)
+            elif face is None:
+                learn(s, (c,), vis[z])
+            if groups:
+                among.merge(s, groups)

@@ -19,6 +19,11 @@ player's unknown cards with another, and replayed again, until it is legal throu
 where the seat stands now. After `TRIES` replays, or when the round's course cannot be replayed (a
 shuffle or a random draw since its first decision gives another outcome in the copy), the copy is
 the plain one: the unknown cards dealt into their places, blind to how the others played.
+
+Where no shuffle or draw was met since the game's first decision, `determinize` first plays the
+whole game again from its start (`SeatView._from_start`: the game's first decisions are kept
+chained behind `checkpoint`, `past_steps` reads every action as the seat read it), so that the
+worlds fit what the deal made true too (issue 26, finding 8; docs/simulation.md, step 0).
 """
 
 from __future__ import annotations
@@ -36,8 +41,11 @@ if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` s
     from .seat_table import Table
 
 UNSEEN = "unseen"  # a round step: another seat's card taken from a zone whose places the seat does not see
+NO_START = (-1, None, 0, None)  # the checkpoint of a world whose past is kept from its round's first decision only
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
+WHOLE_TRIES = 24  # games played again from the start before `determinize` falls back to the round's past
+MENDS = 5  # tries of a world played from the start before it is dealt afresh
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
 
 
@@ -204,10 +212,49 @@ def record(st, a: int) -> None:
     if cp is None or cp[0] != st.round:
         snap = st.clone(history=False)  # (the round's past is the history's end: see `round_steps`)
         snap.checkpoint = False
-        st.checkpoint = (st.round, snap, len(st.history))
+        # (the earlier rounds' first decisions stay chained behind: `past_steps` replays each)
+        st.checkpoint = (st.round, snap, len(st.history), cp or None)
 
 
-def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None) -> tuple:
+def past_steps(st, seat: int) -> Optional[tuple]:
+    """The whole game as `seat` read it, replayed round by round from each round's first decision
+    kept behind `st.checkpoint`: (every action as `round_steps` gives it, each with the seat that
+    took it (every seat sees who is to decide); at each round's first decision, the index of its
+    action, the cards the seat knew then, each (zone, position, card), and how many cards each zone
+    held). None where a round's first decision was not kept (a state made without its past, a
+    determinized copy), a round cannot be replayed, or chance was met since the game's first
+    decision (a shuffle or a draw: a world played from the start would seldom meet the same, and
+    the round's past is what fits then: see `SeatView._from_start`)."""
+    cp = st.checkpoint
+    if cp is None:  # no decision yet: the past is the game's start
+        return ((), ()) if not st.history else None
+    chain = []
+    while cp:
+        if cp[1] is None:  # (`NO_START`: a world whose past begins in its round)
+            return None
+        chain.append(cp)
+        cp = cp[3]
+    if not chain or chain[-1][2] != 0:  # (the first decision kept is not the game's first)
+        return None
+    chain.reverse()
+    out, players, marks, chance = [], [], [], []
+    bit = 1 << seat
+    for k, (_, snap, start, _) in enumerate(chain):
+        marks.append((start, tuple((z, i, c) for z, pile in enumerate(snap.zones) for i, c in enumerate(pile)
+                                   if snap.known[c] & bit), tuple(len(pile) for pile in snap.zones)))
+        end = chain[k + 1][2] if k + 1 < len(chain) else len(st.history)
+        try:
+            got = round_steps(st, seat, None, (snap, start, end), players, chance)
+        except Exception:  # (a chance source that holds no outcomes for a replay: no whole past)
+            return None
+        if len(got) != end - start or chance:  # (chance since the game's first decision: see `SeatView._from_start`)
+            return None
+        out.extend(got)
+    return tuple(zip(players, out)), tuple(marks)
+
+
+def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None, part: Optional[tuple] = None,
+                players: Optional[list] = None, chance: Optional[list] = None) -> tuple:
     """The actions played since the round's first decision (`st.checkpoint`), each card by the place
     it lay in when it was chosen: (action without its card, zone, position), else the action. They are
     played again in a quiet copy of that decision (the same state, the same actions: the same game).
@@ -215,23 +262,32 @@ def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None) -> t
     another seat's card taken from a zone whose places `seat` does not see (`runtime.among.held`) is
     the action itself if `seat` saw which card it was (it knew it once the step was over), else
     (`UNSEEN`, choice, action without its card, zone). When a seat saw cards go one of several ways
-    this round (`runtime.among`), `seen` gets every card it knew after some step."""
-    _, snap, start = st.checkpoint
-    played = st.history[start:]
+    this round (`runtime.among`), `seen` gets every card it knew after some step. With `part`
+    (a first decision kept, the index of its action in the history and the index where its round
+    ends), those of an earlier round (`past_steps`); `players` gets the seat to decide at each, and
+    `chance` the index of each action after which a shuffle or a draw was met."""
+    if part is None:
+        _, snap, start = st.checkpoint[:3]
+        end = len(st.history)
+    else:
+        snap, start, end = part
+    played = st.history[start:end]
     if not played:
         return ()
     w = snap.clone()
     w.history = st.history[:start]  # (what the round's first decision had: its copy keeps none)
-    w.log, w.fresh, w.quiet = None, Events(0), seat is None  # (for a seat: who knows which card, step by step)
+    w.log, w.fresh, w.rounds_at, w.quiet = None, Events(0), None, seat is None  # (for a seat: who knows which card, step by step)
     program = st.game.program
     steps = []
-    pending_from = len(played) - at_once.pending_picks(st) if program.at_once else len(played)
+    pending_from = len(played) - at_once.pending_picks(st) if program.at_once and end == len(st.history) else len(played)
     known_now = (lambda c: st.known[c] >> seat & 1) if seat is not None else None
     held = program.held
     bit = 0 if seat is None else 1 << seat
     knew = [] if seen is not None else None
     for i, a in enumerate(played):
         unseen = None
+        if players is not None:
+            players.append(w.pending.player)
         if seat is not None and program.at_once and \
                 at_once.hidden_step(program, w, a, seat, i >= pending_from, known_now):
             steps.append(at_once.SECRET_STEP)
@@ -245,11 +301,14 @@ def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None) -> t
                 steps.append((with_value(a, 0), z, i))
         else:
             steps.append(a)
+        before = w.rng
         try:
             program.resume(w, a)
         except RuleError:  # the last action, which a rule stopped: its step is all that was needed
             break
         finally:
+            if chance is not None and w.rng != before:  # (a draw or a shuffle gives the next chance)
+                chance.append(len(steps) - 1)
             if unseen is not None and w.known[value_of(a)] & bit:  # it saw which card (it arrived in its sight)
                 steps[-1] = a
             if knew is not None:
@@ -306,9 +365,57 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
     if state.game.program.at_once:  # the picks others made at once: the first legal action of each
         at_once.mask_picks(s, seat, lambda legal: legal[0])
         _forget_picks_played(s)
+    _forget_chosen_cards(s, seat)
     if s.pending is not None and s.pending.player != seat:
         s.pending = s.pending._replace(legal=())
     return s
+
+
+def _forget_chosen_cards(s, seat: int) -> None:
+    """In place: a choice's card variable (`a card c from …`) that holds a card the seat does not
+    know is emptied. It outlives its alternative's body in the state, and the card it names may
+    since have been shuffled into a pile (the card a player discarded face down, now somewhere in
+    a new talon): dealt again by its place, it would pin where that card lies, which no seat saw
+    (issue 26). The copy then knows less than it might (where the card went face down), never more."""
+    v, known = s.v, s.known
+    for slot in chosen_card_slots(s.game.program):
+        c = v[slot]
+        if c is not None and not known[c] >> seat & 1:
+            v[slot] = None
+
+
+_CHOSEN_SLOTS: dict = {}  # program -> the slots of its choices' card variables
+
+
+def chosen_card_slots(program) -> tuple:
+    """The slots of the card variables the choices set (`a card c from …`)."""
+    slots = _CHOSEN_SLOTS.get(program)
+    if slots is None:
+        slots = tuple(sorted({alt.slot for ch in program.chooses for alt in ch.alts
+                              if alt.kind == "card" and alt.slot is not None}))
+        if len(_CHOSEN_SLOTS) > 256:
+            _CHOSEN_SLOTS.clear()
+        _CHOSEN_SLOTS[program] = slots
+    return slots
+
+
+def _card_mend(w, a: int, hidden: set, rng: random.Random) -> list:
+    """[(card, card)] to exchange in a round's deal when the seat saw card action `a` taken and it
+    is not legal in the replay `w`: the card where the chooser takes from (with one he could take),
+    or, when it lies there but another card bars it (he must follow suit), that card elsewhere
+    (with a card the seat does not know); [] when it names no card or the cards are not to move."""
+    alts = w.game.program.chooses[w.pending.choice].alts
+    if alt_of(a) >= len(alts) or alts[alt_of(a)].kind != "card":  # (the replay went another way)
+        return []
+    x = value_of(a)
+    mates = [value_of(m) for m in w.pending.legal if with_value(m, 0) == with_value(a, 0) and value_of(m) in hidden]
+    if x not in hidden or not mates:
+        return []
+    y = mates[int(rng.random() * len(mates))]
+    if w.loc[x] != w.loc[y]:
+        return [(x, y)]
+    away = [c for c in hidden if w.loc[c] != w.loc[y]]
+    return [(y, away[int(rng.random() * len(away))])] if away else []
 
 
 def _forget_picks_played(s) -> None:
@@ -340,6 +447,80 @@ def _repend(s) -> None:
         s.game.program.repend(s)
 
 
+class Worlds:
+    """The chance of a world played again from the start (`SeatView._from_start`): each shuffle
+    puts its pile in the order `plan` holds for it, if it holds those cards, else in a random
+    order, and each `random(…)` draw gives what `plan` holds for it, if it is in range, else a
+    random index; `played` keeps what was given, to be mended and tried again. (A chance source:
+    see `runtime/rng.py`.)"""
+
+    __slots__ = ("rng", "plan", "played")
+
+    def __init__(self, rng: random.Random, plan: list):
+        self.rng = rng
+        self.plan = plan
+        self.played: list = []
+
+    def shuffle(self, pile: list) -> "Worlds":
+        """Orders `pile` in place; this source again."""
+        k = len(self.played)
+        if k < len(self.plan) and type(self.plan[k]) is list and sorted(self.plan[k]) == sorted(pile):
+            pile[:] = self.plan[k]
+        else:
+            self.rng.shuffle(pile)
+        self.played.append(pile[:])
+        return self
+
+    def randbelow(self, n: int) -> tuple:
+        """(an index below `n`, this source again)."""
+        k = len(self.played)
+        got = self.plan[k] if k < len(self.plan) else None
+        if type(got) is not int or got >= n:
+            got = int(self.rng.random() * n)
+        self.played.append(got)
+        return got, self
+
+
+def _mend(plan: list, misplaced: list, extra: set, known: list, bit: int, rng: random.Random) -> bool:
+    """In place: the shuffles of `plan` changed for another try (see `SeatView._from_start`):
+    each (card the seat knows, card lying in its place, or None) of `misplaced` exchanged in the last
+    shuffle that held both (with None, with a card of `extra`, the cards the seat does not know in
+    zones fuller than it sees them, or any it does not know), or, with none, one of `extra` (or any
+    card it does not know) and another card it does not know of the same shuffle.
+    False when there is nothing to exchange."""
+    done = False
+    moved = set()  # (a card exchanged once this time: the next pair may undo what the first did)
+    for want, there in misplaced:
+        if want in moved or there in moved:
+            continue
+        for order in reversed(plan):
+            if type(order) is list and want in order and (there is None or there in order):
+                if there is None:  # (no card lies there in the world: one of `extra`, else any card it does not know)
+                    free = [c for c in order if c in extra] or [c for c in order if not known[c] & bit]
+                    if not free:
+                        continue
+                    there = free[int(rng.random() * len(free))]
+                i, j = order.index(want), order.index(there)
+                order[i], order[j] = there, want
+                moved.update((want, there))
+                done = True
+                break
+    if done:
+        return True
+    unknown = [(k, i) for k, order in enumerate(plan) if type(order) is list
+               for i, c in enumerate(order) if not known[c] & bit]
+    if len(unknown) < 2:
+        return False
+    fuller = [(k, i) for k, i in unknown if plan[k][i] in extra] or unknown
+    k, i = fuller[int(rng.random() * len(fuller))]
+    mine = [j for kk, j in unknown if kk == k and j != i]
+    if not mine:
+        return False
+    j = mine[int(rng.random() * len(mine))]
+    plan[k][i], plan[k][j] = plan[k][j], plan[k][i]
+    return True
+
+
 class ChoiceCount:
     """The least a seat may be told when it decides: how many legal actions it has, nothing of
     what they are. A bot that picks among them blindly (the random bot) needs no more, and this
@@ -366,7 +547,7 @@ class SeatView:
     """What one seat knows at one moment: its observation, its legal actions with labels it may read,
     its transcript, and `determinize(rng)`, a playable state dealt to fit all that."""
 
-    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked")
+    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked", "_whole")
 
     def __init__(self, state, seat: int, past: bool = True):
         self.game = state.game
@@ -386,13 +567,16 @@ class SeatView:
             # (a card the seat knew then, not now — it saw it go one of several ways — keeps its id there)
             # (and so does a card it saw during the round, when it saw cards go one of several ways)
             then = cp[1].known
-            seen: set = set()
-            steps = round_steps(state, seat, seen)
-            unknown_then = [c for c in unknown if not then[c] & bit and c not in seen]
+            steps = round_steps(state, seat)
+            # (a card it knows now but did not then keeps no place there: where it lay, in the stock or
+            # in a hand, the seat did not see; the round's replays put it where the steps need it)
+            unknown_then = [c for c in range(len(then)) if not then[c] & bit]
             start = _canonical(cp[1], unknown_then, seat)
             start_lines = tuple(cp[1].transcript(seat)) if cp[1].log is not None else ()
             self._past = (start, steps, start_lines, tuple(unknown_then))
         self._worked = None  # see `_settled`
+        # the whole game as the seat read it, for worlds played again from the start (`_from_start`)
+        self._whole = past_steps(state, seat) if past and unknown else None
 
     def _settled(self):
         """The canonical copy with the round replayed in a fixed deal that fits its past (or the
@@ -486,6 +670,7 @@ class SeatView:
         if self._past is not None:
             s = self._past[0]
             past = (s.zones, s.known, s.facts, s.among, s.v, s.pending, s.pc, s.stack, s.round, self._past[1:])
+        past = (past, self._whole)
         return (self.seat, c.zones, c.known, c.facts, c.among, c.loc, c.pending, c.pc, c.stack, c.active, c.round,
                 c.terminal, c.winner_seats, w.zones, w.known, w.facts, among.only(w, self.seat), w.v, w.pending,
                 [(a.id, a.label) for a in self.legal_actions()], self._lines, past)
@@ -503,13 +688,21 @@ class SeatView:
         return self.sample(rng, consistent)[0]
 
     def sample(self, rng: random.Random, consistent: bool = True, history: bool = False) -> tuple:
-        """(a determinized state, whether it fits the round's past actions). With `history`, the
-        state keeps a log (this seat's transcript up to the round's first decision, then its own)
-        and a checkpoint, so that a view of it can be taken again (the leak tests do)."""
+        """(a determinized state, whether it fits the past the view holds: the whole game's where
+        it holds it (`_from_start`), else the round's). With `history`, the state keeps a log (a
+        world played from the start: its own; else this seat's transcript up to the round's first
+        decision, then its own) and a checkpoint, so that a view of it can be taken again (the leak
+        tests do). A world played from the start that fits nothing in `WHOLE_TRIES` gives way to one
+        that fits the round's past, which is no fit of the whole past (False)."""
+        whole = consistent and self._whole is not None
+        if whole:
+            world = self._from_start(rng, history)
+            if world is not None:
+                return world, True
         if consistent and self._past is not None:
             world = self._replayed(rng, history)
             if world is not None:
-                return world, True
+                return world, not whole
         base = self._settled()
         for _ in range(TRIES):
             s = base.determinize(self.seat, rng)
@@ -525,8 +718,123 @@ class SeatView:
         if history:
             s.log = [(line, (), ()) for line in self._lines]
             s.fresh = Events(MAX_EVENTS - len(s.log))
-            s.checkpoint = None
-        return s, self._past is None
+            s.checkpoint = NO_START
+        return s, self._past is None and not whole
+
+    def _from_start(self, rng: random.Random, history: bool, tries: int = WHOLE_TRIES) -> Optional[object]:
+        """A world played again from the game's start that fits the whole past, or None after `tries`.
+
+        The game starts again with a chance of the world's own (`Worlds`: each shuffle a random
+        order), every action of the past is played again as the seat read it, by the seat that took
+        it (`past_steps`), and the world is kept if at each round's first decision the seat's cards
+        lay as it saw them, it reads the same transcript and it stands where the seat stands
+        (`_fits`). What a deal made true (a pair laid down, hearts put aside) then holds in it,
+        which a deal of the present alone does not see. A world that does not fit is mended in its
+        shuffles (`_mend`): a card the seat saw in a place, or saw chosen, that lies elsewhere is
+        exchanged, in the last shuffle that held both, with the card lying there (or one the chooser
+        could choose); a draw that gave another seat the turn is drawn again; else two cards it does
+        not know are exchanged. Mended `MENDS` times without getting further, it is dealt afresh."""
+        program = self.game.program
+        lines = list(self._lines)
+        bit = 1 << self.seat
+        c = self._canon
+        steps, marks = self._whole
+        marks = {k: (seen, sizes) for k, seen, sizes in marks}
+        plan: list = []
+        best, stalled = -1, 0
+        for _ in range(tries):
+            chance = Worlds(rng, plan)
+            w = None
+            ended = False
+            misplaced: list = []
+            extra: set = set()
+            k = -1
+            try:
+                w = self.game.new_initial_state(chance=chance, log=bool(lines))  # (no log: none to read again)
+                if not history:
+                    w.checkpoint = False
+                for k, (player, step) in enumerate(steps):
+                    if w.terminal or w.pending.player != player:
+                        if any(type(x) is int for x in chance.played):  # (a draw that went otherwise)
+                            chance.played = [x if type(x) is list else None for x in chance.played]
+                        break
+                    mark = marks.get(k)
+                    if mark is not None:
+                        seen, sizes = mark
+                        zones = w.zones
+                        misplaced = [(x, zones[z][i] if i < len(zones[z]) else None)
+                                     for z, i, x in seen if i >= len(zones[z]) or zones[z][i] != x]
+                        if misplaced:  # (and the cards it did not know in zones fuller than it saw them)
+                            extra = {x for z, pile in enumerate(zones) if len(pile) > sizes[z] for x in pile
+                                     if not c.known[x] & bit}
+                            break
+                    a = self._step_in(w, step, rng)
+                    if a is None or a not in w.pending.legal:
+                        alts = program.chooses[w.pending.choice].alts
+                        if a is not None and alt_of(a) < len(alts) and alts[alt_of(a)].kind == "card":
+                            # (a card the seat saw chosen, not where the chooser takes from: one that is)
+                            mates = [value_of(x) for x in w.pending.legal if with_value(x, 0) == with_value(a, 0)]
+                            if mates:
+                                mate = mates[int(rng.random() * len(mates))]
+                                if w.loc[value_of(a)] == w.loc[mate]:  # (there, but barred by another: that one goes)
+                                    misplaced.append((mate, None))
+                                else:
+                                    misplaced.append((value_of(a), mate))
+                        break
+                    program.resume(w, a)
+                else:
+                    ended = True
+                    k = len(steps)
+                    if (not lines or w.transcript(self.seat) == lines) and self._fits(w):
+                        w.rng = rng.getrandbits(64)  # (chance of its own from here, as in the copies kept behind)
+                        cp = w.checkpoint
+                        while cp:  # (made by this replay: nothing else holds them)
+                            cp[1].rng = w.rng
+                            cp = cp[3]
+                        w.seed = w.stacks = w.draws = None
+                        if not history:
+                            w.log, w.fresh, w.rounds_at = None, Events(0), None
+                        return w
+            except RuleError:
+                pass
+            plan = chance.played
+            if not plan:
+                return None
+            if k > best:
+                best, stalled = k, 0
+            else:
+                stalled += 1
+                if stalled >= MENDS:  # (mended that often in vain: a fresh deal)
+                    plan, best, stalled = [], -1, 0
+                    continue
+            if ended:  # (each card the seat knows that lies elsewhere, and the card in its place, if any)
+                for cz, wz in zip(c.zones, w.zones):
+                    for i, b in enumerate(cz):
+                        if c.known[b] & bit and (i >= len(wz) or wz[i] != b):
+                            misplaced.append((b, wz[i] if i < len(wz) else None))
+            if ended:  # (a card the seat does not know in a zone fuller than the seat's: one that went elsewhere)
+                extra = {x for cz, wz in zip(c.zones, w.zones) if len(wz) > len(cz) for x in wz
+                         if not c.known[x] & bit}
+            if not _mend(plan, misplaced, extra, c.known, bit, rng):
+                plan, best, stalled = [], -1, 0
+        return None
+
+    @staticmethod
+    def _step_in(w, step, rng: random.Random) -> Optional[int]:
+        """The action of `w` that is the past's `step` (see `round_steps`), None if it has none."""
+        if step == at_once.SECRET_STEP:  # a pick the seat has not learnt: any legal one
+            legal = w.pending.legal
+            return legal[int(rng.random() * len(legal))]
+        if type(step) is int:
+            return step
+        if step[0] == UNSEEN:  # any card of that zone, that way
+            loc = w.loc
+            legal = [x for x in w.pending.legal if with_value(x, 0) == step[2]
+                     and loc[value_of(x)] == step[3]] if w.pending.choice == step[1] else []
+            return legal[int(rng.random() * len(legal))] if legal else None
+        if step[2] < len(w.zones[step[1]]):
+            return with_value(step[0], w.zones[step[1]][step[2]])
+        return None
 
     def _replayed(self, rng: random.Random, history: bool, tries: int = TRIES) -> Optional[object]:
         """A world that fits the round's past, or None after `tries` replays.
@@ -550,8 +858,9 @@ class SeatView:
             if history:
                 w.log = [(line, (), ()) for line in lines]
                 w.fresh = Events(MAX_EVENTS - len(w.log))
-                w.checkpoint = None
+                w.checkpoint = NO_START
             culprit = -1
+            mend: list = []  # (card, card) pairs to exchange in the deal, when the misfit names them
             try:
                 _repend(w)
                 for step in steps:
@@ -573,13 +882,26 @@ class SeatView:
                         a = None
                     if a is None or a not in w.pending.legal:
                         culprit = w.pending.player
+                        if type(step) is int and a is not None:
+                            mend = _card_mend(w, a, hidden, rng)
                         break
                     resume(w, a)
                 else:
                     if self._fits(w):
                         return w
+                    c, bit = self._canon, 1 << self.seat  # (a card the seat knows now that lies elsewhere)
+                    mend = [(b, wz[i]) for cz, wz in zip(c.zones, w.zones) if len(cz) == len(wz)
+                            for i, b in enumerate(cz) if c.known[b] & bit and wz[i] != b
+                            and b in hidden and wz[i] in hidden]
             except RuleError:
                 pass
+            if mend:
+                moved: set = set()
+                for x, y in mend:
+                    if x not in moved and y not in moved:
+                        _exchange(deal, x, y)
+                        moved.update((x, y))
+                continue
             if len(places) < 2:
                 return None
             his = [pl for pl in places if owner[pl[0]] == culprit]

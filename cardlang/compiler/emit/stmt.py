@@ -249,10 +249,17 @@ class StmtEmitter(ExprEmitter):
         # a chance source may choose the dealt cards now (runtime/steps.py `settle`); a seed never does
         w.line(f"if type(s.rng) is not int and {n} and {targets}:")
         w.line(f"    {self.c(steps.settle)}(s, {src}, {n} * len({targets}))")
+        held, k = among.held(self.layout), n
+        if not self.run.quiet and any(held):  # out of a hand some seat does not see: read as a move (the reference's)
+            k = w.fresh("_n")
+            w.line(f"if {self.c(held)}[{src}]:")
+            w.line(f"    {self.c(steps.deal_from_held)}(s, {n}, {src}, {targets}, {st.face!r}, {self.c(held)}, "
+                   f"{self.c(self.layout.zone_vis)}, {self.layout.all})")
+            w.line(f"{k} = 0 if {self.c(held)}[{src}] else {n}")
         w.line("zones, loc, known = s.zones, s.loc, s.known")
         if self._dealt_apart(st):  # each seat's cards at once: every k-th from the top
             dealt, got, j = w.fresh("_q"), w.fresh("_q"), w.fresh("_j")
-            w.line(f"{j} = {n} * len({targets})")
+            w.line(f"{j} = {k} * len({targets})")
             w.line(f"if {j} > 0:")
             with w.indent():
                 w.line(f"{dealt} = {pile}[-{j}:]")
@@ -266,7 +273,7 @@ class StmtEmitter(ExprEmitter):
                 self._dealt_known(w, st.face)
         else:
             # one card at a time, each place in turn, from the top (the end of the list)
-            w.line(f"for _ in range({n}):")
+            w.line(f"for _ in range({k}):")
             w.line(f"    for z in {targets}:")
             w.line(f"        c = {pile}.pop()")
             w.line("        zones[z].append(c)")
