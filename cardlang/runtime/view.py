@@ -461,14 +461,18 @@ class Worlds:
         self.plan = plan
         self.played: list = []
 
-    def shuffle(self, pile: list) -> "Worlds":
-        """Orders `pile` in place; this source again."""
+    def shuffle(self, pile: list, zone: int = -1) -> "Worlds":
+        """Orders `pile` in place (whole: this source shuffles nothing lazily); this source again."""
         k = len(self.played)
         if k < len(self.plan) and type(self.plan[k]) is list and sorted(self.plan[k]) == sorted(pile):
             pile[:] = self.plan[k]
         else:
             self.rng.shuffle(pile)
         self.played.append(pile[:])
+        return self
+
+    def settle(self, pile: list, zone: int, k: int) -> "Worlds":
+        """Nothing to choose before a deal: every pile was put in its order when it was shuffled."""
         return self
 
     def randbelow(self, n: int) -> tuple:

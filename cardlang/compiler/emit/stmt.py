@@ -252,10 +252,10 @@ class StmtEmitter(ExprEmitter):
         held, k = among.held(self.layout), n
         if not self.run.quiet and any(held):  # out of a hand some seat does not see: read as a move (the reference's)
             k = w.fresh("_n")
-            w.line(f"if {self.c(held)}[{src}]:")
-            w.line(f"    {self.c(steps.deal_from_held)}(s, {n}, {src}, {targets}, {st.face!r}, {self.c(held)}, "
-                   f"{self.c(self.layout.zone_vis)}, {self.layout.all})")
-            w.line(f"{k} = 0 if {self.c(held)}[{src}] else {n}")
+            w.line(f"if {self.c(held, 'held')}[{src}]:")
+            w.line(f"    {self.c(steps.deal_from_held)}(s, {n}, {src}, {targets}, {st.face!r}, {self.c(held, 'held')}, "
+                   f"{self.c(self.layout.zone_vis, 'zone_vis')}, {self.layout.all})")
+            w.line(f"{k} = 0 if {self.c(held, 'held')}[{src}] else {n}")
         w.line("zones, loc, known = s.zones, s.loc, s.known")
         if self._dealt_apart(st):  # each seat's cards at once: every k-th from the top
             dealt, got, j = w.fresh("_q"), w.fresh("_q"), w.fresh("_j")
