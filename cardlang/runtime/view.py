@@ -376,23 +376,39 @@ def _forget_chosen_cards(s, seat: int) -> None:
     know is emptied. It outlives its alternative's body in the state, and the card it names may
     since have been shuffled into a pile (the card a player discarded face down, now somewhere in
     a new talon): dealt again by its place, it would pin where that card lies, which no seat saw
-    (issue 26). The copy then knows less than it might (where the card went face down), never more."""
+    (issue 26). The copy then knows less than it might (where the card went face down), never more.
+    The same holds of a set of cards (`a set cs of … from …`) and of the source it was chosen
+    from, kept beside it: a tuple in the order of places the seat did not see, with a card it saw
+    played among cards it does not know, would pin where that card lay. Such a tuple is emptied,
+    except the source of the choice the seat itself is making now (its own cards: it decodes it)."""
     v, known = s.v, s.known
-    for slot in chosen_card_slots(s.game.program):
+    program = s.game.program
+    cards, sets = chosen_card_slots(program)
+    for slot in cards:
         c = v[slot]
         if c is not None and not known[c] >> seat & 1:
             v[slot] = None
+    pending = s.pending
+    keep = set()
+    if pending is not None and pending.player == seat:
+        keep = {alt.card_set[1] for alt in program.chooses[pending.choice].alts if alt.card_set is not None}
+    for slot in sets:
+        held = v[slot]
+        if held and slot not in keep and not all(known[c] >> seat & 1 for c in held):
+            v[slot] = ()
 
 
-_CHOSEN_SLOTS: dict = {}  # program -> the slots of its choices' card variables
+_CHOSEN_SLOTS: dict = {}  # program -> the slots of its choices' card variables, and of its sets'
 
 
 def chosen_card_slots(program) -> tuple:
-    """The slots of the card variables the choices set (`a card c from …`)."""
+    """(the slots of the card variables the choices set (`a card c from …`), the slots of the sets
+    of cards they set and of those sets' sources)."""
     slots = _CHOSEN_SLOTS.get(program)
     if slots is None:
-        slots = tuple(sorted({alt.slot for ch in program.chooses for alt in ch.alts
-                              if alt.kind == "card" and alt.slot is not None}))
+        alts = [alt for ch in program.chooses for alt in ch.alts]
+        slots = (tuple(sorted({alt.slot for alt in alts if alt.kind == "card" and alt.slot is not None})),
+                 tuple(sorted({slot for alt in alts if alt.card_set is not None for slot in alt.card_set[:2]})))
         if len(_CHOSEN_SLOTS) > 256:
             _CHOSEN_SLOTS.clear()
         _CHOSEN_SLOTS[program] = slots
