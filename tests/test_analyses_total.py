@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardlang.cli.cmd_check import check_files
-from cardlang.lang import ast, parse
+from cardlang.lang import ast, parse, statements
 from cardlang.lang.diagnostics import Span
 from cardlang.lang.flow import Flow, hands_over, statement_writes
 from cardlang.lang.check import Checker
@@ -40,7 +40,7 @@ DISPATCHES = [
     ("nonempty.may_end", may_end),
     # the blocks nested in a statement, which every walk of the tree follows (it answered [] for a
     # statement it did not know: the walks then skipped what was nested in it)
-    ("ast.child_blocks", ast.child_blocks),
+    ("statements.child_blocks", statements.child_blocks),
 ]
 
 
@@ -126,7 +126,7 @@ def test_the_file_of_every_statement_uses_every_statement_class():
     def walk(stmts):
         for st in stmts:
             used.add(type(st))
-            for body in ast.child_blocks(st):
+            for body in statements.child_blocks(st):
                 walk(body)
 
     for d in module.decls:
@@ -147,8 +147,8 @@ def test_the_yes_no_questions_refuse_a_statement_they_were_not_taught(question):
 
 
 def test_the_blocks_of_a_statement_are_refused_for_a_statement_not_taught():
-    with pytest.raises(UnknownStatement, match="ast.child_blocks has no case for the statement `Shout`"):
-        ast.child_blocks(Shout(_span()))
+    with pytest.raises(UnknownStatement, match="statements.child_blocks has no case for the statement `Shout`"):
+        statements.child_blocks(Shout(_span()))
 
 
 def test_the_blocks_of_each_statement_are_its_nested_bodies():
@@ -157,7 +157,7 @@ def test_the_blocks_of_each_statement_are_its_nested_bodies():
 
     def walk(stmts):
         for st in stmts:
-            blocks = ast.child_blocks(st)
+            blocks = statements.child_blocks(st)
             seen.setdefault(type(st).__name__, []).append(len(blocks))
             for body in blocks:
                 assert isinstance(body, tuple) and all(isinstance(x, ast.Stmt) for x in body)

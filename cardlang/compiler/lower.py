@@ -7,7 +7,7 @@ from typing import Optional
 
 import attrs
 
-from ..lang import ast
+from ..lang import ast, statements
 from ..lang.check_melds import COMBINATIONS
 from ..lang.check import CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE, ZONES, Symbols
 from ..lang.types import ANY, RANKS, TEAM, declared
@@ -224,7 +224,7 @@ class Lowerer(PotLowering):
         """A slot for what some statement of the game may change (the seats sitting out, the
         direction reversed), when `wanted(statement)` holds for one of them; None otherwise."""
         def uses(stmts) -> bool:
-            return any(wanted(st) or any(uses(b) for b in ast.child_blocks(st)) for st in stmts)
+            return any(wanted(st) or any(uses(b) for b in statements.child_blocks(st)) for st in stmts)
         s = self.sym
         blocks = [b for b in (s.setup, s.round, *s.phases.values()) if b is not None]
         return self.slot(name=name) if any(uses(b.body) for b in blocks) else None

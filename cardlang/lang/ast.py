@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Optional
 
 from .diagnostics import Span
@@ -401,10 +400,11 @@ class SecondChoice:
     """The `and a strain s` of a number or player alternative: a second value picked with the first,
     among every value of its type (a rank, a suit, a declared value)."""
 
-    span: Span  # the name
+    span: Span  # the type's word and the name
     var: str
     vtype: str
     vtype_span: Span
+    var_span: Span  # the name alone
 
 
 @node
@@ -769,43 +769,3 @@ class Award(Stmt):
     var: str
     var_span: Span
     value: Expr
-
-
-# ------------------------------------------------------------- the blocks in a statement
-class UnknownStatement(TypeError):
-    """A statement an analysis has no case for: a new statement class it was not taught."""
-
-    def __init__(self, st, analysis: str):
-        super().__init__(f"{analysis} has no case for the statement `{type(st).__name__}`: "
-                         f"teach it what this statement does (cardlang/lang/statements.py)")
-        self.statement = st
-
-
-@functools.singledispatch
-def child_blocks(st) -> list:
-    """The statement lists nested directly in a statement (branches, loop bodies, alternatives); a
-    statement class it has no case for is refused (`UnknownStatement`), never taken for a leaf."""
-    raise UnknownStatement(st, "ast.child_blocks")
-
-
-@child_blocks.register
-def _(st: If) -> list:
-    return [b for _, b in st.branches] + [st.orelse]
-
-
-@child_blocks.register(ForEach)
-@child_blocks.register(Repeat)
-@child_blocks.register(While)
-def _(st) -> list:
-    return [st.body]
-
-
-@child_blocks.register
-def _(st: Choose) -> list:
-    return [a.body for a in st.alternatives]
-
-
-for _leaf in (Pass, Set, Let, Add, Move, Deal, Shuffle, Swap, Reveal, Hide, TellFace, TellWhich, ForgetOrder,
-              Announce, Reverse, SetDirection, Eliminate, EndGame, EndRound, CallPhase, PutIn, Betting, Award):
-    child_blocks.register(_leaf)(lambda st: [])  # (a statement with no block inside)
-del _leaf

@@ -642,8 +642,8 @@ class Checker(ExpressionChecks):
                 self.bind(alt.var, NUMBER, alt.span)
             if alt.second is not None:
                 if alt.second.var == alt.var:
-                    self.error("E011", f"`{alt.var}` names both things chosen", alt.second.span)
-                self.bind(alt.second.var, check_values.second_value(self, alt.second), alt.second.span)
+                    self.error("E011", f"`{alt.var}` names both things chosen", alt.second.var_span)
+                self.bind(alt.second.var, check_values.second_value(self, alt.second), alt.second.var_span)
             if alt.kind != "option":
                 if alt.where is not None:
                     self.expect(alt.where, (BOOL,), "a condition")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 
-from . import ast
+from . import ast, statements
 from .types import PLAYER, PLAYERS
 
 
@@ -45,7 +45,7 @@ def _decision_in(stmts, phases: dict, seen: set):
             seen.add(st.name)
             if _decision_in(phases[st.name].body, phases, seen) is not None:
                 return st.span
-        for block in ast.child_blocks(st):
+        for block in statements.child_blocks(st):
             found = _decision_in(block, phases, seen)
             if found is not None:
                 return found

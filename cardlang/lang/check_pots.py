@@ -8,7 +8,7 @@ E055 (stacks changed outside `setup`), W008 (a pot never paid out).
 
 from __future__ import annotations
 
-from . import ast
+from . import ast, statements
 from .diagnostics import did_you_mean
 from .types import ANY, HANDVALUE, LIST, NUMBER, PLAYER, PLAYERS
 STATEMENTS = (ast.PutIn, ast.Betting, ast.Award)
@@ -70,7 +70,7 @@ def _writes(checker, stmts, stacks: dict) -> None:
             checker.error("E055", f"`{st.target.name}` holds the stacks of pot `{pot}`: outside `setup`, chips move "
                           f"only through the pot", st.span,
                           help=f"put chips in with `put n from p into {pot}`, take them out with `pay {pot} to highest p by …`")
-        for child in ast.child_blocks(st):
+        for child in statements.child_blocks(st):
             _writes(checker, child, stacks)
 
 
@@ -78,7 +78,7 @@ def _awards(stmts, out: set) -> None:
     for st in stmts:
         if isinstance(st, ast.Award):
             out.add(st.pot)
-        for child in ast.child_blocks(st):
+        for child in statements.child_blocks(st):
             _awards(child, out)
 
 

@@ -20,7 +20,7 @@ from typing import Optional
 
 import attrs
 
-from . import ast
+from . import ast, statements
 from .decks import option_defaults, plan_deck
 from .diagnostics import Span
 from .limits import MAX_PLAYERS
@@ -193,7 +193,7 @@ class Flow:
         for st in stmts:
             if isinstance(st, (ast.Set, ast.Add)):
                 self.assigned.add(st.target.name)
-            for body in ast.child_blocks(st):
+            for body in statements.child_blocks(st):
                 self._collect_assigned(body)
 
     # -- constants
@@ -452,7 +452,7 @@ class Flow:
                     seen.add(st.name)
                     if self._exits(phase.body, seen):
                         return True
-            for body in ast.child_blocks(st):
+            for body in statements.child_blocks(st):
                 if self._exits(body, seen):
                     return True
         return False
@@ -518,7 +518,7 @@ class Flow:
                     if inner is None:
                         return None
                     out |= inner
-            for body in ast.child_blocks(st):
+            for body in statements.child_blocks(st):
                 inner = self._writes(body, seen)
                 if inner is None:
                     return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from . import ast
+from . import ast, statements
 from .limits import MAX_WRITTEN_EXPRESSIONS
 from .soft_keywords import hard_words
 
@@ -148,7 +148,7 @@ def contains(stmts, kinds) -> bool:
     for st in stmts:
         if isinstance(st, kinds):
             return True
-        for child in ast.child_blocks(st):
+        for child in statements.child_blocks(st):
             if contains(child, kinds):
                 return True
     return False

@@ -33,7 +33,7 @@ from typing import Optional
 
 import attrs
 
-from . import ast
+from . import ast, statements
 from .choice_theory import _FLIP, FALSE, TRUE, Theory, _all, _and, _atoms, _count_key, _not, _num, _or
 from .flow import Flow, _key, _mentions, _subst, statement_writes
 from .pile_facts import pile_open, unrolled
@@ -61,7 +61,7 @@ def _eliminates(stmts) -> bool:
     for st in stmts:
         if puts_out(st):
             return True
-        if any(_eliminates(body) for body in ast.child_blocks(st)):
+        if any(_eliminates(body) for body in statements.child_blocks(st)):
             return True
     return False
 
@@ -177,7 +177,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         if isinstance(st, ast.CallPhase):
             phase = self.sym.phases.get(st.name)
             out = None if phase is None else self._body_writes(phase.body)
-        for body in ast.child_blocks(st):
+        for body in statements.child_blocks(st):
             inner = self._body_writes(body)
             out = None if out is None or inner is None else out | inner
         self._stmt_writes[key] = out
@@ -197,7 +197,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         key = id(st)
         if key not in self._ends:
             self._ends[key] = may_end(st) or any(
-                self._may_end(x) for body in ast.child_blocks(st) for x in body)
+                self._may_end(x) for body in statements.child_blocks(st) for x in body)
         return self._ends[key]
 
     def _forget_lets(self, scopes, writes, st) -> None:
@@ -235,7 +235,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
 
     def _if(self, st: ast.If, first, always, ctx, scopes, cardvars, sure):
         ends, before = [], []
-        needed = any(self._has_choice(b) for b in ast.child_blocks(st))  # conditions matter only to choices
+        needed = any(self._has_choice(b) for b in statements.child_blocks(st))  # conditions matter only to choices
         for cond, body in st.branches:
             here = self._context(cond, scopes) if needed else None
             ends.append(self._block(body, first, always, ctx + before + ([here] if here else []), scopes,
@@ -251,7 +251,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         key = id(stmts)
         if key not in self._choices_in:
             self._choices_in[key] = any(isinstance(st, ast.Choose) or any(self._has_choice(b) for b in
-                                                                          ast.child_blocks(st)) for st in stmts)
+                                                                          statements.child_blocks(st)) for st in stmts)
         return self._choices_in[key]
 
     def _loop(self, st, first, always, ctx, scopes, cardvars, sure):

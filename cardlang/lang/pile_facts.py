@@ -13,7 +13,7 @@ from typing import Optional
 
 import attrs
 
-from . import ast
+from . import ast, statements
 from .choice_theory import FALSE, _or
 from .flow import _mentions, _subst
 
@@ -47,7 +47,7 @@ def unrolled(checker, st, scopes) -> Optional[list]:
     items = st.source.items
     if not items or len(items) > MAX_UNROLL or not all(isinstance(i, ast.Number) for i in items):
         return None
-    if any(isinstance(x, (ast.Choose, ast.Let, ast.CallPhase)) or any(ast.child_blocks(x)) for x in st.body):
+    if any(isinstance(x, (ast.Choose, ast.Let, ast.CallPhase)) or any(statements.child_blocks(x)) for x in st.body):
         return None
     return [tuple(_subst_stmt(x, {st.var: ast.Number(i.span, i.value)}) for x in st.body) for i in items]
 

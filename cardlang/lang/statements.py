@@ -9,7 +9,47 @@ from __future__ import annotations
 import functools
 
 from . import ast
-from .ast import UnknownStatement  # (defined with the tree: `ast.child_blocks` refuses too)
+
+
+# ------------------------------------------------------------- the blocks in a statement
+class UnknownStatement(TypeError):
+    """A statement an analysis has no case for: a new statement class it was not taught."""
+
+    def __init__(self, st, analysis: str):
+        super().__init__(f"{analysis} has no case for the statement `{type(st).__name__}`: "
+                         f"teach it what this statement does (cardlang/lang/statements.py)")
+        self.statement = st
+
+
+@functools.singledispatch
+def child_blocks(st) -> list:
+    """The statement lists nested directly in a statement (branches, loop bodies, alternatives); a
+    statement class it has no case for is refused (`UnknownStatement`), never taken for a leaf."""
+    raise UnknownStatement(st, "statements.child_blocks")
+
+
+@child_blocks.register
+def _(st: ast.If) -> list:
+    return [b for _, b in st.branches] + [st.orelse]
+
+
+@child_blocks.register(ast.ForEach)
+@child_blocks.register(ast.Repeat)
+@child_blocks.register(ast.While)
+def _(st) -> list:
+    return [st.body]
+
+
+@child_blocks.register
+def _(st: ast.Choose) -> list:
+    return [a.body for a in st.alternatives]
+
+
+for _leaf in (ast.Pass, ast.Set, ast.Let, ast.Add, ast.Move, ast.Deal, ast.Shuffle, ast.Swap, ast.Reveal, ast.Hide,
+              ast.TellFace, ast.TellWhich, ast.ForgetOrder, ast.Announce, ast.Reverse, ast.SetDirection, ast.Eliminate,
+              ast.EndGame, ast.EndRound, ast.CallPhase, ast.PutIn, ast.Betting, ast.Award):
+    child_blocks.register(_leaf)(lambda st: [])  # (a statement with no block inside)
+del _leaf
 
 
 def statement_classes() -> list:

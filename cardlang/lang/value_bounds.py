@@ -5,7 +5,7 @@ A mixin of `NonEmpty`."""
 
 from __future__ import annotations
 
-from . import ast
+from . import ast, statements
 from .choice_theory import _FLIP, INF, _num
 from .zone_facts import _hull
 
@@ -24,7 +24,7 @@ class ValueBounds:
                 for st in stmts:
                     if isinstance(st, (ast.Set, ast.Add)) and st.target.kind in ("name", "player"):
                         self._writes.setdefault(st.target.name, []).append(st)
-                    for body in ast.child_blocks(st):
+                    for body in statements.child_blocks(st):
                         walk(body)
             for b in (self.sym.setup, self.sym.round, *self.sym.phases.values()):
                 if b is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Callable, Optional
 
-from . import ast
+from . import ast, statements
 from .diagnostics import Diagnostic
 from .files import locate_base, roots_for
 
@@ -36,7 +36,7 @@ def _called(decls) -> set:
         for st in stmts:
             if isinstance(st, ast.CallPhase):
                 names.add(st.name)
-            for child in ast.child_blocks(st):
+            for child in statements.child_blocks(st):
                 walk(child)
     for d in decls:
         if isinstance(d, ast.BlockDecl):

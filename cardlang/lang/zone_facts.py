@@ -9,7 +9,7 @@ from typing import Optional
 
 import attrs
 
-from . import ast
+from . import ast, statements
 from .flow import _key
 from .choice_theory import _num
 from .statements import UnknownStatement
@@ -397,7 +397,7 @@ class ZoneFacts:
                         inner_vars[alt.var] = self._card_source(alt.source, scopes)[0]
             elif isinstance(st, ast.ForEach):
                 inner_vars[st.var] = self._zone_key(st.source, scopes)
-            for body in ast.child_blocks(st):
+            for body in statements.child_blocks(st):
                 inner = self._touched(body, scopes, var, inner_vars, seen)
                 if inner is None:
                     return None

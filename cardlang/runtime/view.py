@@ -36,12 +36,11 @@ from . import among, at_once, facts
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
 from .log import CARD_REF, CARD_REF_RE, MARK_END
+from .past import NO_START, UNSEEN, Worlds, mend_plan, past_steps, place_of, record, round_steps  # noqa: F401  (`view.record`: the engines call it)
 
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
     from .seat_table import Table
 
-UNSEEN = "unseen"  # a round step: another seat's card taken from a zone whose places the seat does not see
-NO_START = (-1, None, 0, None)  # the checkpoint of a world whose past is kept from its round's first decision only
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
 WHOLE_TRIES = 24  # games played again from the start before `determinize` falls back to the round's past
@@ -184,12 +183,6 @@ def _exchange(s, a: int, b: int) -> None:
     _follow(s, {a: b, b: a})
 
 
-def place_of(s, card: int) -> tuple:
-    """(zone index, position bottom first) of a card: what names it to a seat that does not know it."""
-    z = s.loc[card]
-    return z, s.zones[z].index(card)
-
-
 def place_text(program, s, card: int, where: bool = True) -> str:
     """`a card from P1's hand, 3 of 4`: a card by its place, as a seat that does not know it reads it
     (without `where`: `a card from P1's hand`, as a seat that does not see the hand's places reads it)."""
@@ -198,124 +191,6 @@ def place_text(program, s, card: int, where: bool = True) -> str:
     owner = program.zone_owner[z]
     zone = f"P{owner}'s {name}" if owner >= 0 else f"the {name}"
     return f"a card from {zone}, {i + 1} of {len(s.zones[z])}" if where else f"a card from {zone}"
-
-
-def record(st, a: int) -> None:
-    """Called before each action `a` is played: at the round's first decision, keeps a copy of the
-    state and the length of its history then, in `st.checkpoint` (never changed in place). The
-    round's actions since are the history's; `round_steps` names their cards by place, only when a
-    view asks, so that a game nobody takes a view of pays one comparison a decision. A quiet state
-    (`runtime.playout.quiet`) keeps none."""
-    if st.quiet:
-        return
-    cp = st.checkpoint
-    if cp is None or cp[0] != st.round:
-        snap = st.clone(history=False)  # (the round's past is the history's end: see `round_steps`)
-        snap.checkpoint = False
-        # (the earlier rounds' first decisions stay chained behind: `past_steps` replays each)
-        st.checkpoint = (st.round, snap, len(st.history), cp or None)
-
-
-def past_steps(st, seat: int) -> Optional[tuple]:
-    """The whole game as `seat` read it, replayed round by round from each round's first decision
-    kept behind `st.checkpoint`: (every action as `round_steps` gives it, each with the seat that
-    took it (every seat sees who is to decide); at each round's first decision, the index of its
-    action, the cards the seat knew then, each (zone, position, card), and how many cards each zone
-    held). None where a round's first decision was not kept (a state made without its past, a
-    determinized copy), a round cannot be replayed, or chance was met since the game's first
-    decision (a shuffle or a draw: a world played from the start would seldom meet the same, and
-    the round's past is what fits then: see `SeatView._from_start`)."""
-    cp = st.checkpoint
-    if cp is None:  # no decision yet: the past is the game's start
-        return ((), ()) if not st.history else None
-    chain = []
-    while cp:
-        if cp[1] is None:  # (`NO_START`: a world whose past begins in its round)
-            return None
-        chain.append(cp)
-        cp = cp[3]
-    if not chain or chain[-1][2] != 0:  # (the first decision kept is not the game's first)
-        return None
-    chain.reverse()
-    out, players, marks, chance = [], [], [], []
-    bit = 1 << seat
-    for k, (_, snap, start, _) in enumerate(chain):
-        marks.append((start, tuple((z, i, c) for z, pile in enumerate(snap.zones) for i, c in enumerate(pile)
-                                   if snap.known[c] & bit), tuple(len(pile) for pile in snap.zones)))
-        end = chain[k + 1][2] if k + 1 < len(chain) else len(st.history)
-        try:
-            got = round_steps(st, seat, None, (snap, start, end), players, chance)
-        except Exception:  # (a chance source that holds no outcomes for a replay: no whole past)
-            return None
-        if len(got) != end - start or chance:  # (chance since the game's first decision: see `SeatView._from_start`)
-            return None
-        out.extend(got)
-    return tuple(zip(players, out)), tuple(marks)
-
-
-def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None, part: Optional[tuple] = None,
-                players: Optional[list] = None, chance: Optional[list] = None) -> tuple:
-    """The actions played since the round's first decision (`st.checkpoint`), each card by the place
-    it lay in when it was chosen: (action without its card, zone, position), else the action. They are
-    played again in a quiet copy of that decision (the same state, the same actions: the same game).
-    For `seat`, a pick another seat made at once that `seat` has not learnt is `at_once.SECRET_STEP`;
-    another seat's card taken from a zone whose places `seat` does not see (`runtime.among.held`) is
-    the action itself if `seat` saw which card it was (it knew it once the step was over), else
-    (`UNSEEN`, choice, action without its card, zone). When a seat saw cards go one of several ways
-    this round (`runtime.among`), `seen` gets every card it knew after some step. With `part`
-    (a first decision kept, the index of its action in the history and the index where its round
-    ends), those of an earlier round (`past_steps`); `players` gets the seat to decide at each, and
-    `chance` the index of each action after which a shuffle or a draw was met."""
-    if part is None:
-        _, snap, start = st.checkpoint[:3]
-        end = len(st.history)
-    else:
-        snap, start, end = part
-    played = st.history[start:end]
-    if not played:
-        return ()
-    w = snap.clone()
-    w.history = st.history[:start]  # (what the round's first decision had: its copy keeps none)
-    w.log, w.fresh, w.rounds_at, w.quiet = None, Events(0), None, seat is None  # (for a seat: who knows which card, step by step)
-    program = st.game.program
-    steps = []
-    pending_from = len(played) - at_once.pending_picks(st) if program.at_once and end == len(st.history) else len(played)
-    known_now = (lambda c: st.known[c] >> seat & 1) if seat is not None else None
-    held = program.held
-    bit = 0 if seat is None else 1 << seat
-    knew = [] if seen is not None else None
-    for i, a in enumerate(played):
-        unseen = None
-        if players is not None:
-            players.append(w.pending.player)
-        if seat is not None and program.at_once and \
-                at_once.hidden_step(program, w, a, seat, i >= pending_from, known_now):
-            steps.append(at_once.SECRET_STEP)
-        elif program.chooses[w.pending.choice].alts[alt_of(a)].kind == "card":
-            z, i = place_of(w, value_of(a))
-            if seat is not None and held[z] >> seat & 1 and w.pending.player != seat:
-                # from a hand the seat does not see: its place there would tell which card it was
-                unseen = (UNSEEN, w.pending.choice, with_value(a, 0), z)
-                steps.append(unseen)
-            else:
-                steps.append((with_value(a, 0), z, i))
-        else:
-            steps.append(a)
-        before = w.rng
-        try:
-            program.resume(w, a)
-        except RuleError:  # the last action, which a rule stopped: its step is all that was needed
-            break
-        finally:
-            if chance is not None and w.rng != before:  # (a draw or a shuffle gives the next chance)
-                chance.append(len(steps) - 1)
-            if unseen is not None and w.known[value_of(a)] & bit:  # it saw which card (it arrived in its sight)
-                steps[-1] = a
-            if knew is not None:
-                knew.append(w.known[:] if w.among is not None else None)
-    if knew is not None and any(k is not None for k in knew):
-        seen.update(c for k in knew if k is not None for c, m in enumerate(k) if m & bit)
-    return tuple(steps)
 
 
 def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
@@ -461,84 +336,6 @@ def _repend(s) -> None:
     only reads the state), not by place from another deal; a RuleError if the deal leaves none."""
     if s.pending is not None:
         s.game.program.repend(s)
-
-
-class Worlds:
-    """The chance of a world played again from the start (`SeatView._from_start`): each shuffle
-    puts its pile in the order `plan` holds for it, if it holds those cards, else in a random
-    order, and each `random(…)` draw gives what `plan` holds for it, if it is in range, else a
-    random index; `played` keeps what was given, to be mended and tried again. (A chance source:
-    see `runtime/rng.py`.)"""
-
-    __slots__ = ("rng", "plan", "played")
-
-    def __init__(self, rng: random.Random, plan: list):
-        self.rng = rng
-        self.plan = plan
-        self.played: list = []
-
-    def shuffle(self, pile: list, zone: int = -1) -> "Worlds":
-        """Orders `pile` in place (whole: this source shuffles nothing lazily); this source again."""
-        k = len(self.played)
-        if k < len(self.plan) and type(self.plan[k]) is list and sorted(self.plan[k]) == sorted(pile):
-            pile[:] = self.plan[k]
-        else:
-            self.rng.shuffle(pile)
-        self.played.append(pile[:])
-        return self
-
-    def settle(self, pile: list, zone: int, k: int) -> "Worlds":
-        """Nothing to choose before a deal: every pile was put in its order when it was shuffled."""
-        return self
-
-    def randbelow(self, n: int) -> tuple:
-        """(an index below `n`, this source again)."""
-        k = len(self.played)
-        got = self.plan[k] if k < len(self.plan) else None
-        if type(got) is not int or got >= n:
-            got = int(self.rng.random() * n)
-        self.played.append(got)
-        return got, self
-
-
-def _mend(plan: list, misplaced: list, extra: set, known: list, bit: int, rng: random.Random) -> bool:
-    """In place: the shuffles of `plan` changed for another try (see `SeatView._from_start`):
-    each (card the seat knows, card lying in its place, or None) of `misplaced` exchanged in the last
-    shuffle that held both (with None, with a card of `extra`, the cards the seat does not know in
-    zones fuller than it sees them, or any it does not know), or, with none, one of `extra` (or any
-    card it does not know) and another card it does not know of the same shuffle.
-    False when there is nothing to exchange."""
-    done = False
-    moved = set()  # (a card exchanged once this time: the next pair may undo what the first did)
-    for want, there in misplaced:
-        if want in moved or there in moved:
-            continue
-        for order in reversed(plan):
-            if type(order) is list and want in order and (there is None or there in order):
-                if there is None:  # (no card lies there in the world: one of `extra`, else any card it does not know)
-                    free = [c for c in order if c in extra] or [c for c in order if not known[c] & bit]
-                    if not free:
-                        continue
-                    there = free[int(rng.random() * len(free))]
-                i, j = order.index(want), order.index(there)
-                order[i], order[j] = there, want
-                moved.update((want, there))
-                done = True
-                break
-    if done:
-        return True
-    unknown = [(k, i) for k, order in enumerate(plan) if type(order) is list
-               for i, c in enumerate(order) if not known[c] & bit]
-    if len(unknown) < 2:
-        return False
-    fuller = [(k, i) for k, i in unknown if plan[k][i] in extra] or unknown
-    k, i = fuller[int(rng.random() * len(fuller))]
-    mine = [j for kk, j in unknown if kk == k and j != i]
-    if not mine:
-        return False
-    j = mine[int(rng.random() * len(mine))]
-    plan[k][i], plan[k][j] = plan[k][j], plan[k][i]
-    return True
 
 
 class ChoiceCount:
@@ -750,7 +547,7 @@ class SeatView:
         lay as it saw them, it reads the same transcript and it stands where the seat stands
         (`_fits`). What a deal made true (a pair laid down, hearts put aside) then holds in it,
         which a deal of the present alone does not see. A world that does not fit is mended in its
-        shuffles (`_mend`): a card the seat saw in a place, or saw chosen, that lies elsewhere is
+        shuffles (`past.mend_plan`): a card the seat saw in a place, or saw chosen, that lies elsewhere is
         exchanged, in the last shuffle that held both, with the card lying there (or one the chooser
         could choose); a draw that gave another seat the turn is drawn again; else two cards it does
         not know are exchanged. Mended `MENDS` times without getting further, it is dealt afresh."""
@@ -835,7 +632,7 @@ class SeatView:
             if ended:  # (a card the seat does not know in a zone fuller than the seat's: one that went elsewhere)
                 extra = {x for cz, wz in zip(c.zones, w.zones) if len(wz) > len(cz) for x in wz
                          if not c.known[x] & bit}
-            if not _mend(plan, misplaced, extra, c.known, bit, rng):
+            if not mend_plan(plan, misplaced, extra, c.known, bit, rng):
                 plan, best, stalled = [], -1, 0
         return None
 

@@ -10,7 +10,7 @@ from typing import Callable, Optional
 
 import attrs
 
-from ..lang import ast
+from ..lang import ast, statements
 from ..lang.check import BUILTINS, TYPE_NAMES, ZONE_WORDS, check
 from ..lang.check_melds import COMBINATIONS
 from ..lang.diagnostics import Diagnostic, Span
@@ -335,7 +335,7 @@ def outline(a: Analysis) -> list:
 
 def _last_line(stmts) -> int:
     last = stmts[-1]
-    inner = [b for b in ast.child_blocks(last) if b]
+    inner = [b for b in statements.child_blocks(last) if b]
     return max([last.span.line] + [_last_line(b) for b in inner])
 
 
@@ -352,7 +352,7 @@ def folds(a: Analysis) -> list:
                 for st in stmts:
                     if isinstance(st, ast.Choose) and _last_line([st]) > st.span.line:
                         out.append((st.span.line, _last_line([st]), "region"))  # the options together
-                    for k, body in enumerate(ast.child_blocks(st)):
+                    for k, body in enumerate(statements.child_blocks(st)):
                         if body:
                             visit(_header(st, k, body), body)
         for d in a.module.decls:

@@ -232,7 +232,7 @@ class _Walker:
             self.expr(alt.high)
             self.bind(alt.var, self.find(alt.span, rf"(?:card|number|player|\w+)\s+({re.escape(alt.var)})\b"))
         if alt.second is not None:
-            self.bind(alt.second.var, alt.second.span)
+            self.bind(alt.second.var, alt.second.var_span)
         self.expr(alt.label)  # `as "bid {n}"` shows the chosen number
         self.expr(alt.where)
         self.stmts(alt.body)
