@@ -63,11 +63,16 @@ def token_hash(token: str) -> str:
 
 
 class Connection:
-    """One open WebSocket: its seat (None: a spectator), its latest message waiting to go out, its
-    rate bucket."""
+    """One open WebSocket: its table and seat (None: a spectator), what waits to go out, its rate
+    bucket. A view is queued as a mark and written when it goes out, from the table as it is then:
+    moves made meanwhile (the bots') cost no view of their own, and a slow reader never gets an old
+    one."""
 
-    def __init__(self, ws: WebSocket, seat: Optional[int]):
+    VIEW = None  # the mark of a view in the outbox
+
+    def __init__(self, ws: WebSocket, table, seat: Optional[int]):
         self.ws = ws
+        self.table = table
         self.seat = seat
         self.outbox: list = []
         self.ready = asyncio.Event()
@@ -75,14 +80,21 @@ class Connection:
         self.last = time.monotonic()
         self.refused = 0
 
-    def push(self, text: str, replace_view: bool = True) -> None:
-        """Queues a message; a newer view replaces a view not yet sent (each view is whole)."""
-        if replace_view and self.outbox and self.outbox[-1][0]:
-            self.outbox[-1] = (True, text)
-        else:
-            self.outbox.append((replace_view, text))
-            del self.outbox[:-32]
+    def push(self, text: str) -> None:
+        """Queues a message (at most 32 wait: a reader that does not read loses the oldest)."""
+        self.outbox.append(text)
+        del self.outbox[:-32]
         self.ready.set()
+
+    def push_view(self) -> None:
+        """Queues the seat's view, unless one waits already (it will be the newest when it goes)."""
+        if self.VIEW not in self.outbox:
+            self.outbox.append(self.VIEW)
+        self.ready.set()
+
+    def next_text(self) -> str:
+        item = self.outbox.pop(0)
+        return self.table.view_text(self.seat) if item is self.VIEW else item
 
     def allow(self) -> bool:
         """The rate limit: a bucket of BURST messages refilled at RATE a second."""
@@ -135,8 +147,8 @@ class Server:
         seats = protocol.encode(table.seats_message()) if seats_too else None
         for conn in list(self.connections.get(table.record.id, ())):
             if seats is not None:
-                conn.push(seats, replace_view=False)
-            conn.push(table.view_text(conn.seat))
+                conn.push(seats)
+            conn.push_view()
 
     def kick(self, table: Table) -> None:
         """Lets the bots play, if one is to move and none is playing yet at this table."""
@@ -299,12 +311,12 @@ class Server:
             await ws.send_text(protocol.error("this table has too many connections"))
             await ws.close(4429)
             return
-        conn = Connection(ws, seat)
+        conn = Connection(ws, table, seat)
         conns.add(conn)
         table.join(seat)
-        conn.push(protocol.encode(table.hello(seat)), replace_view=False)
-        conn.push(protocol.encode(table.seats_message()), replace_view=False)
-        conn.push(table.view_text(seat))
+        conn.push(protocol.encode(table.hello(seat)))
+        conn.push(protocol.encode(table.seats_message()))
+        conn.push_view()
         self.broadcast_seats(table, conn)
         writer = asyncio.get_running_loop().create_task(self._write(conn))
         try:
@@ -319,7 +331,7 @@ class Server:
         text = protocol.encode(table.seats_message())
         for c in list(self.connections.get(table.record.id, ())):
             if c is not but:
-                c.push(text, replace_view=False)
+                c.push(text)
 
     async def _write(self, conn: Connection) -> None:
         try:
@@ -327,8 +339,7 @@ class Server:
                 await conn.ready.wait()
                 conn.ready.clear()
                 while conn.outbox:
-                    _, text = conn.outbox.pop(0)
-                    await conn.ws.send_text(text)
+                    await conn.ws.send_text(conn.next_text())
         except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
             return
         except Exception:  # noqa: BLE001 - a socket gone bad: the reader ends the connection
@@ -345,7 +356,7 @@ class Server:
                 return
             raw = message.get("text") if message.get("text") is not None else message.get("bytes")
             if raw is not None and len(raw) > protocol.MAX_MESSAGE * 4:
-                conn.push(protocol.error(f"a message is at most {protocol.MAX_MESSAGE} bytes"), replace_view=False)
+                conn.push(protocol.error(f"a message is at most {protocol.MAX_MESSAGE} bytes"))
                 await asyncio.sleep(0.05)
                 await ws.close(1009)
                 return
@@ -354,16 +365,16 @@ class Server:
                 if conn.refused > MAX_REFUSED:
                     await ws.close(4429)
                     return
-                conn.push(protocol.error("too many messages: slow down"), replace_view=False)
+                conn.push(protocol.error("too many messages: slow down"))
                 continue
             try:
                 msg = protocol.parse_client(raw)
                 reply = await self.handle(table, conn, msg)
             except (protocol.BadMessage, TableError) as e:
-                conn.push(protocol.error(str(e)), replace_view=False)
+                conn.push(protocol.error(str(e)))
                 continue
             if reply is not None:
-                conn.push(protocol.encode(reply), replace_view=False)
+                conn.push(protocol.encode(reply))
 
     async def handle(self, table: Table, conn: Connection, msg: dict) -> Optional[dict]:
         """One checked message of a connection: its direct answer (None when the views say it)."""
