@@ -54,6 +54,7 @@ class JSON(JSONResponse):
     escaped)."""
 
     def render(self, content) -> bytes:
+        """The body: `protocol.encode` of the content."""
         return protocol.encode(content).encode("utf-8")
 
 
@@ -93,6 +94,7 @@ class Connection:
         self.ready.set()
 
     def next_text(self) -> str:
+        """The next message to send (a view mark becomes the view as the table is now)."""
         item = self.outbox.pop(0)
         return self.table.view_text(self.seat) if item is self.VIEW else item
 
@@ -131,6 +133,7 @@ class Server:
 
     # ------------------------------------------------------------------ the play
     def lock(self, table_id: str) -> asyncio.Lock:
+        """The lock under which a table's moves are made."""
         lock = self.locks.get(table_id)
         if lock is None:
             lock = self.locks[table_id] = asyncio.Lock()
@@ -200,6 +203,7 @@ class Server:
 
     # ------------------------------------------------------------------ HTTP
     def lobby_refused(self, request: Request) -> Optional[Response]:
+        """A 401 answer when the lobby has a password and the request lacks it, else None."""
         if self.password is None:
             return None
         given = request.headers.get("x-cardlang-password", "")
@@ -209,36 +213,43 @@ class Server:
                             status_code=401)
 
     def page(self, name: str) -> Response:
+        """A shipped file of `static/`, or 404."""
         path = self.static / name
         if not path.is_file():
             return JSON({"error": "no such page"}, status_code=404)
         return FileResponse(path)
 
     async def lobby_page(self, request: Request) -> Response:
+        """`GET /`."""
         return self.page("lobby.html")
 
     async def table_page(self, request: Request) -> Response:
+        """`GET /t/{token}` and `GET /s/{token}`: the page reads the token from its address."""
         return self.page("table.html")
 
     async def asset(self, request: Request) -> Response:
+        """`GET /static/{name}`: a file of the folder itself, by a plain name."""
         name = request.path_params["name"]
         if not ASSET.match(name):
             return JSON({"error": "no such file"}, status_code=404)
         return self.page(name)
 
     async def games(self, request: Request) -> Response:
+        """`GET /api/games`."""
         refused = self.lobby_refused(request)
         if refused is not None:
             return refused
         return JSON({"games": [r.info() for r in self.catalog.games.values()]})
 
     async def list_tables(self, request: Request) -> Response:
+        """`GET /api/tables` (no token)."""
         refused = self.lobby_refused(request)
         if refused is not None:
             return refused
         return JSON({"tables": [t.summary() for t in self.tables.values()]})
 
     async def create_table(self, request: Request) -> Response:
+        """`POST /api/tables`: the only answer that holds the tokens."""
         refused = self.lobby_refused(request)
         if refused is not None:
             return refused
@@ -281,6 +292,7 @@ class Server:
         return self.tables[found[0]], found[1]
 
     async def replay(self, request: Request) -> Response:
+        """`GET /api/replay/{token}?seat=k|all`: a finished game played again."""
         found = self.find(request.path_params["token"])
         if found is None:
             return JSON({"error": "no such table"}, status_code=404)
@@ -294,6 +306,7 @@ class Server:
 
     # ------------------------------------------------------------------ the WebSocket
     async def socket(self, ws: WebSocket) -> None:
+        """`WS /ws/{token}`: hello, the view, then a view after every change; reads the client's messages."""
         await ws.accept()
         if not origin_ok(ws):
             await ws.send_text(protocol.error("this page's origin may not open the table"))
@@ -328,6 +341,7 @@ class Server:
             self.broadcast_seats(table, None)
 
     def broadcast_seats(self, table: Table, but: Optional[Connection]) -> None:
+        """Every connection of the table (but one) is told who sits where now."""
         text = protocol.encode(table.seats_message())
         for c in list(self.connections.get(table.record.id, ())):
             if c is not but:
@@ -405,6 +419,7 @@ class Server:
 
 
 def bad(message: str) -> Response:
+    """A 400 answer with one line."""
     return JSON({"error": " ".join(message.split())}, status_code=400)
 
 
