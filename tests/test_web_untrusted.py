@@ -213,3 +213,13 @@ def test_any_client_message_is_read_or_refused_in_one_line(raw):
     assert msg["type"] in protocol.CLIENT_TYPES
     if msg["type"] == "act":
         assert isinstance(msg["id"], int) and not isinstance(msg["id"], bool)
+
+
+def test_the_tables_being_played_at_once_are_bounded(monkeypatch):
+    monkeypatch.setattr(web_app, "MAX_PLAYING", 2)
+    srv = W.server()
+    with W.client(srv) as c:
+        W.create(c, seats=["person"] * 5)
+        W.create(c, seats=["person"] * 5)
+        r = c.post("/api/tables", json={"game": "coucou", "players": 5, "seats": ["person"] * 5})
+        assert r.status_code == 503 and r.json() == {"error": "2 tables are being played: try again when one ends"}

@@ -40,6 +40,7 @@ RATE = 20.0  # messages a second a connection may send
 BURST = 40.0
 MAX_REFUSED = 200  # refused messages after which a connection is closed
 MAX_CONNECTIONS = 64  # per table
+MAX_PLAYING = 1000  # tables being played at once: past it, a new table waits for one to end
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "font-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 SECURITY_HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff",
@@ -253,6 +254,9 @@ class Server:
         refused = self.lobby_refused(request)
         if refused is not None:
             return refused
+        if sum(1 for t in self.tables.values() if not t.over) >= MAX_PLAYING:
+            return JSON({"error": f"{MAX_PLAYING} tables are being played: try again when one ends"},
+                        status_code=503)
         body = await bounded_body(request)
         if body is None:
             return JSON({"error": f"a request is at most {MAX_BODY} bytes"}, status_code=413)
