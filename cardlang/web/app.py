@@ -176,7 +176,11 @@ class Server:
                     else:  # (a search thinks on a copy, in a thread: the server answers meanwhile)
                         action = await asyncio.to_thread(bot.choose, table.state.clone())
                 except RuleError as e:
-                    table.broken = str(e)
+                    table.broken = " ".join(str(e).split())
+                    self.broadcast(table)
+                    return
+                except Exception as e:  # noqa: BLE001 - a bot's failure stops its table with one line, not the server
+                    table.broken = f"a bot failed: {type(e).__name__}: {' '.join(str(e).split())}"[:500]
                     self.broadcast(table)
                     return
                 async with self.lock(table.record.id):
@@ -390,6 +394,9 @@ class Server:
                 reply = await self.handle(table, conn, msg)
             except (protocol.BadMessage, TableError) as e:
                 conn.push(protocol.error(str(e)))
+                continue
+            except RuleError as e:  # (a rule of the file broke while the move was played or shown)
+                conn.push(protocol.error(f"the rules broke: {e}"))
                 continue
             if reply is not None:
                 conn.push(protocol.encode(reply))
