@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import time
 
@@ -12,6 +13,7 @@ import pytest
 
 import webtable as W
 from cardlang.web import tables as web_tables
+from scenario import ROOT
 
 
 def _open(c, stack, link):
@@ -350,3 +352,35 @@ def test_a_file_that_no_longer_checks_shows_its_problems_and_running_tables_keep
         made2 = W.create(c, game="mine", seats=["person"] * 5, seed=1)
         assert srv.tables[made2["table"]].game.title == "Coucou 2"
         assert srv.tables[made["table"]].game.title == "Coucou"
+
+
+HOSTILE_RUNTIME = os.path.join(ROOT, "tests", "hostile_runtime")
+
+
+def test_a_rule_that_breaks_during_a_move_stops_the_table_with_one_line():
+    srv = W.server(files=(os.path.join(HOSTILE_RUNTIME, "division_by_zero.cards"),
+                          os.path.join(HOSTILE_RUNTIME, "score_divides_by_zero.cards")))
+    with W.client(srv) as c:
+        made = W.create(c, game="division_by_zero", players=2, seats=["person", "person"], seed=1)
+        with contextlib.ExitStack() as stack:
+            seats = [_open(c, stack, s["link"]) for s in made["seats"]]
+            seats[0].until(lambda v: v["to_act"] == [0])
+            seats[0].act("a")
+            seats[1].until(lambda v: v["seq"] == 1)
+            seats[1].act("b")
+            stopped = seats[1].until(lambda v: v["seq"] == 2)
+            assert "division by zero" in stopped["error"] and "\n" not in stopped["error"]
+            seats[0].send(type="act", id=0, seq=2)
+            assert seats[0].next("error")["message"] == "the game is over"
+        assert c.get("/api/tables").json()["tables"][0]["status"] == "broken"
+        # a score that breaks a rule when the game ends, as the view shows it
+        made = W.create(c, game="score_divides_by_zero", players=2, seats=["person", "person"], seed=1)
+        with contextlib.ExitStack() as stack:
+            seats = [_open(c, stack, s["link"]) for s in made["seats"]]
+            turn = seats[0].until(lambda v: True)["to_act"][0]
+            seats[turn].until(lambda v: v["to_act"] == [turn])
+            seats[turn].act("go")
+            stopped = seats[turn].until(lambda v: v["seq"] == 1)
+            assert "division by zero" in stopped["error"]
+            seats[turn].send(type="ping")
+            assert seats[turn].next("pong") == {"type": "pong"}

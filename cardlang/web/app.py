@@ -361,7 +361,11 @@ class Server:
                 await conn.ready.wait()
                 conn.ready.clear()
                 while conn.outbox:
-                    await conn.ws.send_text(conn.next_text())
+                    try:
+                        text = conn.next_text()
+                    except Exception as e:  # noqa: BLE001 - one line to the client, the connection goes on
+                        text = protocol.error(f"the view could not be made ({type(e).__name__})")
+                    await conn.ws.send_text(text)
         except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
             return
         except Exception:  # noqa: BLE001 - a socket gone bad: the reader ends the connection

@@ -134,15 +134,31 @@ class Table:
         cached = self._messages.get(seat)
         if cached is not None and cached[0] == self.seq:
             return cached[1]
-        if seat is None:
-            msg = protocol.spectator_view(self.state, self.seq)
-        else:
-            msg = protocol.seat_view(self.state, seat, self.seq, {"undo": self.may_undo(seat)})
+        msg = None
+        if self.broken is None:
+            try:
+                if seat is None:
+                    msg = protocol.spectator_view(self.state, self.seq)
+                else:
+                    msg = protocol.seat_view(self.state, seat, self.seq, {"undo": self.may_undo(seat)})
+            except RuleError as e:  # (a score or a label shown breaks a rule: the table stops there)
+                self.broken = " ".join(str(e).split())
+                self.record.status = self.status()
+        if msg is None:  # a rule broke: the game stopped mid-move, its state is not one to show
+            msg = {"type": "view", "seq": self.seq, "seat": seat, "to_act": [], "observation": None,
+                   "actions": [], "log": self._log_of(seat), "over": False, "result": None}
         if self.broken is not None:
             msg["error"] = self.broken
         text = protocol.encode(msg)
         self._messages[seat] = (self.seq, text)
         return text
+
+    def _log_of(self, seat: Optional[int]) -> list:
+        """The log as the seat (or every seat) reads it, of a game a rule stopped."""
+        try:
+            return self.state.transcript(tuple(range(self.n)) if seat is None else seat)
+        except Exception:  # noqa: BLE001 - a state stopped mid-move: its log may not read either
+            return []
 
     # ------------------------------------------------------------------ who plays
     def idle(self, seat: int) -> bool:
