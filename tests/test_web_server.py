@@ -217,9 +217,7 @@ def test_a_move_that_drew_at_random_cannot_be_taken_back():
     while table.state.rng == table.state.game.new_initial_state(seed=5).rng:
         seat = table.state.current_player
         table.apply(rng.choice(table.state.legal_action_ids()), seat)
-    assert table.undo_problem(table.record.actions[-1][1]) in (
-        "the move drew something random: it cannot be taken back",
-        "the move showed a card to someone: it cannot be taken back")
+    assert table.undo_problem(table.record.actions[-1][1]) == "the move drew something random: it cannot be taken back"
     before = web_tables.replay(table.game, table.record, table.record.actions[:-1])[0]
     assert web_tables.revealed(before, table.state) is not None
 
