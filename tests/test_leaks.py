@@ -5,8 +5,8 @@ or labels depend on hidden cards, which `check` rightly warns about) that has hi
 mid-game states (seeded), the cards seat k does not know are dealt again in a way that fits the
 round's past play (`SeatView.sample`, which replays the round by place in the new deal, so the
 twin's own log is written again from the round's first decision), and for seat k the view (labels
-included), `transcript(k)`, the rendered play screen and each bot's decision with the same seed
-must be the same in both, and so must everything the research adapters (PettingZoo, Gymnasium,
+included), `transcript(k)`, the rendered play screen, the web table's message (`web`, byte for
+byte) and each bot's decision with the same seed must be the same in both, and so must everything the research adapters (PettingZoo, Gymnasium,
 OpenSpiel) give that seat. OpenSpiel's tensors, whose information state holds the game's decisions,
 are checked on OpenSpiel's own states: the same course with two hidden cards exchanged. The explicit
 findings of issue 13 follow.
@@ -30,6 +30,7 @@ from cardlang.play.table_view import Layout, Style, actions_list, render_table
 from cardlang.load import check_file
 from cardlang.play.bots import BOTS, decide, make_bot
 from cardlang.play.chance import decides
+from cardlang.web.protocol import encode, seat_view, spectator_view
 from scenario import ROOT, game, path, permute_hidden
 
 FILES = sorted(os.path.relpath(p, ROOT) for folder in ("games", "examples", os.path.join("tests", "check", "valid"), os.path.join("tests", "check", "leaky"))
@@ -64,6 +65,14 @@ def screen(state_or_view_obs, game_, seat, labels) -> str:
     if labels:
         console.print(actions_list(labels, Style()))
     return console.file.getvalue()
+
+
+def web(state, seat) -> str:
+    """What the web table sends seat `seat` (None: a spectator) of `state`: its `view` message, as bytes
+    go on the wire (docs/web.md)."""
+    if seat is None:
+        return encode(spectator_view(state, 0))
+    return encode(seat_view(state, seat, 0, {"undo": False}))
 
 
 def mid_game_states(g, seed, count=3):
@@ -183,6 +192,7 @@ def test_a_seat_sees_the_same_whatever_the_cards_hidden_from_it(relative, player
             for name in BOT_NAMES:
                 assert make_bot(name, seed=5).choose(seen) == make_bot(name, seed=5).choose(view), name
         assert adapters_show(relative, players, twin, seat) == adapters_show(relative, players, state, seat)
+        assert web(twin, seat) == web(state, seat), "the web table's message"
     assert tried >= 3, f"only {tried} twins fitted the past"
     assert differs > 0, "the twins must really differ in hidden cards"
 

@@ -151,7 +151,7 @@ LAYERS = [
     {"native"},  # the native engine's pieces (numba), built on the compiler's IR and layout
     {"load"},  # `cardlang.load`, and the package's own `__init__` (which offers it)
     {"play"},
-    {"research", "tools"},
+    {"research", "tools", "web"},  # web: the server of `cardlang serve` (issue 30)
     {"pettingzoo", "openspiel"},
     {"gymnasium"},  # over the PettingZoo environment
     {"cli"},
