@@ -1,0 +1,564 @@
+// The table: one seat's view (or a spectator's), drawn from the server's `view` messages.
+// The page holds no secret and decides nothing: it shows what the server sent and sends back the id
+// of an action it was offered (docs/web.md). Every text of the rule file goes through textContent.
+"use strict";
+
+const T = {
+  token: "",
+  spectator: false,
+  ws: null,
+  hello: null,
+  view: null,          // the last `view` message
+  baseline: null,      // what the seat saw when it last moved: {log, zones, variables, player_variables}
+  selected: 0,         // the keyboard's action
+  sent: false,         // an action sent, its view not yet come
+  retries: 0,
+  closedForGood: false,
+  rated: false,
+  replay: null,        // an open replay: {data, which, step, view, base, who}
+  order: null,         // the deck's cards in order, when the server gives it (to sort the hand)
+};
+
+function $(id) { return document.getElementById(id); }
+
+function storageKey() { return "cardlang.table." + T.token; }
+
+function loadMemory() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(storageKey()) || "null");
+    if (kept && typeof kept === "object") {
+      T.baseline = kept.baseline || null;
+      T.rated = !!kept.rated;
+    }
+  } catch (e) { /* storage off or garbled: start afresh */ }
+}
+
+function saveMemory() {
+  try { localStorage.setItem(storageKey(), JSON.stringify({ baseline: T.baseline, rated: T.rated })); } catch (e) { /* ignore */ }
+}
+
+// ---- connection ---------------------------------------------------------------------------
+
+function setConn(state, text) {
+  const conn = $("conn");
+  conn.setAttribute("data-state", state);
+  conn.textContent = text;
+  document.body.setAttribute("data-conn", state);
+}
+
+function showError(text) {
+  const box = $("error");
+  box.textContent = String(text);
+  box.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  let ws;
+  try {
+    ws = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(T.token)}`);
+  } catch (e) {
+    return retry();
+  }
+  T.ws = ws;
+  ws.addEventListener("open", () => {
+    T.retries = 0;
+    setConn("open", "connected");
+  });
+  ws.addEventListener("message", (event) => {
+    let message;
+    try { message = JSON.parse(event.data); } catch (e) { return; }
+    if (message && typeof message === "object") handle(message);
+  });
+  ws.addEventListener("close", (event) => {
+    if (T.ws !== ws) return;
+    T.ws = null;
+    // 4000–4999: the server refuses this link for good (unknown token, table gone): say why, stop
+    if (event.code >= 4000 && event.code < 5000) {
+      T.closedForGood = true;
+      setConn("closed", event.reason ? String(event.reason) : "this link is not valid");
+      renderActions();
+      return;
+    }
+    retry();
+  });
+}
+
+// Back within a second after a drop: the first tries come fast, then one a second while the
+// server is away (a restart).
+function retry() {
+  if (T.closedForGood) return;
+  const delays = [50, 150, 300, 500];
+  const delay = T.retries < delays.length ? delays[T.retries] : 1000;
+  T.retries += 1;
+  setConn("retrying", "reconnecting…");
+  T.sent = false;
+  renderActions();
+  clearTimeout(retry.timer);
+  retry.timer = setTimeout(connect, delay);
+}
+
+function send(message) {
+  if (!T.ws || T.ws.readyState !== WebSocket.OPEN) return false;
+  T.ws.send(JSON.stringify(message));
+  return true;
+}
+
+function handle(message) {
+  if (message.type === "hello") {
+    T.hello = message;
+    if (Array.isArray(message.order)) T.order = message.order.map(String);
+    renderHeader();
+  } else if (message.type === "view") {
+    T.sent = false;
+    const before = T.view;
+    T.view = message;
+    if (!T.baseline || T.spectator) {
+      // a spectator sees what the last move changed; a seat that never moved, nothing yet
+      T.baseline = snapshot(T.spectator && before ? before : message);
+      saveMemory();
+    }
+    render();
+  } else if (message.type === "error") {
+    T.sent = false;
+    showError(message.message || "the server refused that");
+    renderActions();
+  } else if (message.type === "rated") {
+    T.rated = true;
+    saveMemory();
+    renderOver();
+  }
+}
+
+// ---- what changed since the seat's last move ----------------------------------------------
+
+function observation(view) { return (view && view.observation) || {}; }
+
+function logOf(view) {
+  const log = view && (view.log || observation(view).log);
+  return Array.isArray(log) ? log : [];
+}
+
+function snapshot(view) {
+  const obs = observation(view);
+  return {
+    log: logOf(view).length,
+    zones: obs.zones || {},
+    variables: obs.variables || {},
+    player_variables: obs.player_variables || {},
+  };
+}
+
+function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+// ---- drawing ------------------------------------------------------------------------------
+
+function seatName(p) {
+  if (p === null || p === undefined) return "–";
+  const names = T.hello && Array.isArray(T.hello.players) ? T.hello.players : null;
+  if (typeof p === "number") return names && names[p] !== undefined ? String(names[p]) : `P${p}`;
+  return String(p);
+}
+
+function playerCount(obs) {
+  if (typeof obs.players === "number") return obs.players;
+  if (T.hello && Array.isArray(T.hello.players)) return T.hello.players.length;
+  return Array.isArray(obs.active) ? obs.active.length : 0;
+}
+
+/** Zones held one per seat: a list of lists as long as the player count. */
+function perPlayerZones(obs) {
+  const n = playerCount(obs);
+  const out = {};
+  for (const [name, cards] of Object.entries(obs.zones || {})) {
+    if (Array.isArray(cards) && cards.length === n && cards.every(Array.isArray)) out[name] = cards;
+  }
+  return out;
+}
+
+function toAct(view) {
+  const who = view.to_act !== undefined ? view.to_act : observation(view).current_player;
+  return Array.isArray(who) ? who : (who === null || who === undefined || who < 0 ? [] : [who]);
+}
+
+/** The view drawn: a step of the replay while one is open, else the table's last view. */
+function shown() { return T.replay ? T.replay.view : T.view; }
+
+function renderHeader() {
+  const hello = T.hello || {};
+  const obs = observation(shown());
+  const title = hello.game || obs.game || "";
+  $("title").textContent = String(title);
+  const seat = T.view ? T.view.seat : hello.seat;
+  let you = T.spectator || seat === null || seat === undefined ? "watching" : `you are ${seatName(seat)}`;
+  if (T.replay) you = `replay · ${T.replay.who}`;
+  $("who").textContent = you;
+  document.body.classList.toggle("spectator", T.spectator);
+}
+
+function cardsRow(cards, { sort, big, changedFrom } = {}) {
+  const shown = sort ? sortCards(cards, T.order) : cards.slice();
+  const before = changedFrom ? changedFrom.slice() : null;
+  return el("span", { className: "cards" + (big ? " big" : "") },
+    shown.map((c) => {
+      let fresh = false;
+      if (before && c !== null) {
+        const at = before.indexOf(c);
+        if (at >= 0) before.splice(at, 1); else fresh = true;
+      }
+      return cardEl(c, fresh ? "new" : "");
+    }));
+}
+
+/** A pile: its top cards drawn (the rest counted), or a stack of backs with a count. */
+function pileEl(cards) {
+  const known = cards.filter((c) => c !== null);
+  if (!cards.length) return el("span", { className: "empty muted" }, "empty");
+  if (!known.length) {
+    return el("span", { className: "pile" }, cardEl(null, "stack"), el("span", { className: "count" }, `${cards.length}`));
+  }
+  const top = cards.slice(-8);
+  return el("span", { className: "pile" }, cardsRow(top),
+    cards.length > top.length ? el("span", { className: "count" }, `${cards.length} cards`) : null);
+}
+
+function render() {
+  renderHeader();
+  const view = shown();
+  if (!view) return;
+  const obs = observation(view);
+  const base = T.replay ? T.replay.base : (T.baseline || snapshot(view));
+  const n = playerCount(obs);
+  const seat = view.seat;
+  const acting = toAct(view);
+  const mine = typeof seat === "number" && (T.replay ? true : !T.spectator);
+  const perPlayer = perPlayerZones(obs);
+  const active = Array.isArray(obs.active) ? obs.active : [];
+
+  // whose turn
+  const turn = $("turn");
+  let turnText;
+  if (T.replay) turnText = `Replay: step ${T.replay.step + 1} of ${T.replay.data.steps.length}`;
+  else if (view.over) turnText = "Game over";
+  else if (mine && acting.includes(seat)) turnText = "Your turn";
+  else if (acting.length) turnText = `Waiting for ${acting.map(seatName).join(", ")}`;
+  else turnText = "";
+  turn.textContent = turnText;
+  turn.setAttribute("data-mine", String(mine && acting.includes(seat) && !view.over));
+  document.title = `${mine && acting.includes(seat) && !view.over ? "● " : ""}${obs.game || "table"} — cardlang`;
+
+  // the players around the table
+  // who sits where: the view's list (with presence) when it has one, else the hello's
+  const seatList = Array.isArray(view.seats) ? view.seats : (T.hello && Array.isArray(T.hello.seats)) ? T.hello.seats : [];
+  const kinds = [];
+  for (const s of seatList) if (s && typeof s.seat === "number") kinds[s.seat] = s;
+  const pvars = obs.player_variables || {};
+  const basePvars = base.player_variables || {};
+  fill($("players"), Array.from({ length: n }, (_, p) => {
+    const info = kinds[p] || {};
+    const kind = info.kind;
+    const away = kind === "person" && info.present === false;
+    const out = active.length && active[p] === false;
+    const box = el("div", { className: "player" + (acting.includes(p) && !view.over ? " to-act" : "") + (p === seat && mine ? " me" : "") + (out ? " out" : ""), "data-seat": p },
+      el("div", { className: "player-name" }, seatName(p), p === seat && mine ? el("span", { className: "tag" }, "you") : null,
+        kind && kind !== "person" ? el("span", { className: "tag bot" }, String(kind).replace("bot:", "")) : null,
+        away ? el("span", { className: "tag away", title: "not connected" }, info.bot_now ? "away: a bot plays" : "away") : null,
+        out ? el("span", { className: "tag" }, "out") : null));
+    const facts = el("dl", { className: "vars" });
+    for (const [name, values] of Object.entries(pvars)) {
+      const v = Array.isArray(values) ? values[p] : values;
+      const was = Array.isArray(basePvars[name]) ? basePvars[name][p] : undefined;
+      facts.append(el("div", { className: "var" + (was !== undefined && !same(was, v) ? " changed" : "") },
+        el("dt", {}, words(name)), el("dd", {}, suited(valueText(v)))));
+    }
+    if (facts.childNodes.length) box.append(facts);
+    for (const [name, zones] of Object.entries(perPlayer)) {
+      if (p === seat && mine) continue;  // the seat's own cards are drawn large below
+      const cards = zones[p] || [];
+      const was = base.zones && Array.isArray(base.zones[name]) ? base.zones[name][p] : undefined;
+      box.append(el("div", { className: "zone small" + (was !== undefined && !same(was, cards) ? " changed" : "") },
+        el("span", { className: "zone-name" }, words(name)),
+        cards.length ? cardsRow(cards, { changedFrom: was }) : el("span", { className: "empty muted" }, "none")));
+    }
+    return box;
+  }));
+
+  // the public zones and values
+  const pub = $("public");
+  const parts = [];
+  for (const [name, cards] of Object.entries(obs.zones || {})) {
+    if (perPlayer[name]) continue;
+    const was = base.zones ? base.zones[name] : undefined;
+    const changed = was !== undefined && !same(was, cards);
+    if (Array.isArray(cards) && cards.every(Array.isArray)) {  // a numbered family: its piles in order
+      parts.push(el("div", { className: "zone" + (changed ? " changed" : "") }, el("span", { className: "zone-name" }, words(name)),
+        el("span", { className: "piles" }, cards.map((pile, k) => el("span", { className: "numbered" }, el("span", { className: "muted" }, `${k + 1}`), pileEl(pile))))));
+    } else if (Array.isArray(cards)) {
+      parts.push(el("div", { className: "zone" + (changed ? " changed" : "") }, el("span", { className: "zone-name" }, words(name)), pileEl(cards)));
+    }
+  }
+  const vars = obs.variables || {};
+  const varList = el("dl", { className: "vars public-vars" });
+  for (const [name, value] of Object.entries(vars)) {
+    const was = base.variables ? base.variables[name] : undefined;
+    varList.append(el("div", { className: "var" + (was !== undefined && !same(was, value) ? " changed" : "") },
+      el("dt", {}, words(name)), el("dd", {}, suited(valueText(value)))));
+  }
+  if (varList.childNodes.length) parts.push(varList);
+  fill(pub, parts);
+
+  // the seat's own cards, sorted
+  const own = $("mine");
+  if (mine) {
+    fill(own, Object.entries(perPlayer).map(([name, zones]) => {
+      const was = base.zones && Array.isArray(base.zones[name]) ? base.zones[name][seat] : undefined;
+      const cards = zones[seat] || [];
+      return el("div", { className: "zone own" }, el("span", { className: "zone-name" }, `your ${words(name)}`),
+        cards.length ? cardsRow(cards, { sort: true, big: true, changedFrom: was }) : el("span", { className: "empty muted" }, "none"));
+    }));
+    own.hidden = !own.childNodes.length;
+  } else {
+    own.hidden = true;
+  }
+
+  renderLog(base);
+  renderActions();
+  renderOver();
+}
+
+function renderLog(base) {
+  const list = $("log");
+  const log = logOf(shown());
+  const from = Math.min(base.log || 0, log.length);
+  fill(list, log.map((line, i) => el("li", { className: i >= from ? "new" : "" },
+    suited(typeof line === "string" ? line : (line && (line.text || line.line)) || valueText(line)))));
+  const box = list.parentElement;
+  box.scrollTop = box.scrollHeight;
+  list.scrollTop = list.scrollHeight;
+}
+
+function actions() {
+  const view = T.view;
+  if (!view || view.over || T.spectator || T.replay || !Array.isArray(view.actions)) return [];
+  return view.actions;
+}
+
+function renderActions() {
+  const box = $("actions");
+  const list = actions();
+  const live = !!(T.ws && T.ws.readyState === WebSocket.OPEN) && !T.sent;
+  if (T.selected >= list.length) T.selected = 0;
+  const hadFocus = box.contains(document.activeElement);
+  fill(box, list.map((action, i) => el("button", {
+    type: "button",
+    className: "action" + (i === T.selected ? " selected" : ""),
+    disabled: !live,
+    "data-id": action.id,
+    "aria-keyshortcuts": i < 10 ? String((i + 1) % 10) : undefined,
+    onclick: () => act(i),
+  }, i < 10 ? el("kbd", {}, String((i + 1) % 10)) : null, el("span", { className: "label" }, suited(action.label)))));
+  $("hint").textContent = list.length ? "keys: 1–9 play an action · ←/→ or ↑/↓ choose · Enter plays it" : "";
+  const undo = $("undo");
+  const canUndo = !!(T.view && !T.view.over && !T.spectator && !T.replay && T.view.undo === true);
+  undo.hidden = !canUndo;
+  undo.disabled = !live;
+  if (hadFocus && list.length) focusSelected();
+}
+
+function focusSelected() {
+  const buttons = $("actions").querySelectorAll("button.action");
+  buttons.forEach((b, i) => b.classList.toggle("selected", i === T.selected));
+  if (buttons[T.selected]) buttons[T.selected].focus({ preventScroll: true });
+}
+
+function act(i) {
+  const list = actions();
+  const action = list[i];
+  if (!action || T.sent) return;
+  if (!send({ type: "act", id: action.id, seq: T.view.seq })) return;
+  T.sent = true;
+  T.selected = i;
+  T.baseline = snapshot(T.view);
+  saveMemory();
+  renderActions();
+}
+
+// ---- the end: the result, a rating, the replay ----------------------------------------------
+
+function resultEl(result) {
+  if (result === null || result === undefined) return null;
+  if (typeof result !== "object") return el("p", { className: "result-text" }, suited(String(result)));
+  const box = el("div", { className: "result" });
+  const winners = result.winners;
+  if (Array.isArray(winners)) {
+    box.append(el("p", { className: "winners" }, winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map(seatName).join(", ")}` : "No winner"));
+  }
+  const rows = [];
+  for (const key of ["scores", "returns", "payoffs"]) {
+    if (Array.isArray(result[key])) rows.push([key, result[key]]);
+  }
+  if (rows.length) {
+    const n = rows[0][1].length;
+    box.append(el("table", { className: "scores" },
+      el("thead", {}, el("tr", {}, el("th", {}, ""), Array.from({ length: n }, (_, p) => el("th", {}, seatName(p))))),
+      el("tbody", {}, rows.map(([key, values]) => el("tr", {}, el("th", {}, key), values.map((v) => el("td", {}, valueText(v))))))));
+  }
+  for (const [key, value] of Object.entries(result)) {
+    if (key === "winners" || rows.some(([k]) => k === key)) continue;
+    box.append(el("p", { className: "muted" }, `${words(key)}: ${valueText(value)}`));
+  }
+  return box;
+}
+
+function ratingForm() {
+  if (T.rated) return el("p", { className: "thanks" }, "Thank you for rating this game.");
+  const stars = el("div", { className: "stars", role: "radiogroup", "aria-label": "stars" },
+    [1, 2, 3, 4, 5].map((k) => el("label", { className: "star", title: `${k} star${k > 1 ? "s" : ""}` },
+      el("input", { type: "radio", name: "stars", value: String(k), required: true }), el("span", { "aria-hidden": "true" }, "★"),
+      el("span", { className: "visually-hidden" }, `${k}`))));
+  const comment = el("textarea", { name: "comment", rows: 3, maxLength: 2000, placeholder: "what worked, what did not (optional)" });
+  const form = el("form", { className: "rate", id: "rate" },
+    el("p", {}, "How was this game?"), stars, comment,
+    el("button", { type: "submit", className: "primary" }, "send the rating"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const picked = form.querySelector("input[name=stars]:checked");
+    if (!picked) return showError("pick 1 to 5 stars");
+    if (send({ type: "rate", stars: Number(picked.value), comment: comment.value.slice(0, 2000) })) {
+      T.rated = true;
+      saveMemory();
+      renderOver();
+    }
+  });
+  return form;
+}
+
+function renderOver() {
+  const box = $("over");
+  const view = T.view;
+  if (!view || !view.over) { box.hidden = true; return; }
+  if (T.replay) {
+    fill(box, replayControls());
+    box.hidden = false;
+    return;
+  }
+  const mySeat = typeof view.seat === "number" && !T.spectator;
+  fill(box, el("h2", {}, "Game over"), resultEl(view.result !== undefined ? view.result : { winners: observation(view).winners }),
+    T.spectator ? null : ratingForm(),
+    el("p", { className: "replay-buttons" }, "Replay: ",
+      mySeat ? el("button", { type: "button", className: "small", id: "replay-seat", onclick: () => openReplay(String(view.seat)) }, "as I saw it") : null,
+      el("button", { type: "button", className: "small", id: "replay-all", onclick: () => openReplay("all") }, "the whole game")));
+  box.hidden = false;
+}
+
+// ---- the replay of a finished game (GET /api/replay/{token}) ---------------------------------
+
+async function openReplay(which) {
+  let data;
+  try {
+    const response = await fetch(`/api/replay/${encodeURIComponent(T.token)}?seat=${encodeURIComponent(which)}`);
+    data = await response.json();
+    if (!response.ok) throw new Error((data && data.error) || `${response.status}`);
+  } catch (e) {
+    return showError(`no replay: ${e.message}`);
+  }
+  if (!data || !Array.isArray(data.steps) || !data.steps.length) return showError("no replay: the game has no moves");
+  T.replay = { data, which, step: 0, view: null, base: null, who: which === "all" ? "the whole game" : `${seatName(Number(which))}'s view` };
+  replayStep(0);
+}
+
+/** Step `k` of the replay drawn, its changes from the step before highlighted. */
+function replayStep(k) {
+  const r = T.replay;
+  const steps = r.data.steps;
+  r.step = Math.max(0, Math.min(k, steps.length - 1));
+  r.view = replayView(steps[r.step]);
+  r.base = snapshot(r.step > 0 ? replayView(steps[r.step - 1]) : r.view);
+  render();
+}
+
+/** The view of a step: the one seat's, or for the whole game every seat's cards put together (the
+ * game is over: nothing is secret any more) over the spectator's view. */
+function replayView(step) {
+  const views = (step && step.views) || [];
+  if (T.replay.which !== "all") return views[0] || {};
+  const spectator = views.find((v) => v.seat === null || v.seat === undefined) || views[0] || {};
+  const merged = JSON.parse(JSON.stringify(spectator));
+  merged.seat = null;
+  const obs = observation(merged);
+  const zones = obs.zones || {};
+  for (const v of views) {
+    const theirs = observation(v).zones || {};
+    for (const [name, cards] of Object.entries(theirs)) {
+      if (!Array.isArray(cards) || !Array.isArray(zones[name])) continue;
+      zones[name] = zones[name].map((mine, i) => {
+        if (Array.isArray(mine) && Array.isArray(cards[i])) {
+          return mine.map((c, j) => (c === null && cards[i][j] !== undefined ? cards[i][j] : c));
+        }
+        return mine === null && cards[i] !== undefined ? cards[i] : mine;
+      });
+    }
+  }
+  return merged;
+}
+
+function replayControls() {
+  const r = T.replay;
+  const last = r.data.steps.length - 1;
+  return el("div", { className: "replay-bar", role: "group", "aria-label": "replay" },
+    el("button", { type: "button", className: "small", onclick: () => replayStep(0), disabled: r.step === 0, title: "first" }, "⏮"),
+    el("button", { type: "button", className: "small", id: "replay-prev", onclick: () => replayStep(r.step - 1), disabled: r.step === 0, title: "back" }, "◀"),
+    el("span", { className: "replay-pos" }, `${r.step + 1} / ${last + 1}`),
+    el("button", { type: "button", className: "small", id: "replay-next", onclick: () => replayStep(r.step + 1), disabled: r.step === last, title: "forward" }, "▶"),
+    el("button", { type: "button", className: "small", onclick: () => replayStep(last), disabled: r.step === last, title: "last" }, "⏭"),
+    el("button", { type: "button", className: "small", id: "replay-close", onclick: () => { T.replay = null; render(); } }, "back to the table"));
+}
+
+// ---- the keyboard -------------------------------------------------------------------------
+
+function onKey(event) {
+  const target = event.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (T.replay) {
+    if (event.key === "ArrowRight") { event.preventDefault(); replayStep(T.replay.step + 1); }
+    if (event.key === "ArrowLeft") { event.preventDefault(); replayStep(T.replay.step - 1); }
+    if (event.key === "Escape") { T.replay = null; render(); }
+    return;
+  }
+  const list = actions();
+  if (!list.length) return;
+  if (/^[0-9]$/.test(event.key)) {
+    const i = (Number(event.key) + 9) % 10;
+    if (i < list.length) { event.preventDefault(); act(i); }
+  } else if (event.key === "ArrowRight" || event.key === "ArrowDown") {
+    event.preventDefault();
+    T.selected = (T.selected + 1) % list.length;
+    focusSelected();
+  } else if (event.key === "ArrowLeft" || event.key === "ArrowUp") {
+    event.preventDefault();
+    T.selected = (T.selected - 1 + list.length) % list.length;
+    focusSelected();
+  } else if (event.key === "Enter") {
+    event.preventDefault();
+    act(T.selected);
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const match = location.pathname.match(/^\/([ts])\/([^/]+)\/?$/);
+  if (!match) {
+    setConn("closed", "this is not a table link");
+    return;
+  }
+  T.spectator = match[1] === "s";
+  T.token = decodeURIComponent(match[2]);
+  loadMemory();
+  renderHeader();
+  document.addEventListener("keydown", onKey);
+  $("undo").addEventListener("click", () => { if (send({ type: "undo" })) { T.sent = true; renderActions(); } });
+  window.addEventListener("online", () => { if (!T.ws) { T.retries = 0; connect(); } });
+  connect();
+});
