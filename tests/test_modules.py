@@ -150,7 +150,7 @@ LAYERS = [
     {"compiler"},
     {"load"},  # `cardlang.load`, and the package's own `__init__` (which offers it)
     {"play"},
-    {"research", "tools"},
+    {"research", "tools", "web"},  # web: the server of `cardlang serve` (issue 30)
     {"pettingzoo", "openspiel"},
     {"gymnasium"},  # over the PettingZoo environment
     {"cli"},

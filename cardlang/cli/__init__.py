@@ -17,6 +17,7 @@ class _LazyGroup(click.Group):
         "compare": (".cmd_compare", "compare_command"),
         "play": (".cmd_play", "play_command"),
         "replay": (".cmd_replay", "replay_command"),
+        "serve": (".cmd_serve", "serve_command"),
         "simulate": (".cmd_simulate", "simulate_command"),
         "sweep": (".cmd_sweep", "sweep_command"),
     }
@@ -60,6 +61,7 @@ def main() -> None:
       cardlang play games/GAME.cards --players 5
       cardlang play games/GAME.cards --save game.json; cardlang replay game.json
       cardlang simulate games/GAME.cards -n 1000 --players 7
+      cardlang serve games/
     """
 
 
