@@ -15,6 +15,7 @@ const T = {
   retries: 0,
   closedForGood: false,
   rated: false,
+  seats: null,         // the last `seats` message's list: who is connected, who a bot plays for now
   replay: null,        // an open replay: {data, which, step, view, base, who}
   order: null,         // the deck's cards in order, when the server gives it (to sort the hand)
 };
@@ -115,12 +116,17 @@ function handle(message) {
     T.sent = false;
     const before = T.view;
     T.view = message;
+    if (message.error) showError(message.error);  // the table cannot go on (a rule error): said once per view
     if (!T.baseline || T.spectator) {
       // a spectator sees what the last move changed; a seat that never moved, nothing yet
       T.baseline = snapshot(T.spectator && before ? before : message);
       saveMemory();
     }
     render();
+  } else if (message.type === "seats") {
+    // who sits where changed (a person came or left, a bot took an empty seat over)
+    if (Array.isArray(message.seats)) T.seats = message.seats;
+    if (T.view) render();
   } else if (message.type === "error") {
     T.sent = false;
     showError(message.message || "the server refused that");
@@ -251,7 +257,8 @@ function render() {
 
   // the players around the table
   // who sits where: the view's list (with presence) when it has one, else the hello's
-  const seatList = Array.isArray(view.seats) ? view.seats : (T.hello && Array.isArray(T.hello.seats)) ? T.hello.seats : [];
+  const seatList = Array.isArray(T.seats) ? T.seats : Array.isArray(view.seats) ? view.seats
+    : (T.hello && Array.isArray(T.hello.seats)) ? T.hello.seats : [];
   const kinds = [];
   for (const s of seatList) if (s && typeof s.seat === "number") kinds[s.seat] = s;
   const pvars = obs.player_variables || {};
@@ -265,7 +272,8 @@ function render() {
       el("div", { className: "player-name" }, seatName(p), p === seat && mine ? el("span", { className: "tag" }, "you") : null,
         kind && kind !== "person" ? el("span", { className: "tag bot" }, String(kind).replace("bot:", "")) : null,
         away ? el("span", { className: "tag away", title: "not connected" }, info.bot_now ? "away: a bot plays" : "away") : null,
-        out ? el("span", { className: "tag" }, "out") : null));
+        out ? el("span", { className: "tag" }, "out") : null,
+        acting.includes(p) && !view.over ? el("span", { className: "tag turn-tag" }, "to play") : null));
     const facts = el("dl", { className: "vars" });
     for (const [name, values] of Object.entries(pvars)) {
       const v = Array.isArray(values) ? values[p] : values;
@@ -405,8 +413,11 @@ function resultEl(result) {
       el("thead", {}, el("tr", {}, el("th", {}, ""), Array.from({ length: n }, (_, p) => el("th", {}, seatName(p))))),
       el("tbody", {}, rows.map(([key, values]) => el("tr", {}, el("th", {}, key), values.map((v) => el("td", {}, valueText(v))))))));
   }
+  if (result.order === "highest" || result.order === "lowest") {
+    box.append(el("p", { className: "muted" }, `the ${result.order} score wins`));
+  }
   for (const [key, value] of Object.entries(result)) {
-    if (key === "winners" || rows.some(([k]) => k === key)) continue;
+    if (key === "winners" || key === "order" || value === null || value === undefined || rows.some(([k]) => k === key)) continue;
     box.append(el("p", { className: "muted" }, `${words(key)}: ${valueText(value)}`));
   }
   return box;

@@ -1,0 +1,389 @@
+"""The web table in a real browser (issue 30): Playwright driving Debian's Chromium against a real
+`cardlang serve` process.
+
+Two browsers sit at two seats of a Coucou table with bots in the others and play it to the end (the
+first seat clicks its first action, the second plays by keyboard); one of them closes its page and
+opens its link again mid-game; a spectator watches; the server is killed with SIGKILL and started
+again mid-game and the game goes on. The lobby creates a table; the table is usable at phone
+width; a rule file's `<script>` and `<img onerror>` texts show as text.
+
+Where no Chromium is installed (or Playwright is missing) these tests skip and say so; `.ci/run`
+installs Chromium, so CI runs them. `CARDLANG_SCREENSHOTS=1` saves the screenshots of the docs
+(docs/images/web-*.png) from the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CARDLANG_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+IMAGES = ROOT / "docs" / "images"
+SHOTS = os.environ.get("CARDLANG_SCREENSHOTS", "") not in ("", "0")
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install 'cardlang[web]')")
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'cardlang[web]')")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no Chromium at {CHROMIUM} (`apt-get install chromium`; .ci/run installs it)", allow_module_level=True)
+
+# A rule file whose texts are HTML meant to run: every one must show as text.
+HOSTILE = r'''game "<script>window.pwned = 1</script>Hostile"
+about "<img src=x onerror=\"window.pwned = 2\"> an about text"
+
+players 2
+
+deck ranks A K suits hearts spades
+
+zone pile: pile, hidden
+zone hand: per player, private
+
+round:
+    shuffle pile
+    deal 1 from pile to hand(players)
+    announce "<b>not bold</b> <img src=x onerror=window.pwned=3>"
+    let p = top of players
+    p chooses:
+        "<script>window.pwned = 4</script>keep":
+            pass
+        "<img src=x onerror=window.pwned=5>fold":
+            pass
+    end game winner p
+'''
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A `cardlang serve` subprocess on a free port, with its SQLite file; `kill()` is SIGKILL."""
+
+    def __init__(self, paths: list, db: Path, log: Path):
+        self.paths, self.db, self.log = paths, db, log
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = None
+
+    def start(self) -> None:
+        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "cardlang.cli", "serve", *map(str, self.paths),
+                                          "--port", str(self.port), "--db", str(self.db)],
+                                         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server stopped: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/games", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("the server did not answer within 30 s")
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def create(self, game: str, seats: list, **more) -> dict:
+        """A table made through the API: its answer (`table`, `seats` with links, `spectator`)."""
+        body = json.dumps({"game": game, "players": len(seats), "seats": seats, **more}).encode()
+        request = urllib.request.Request(self.url + "/api/tables", data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return json.loads(r.read())
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("web")
+    (tmp / "hostile.cards").write_text(HOSTILE, encoding="utf-8")
+    s = Server([ROOT / "games", tmp / "hostile.cards"], tmp / "tables.sqlite", tmp / "server.log")
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium_browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield b
+        b.close()
+
+
+class Person:
+    """One person's browser (its own context: its own storage) at a page, collecting the page's
+    script errors (a page that throws fails the test)."""
+
+    def __init__(self, browser, width: int = 1280, height: int = 860):
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.errors: list = []
+        self.page = None
+
+    def open(self, url: str):
+        if self.page is None or self.page.is_closed():
+            self.page = self.context.new_page()
+            self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(url)
+        return self.page
+
+    def close(self):
+        self.context.close()
+        assert not self.errors, self.errors
+
+
+def shot(page, name: str, full: bool = False) -> None:
+    """Saves docs/images/web-NAME.png when CARDLANG_SCREENSHOTS is set (the docs' pictures)."""
+    if SHOTS:
+        IMAGES.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(IMAGES / f"web-{name}.png"), full_page=full)
+
+
+def absolute(server, link: str) -> str:
+    return server.url + link
+
+
+def enabled_actions(page):
+    return page.locator("#actions button.action:not([disabled])")
+
+
+def hand(page) -> list:
+    return page.locator("#mine .card").evaluate_all("els => els.map(e => e.dataset.card || 'back')")
+
+
+def log_lines(page) -> list:
+    return page.locator("#log li").all_inner_texts()
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def test_lobby_lists_the_games_and_creates_a_table(server, chromium_browser):
+    person = Person(chromium_browser)
+    page = person.open(server.url + "/")
+    coucou = page.locator('.game[data-game="coucou"]')
+    coucou.wait_for()
+    assert "Everyone holds one card" in coucou.inner_text()  # the game's `about`
+    assert "5–20 players" in coucou.inner_text()
+    coucou.get_by_role("button", name="set up a table").click()
+    assert page.locator("#game").input_value() == "coucou"
+    page.fill("#players", "5")
+    page.dispatch_event("#players", "input")
+    assert page.locator("#seats select").count() == 5
+    page.fill('[data-option="tokens"]', "2")
+    page.select_option('#seats select[data-seat="2"]', "bot:random")
+    shot(page, "lobby", full=True)
+    page.click("#create-button")
+    links = page.locator("#seat-links input.link")
+    links.first.wait_for()
+    addresses = links.evaluate_all("els => els.map(e => e.value)")
+    # two people (the default), three bots: two seat links and the spectator's
+    assert len(addresses) == 3
+    assert [a.split("/")[3] for a in addresses] == ["t", "t", "s"]
+    assert all(a.startswith(server.url + "/") for a in addresses)
+    page.click("#refresh")
+    page.locator("#tables .table-row").first.wait_for()
+    assert "Coucou" in page.locator("#tables").inner_text()
+    # the link opens the seat's table
+    table = person.open(addresses[0])
+    table.locator("#who").filter(has_text="you are P0").wait_for()
+    table.locator("#mine .card").first.wait_for()
+    person.close()
+
+
+def test_two_browsers_and_bots_play_coucou_to_the_end(server, chromium_browser):
+    """Seats 0 and 1 are people (0 clicks, 1 plays by keyboard), 2–4 bots; mid-game P1 closes its
+    page and opens its link again, and the server is killed (SIGKILL) and started again."""
+    made = server.create("coucou", ["person", "person", "bot:random", "bot:random", "bot:random"],
+                         options={"tokens": 2}, seed=7)
+    links = {s["seat"]: absolute(server, s["link"]) for s in made["seats"] if s["link"]}
+    people = {seat: Person(chromium_browser) for seat in links}
+    pages = {seat: people[seat].open(link) for seat, link in links.items()}
+    watcher = Person(chromium_browser)
+    spectator = watcher.open(absolute(server, made["spectator"]))
+    for seat, page in pages.items():
+        page.locator("#who").filter(has_text=f"you are P{seat}").wait_for()
+        page.locator("#mine .card").first.wait_for()
+    spectator.locator("#who").filter(has_text="watching").wait_for()
+
+    moves = {0: 0, 1: 0}
+    reopened = restarted = False
+    deadline = time.monotonic() + 90
+    while not all(p.locator("#over").is_visible() for p in pages.values()):
+        assert time.monotonic() < deadline, "the game did not end in 90 s"
+        moved = False
+        for seat, page in pages.items():
+            buttons = enabled_actions(page)
+            if not buttons.count() or page.locator("#turn").inner_text() != "Your turn":
+                continue
+            before = page.locator("#log li").count()
+            if seat == 0 and moves[0] == 1:
+                shot(page, "table")  # mid-game, the seat's turn
+            if seat == 0:
+                buttons.first.click()
+            else:  # by keyboard: an arrow away and back, then Enter plays the first action
+                page.keyboard.press("ArrowRight")
+                page.keyboard.press("ArrowLeft")
+                page.keyboard.press("Enter")
+            moves[seat] += 1
+            moved = True
+            # what this seat sees next is highlighted as new since its move
+            page.locator("#log li").nth(before).wait_for()
+        if moved and not reopened and moves[0] + moves[1] >= 2 and not pages[1].locator("#over").is_visible():
+            # P1 closes its page and opens its link again: back where it was
+            page = pages[1]
+            cards, log = hand(page), log_lines(page)
+            page.close()
+            page = pages[1] = people[1].open(links[1])
+            page.locator("#log li").nth(len(log) - 1).wait_for(timeout=5000)
+            assert hand(page) == cards or page.locator("#log li").count() > len(log)
+            assert log_lines(page)[:len(log)] == log
+            reopened = True
+        elif moved and reopened and not restarted and moves[0] + moves[1] >= 4:
+            server.kill()
+            for page in pages.values():
+                page.locator('#conn[data-state="retrying"]').wait_for(timeout=5000)
+            assert enabled_actions(pages[0]).count() == 0  # nothing can be sent while the server is away
+            server.start()
+            for page in list(pages.values()) + [spectator]:
+                page.locator('#conn[data-state="open"]').wait_for(timeout=10000)
+            restarted = True
+        if not moved:
+            pages[0].wait_for_timeout(50)
+    assert reopened and restarted, (moves, reopened, restarted)
+    assert moves[0] >= 2 and moves[1] >= 2, moves
+
+    for seat, page in pages.items():
+        over = page.locator("#over")
+        assert "Game over" in over.inner_text()
+        assert "Winner" in over.inner_text()
+        assert page.locator("#turn").inner_text() == "Game over"
+        assert enabled_actions(page).count() == 0
+    # the spectator saw the same end, without a hand and without actions
+    spectator.locator("#over").wait_for()
+    assert "Winner" in spectator.locator("#over").inner_text()
+    assert spectator.locator("#mine").is_hidden()
+    assert spectator.locator("#rate").count() == 0
+    assert spectator.locator("#log li").count() > 0
+    # each person may rate the game: 1–5 stars and a comment, acknowledged
+    page = pages[0]
+    shot(page, "over", full=True)
+    page.locator(".star").nth(3).click()
+    page.fill("#rate textarea", "<b>fun</b> with friends")
+    page.click("#rate button[type=submit]")
+    page.locator(".thanks").wait_for()
+    # the replay of the whole game, step by step
+    page.click("#replay-all")
+    page.locator(".replay-bar").wait_for()
+    assert page.locator("#turn").inner_text().startswith("Replay: step 1 of ")
+    page.click("#replay-next")
+    assert page.locator("#turn").inner_text().startswith("Replay: step 2 of ")
+    page.click("#replay-close")
+    assert page.locator("#turn").inner_text() == "Game over"
+    for person in list(people.values()) + [watcher]:
+        person.close()
+
+
+def test_table_at_phone_width(server, chromium_browser):
+    made = server.create("coucou", ["person", "bot:random", "bot:random", "bot:random", "bot:random"], seed=3)
+    person = Person(chromium_browser, width=390, height=844)
+    page = person.open(absolute(server, made["seats"][0]["link"]))
+    page.locator("#mine .card").first.wait_for()
+    # nothing wider than the phone: no sideways scrolling
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    enabled_actions(page).first.wait_for(timeout=10000)
+    box = enabled_actions(page).first.bounding_box()
+    assert box["width"] > 300  # the actions span the width: easy to tap
+    hand_box = page.locator("#mine").bounding_box()
+    assert hand_box["y"] < page.locator("#players").bounding_box()["y"]  # the seat's own cards come first
+    shot(page, "phone", full=True)
+    # the lobby too
+    lobby = person.open(server.url + "/")
+    lobby.locator(".game").first.wait_for()
+    assert lobby.evaluate("document.documentElement.scrollWidth") <= 390
+    person.close()
+
+
+def test_cards_have_coloured_suits_and_the_hand_is_sorted(server, chromium_browser):
+    # Coucou's dealer holds three cards: seat 0 deals when the draw says so; try a few seeds
+    person = Person(chromium_browser)
+    for seed in range(40):
+        made = server.create("coucou", ["person"] + ["bot:random"] * 4, seed=seed)
+        page = person.open(absolute(server, made["seats"][0]["link"]))
+        page.locator("#mine .card").first.wait_for()
+        if page.locator("#mine .card").count() == 3:
+            break
+    else:
+        pytest.fail("no seed in 40 made seat 0 the dealer")
+    cards = hand(page)
+    suits = "♠♥♣♦"
+    keys = [(suits.index(c[-1]), ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"].index(c[:-1]))
+            for c in cards]
+    assert keys == sorted(keys), cards
+    for card in page.locator("#mine .card").all():
+        label = card.get_attribute("data-card")
+        colour = card.evaluate("e => getComputedStyle(e).color")
+        assert colour == ("rgb(200, 16, 46)" if label[-1] in "♥♦" else "rgb(27, 31, 36)"), (label, colour)
+    # the others' cards are backs
+    assert page.locator('#players .player[data-seat="1"] .card.back').count() == 1
+    # the dealer's legal actions, by digit: "1" plays the first
+    page.locator("#actions button.action:not([disabled])").first.wait_for()
+    before = page.locator("#log li").count()
+    page.keyboard.press("1")
+    page.locator("#log li").nth(before).wait_for()
+    # what happened since the seat's move is marked new
+    assert page.locator("#log li.new").count() == page.locator("#log li").count() - before
+    person.close()
+
+
+def test_hostile_rule_text_is_shown_as_text(server, chromium_browser):
+    person = Person(chromium_browser)
+    page = person.open(server.url + "/")
+    game = page.locator('.game[data-game="hostile"]')
+    game.wait_for()
+    assert "<script>window.pwned = 1</script>Hostile" in game.locator("h3").inner_text()
+    assert '<img src=x onerror="window.pwned = 2"> an about text' in game.inner_text()
+    made = server.create("hostile", ["person", "person"], seed=1)
+    seat = next(s for s in made["seats"])
+    page = person.open(absolute(server, seat["link"]))
+    page.locator("#log li").first.wait_for()
+    assert any("<b>not bold</b> <img src=x onerror=window.pwned=3>" in line for line in log_lines(page))
+    if enabled_actions(page).count() == 0:  # the other seat acts: open its link
+        other = made["seats"][1]
+        page = person.open(absolute(server, other["link"]))
+    enabled_actions(page).first.wait_for()
+    labels = page.locator("#actions .label").all_inner_texts()
+    assert labels == ["<script>window.pwned = 4</script>keep", "<img src=x onerror=window.pwned=5>fold"]
+    assert page.locator("#title").inner_text() == "<script>window.pwned = 1</script>Hostile"
+    # nothing of it became an element, nothing of it ran
+    assert page.locator("main script, main img, main b, header script, header img").count() == 0
+    assert page.evaluate("typeof window.pwned") == "undefined"
+    enabled_actions(page).nth(1).click()
+    page.locator("#over").wait_for()
+    assert page.locator("main img, main script").count() == 0
+    assert page.evaluate("typeof window.pwned") == "undefined"
+    person.close()
