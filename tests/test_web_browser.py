@@ -387,3 +387,48 @@ def test_hostile_rule_text_is_shown_as_text(server, chromium_browser):
     assert page.locator("main img, main script").count() == 0
     assert page.evaluate("typeof window.pwned") == "undefined"
     person.close()
+
+
+def test_a_dropped_connection_comes_back_by_itself(server, chromium_browser):
+    made = server.create("coucou", ["person", "bot:random", "bot:random", "bot:random", "bot:random"], seed=5)
+    person = Person(chromium_browser)
+    page = person.open(absolute(server, made["seats"][0]["link"]))
+    page.locator('#conn[data-state="open"]').wait_for()
+    page.locator("#mine .card").first.wait_for()
+    cards, log = hand(page), log_lines(page)
+    page.evaluate("T.ws.close()")  # the network drops the socket
+    page.locator('#conn[data-state="retrying"]').wait_for()
+    page.locator('#conn[data-state="open"]').wait_for(timeout=3000)
+    page.locator("#log li").nth(len(log) - 1).wait_for()
+    assert hand(page) == cards and log_lines(page)[:len(log)] == log
+    # and its actions work again
+    buttons = enabled_actions(page)
+    if buttons.count():
+        before = page.locator("#log li").count()
+        buttons.first.click()
+        page.locator("#log li").nth(before).wait_for()
+    person.close()
+
+
+def test_undo_takes_back_a_move_where_the_table_allows_it(server, chromium_browser):
+    # Ascenseur's bids: a bid reveals nothing hidden and draws nothing, so its bidder may take it back
+    made = server.create("ascenseur", ["person", "person"], seed=11, undo=True)
+    people = [Person(chromium_browser) for _ in made["seats"]]
+    pages = [person.open(absolute(server, s["link"])) for person, s in zip(people, made["seats"])]
+    for page in pages:
+        page.locator("#log li").first.wait_for()
+    page = next(p for p in pages if p.locator("#turn").inner_text() == "Your turn")
+    enabled_actions(page).first.wait_for()
+    assert page.locator("#undo").is_hidden()  # nothing to take back yet
+    labels = page.locator("#actions .label").all_inner_texts()
+    before = page.locator("#log li").count()
+    enabled_actions(page).first.click()
+    page.locator("#log li").nth(before).wait_for()
+    page.locator("#undo:not([disabled])").wait_for()
+    page.click("#undo")
+    page.locator("#undo").wait_for(state="hidden")
+    enabled_actions(page).first.wait_for()
+    assert page.locator("#log li").count() == before
+    assert page.locator("#actions .label").all_inner_texts() == labels
+    for person in people:
+        person.close()
