@@ -32,11 +32,7 @@ CHROMIUM = os.environ.get("CARDLANG_CHROMIUM") or shutil.which("chromium") or "/
 IMAGES = ROOT / "docs" / "images"
 SHOTS = os.environ.get("CARDLANG_SCREENSHOTS", "") not in ("", "0")
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
-pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install 'cardlang[web]')")
-pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'cardlang[web]')")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no Chromium at {CHROMIUM} (`apt-get install chromium`; .ci/run installs it)", allow_module_level=True)
+STATIC = ROOT / "cardlang" / "web" / "static"
 
 # A rule file whose texts are HTML meant to run: every one must show as text.
 HOSTILE = r'''game "<script>window.pwned = 1</script>Hostile"
@@ -119,6 +115,8 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
+    pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install 'cardlang[web]')")
+    pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'cardlang[web]')")
     tmp = tmp_path_factory.mktemp("web")
     (tmp / "hostile.cards").write_text(HOSTILE, encoding="utf-8")
     s = Server([ROOT / "games", tmp / "hostile.cards"], tmp / "tables.sqlite", tmp / "server.log")
@@ -129,6 +127,9 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def chromium_browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (`apt-get install chromium`; .ci/run installs it)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
         yield b
@@ -182,7 +183,30 @@ def log_lines(page) -> list:
 # ---------------------------------------------------------------------------------------------
 
 
-def test_lobby_lists_the_games_and_creates_a_table(server, chromium_browser):
+def test_the_page_never_parses_text_as_html():
+    """Without a browser: the page's scripts build the page with text nodes and `textContent` only,
+    and no page has an inline script, style or event handler (the CSP would refuse them)."""
+    import re
+
+    scripts = sorted(STATIC.glob("*.js"))
+    assert [p.name for p in scripts] == ["dom.js", "lobby.js", "table.js"]
+    for path in scripts:
+        code = path.read_text(encoding="utf-8")
+        for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function",
+                     "createContextualFragment", "DOMParser", "srcdoc"):
+            assert sink not in code, f"{path.name} uses {sink}"
+    for path in STATIC.glob("*.html"):
+        html = path.read_text(encoding="utf-8")
+        assert not re.search(r"<script(?![^>]*\bsrc=)", html), f"{path.name} has an inline script"
+        assert not re.search(r"<style|\sstyle=|\son[a-z]+=", html), f"{path.name} has an inline style or handler"
+        assert "http://" not in html and "https://" not in html, f"{path.name} loads something from elsewhere"
+    css = (STATIC / "app.css").read_text(encoding="utf-8")
+    assert "@import" not in css and "url(http" not in css
+
+
+
+
+def test_lobby_lists_the_games_and_creates_a_table(chromium_browser, server):
     person = Person(chromium_browser)
     page = person.open(server.url + "/")
     coucou = page.locator('.game[data-game="coucou"]')
@@ -215,7 +239,7 @@ def test_lobby_lists_the_games_and_creates_a_table(server, chromium_browser):
     person.close()
 
 
-def test_two_browsers_and_bots_play_coucou_to_the_end(server, chromium_browser):
+def test_two_browsers_and_bots_play_coucou_to_the_end(chromium_browser, server):
     """Seats 0 and 1 are people (0 clicks, 1 plays by keyboard), 2–4 bots; mid-game P1 closes its
     page and opens its link again, and the server is killed (SIGKILL) and started again."""
     made = server.create("coucou", ["person", "person", "bot:random", "bot:random", "bot:random"],
@@ -308,7 +332,7 @@ def test_two_browsers_and_bots_play_coucou_to_the_end(server, chromium_browser):
         person.close()
 
 
-def test_table_at_phone_width(server, chromium_browser):
+def test_table_at_phone_width(chromium_browser, server):
     made = server.create("coucou", ["person", "bot:random", "bot:random", "bot:random", "bot:random"], seed=3)
     person = Person(chromium_browser, width=390, height=844)
     page = person.open(absolute(server, made["seats"][0]["link"]))
@@ -328,7 +352,7 @@ def test_table_at_phone_width(server, chromium_browser):
     person.close()
 
 
-def test_cards_have_coloured_suits_and_the_hand_is_sorted(server, chromium_browser):
+def test_cards_have_coloured_suits_and_the_hand_is_sorted(chromium_browser, server):
     # Coucou's dealer holds three cards: seat 0 deals when the draw says so; try a few seeds
     person = Person(chromium_browser)
     for seed in range(40):
@@ -360,7 +384,7 @@ def test_cards_have_coloured_suits_and_the_hand_is_sorted(server, chromium_brows
     person.close()
 
 
-def test_hostile_rule_text_is_shown_as_text(server, chromium_browser):
+def test_hostile_rule_text_is_shown_as_text(chromium_browser, server):
     person = Person(chromium_browser)
     page = person.open(server.url + "/")
     game = page.locator('.game[data-game="hostile"]')
@@ -372,6 +396,7 @@ def test_hostile_rule_text_is_shown_as_text(server, chromium_browser):
     page = person.open(absolute(server, seat["link"]))
     page.locator("#log li").first.wait_for()
     assert any("<b>not bold</b> <img src=x onerror=window.pwned=3>" in line for line in log_lines(page))
+    assert page.locator("#about-text").text_content() == '<img src=x onerror="window.pwned = 2"> an about text'
     if enabled_actions(page).count() == 0:  # the other seat acts: open its link
         other = made["seats"][1]
         page = person.open(absolute(server, other["link"]))
@@ -389,7 +414,7 @@ def test_hostile_rule_text_is_shown_as_text(server, chromium_browser):
     person.close()
 
 
-def test_a_dropped_connection_comes_back_by_itself(server, chromium_browser):
+def test_a_dropped_connection_comes_back_by_itself(chromium_browser, server):
     made = server.create("coucou", ["person", "bot:random", "bot:random", "bot:random", "bot:random"], seed=5)
     person = Person(chromium_browser)
     page = person.open(absolute(server, made["seats"][0]["link"]))
@@ -410,7 +435,7 @@ def test_a_dropped_connection_comes_back_by_itself(server, chromium_browser):
     person.close()
 
 
-def test_undo_takes_back_a_move_where_the_table_allows_it(server, chromium_browser):
+def test_undo_takes_back_a_move_where_the_table_allows_it(chromium_browser, server):
     # Ascenseur's bids: a bid reveals nothing hidden and draws nothing, so its bidder may take it back
     made = server.create("ascenseur", ["person", "person"], seed=11, undo=True)
     people = [Person(chromium_browser) for _ in made["seats"]]

@@ -197,6 +197,11 @@ function renderHeader() {
   const obs = observation(shown());
   const title = hello.game || obs.game || "";
   $("title").textContent = String(title);
+  const about = $("about");
+  if (hello.about) {
+    $("about-text").textContent = String(hello.about);
+    about.hidden = false;
+  }
   const seat = T.view ? T.view.seat : hello.seat;
   let you = T.spectator || seat === null || seat === undefined ? "watching" : `you are ${seatName(seat)}`;
   if (T.replay) you = `replay · ${T.replay.who}`;
@@ -532,6 +537,9 @@ function replayControls() {
 function onKey(event) {
   const target = event.target;
   if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+  // Enter on another focused control (undo, a link, the replay's buttons) is that control's
+  const other = target && (target.tagName === "A" || (target.tagName === "BUTTON" && !target.classList.contains("action")));
+  if (event.key === "Enter" && other) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (T.replay) {
     if (event.key === "ArrowRight") { event.preventDefault(); replayStep(T.replay.step + 1); }
