@@ -106,6 +106,8 @@ function sortCards(cards, order) {
 /** A value of the observation as short text (lists joined, null as a dash). */
 function valueText(value) {
   if (value === null || value === undefined) return "–";
+  if (value === true) return "yes";
+  if (value === false) return "no";
   if (Array.isArray(value)) return value.map(valueText).join(", ");
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);

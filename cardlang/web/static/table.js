@@ -230,9 +230,13 @@ function pileEl(cards) {
   if (!known.length) {
     return el("span", { className: "pile" }, cardEl(null, "stack"), el("span", { className: "count" }, `${cards.length}`));
   }
-  const top = cards.slice(-8);
-  return el("span", { className: "pile" }, cardsRow(top),
-    cards.length > top.length ? el("span", { className: "count" }, `${cards.length} cards`) : null);
+  // the face-up cards on top (the list is bottom first), at most six, over a stack standing for the rest
+  let shownCount = 0;
+  while (shownCount < Math.min(6, cards.length) && cards[cards.length - 1 - shownCount] !== null) shownCount += 1;
+  const top = cards.slice(cards.length - shownCount);
+  const rest = cards.length - top.length;
+  return el("span", { className: "pile" }, rest > 0 ? cardEl(null, "stack") : null, cardsRow(top),
+    rest > 0 ? el("span", { className: "count" }, `${cards.length} cards`) : null);
 }
 
 function render() {
@@ -347,8 +351,6 @@ function renderLog(base) {
   const from = Math.min(base.log || 0, log.length);
   fill(list, log.map((line, i) => el("li", { className: i >= from ? "new" : "" },
     suited(typeof line === "string" ? line : (line && (line.text || line.line)) || valueText(line)))));
-  const box = list.parentElement;
-  box.scrollTop = box.scrollHeight;
   list.scrollTop = list.scrollHeight;
 }
 
