@@ -68,8 +68,8 @@ def free_port() -> int:
 class Server:
     """A `cardlang serve` subprocess on a free port, with its SQLite file; `kill()` is SIGKILL."""
 
-    def __init__(self, paths: list, db: Path, log: Path):
-        self.paths, self.db, self.log = paths, db, log
+    def __init__(self, paths: list, db: Path, log: Path, extra: tuple = ()):
+        self.paths, self.db, self.log, self.extra = paths, db, log, extra
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
@@ -78,14 +78,14 @@ class Server:
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen([sys.executable, "-m", "cardlang.cli", "serve", *map(str, self.paths),
-                                          "--port", str(self.port), "--db", str(self.db)],
+                                          "--port", str(self.port), "--db", str(self.db), *self.extra],
                                          cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError(f"the server stopped: {self.log.read_text()[-2000:]}")
             try:
-                with urllib.request.urlopen(self.url + "/api/games", timeout=1) as r:
+                with urllib.request.urlopen(self.url + "/", timeout=1) as r:
                     if r.status == 200:
                         return
             except OSError:
@@ -457,3 +457,27 @@ def test_undo_takes_back_a_move_where_the_table_allows_it(chromium_browser, serv
     assert page.locator("#actions .label").all_inner_texts() == labels
     for person in people:
         person.close()
+
+
+def test_a_protected_lobby_asks_for_its_password(chromium_browser, tmp_path):
+    s = Server([ROOT / "games" / "coucou.cards"], tmp_path / "tables.sqlite", tmp_path / "server.log",
+               extra=("--password", "our secret"))
+    s.start()
+    try:
+        person = Person(chromium_browser)
+        page = person.open(s.url + "/")
+        page.locator("#password-form").wait_for()
+        assert page.locator(".game").count() == 0
+        page.fill("#password", "not it")
+        page.click("#password-form button")
+        page.locator("#password-form").wait_for()  # asked again
+        page.fill("#password", "our secret")
+        page.click("#password-form button")
+        page.locator('.game[data-game="coucou"]').wait_for()
+        page.fill("#players", "5")
+        page.dispatch_event("#players", "input")
+        page.click("#create-button")
+        page.locator("#seat-links input.link").first.wait_for()
+        person.close()
+    finally:
+        s.stop()

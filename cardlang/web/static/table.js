@@ -526,11 +526,11 @@ function replayControls() {
   const r = T.replay;
   const last = r.data.steps.length - 1;
   return el("div", { className: "replay-bar", role: "group", "aria-label": "replay" },
-    el("button", { type: "button", className: "small", onclick: () => replayStep(0), disabled: r.step === 0, title: "first" }, "⏮"),
+    el("button", { type: "button", className: "small", onclick: () => replayStep(0), disabled: r.step === 0, title: "first" }, "«"),
     el("button", { type: "button", className: "small", id: "replay-prev", onclick: () => replayStep(r.step - 1), disabled: r.step === 0, title: "back" }, "◀"),
     el("span", { className: "replay-pos" }, `${r.step + 1} / ${last + 1}`),
     el("button", { type: "button", className: "small", id: "replay-next", onclick: () => replayStep(r.step + 1), disabled: r.step === last, title: "forward" }, "▶"),
-    el("button", { type: "button", className: "small", onclick: () => replayStep(last), disabled: r.step === last, title: "last" }, "⏭"),
+    el("button", { type: "button", className: "small", onclick: () => replayStep(last), disabled: r.step === last, title: "last" }, "»"),
     el("button", { type: "button", className: "small", id: "replay-close", onclick: () => { T.replay = null; render(); } }, "back to the table"));
 }
 
