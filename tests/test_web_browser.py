@@ -119,7 +119,8 @@ def server(tmp_path_factory):
     pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'cardlang[web]')")
     tmp = tmp_path_factory.mktemp("web")
     (tmp / "hostile.cards").write_text(HOSTILE, encoding="utf-8")
-    s = Server([ROOT / "games", tmp / "hostile.cards"], tmp / "tables.sqlite", tmp / "server.log")
+    s = Server([ROOT / "games", tmp / "hostile.cards", ROOT / "tests" / "hostile_text" / "escapes_in_texts.cards"],
+               tmp / "tables.sqlite", tmp / "server.log")
     s.start()
     yield s
     s.stop()
@@ -481,3 +482,36 @@ def test_a_protected_lobby_asks_for_its_password(chromium_browser, tmp_path):
         person.close()
     finally:
         s.stop()
+
+
+def test_invisible_and_control_characters_show_as_escapes(chromium_browser, server):
+    """tests/hostile_text/escapes_in_texts.cards: terminal escapes, C1 controls, a bidi override and
+    zero-width characters in every text. The page writes each as its escape (`\\u202e`), as the
+    terminal does: a right-to-left override cannot turn a label around."""
+    raw = ("\x1b", "\x07", "\x85", "\x9b", "\u202e", "\u202c", "\u200b", "\u2028")
+    person = Person(chromium_browser)
+    page = person.open(server.url + "/")
+    game = page.locator('.game[data-game="escapes_in_texts"]')
+    game.wait_for()
+    assert game.locator("h3").inner_text() == r"Nice\x1b]0;PWNED\x07 game\x1b]52;c;ZWNobyBwd25lZA==\x07"
+    assert r"\u202eRLO\u202c" in game.inner_text()
+    # the lobby's form: the option's values shown escaped, sent as they are
+    game.get_by_role("button", name="set up a table").click()
+    assert page.locator('[data-option="mode"] option').all_inner_texts() == [r"calm\x1b[41m", "wild"]
+    page.click("#create-button")
+    page.locator("#seat-links input.link").first.wait_for()
+    links = page.locator("#seat-links input.link").evaluate_all("els => els.map(e => e.value)")
+    body = page.evaluate("document.body.innerText")
+    assert not any(c in body for c in raw)
+    for link in links[:2]:
+        page = person.open(link)
+        page.locator("#log li").first.wait_for()
+        if enabled_actions(page).count():
+            break
+    enabled_actions(page).first.wait_for()
+    labels = page.locator("#actions .label").all_inner_texts()
+    assert labels == ["keep\\x1b[2K\\x1b[1G 9. win the game", "fold\\u202e\\u200b\\x85 \\x1b[8m"]
+    assert any("\\x1b[2K\\x1b[1G" in line for line in log_lines(page))
+    body = page.evaluate("document.body.innerText + document.title")
+    assert not any(c in body for c in raw)
+    person.close()

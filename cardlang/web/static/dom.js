@@ -8,6 +8,29 @@ const SUIT_COLOUR = { "♥": "red", "♦": "red", "♠": "dark", "♣": "dark" }
 const SUIT_ORDER = ["♠", "♥", "♣", "♦"];
 const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
+// What a text must not do even as text: a bidi override (U+202E) turns the rest of a line around,
+// a zero-width or control character hides in a label. As the terminal does (lang/untrusted.py's
+// `visible`), every character that is not shown as itself is written as its escape: `\u202e`.
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/gu;
+const NAMED = { "\n": "\\n", "\t": "\\t", "\r": "\\r" };
+
+/** `text` with its invisible and control characters written as escapes (`newlines` keeps line ends). */
+function visible(text, newlines) {
+  return String(text).replace(HIDDEN, (c) => {
+    if (newlines && c === "\n") return c;
+    if (NAMED[c]) return NAMED[c];
+    const o = c.codePointAt(0);
+    const hex = (width) => o.toString(16).padStart(width, "0");
+    return o < 0x100 ? "\\x" + hex(2) : o < 0x10000 ? "\\u" + hex(4) : "\\U" + hex(8);
+  });
+}
+
+/** Sets `node`'s text (never HTML), its invisible characters shown. */
+function setText(node, text, newlines) {
+  node.textContent = visible(text, newlines);
+  return node;
+}
+
 /** An element: `attrs` sets properties (className, href, type, …) or `data-*`/aria attributes;
  * `children` are nodes or strings (strings become text nodes). */
 function el(tag, attrs, ...children) {
@@ -24,7 +47,7 @@ function el(tag, attrs, ...children) {
   }
   for (const child of children.flat()) {
     if (child === undefined || child === null || child === false) continue;
-    node.append(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+    node.append(typeof child === "string" || typeof child === "number" ? document.createTextNode(visible(child)) : child);
   }
   return node;
 }
@@ -34,7 +57,7 @@ function fill(node, ...children) {
   node.replaceChildren();
   for (const child of children.flat()) {
     if (child === undefined || child === null || child === false) continue;
-    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+    node.append(typeof child === "string" ? document.createTextNode(visible(child)) : child);
   }
   return node;
 }
@@ -52,7 +75,7 @@ function parseCard(label) {
 function suited(text) {
   const frag = document.createDocumentFragment();
   let run = "";
-  for (const ch of String(text)) {
+  for (const ch of visible(text)) {
     if (SUIT_COLOUR[ch]) {
       if (run) frag.append(document.createTextNode(run));
       run = "";
@@ -72,7 +95,7 @@ function cardEl(label, extraClass) {
   }
   const { rank, suit } = parseCard(label);
   const colour = suit ? SUIT_COLOUR[suit] : "plain";
-  return el("span", { className: "card face " + colour + (extraClass ? " " + extraClass : ""), title: String(label),
+  return el("span", { className: "card face " + colour + (extraClass ? " " + extraClass : ""), title: visible(label),
     "data-card": String(label) },
     el("span", { className: "rank" }, rank), suit ? el("span", { className: "suit" }, suit) : null);
 }

@@ -8,7 +8,7 @@ function $(id) { return document.getElementById(id); }
 
 function say(text, bad) {
   const status = $("status");
-  status.textContent = text || "";
+  setText(status, text || "");
   status.classList.toggle("bad", !!bad);
 }
 
@@ -78,7 +78,7 @@ function pick(id) {
 function formForGame() {
   const game = currentGame();
   if (!game) return;
-  $("game-about").textContent = game.about ? String(game.about) : "";
+  setText($("game-about"), game.about ? String(game.about) : "", true);
   const players = $("players");
   const min = (game.players && game.players.min) || 1;
   const max = (game.players && game.players.max) || min;

@@ -43,13 +43,13 @@ function saveMemory() {
 function setConn(state, text) {
   const conn = $("conn");
   conn.setAttribute("data-state", state);
-  conn.textContent = text;
+  setText(conn, text);
   document.body.setAttribute("data-conn", state);
 }
 
 function showError(text) {
   const box = $("error");
-  box.textContent = String(text);
+  setText(box, String(text));
   box.hidden = false;
   clearTimeout(showError.timer);
   showError.timer = setTimeout(() => { box.hidden = true; }, 6000);
@@ -196,16 +196,16 @@ function renderHeader() {
   const hello = T.hello || {};
   const obs = observation(shown());
   const title = hello.game || obs.game || "";
-  $("title").textContent = String(title);
+  setText($("title"), String(title));
   const about = $("about");
   if (hello.about) {
-    $("about-text").textContent = String(hello.about);
+    setText($("about-text"), String(hello.about), true);
     about.hidden = false;
   }
   const seat = T.view ? T.view.seat : hello.seat;
   let you = T.spectator || seat === null || seat === undefined ? "watching" : `you are ${seatName(seat)}`;
   if (T.replay) you = `replay · ${T.replay.who}`;
-  $("who").textContent = you;
+  setText($("who"), you);
   document.body.classList.toggle("spectator", T.spectator);
 }
 
@@ -260,9 +260,9 @@ function render() {
   else if (mine && acting.includes(seat)) turnText = "Your turn";
   else if (acting.length) turnText = `Waiting for ${acting.map(seatName).join(", ")}`;
   else turnText = "";
-  turn.textContent = turnText;
+  setText(turn, turnText);
   turn.setAttribute("data-mine", String(mine && acting.includes(seat) && !view.over));
-  document.title = `${mine && acting.includes(seat) && !view.over ? "● " : ""}${obs.game || "table"} — cardlang`;
+  document.title = `${mine && acting.includes(seat) && !view.over ? "● " : ""}${visible(obs.game || "table")} — cardlang`;
 
   // the players around the table
   // who sits where: the view's list (with presence) when it has one, else the hello's
