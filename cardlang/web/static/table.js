@@ -116,6 +116,7 @@ function handle(message) {
     T.sent = false;
     const before = T.view;
     T.view = message;
+    if (!before || before.seq !== message.seq) T.selected = 0;
     if (message.error) showError(message.error);  // the table cannot go on (a rule error): said once per view
     if (!T.baseline || T.spectator) {
       // a spectator sees what the last move changed; a seat that never moved, nothing yet
@@ -374,10 +375,13 @@ function renderActions() {
     "aria-keyshortcuts": i < 10 ? String((i + 1) % 10) : undefined,
     onclick: () => act(i),
   }, i < 10 ? el("kbd", {}, String((i + 1) % 10)) : null, el("span", { className: "label" }, suited(action.label)))));
-  $("hint").textContent = list.length ? "keys: 1–9 play an action · ←/→ or ↑/↓ choose · Enter plays it" : "";
   const undo = $("undo");
   const canUndo = !!(T.view && !T.view.over && !T.spectator && !T.replay && T.view.undo === true);
   undo.hidden = !canUndo;
+  const keys = [];
+  if (list.length) keys.push("keys: 1–9 play an action · ←/→ or ↑/↓ choose · Enter plays it");
+  if (canUndo) keys.push("U takes your move back");
+  $("hint").textContent = keys.join(" · ");
   undo.disabled = !live;
   if (hadFocus && list.length) focusSelected();
 }
@@ -547,6 +551,11 @@ function onKey(event) {
     if (event.key === "ArrowRight") { event.preventDefault(); replayStep(T.replay.step + 1); }
     if (event.key === "ArrowLeft") { event.preventDefault(); replayStep(T.replay.step - 1); }
     if (event.key === "Escape") { T.replay = null; render(); }
+    return;
+  }
+  if ((event.key === "u" || event.key === "U") && !$("undo").hidden && !$("undo").disabled) {
+    event.preventDefault();
+    $("undo").click();
     return;
   }
   const list = actions();
