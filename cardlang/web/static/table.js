@@ -411,6 +411,10 @@ function resultEl(result) {
   if (typeof result !== "object") return el("p", { className: "result-text" }, suited(String(result)));
   const box = el("div", { className: "result" });
   const winners = result.winners;
+  const seat = T.view && T.view.seat;
+  if (Array.isArray(winners) && !T.spectator && typeof seat === "number") {
+    box.append(el("p", { className: "verdict" }, winners.includes(seat) ? (winners.length > 1 ? "You share the win!" : "You won!") : "You did not win this time."));
+  }
   if (Array.isArray(winners)) {
     box.append(el("p", { className: "winners" }, winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map(seatName).join(", ")}` : "No winner"));
   }
