@@ -9,9 +9,9 @@ changed among the chooser's legal alternatives and the course played again (test
 where "not shown" is read from the engine: the log as k reads it), then the cards hidden from k
 dealt again (`SeatView.sample`). For k, both must give the same view, transcript, labels, play
 screen, PettingZoo, Gymnasium and OpenSpiel observations and information states (strings and
-tensors), determinized worlds (every zone, variable and text), and decision of every bot of the
-registry (`bots.BOTS`, seeded alike). tests/test_leaks.py keeps the twins that differ only in the
-deal.
+tensors), the web table's messages (the seat's and a spectator's, byte for byte), determinized
+worlds (every zone, variable and text), and decision of every bot of the registry (`bots.BOTS`,
+seeded alike). tests/test_leaks.py keeps the twins that differ only in the deal.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def world(state) -> tuple:
             state.terminal, state.active)
 
 
-def differences(relative: str, players: int, a, b, seat: int, bots: bool = True) -> list:
+def differences(relative: str, players: int, a, b, seat: int, bots: bool = True, spectator: bool = True) -> list:
     """What seat `seat` is shown differently in engine states `a` and `b` (names of the things)."""
     out = []
     va, vb = a.view(seat), b.view(seat)
@@ -111,6 +111,12 @@ def differences(relative: str, players: int, a, b, seat: int, bots: bool = True)
                            "OpenSpiel information-state string"), shown_a, shown_b):
         if x != y:
             out.append(name)
+    if leaks.web(a, seat) != leaks.web(b, seat):
+        out.append("web message")
+    # a spectator knows only what every seat knows: what k cannot tell apart, it cannot either (only
+    # on real courses: a twin dealt again by `sample` keeps k's log alone, as k read it)
+    if spectator and leaks.web(a, None) != leaks.web(b, None):
+        out.append("web spectator message")
     for j in range(2):
         try:
             wa = world(va.determinize(random.Random(j)))
@@ -176,7 +182,7 @@ def sweep(relative: str, players: int, seeds: int, stops: int, per_seat: int = 3
                 dealt, fits = b.view(seat).sample(random.Random(seed * 7 + seat), history=True)
                 if fits:
                     compared += 1
-                    diff = differences(relative, players, a, dealt, seat, bots=False)
+                    diff = differences(relative, players, a, dealt, seat, bots=False, spectator=False)
                     if diff:
                         found.append(f"{where}, dealt again: {', '.join(diff)}")
     return compared, differ, found

@@ -29,6 +29,7 @@ from cardlang.play.table_view import Layout, Style, actions_list, render_table
 from cardlang.load import check_file
 from cardlang.play.bots import BOTS, decide, make_bot
 from cardlang.play.chance import decides
+from cardlang.web.protocol import encode, seat_view, spectator_view
 from scenario import ROOT, game, path, permute_hidden
 
 FILES = sorted(os.path.relpath(p, ROOT) for folder in ("games", "examples", os.path.join("tests", "check", "valid"), os.path.join("tests", "check", "leaky"))
@@ -63,6 +64,14 @@ def screen(state_or_view_obs, game_, seat, labels) -> str:
     if labels:
         console.print(actions_list(labels, Style()))
     return console.file.getvalue()
+
+
+def web(state, seat) -> str:
+    """What the web table sends seat `seat` (None: a spectator) of `state`: its `view` message, as bytes
+    go on the wire (docs/web.md)."""
+    if seat is None:
+        return encode(spectator_view(state, 0))
+    return encode(seat_view(state, seat, 0, {"undo": False}))
 
 
 def mid_game_states(g, seed, count=3):
@@ -142,6 +151,7 @@ def test_a_seat_sees_the_same_whatever_the_cards_hidden_from_it(relative, player
             for name in BOT_NAMES:
                 assert make_bot(name, seed=5).choose(seen) == make_bot(name, seed=5).choose(view), name
         assert adapters_show(relative, players, twin, seat) == adapters_show(relative, players, state, seat)
+        assert web(twin, seat) == web(state, seat), "the web table's message"
     assert tried >= 3, f"only {tried} twins fitted the past"
     assert differs > 0, "the twins must really differ in hidden cards"
 
