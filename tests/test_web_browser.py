@@ -516,3 +516,24 @@ def test_invisible_and_control_characters_show_as_escapes(chromium_browser, serv
     body = page.evaluate("document.body.innerText + document.title")
     assert not any(c in body for c in raw)
     person.close()
+
+
+def test_a_silent_connection_is_dropped_and_made_again(chromium_browser, server):
+    """A server that stops answering without closing (SIGSTOP: the socket stays open, nothing comes
+    back) is noticed by the page's heartbeat, which connects again when the server is back."""
+    made = server.create("coucou", ["person", "bot:random", "bot:random", "bot:random", "bot:random"], seed=8)
+    person = Person(chromium_browser)
+    page = person.open(absolute(server, made["seats"][0]["link"]))
+    page.locator('#conn[data-state="open"]').wait_for()
+    page.locator("#mine .card").first.wait_for()
+    cards = hand(page)
+    page.evaluate("T.pingMs = 100; T.staleMs = 400; beat()")  # (seconds in a real browser: 10 and 25)
+    server.proc.send_signal(signal.SIGSTOP)
+    try:
+        page.locator('#conn[data-state="retrying"]').wait_for(timeout=5000)
+    finally:
+        server.proc.send_signal(signal.SIGCONT)
+    page.locator('#conn[data-state="open"]').wait_for(timeout=10000)
+    page.locator("#mine .card").first.wait_for()
+    assert hand(page) == cards or page.locator("#log li.new").count() > 0
+    person.close()

@@ -12,6 +12,9 @@ const T = {
   baseline: null,      // what the seat saw when it last moved: {log, zones, variables, player_variables}
   selected: 0,         // the keyboard's action
   sent: false,         // an action sent, its view not yet come
+  heard: 0,            // when the server last said anything (Date.now())
+  pingMs: 10000,       // the heartbeat's period
+  staleMs: 25000,      // silence after which the connection counts as dead
   retries: 0,
   closedForGood: false,
   rated: false,
@@ -66,9 +69,11 @@ function connect() {
   T.ws = ws;
   ws.addEventListener("open", () => {
     T.retries = 0;
+    T.heard = Date.now();
     setConn("open", "connected");
   });
   ws.addEventListener("message", (event) => {
+    T.heard = Date.now();
     let message;
     try { message = JSON.parse(event.data); } catch (e) { return; }
     if (message && typeof message === "object") handle(message);
@@ -99,6 +104,27 @@ function retry() {
   renderActions();
   clearTimeout(retry.timer);
   retry.timer = setTimeout(connect, delay);
+}
+
+// A connection can die without a word (a laptop sleeps, a network changes): the page pings the
+// server every `T.pingMs` and, when nothing at all came back for `T.staleMs`, drops the socket
+// and connects again at once, without waiting for the browser to notice.
+function beat() {
+  heartbeat();
+  setTimeout(beat, T.pingMs);
+}
+
+function heartbeat() {
+  const ws = T.ws;
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  if (Date.now() - (T.heard || 0) > T.staleMs) {
+    T.ws = null;
+    try { ws.close(); } catch (e) { /* already gone */ }
+    T.retries = 0;
+    retry();
+    return;
+  }
+  send({ type: "ping" });
 }
 
 function send(message) {
@@ -132,6 +158,8 @@ function handle(message) {
     T.sent = false;
     showError(message.message || "the server refused that");
     renderActions();
+  } else if (message.type === "pong") {
+    // (heard: the connection lives)
   } else if (message.type === "rated") {
     T.rated = true;
     saveMemory();
@@ -594,5 +622,8 @@ document.addEventListener("DOMContentLoaded", () => {
   document.addEventListener("keydown", onKey);
   $("undo").addEventListener("click", () => { if (send({ type: "undo" })) { T.sent = true; renderActions(); } });
   window.addEventListener("online", () => { if (!T.ws) { T.retries = 0; connect(); } });
+  setTimeout(beat, T.pingMs);
+  // back to the tab (after a sleep): check the connection now, not at the next ping
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") heartbeat(); });
   connect();
 });
