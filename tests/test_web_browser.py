@@ -150,6 +150,9 @@ class Person:
         if self.page is None or self.page.is_closed():
             self.page = self.context.new_page()
             self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+            # the CSP refuses any inline script or style: the page must need none
+            self.page.on("console", lambda m: self.errors.append(m.text)
+                         if m.type == "error" and ("Content Security Policy" in m.text or "Refused" in m.text) else None)
         self.page.goto(url)
         return self.page
 
