@@ -119,7 +119,8 @@ def server(tmp_path_factory):
     pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'cardlang[web]')")
     tmp = tmp_path_factory.mktemp("web")
     (tmp / "hostile.cards").write_text(HOSTILE, encoding="utf-8")
-    s = Server([ROOT / "games", tmp / "hostile.cards", ROOT / "tests" / "hostile_text" / "escapes_in_texts.cards"],
+    s = Server([ROOT / "games", tmp / "hostile.cards", ROOT / "tests" / "hostile_text" / "escapes_in_texts.cards",
+                ROOT / "examples" / "hints.cards", ROOT / "examples" / "spades.cards"],
                tmp / "tables.sqlite", tmp / "server.log")
     s.start()
     yield s
@@ -539,4 +540,34 @@ def test_a_silent_connection_is_dropped_and_made_again(chromium_browser, server)
     page.locator('#conn[data-state="open"]').wait_for(timeout=10000)
     page.locator("#mine .card").first.wait_for()
     assert hand(page) == cards or page.locator("#log li.new").count() > 0
+    person.close()
+
+
+def test_what_a_seat_was_told_and_the_teams_are_shown(chromium_browser, server):
+    # examples/hints.cards: a seat does not see its own hand but is told of it ("not red")
+    made = server.create("hints", ["person", "person"], seed=2)
+    people = [Person(chromium_browser) for _ in made["seats"]]
+    pages = [person.open(absolute(server, s["link"])) for person, s in zip(people, made["seats"])]
+    for page in pages:
+        page.locator("#log li").first.wait_for()
+    teller = next(i for i, p in enumerate(pages) if p.locator("#turn").inner_text() == "Your turn")
+    told = pages[1 - teller]
+    assert told.locator("#mine .card.back").count() == 5 and told.locator("#mine .card.told").count() == 0
+    tell = pages[teller].locator("#actions button.action:not([disabled])").filter(has_text="tell").first
+    what = tell.locator(".label").inner_text().split(" their ")[1].rstrip("s")  # "red cards" → "red card", "5s" → "5"
+    tell.click()
+    told.locator("#mine .card.told").first.wait_for()
+    facts = told.locator("#mine .card.told .fact").all_inner_texts()
+    assert len(facts) == 5
+    kind = what.split(" ")[0]
+    assert set(facts) <= {kind, f"not {kind}"} and kind in facts, (what, facts)
+    for person in people:
+        person.close()
+    # examples/spades.cards: partners are marked
+    made = server.create("spades", ["person", "bot:random", "bot:random", "bot:random"], seed=1)
+    person = Person(chromium_browser)
+    page = person.open(absolute(server, made["seats"][0]["link"]))
+    page.locator("#players .player").first.wait_for()
+    teams = [page.locator(f'#players .player[data-seat="{p}"] .tag.team').inner_text() for p in range(4)]
+    assert teams == ["team 1", "team 2", "team 1", "team 2"]
     person.close()

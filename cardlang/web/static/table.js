@@ -183,6 +183,7 @@ function snapshot(view) {
     zones: obs.zones || {},
     variables: obs.variables || {},
     player_variables: obs.player_variables || {},
+    team_variables: obs.team_variables || {},
   };
 }
 
@@ -238,18 +239,39 @@ function renderHeader() {
   document.body.classList.toggle("spectator", T.spectator);
 }
 
-function cardsRow(cards, { sort, big, changedFrom } = {}) {
-  const shown = sort ? sortCards(cards, T.order) : cards.slice();
+/** A row of cards; `facts` (parallel to `cards`) is what the seat was told of each card it does not
+ * see (`{"text": "not red", …}`), written on its back. Sorting keeps each card with its fact, and
+ * the unseen cards in their places' order. */
+function cardsRow(cards, { sort, big, changedFrom, facts } = {}) {
+  let pairs = cards.map((c, i) => [c, Array.isArray(facts) ? facts[i] : null]);
+  if (sort) {
+    const order = sortCards(cards.map((c, i) => i).filter((i) => cards[i] !== null).map((i) => cards[i]), T.order);
+    const unseen = pairs.filter(([c]) => c === null);
+    pairs = order.map((c) => [c, null]).concat(unseen);
+  }
   const before = changedFrom ? changedFrom.slice() : null;
   return el("span", { className: "cards" + (big ? " big" : "") },
-    shown.map((c) => {
+    pairs.map(([c, fact]) => {
       let fresh = false;
       if (before && c !== null) {
         const at = before.indexOf(c);
         if (at >= 0) before.splice(at, 1); else fresh = true;
       }
-      return cardEl(c, fresh ? "new" : "");
+      const card = cardEl(c, fresh ? "new" : "");
+      if (c === null && fact && fact.text) {
+        card.classList.add("told");
+        card.title = visible(fact.text);
+        card.append(el("span", { className: "fact" }, String(fact.text)));
+      }
+      return card;
     }));
+}
+
+/** What the seat was told of a zone's cards (`observation.facts`), for seat `p` when it is one per seat. */
+function factsOf(obs, name, p) {
+  const facts = obs.facts && obs.facts[name];
+  if (!Array.isArray(facts)) return null;
+  return p === undefined ? facts : (Array.isArray(facts[p]) ? facts[p] : null);
 }
 
 /** A pile: its top cards drawn (the rest counted), or a stack of backs with a count. */
@@ -306,11 +328,13 @@ function render() {
     const kind = info.kind;
     const away = kind === "person" && info.present === false;
     const out = active.length && active[p] === false;
+    const team = Array.isArray(obs.teams) ? obs.teams.findIndex((t) => Array.isArray(t) && t.includes(seatName(p))) : -1;
     const box = el("div", { className: "player" + (acting.includes(p) && !view.over ? " to-act" : "") + (p === seat && mine ? " me" : "") + (out ? " out" : ""), "data-seat": p },
       el("div", { className: "player-name" }, seatName(p), p === seat && mine ? el("span", { className: "tag" }, "you") : null,
         kind && kind !== "person" ? el("span", { className: "tag bot" }, String(kind).replace("bot:", "")) : null,
         away ? el("span", { className: "tag away", title: "not connected" }, info.bot_now ? "away: a bot plays" : "away") : null,
         out ? el("span", { className: "tag" }, "out") : null,
+        team >= 0 ? el("span", { className: `tag team team-${team % 4}`, title: obs.teams[team].map(String).join(" and ") }, `team ${team + 1}`) : null,
         acting.includes(p) && !view.over ? el("span", { className: "tag turn-tag" }, "to play") : null));
     const facts = el("dl", { className: "vars" });
     for (const [name, values] of Object.entries(pvars)) {
@@ -326,7 +350,7 @@ function render() {
       const was = base.zones && Array.isArray(base.zones[name]) ? base.zones[name][p] : undefined;
       box.append(el("div", { className: "zone small" + (was !== undefined && !same(was, cards) ? " changed" : "") },
         el("span", { className: "zone-name" }, words(name)),
-        cards.length ? cardsRow(cards, { changedFrom: was }) : el("span", { className: "empty muted" }, "none")));
+        cards.length ? cardsRow(cards, { changedFrom: was, facts: factsOf(obs, name, p) }) : el("span", { className: "empty muted" }, "none")));
     }
     return box;
   }));
@@ -338,7 +362,7 @@ function render() {
     if (perPlayer[name]) continue;
     const was = base.zones ? base.zones[name] : undefined;
     const changed = was !== undefined && !same(was, cards);
-    if (Array.isArray(cards) && cards.every(Array.isArray)) {  // a numbered family: its piles in order
+    if (Array.isArray(cards) && cards.length && cards.every(Array.isArray)) {  // a numbered family: its piles in order
       parts.push(el("div", { className: "zone" + (changed ? " changed" : "") }, el("span", { className: "zone-name" }, words(name)),
         el("span", { className: "piles" }, cards.map((pile, k) => el("span", { className: "numbered" }, el("span", { className: "muted" }, `${k + 1}`), pileEl(pile))))));
     } else if (Array.isArray(cards)) {
@@ -352,6 +376,13 @@ function render() {
     varList.append(el("div", { className: "var" + (was !== undefined && !same(was, value) ? " changed" : "") },
       el("dt", {}, words(name)), el("dd", {}, suited(valueText(value)))));
   }
+  const teamVars = obs.team_variables || {};
+  for (const [name, values] of Object.entries(teamVars)) {
+    if (!Array.isArray(values)) continue;
+    const was = base.team_variables ? base.team_variables[name] : undefined;
+    varList.append(el("div", { className: "var" + (was !== undefined && !same(was, values) ? " changed" : "") },
+      el("dt", {}, words(name)), el("dd", {}, values.map((v, k) => `team ${k + 1}: ${valueText(v)}`).join(" · "))));
+  }
   if (varList.childNodes.length) parts.push(varList);
   fill(pub, parts);
 
@@ -362,7 +393,8 @@ function render() {
       const was = base.zones && Array.isArray(base.zones[name]) ? base.zones[name][seat] : undefined;
       const cards = zones[seat] || [];
       return el("div", { className: "zone own" }, el("span", { className: "zone-name" }, `your ${words(name)}`),
-        cards.length ? cardsRow(cards, { sort: true, big: true, changedFrom: was }) : el("span", { className: "empty muted" }, "none"));
+        cards.length ? cardsRow(cards, { sort: true, big: true, changedFrom: was, facts: factsOf(obs, name, seat) })
+          : el("span", { className: "empty muted" }, "none"));
     }));
     own.hidden = !own.childNodes.length;
   } else {
