@@ -119,7 +119,8 @@ def server(tmp_path_factory):
     pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'cardlang[web]')")
     tmp = tmp_path_factory.mktemp("web")
     (tmp / "hostile.cards").write_text(HOSTILE, encoding="utf-8")
-    s = Server([ROOT / "games", tmp / "hostile.cards", ROOT / "tests" / "hostile_text" / "escapes_in_texts.cards",
+    (tmp / "broken.cards").write_text('game "Broken <i>"\nplayers 2\nround:\n    move all cards to nowhere\n', encoding="utf-8")
+    s = Server([ROOT / "games", tmp / "hostile.cards", tmp / "broken.cards", ROOT / "tests" / "hostile_text" / "escapes_in_texts.cards",
                 ROOT / "examples" / "hints.cards", ROOT / "examples" / "spades.cards"],
                tmp / "tables.sqlite", tmp / "server.log")
     s.start()
@@ -234,6 +235,10 @@ def test_lobby_lists_the_games_and_creates_a_table(chromium_browser, server):
     assert len(addresses) == 3
     assert [a.split("/")[3] for a in addresses] == ["t", "t", "s"]
     assert all(a.startswith(server.url + "/") for a in addresses)
+    # a file that does not check shows its problems, as text, and cannot be picked
+    broken = page.locator('.game.broken[data-game="broken"]')
+    assert "broken.cards:" in broken.locator(".problems").inner_text()
+    assert page.locator('#game option[value="broken"]').count() == 0
     page.click("#refresh")
     page.locator("#tables .table-row").first.wait_for()
     assert "Coucou" in page.locator("#tables").inner_text()

@@ -91,12 +91,13 @@ function suited(text) {
 /** A card: its face when `label` is a string, its back when the seat does not know it (null). */
 function cardEl(label, extraClass) {
   if (label === null || label === undefined) {
-    return el("span", { className: "card back" + (extraClass ? " " + extraClass : ""), title: "a card you do not see" });
+    return el("span", { className: "card back" + (extraClass ? " " + extraClass : ""), title: "a card you do not see",
+      role: "img", "aria-label": "a card you do not see" });
   }
   const { rank, suit } = parseCard(label);
   const colour = suit ? SUIT_COLOUR[suit] : "plain";
   return el("span", { className: "card face " + colour + (extraClass ? " " + extraClass : ""), title: visible(label),
-    "data-card": String(label) },
+    "data-card": String(label), role: "img", "aria-label": visible(label) },
     el("span", { className: "rank" }, rank), suit ? el("span", { className: "suit" }, suit) : null);
 }
 

@@ -156,10 +156,19 @@ async function loadTables() {
     return el("li", { className: "table-row", "data-table": t.table || t.id },
       el("span", { className: "name" }, String(t.title || t.game || "")),
       el("span", { className: "muted" }, ` ${t.players ? t.players + " players" : ""} · ${state}`),
+      t.created ? el("span", { className: "muted" }, ` · ${when(t.created)}`) : null,
       seats ? el("span", { className: "muted seats-kinds" }, ` · ${seats}`) : null,
       t.spectator ? el("a", { href: String(t.spectator), className: "small-link" }, "watch") : null,
       t.replay ? el("a", { href: String(t.replay), className: "small-link" }, "replay") : null);
   }));
+}
+
+/** A table's creation time, as the person's clock reads it. */
+function when(iso) {
+  const date = new Date(String(iso));
+  if (isNaN(date.getTime())) return "";
+  const today = new Date().toDateString() === date.toDateString();
+  return today ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : date.toLocaleDateString();
 }
 
 function linkRow(label, link) {
@@ -226,4 +235,6 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   loadGames().catch((e) => { say(e.message, true); fill($("games"), el("li", { className: "bad" }, e.message)); });
   loadTables();
+  // the tables change as friends play: refreshed while the lobby is in view
+  setInterval(() => { if (document.visibilityState === "visible" && $("password-form").hidden) loadTables(); }, 15000);
 });
