@@ -576,3 +576,20 @@ def test_what_a_seat_was_told_and_the_teams_are_shown(chromium_browser, server):
     teams = [page.locator(f'#players .player[data-seat="{p}"] .tag.team').inner_text() for p in range(4)]
     assert teams == ["team 1", "team 2", "team 1", "team 2"]
     person.close()
+
+
+def test_an_empty_seat_is_shown_and_played_by_a_bot_until_its_person_comes(chromium_browser, server):
+    made = server.create("coucou", ["person", "person", "bot:random", "bot:random", "bot:random"],
+                         seed=4, idle_seconds=5)
+    people = [Person(chromium_browser), Person(chromium_browser)]
+    page = people[0].open(absolute(server, made["seats"][0]["link"]))
+    away = page.locator('#players .player[data-seat="1"] .tag.away')
+    away.wait_for()
+    # after the table's idle time, a bot plays P1's seat, and everyone is told
+    away.filter(has_text="a bot plays").wait_for(timeout=15000)
+    # P1 comes back: the seat is theirs again
+    other = people[1].open(absolute(server, made["seats"][1]["link"]))
+    other.locator("#who").filter(has_text="you are P1").wait_for()
+    away.wait_for(state="detached")
+    for person in people:
+        person.close()
