@@ -290,120 +290,139 @@ function pileEl(cards) {
     rest > 0 ? el("span", { className: "count" }, `${cards.length} cards`) : null);
 }
 
+/** Draws the view shown (the table's last, or a replay's step) with what changed since `base`. */
 function render() {
   renderHeader();
   const view = shown();
   if (!view) return;
   const obs = observation(view);
-  const base = T.replay ? T.replay.base : (T.baseline || snapshot(view));
-  const n = playerCount(obs);
   const seat = view.seat;
-  const acting = toAct(view);
-  const mine = typeof seat === "number" && (T.replay ? true : !T.spectator);
-  const perPlayer = perPlayerZones(obs);
-  const active = Array.isArray(obs.active) ? obs.active : [];
+  const ctx = {
+    view,
+    obs,
+    seat,
+    base: T.replay ? T.replay.base : (T.baseline || snapshot(view)),
+    acting: view.over ? [] : toAct(view),
+    mine: typeof seat === "number" && (T.replay ? true : !T.spectator),
+    perPlayer: perPlayerZones(obs),
+  };
+  renderTurn(ctx);
+  renderPlayers(ctx);
+  renderPublic(ctx);
+  renderMine(ctx);
+  renderLog(ctx.base);
+  renderActions();
+  renderOver();
+}
 
-  // whose turn
+function renderTurn({ view, obs, seat, acting, mine }) {
+  const yours = mine && acting.includes(seat);
+  let text = "";
+  if (T.replay) text = `Replay: step ${T.replay.step + 1} of ${T.replay.data.steps.length}`;
+  else if (view.over) text = "Game over";
+  else if (yours) text = "Your turn";
+  else if (acting.length) text = `Waiting for ${acting.map(seatName).join(", ")}`;
   const turn = $("turn");
-  let turnText;
-  if (T.replay) turnText = `Replay: step ${T.replay.step + 1} of ${T.replay.data.steps.length}`;
-  else if (view.over) turnText = "Game over";
-  else if (mine && acting.includes(seat)) turnText = "Your turn";
-  else if (acting.length) turnText = `Waiting for ${acting.map(seatName).join(", ")}`;
-  else turnText = "";
-  setText(turn, turnText);
-  turn.setAttribute("data-mine", String(mine && acting.includes(seat) && !view.over));
-  document.title = `${mine && acting.includes(seat) && !view.over ? "● " : ""}${visible(obs.game || "table")} — cardlang`;
+  setText(turn, text);
+  turn.setAttribute("data-mine", String(yours && !T.replay));
+  document.title = `${yours && !T.replay ? "● " : ""}${visible(obs.game || "table")} — cardlang`;
+}
 
-  // the players around the table
-  // who sits where: the view's list (with presence) when it has one, else the hello's
-  const seatList = Array.isArray(T.seats) ? T.seats : Array.isArray(view.seats) ? view.seats
+/** A value of the rule file with its name, marked when it changed since `was` (undefined: unknown). */
+function varEl(name, text, changed) {
+  return el("div", { className: "var" + (changed ? " changed" : "") }, el("dt", {}, words(name)), el("dd", {}, suited(text)));
+}
+
+function changedFrom(was, now) { return was !== undefined && !same(was, now); }
+
+/** Who sits where: the last `seats` message's list (with presence), else the view's, else the hello's. */
+function seatInfo(view) {
+  const list = Array.isArray(T.seats) ? T.seats : Array.isArray(view.seats) ? view.seats
     : (T.hello && Array.isArray(T.hello.seats)) ? T.hello.seats : [];
-  const kinds = [];
-  for (const s of seatList) if (s && typeof s.seat === "number") kinds[s.seat] = s;
+  const info = [];
+  for (const s of list) if (s && typeof s.seat === "number") info[s.seat] = s;
+  return info;
+}
+
+/** The players around the table: name, tags (you, bot, away, out, team, to play), their values and
+ * their cards (the seat's own are drawn large, by `renderMine`). */
+function renderPlayers({ view, obs, seat, base, acting, mine, perPlayer }) {
+  const info = seatInfo(view);
+  const active = Array.isArray(obs.active) ? obs.active : [];
   const pvars = obs.player_variables || {};
   const basePvars = base.player_variables || {};
-  fill($("players"), Array.from({ length: n }, (_, p) => {
-    const info = kinds[p] || {};
-    const kind = info.kind;
-    const away = kind === "person" && info.present === false;
+  fill($("players"), Array.from({ length: playerCount(obs) }, (_, p) => {
+    const { kind, present, bot_now: botNow } = info[p] || {};
+    const me = p === seat && mine;
     const out = active.length && active[p] === false;
+    const toPlay = acting.includes(p);
     const team = Array.isArray(obs.teams) ? obs.teams.findIndex((t) => Array.isArray(t) && t.includes(seatName(p))) : -1;
-    const box = el("div", { className: "player" + (acting.includes(p) && !view.over ? " to-act" : "") + (p === seat && mine ? " me" : "") + (out ? " out" : ""), "data-seat": p },
-      el("div", { className: "player-name" }, seatName(p), p === seat && mine ? el("span", { className: "tag" }, "you") : null,
+    const box = el("div", { className: "player" + (toPlay ? " to-act" : "") + (me ? " me" : "") + (out ? " out" : ""), "data-seat": p },
+      el("div", { className: "player-name" }, seatName(p),
+        me ? el("span", { className: "tag" }, "you") : null,
         kind && kind !== "person" ? el("span", { className: "tag bot" }, String(kind).replace("bot:", "")) : null,
-        away ? el("span", { className: "tag away", title: "not connected" }, info.bot_now ? "away: a bot plays" : "away") : null,
+        kind === "person" && present === false
+          ? el("span", { className: "tag away", title: "not connected" }, botNow ? "away: a bot plays" : "away") : null,
         out ? el("span", { className: "tag" }, "out") : null,
         team >= 0 ? el("span", { className: `tag team team-${team % 4}`, title: obs.teams[team].map(String).join(" and ") }, `team ${team + 1}`) : null,
-        acting.includes(p) && !view.over ? el("span", { className: "tag turn-tag" }, "to play") : null));
-    const facts = el("dl", { className: "vars" });
-    for (const [name, values] of Object.entries(pvars)) {
-      const v = Array.isArray(values) ? values[p] : values;
-      const was = Array.isArray(basePvars[name]) ? basePvars[name][p] : undefined;
-      facts.append(el("div", { className: "var" + (was !== undefined && !same(was, v) ? " changed" : "") },
-        el("dt", {}, words(name)), el("dd", {}, suited(valueText(v)))));
+        toPlay ? el("span", { className: "tag turn-tag" }, "to play") : null));
+    const values = el("dl", { className: "vars" });
+    for (const [name, all] of Object.entries(pvars)) {
+      const v = Array.isArray(all) ? all[p] : all;
+      values.append(varEl(name, valueText(v), changedFrom(Array.isArray(basePvars[name]) ? basePvars[name][p] : undefined, v)));
     }
-    if (facts.childNodes.length) box.append(facts);
+    if (values.childNodes.length) box.append(values);
     for (const [name, zones] of Object.entries(perPlayer)) {
-      if (p === seat && mine) continue;  // the seat's own cards are drawn large below
+      if (me) continue;
       const cards = zones[p] || [];
       const was = base.zones && Array.isArray(base.zones[name]) ? base.zones[name][p] : undefined;
-      box.append(el("div", { className: "zone small" + (was !== undefined && !same(was, cards) ? " changed" : "") },
+      box.append(el("div", { className: "zone small" + (changedFrom(was, cards) ? " changed" : "") },
         el("span", { className: "zone-name" }, words(name)),
         cards.length ? cardsRow(cards, { changedFrom: was, facts: factsOf(obs, name, p) }) : el("span", { className: "empty muted" }, "none")));
     }
     return box;
   }));
+}
 
-  // the public zones and values
-  const pub = $("public");
+/** The zones that are no one seat's (a talon, a trick, numbered columns) and the public values. */
+function renderPublic({ obs, base, perPlayer }) {
   const parts = [];
   for (const [name, cards] of Object.entries(obs.zones || {})) {
-    if (perPlayer[name]) continue;
-    const was = base.zones ? base.zones[name] : undefined;
-    const changed = was !== undefined && !same(was, cards);
-    if (Array.isArray(cards) && cards.length && cards.every(Array.isArray)) {  // a numbered family: its piles in order
-      parts.push(el("div", { className: "zone" + (changed ? " changed" : "") }, el("span", { className: "zone-name" }, words(name)),
-        el("span", { className: "piles" }, cards.map((pile, k) => el("span", { className: "numbered" }, el("span", { className: "muted" }, `${k + 1}`), pileEl(pile))))));
-    } else if (Array.isArray(cards)) {
-      parts.push(el("div", { className: "zone" + (changed ? " changed" : "") }, el("span", { className: "zone-name" }, words(name)), pileEl(cards)));
-    }
+    if (perPlayer[name] || !Array.isArray(cards)) continue;
+    const changed = changedFrom(base.zones ? base.zones[name] : undefined, cards);
+    const drawn = cards.length && cards.every(Array.isArray)  // a numbered family: its piles in order
+      ? el("span", { className: "piles" }, cards.map((pile, k) => el("span", { className: "numbered" }, el("span", { className: "muted" }, `${k + 1}`), pileEl(pile))))
+      : pileEl(cards);
+    parts.push(el("div", { className: "zone" + (changed ? " changed" : "") }, el("span", { className: "zone-name" }, words(name)), drawn));
   }
-  const vars = obs.variables || {};
-  const varList = el("dl", { className: "vars public-vars" });
-  for (const [name, value] of Object.entries(vars)) {
-    const was = base.variables ? base.variables[name] : undefined;
-    varList.append(el("div", { className: "var" + (was !== undefined && !same(was, value) ? " changed" : "") },
-      el("dt", {}, words(name)), el("dd", {}, suited(valueText(value)))));
+  const values = el("dl", { className: "vars public-vars" });
+  for (const [name, value] of Object.entries(obs.variables || {})) {
+    values.append(varEl(name, valueText(value), changedFrom(base.variables ? base.variables[name] : undefined, value)));
   }
-  const teamVars = obs.team_variables || {};
-  for (const [name, values] of Object.entries(teamVars)) {
-    if (!Array.isArray(values)) continue;
-    const was = base.team_variables ? base.team_variables[name] : undefined;
-    varList.append(el("div", { className: "var" + (was !== undefined && !same(was, values) ? " changed" : "") },
-      el("dt", {}, words(name)), el("dd", {}, values.map((v, k) => `team ${k + 1}: ${valueText(v)}`).join(" · "))));
+  for (const [name, all] of Object.entries(obs.team_variables || {})) {
+    if (!Array.isArray(all)) continue;
+    values.append(varEl(name, all.map((v, k) => `team ${k + 1}: ${valueText(v)}`).join(" · "),
+      changedFrom(base.team_variables ? base.team_variables[name] : undefined, all)));
   }
-  if (varList.childNodes.length) parts.push(varList);
-  fill(pub, parts);
+  if (values.childNodes.length) parts.push(values);
+  fill($("public"), parts);
+}
 
-  // the seat's own cards, sorted
+/** The seat's own cards, large and sorted, the ones new since its last move marked. */
+function renderMine({ obs, seat, base, mine, perPlayer }) {
   const own = $("mine");
-  if (mine) {
-    fill(own, Object.entries(perPlayer).map(([name, zones]) => {
-      const was = base.zones && Array.isArray(base.zones[name]) ? base.zones[name][seat] : undefined;
-      const cards = zones[seat] || [];
-      return el("div", { className: "zone own" }, el("span", { className: "zone-name" }, `your ${words(name)}`),
-        cards.length ? cardsRow(cards, { sort: true, big: true, changedFrom: was, facts: factsOf(obs, name, seat) })
-          : el("span", { className: "empty muted" }, "none"));
-    }));
-    own.hidden = !own.childNodes.length;
-  } else {
+  if (!mine) {
     own.hidden = true;
+    return;
   }
-
-  renderLog(base);
-  renderActions();
-  renderOver();
+  fill(own, Object.entries(perPlayer).map(([name, zones]) => {
+    const was = base.zones && Array.isArray(base.zones[name]) ? base.zones[name][seat] : undefined;
+    const cards = zones[seat] || [];
+    return el("div", { className: "zone own" }, el("span", { className: "zone-name" }, `your ${words(name)}`),
+      cards.length ? cardsRow(cards, { sort: true, big: true, changedFrom: was, facts: factsOf(obs, name, seat) })
+        : el("span", { className: "empty muted" }, "none"));
+  }));
+  own.hidden = !own.childNodes.length;
 }
 
 function renderLog(base) {
@@ -462,144 +481,6 @@ function act(i) {
   T.baseline = snapshot(T.view);
   saveMemory();
   renderActions();
-}
-
-// ---- the end: the result, a rating, the replay ----------------------------------------------
-
-function resultEl(result) {
-  if (result === null || result === undefined) return null;
-  if (typeof result !== "object") return el("p", { className: "result-text" }, suited(String(result)));
-  const box = el("div", { className: "result" });
-  const winners = result.winners;
-  const seat = T.view && T.view.seat;
-  if (Array.isArray(winners) && !T.spectator && typeof seat === "number") {
-    box.append(el("p", { className: "verdict" }, winners.includes(seat) ? (winners.length > 1 ? "You share the win!" : "You won!") : "You did not win this time."));
-  }
-  if (Array.isArray(winners)) {
-    box.append(el("p", { className: "winners" }, winners.length ? `Winner${winners.length > 1 ? "s" : ""}: ${winners.map(seatName).join(", ")}` : "No winner"));
-  }
-  const rows = [];
-  for (const key of ["scores", "returns", "payoffs"]) {
-    if (Array.isArray(result[key])) rows.push([key, result[key]]);
-  }
-  if (rows.length) {
-    const n = rows[0][1].length;
-    box.append(el("table", { className: "scores" },
-      el("thead", {}, el("tr", {}, el("th", {}, ""), Array.from({ length: n }, (_, p) => el("th", {}, seatName(p))))),
-      el("tbody", {}, rows.map(([key, values]) => el("tr", {}, el("th", {}, key), values.map((v) => el("td", {}, valueText(v))))))));
-  }
-  if (result.order === "highest" || result.order === "lowest") {
-    box.append(el("p", { className: "muted" }, `the ${result.order} score wins`));
-  }
-  for (const [key, value] of Object.entries(result)) {
-    if (key === "winners" || key === "order" || value === null || value === undefined || rows.some(([k]) => k === key)) continue;
-    box.append(el("p", { className: "muted" }, `${words(key)}: ${valueText(value)}`));
-  }
-  return box;
-}
-
-function ratingForm() {
-  if (T.rated) return el("p", { className: "thanks" }, "Thank you for rating this game.");
-  const stars = el("div", { className: "stars", role: "radiogroup", "aria-label": "stars" },
-    [1, 2, 3, 4, 5].map((k) => el("label", { className: "star", title: `${k} star${k > 1 ? "s" : ""}` },
-      el("input", { type: "radio", name: "stars", value: String(k), required: true }), el("span", { "aria-hidden": "true" }, "★"),
-      el("span", { className: "visually-hidden" }, `${k}`))));
-  const comment = el("textarea", { name: "comment", rows: 3, maxLength: 2000, placeholder: "what worked, what did not (optional)" });
-  const form = el("form", { className: "rate", id: "rate" },
-    el("p", {}, "How was this game?"), stars, comment,
-    el("button", { type: "submit", className: "primary" }, "send the rating"));
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const picked = form.querySelector("input[name=stars]:checked");
-    if (!picked) return showError("pick 1 to 5 stars");
-    if (send({ type: "rate", stars: Number(picked.value), comment: comment.value.slice(0, 2000) })) {
-      T.rated = true;
-      saveMemory();
-      renderOver();
-    }
-  });
-  return form;
-}
-
-function renderOver() {
-  const box = $("over");
-  const view = T.view;
-  if (!view || !view.over) { box.hidden = true; return; }
-  if (T.replay) {
-    fill(box, replayControls());
-    box.hidden = false;
-    return;
-  }
-  const mySeat = typeof view.seat === "number" && !T.spectator;
-  fill(box, el("h2", {}, "Game over"), resultEl(view.result !== undefined ? view.result : { winners: observation(view).winners }),
-    T.spectator ? null : ratingForm(),
-    el("p", { className: "replay-buttons" }, "Replay: ",
-      mySeat ? el("button", { type: "button", className: "small", id: "replay-seat", onclick: () => openReplay(String(view.seat)) }, "as I saw it") : null,
-      el("button", { type: "button", className: "small", id: "replay-all", onclick: () => openReplay("all") }, "the whole game")));
-  box.hidden = false;
-}
-
-// ---- the replay of a finished game (GET /api/replay/{token}) ---------------------------------
-
-async function openReplay(which) {
-  let data;
-  try {
-    const response = await fetch(`/api/replay/${encodeURIComponent(T.token)}?seat=${encodeURIComponent(which)}`);
-    data = await response.json();
-    if (!response.ok) throw new Error((data && data.error) || `${response.status}`);
-  } catch (e) {
-    return showError(`no replay: ${e.message}`);
-  }
-  if (!data || !Array.isArray(data.steps) || !data.steps.length) return showError("no replay: the game has no moves");
-  T.replay = { data, which, step: 0, view: null, base: null, who: which === "all" ? "the whole game" : `${seatName(Number(which))}'s view` };
-  replayStep(0);
-}
-
-/** Step `k` of the replay drawn, its changes from the step before highlighted. */
-function replayStep(k) {
-  const r = T.replay;
-  const steps = r.data.steps;
-  r.step = Math.max(0, Math.min(k, steps.length - 1));
-  r.view = replayView(steps[r.step]);
-  r.base = snapshot(r.step > 0 ? replayView(steps[r.step - 1]) : r.view);
-  render();
-}
-
-/** The view of a step: the one seat's, or for the whole game every seat's cards put together (the
- * game is over: nothing is secret any more) over the spectator's view. */
-function replayView(step) {
-  const views = (step && step.views) || [];
-  if (T.replay.which !== "all") return views[0] || {};
-  const spectator = views.find((v) => v.seat === null || v.seat === undefined) || views[0] || {};
-  const merged = JSON.parse(JSON.stringify(spectator));
-  merged.seat = null;
-  const obs = observation(merged);
-  const zones = obs.zones || {};
-  for (const v of views) {
-    const theirs = observation(v).zones || {};
-    for (const [name, cards] of Object.entries(theirs)) {
-      if (!Array.isArray(cards) || !Array.isArray(zones[name])) continue;
-      zones[name] = zones[name].map((mine, i) => {
-        if (Array.isArray(mine) && Array.isArray(cards[i])) {
-          return mine.map((c, j) => (c === null && cards[i][j] !== undefined ? cards[i][j] : c));
-        }
-        return mine === null && cards[i] !== undefined ? cards[i] : mine;
-      });
-    }
-  }
-  return merged;
-}
-
-function replayControls() {
-  const r = T.replay;
-  const last = r.data.steps.length - 1;
-  return el("div", { className: "replay-bar", role: "group", "aria-label": "replay" },
-    el("button", { type: "button", className: "small", onclick: () => replayStep(0), disabled: r.step === 0, title: "first" }, "«"),
-    el("button", { type: "button", className: "small", id: "replay-prev", onclick: () => replayStep(r.step - 1), disabled: r.step === 0, title: "back" }, "◀"),
-    el("span", { className: "replay-pos" }, `${r.step + 1} / ${last + 1}`),
-    el("button", { type: "button", className: "small", id: "replay-next", onclick: () => replayStep(r.step + 1), disabled: r.step === last, title: "forward" }, "▶"),
-    el("button", { type: "button", className: "small", onclick: () => replayStep(last), disabled: r.step === last, title: "last" }, "»"),
-    el("button", { type: "button", className: "small", id: "replay-close", onclick: () => { T.replay = null; render(); } }, "back to the table"));
 }
 
 // ---- the keyboard -------------------------------------------------------------------------
