@@ -336,8 +336,23 @@ def test_two_browsers_and_bots_play_coucou_to_the_end(chromium_browser, server):
     assert page.locator("#turn").inner_text().startswith("Replay: step 1 of ")
     page.click("#replay-next")
     assert page.locator("#turn").inner_text().startswith("Replay: step 2 of ")
+    # the whole game shows every hand; a seat's own replay only what it saw
+    hidden_all = page.locator("#players .card.back").count()
     page.click("#replay-close")
     assert page.locator("#turn").inner_text() == "Game over"
+    page.click("#replay-seat")
+    page.locator(".replay-bar").wait_for()
+    assert page.locator("#who").inner_text() == "replay · P0's view"
+    page.click("#replay-next")
+    assert page.locator("#players .card.back").count() > hidden_all
+    page.keyboard.press("Escape")
+    assert page.locator("#turn").inner_text() == "Game over"
+    # the spectator may watch the replay too
+    spectator.click("#replay-all")
+    spectator.locator(".replay-bar").wait_for()
+    assert spectator.locator("#turn").inner_text().startswith("Replay: step 1 of ")
+    spectator.keyboard.press("ArrowRight")
+    assert spectator.locator("#turn").inner_text().startswith("Replay: step 2 of ")
     for person in list(people.values()) + [watcher]:
         person.close()
 
