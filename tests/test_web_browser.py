@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -192,8 +193,6 @@ def log_lines(page) -> list:
 def test_the_page_never_parses_text_as_html():
     """Without a browser: the page's scripts build the page with text nodes and `textContent` only,
     and no page has an inline script, style or event handler (the CSP would refuse them)."""
-    import re
-
     scripts = sorted(STATIC.glob("*.js"))
     assert [p.name for p in scripts] == ["dom.js", "end.js", "lobby.js", "table.js"]
     for path in scripts:
@@ -226,6 +225,7 @@ def test_lobby_lists_the_games_and_creates_a_table(chromium_browser, server):
     assert page.locator("#seats select").count() == 5
     page.fill('[data-option="tokens"]', "2")
     page.select_option('#seats select[data-seat="2"]', "bot:random")
+    page.fill("#seed", "42")
     shot(page, "lobby", full=True)
     page.click("#create-button")
     links = page.locator("#seat-links input.link")
@@ -246,6 +246,16 @@ def test_lobby_lists_the_games_and_creates_a_table(chromium_browser, server):
     table = person.open(addresses[0])
     table.locator("#who").filter(has_text="you are P0").wait_for()
     table.locator("#mine .card").first.wait_for()
+    # the form's seed was sent: a table made with the same seed and seats is the same game (the
+    # lobby's default bot is the game's first, greedy)
+    twin = server.create("coucou", ["person", "person", "bot:random", "bot:greedy", "bot:greedy"],
+                         options={"tokens": 2}, seed=42)
+    other = Person(chromium_browser)
+    again = other.open(absolute(server, twin["seats"][0]["link"]))
+    for p in (table, again):  # both wait for a person (P1 is away: nobody plays for it yet)
+        p.locator("#turn").filter(has_text=re.compile("^(Your turn|Waiting for P1)$")).wait_for()
+    assert hand(again) == hand(table) and log_lines(again) == log_lines(table)
+    other.close()
     person.close()
 
 

@@ -194,8 +194,9 @@ async function create(event) {
     options,
     seats: Array.from($("seats").querySelectorAll("select")).map((s) => s.value),
     undo: $("undo").checked,
-    idle_seconds: Number($("idle").value) || 0,
+    idle_seconds: Number($("idle").value) || 120,
   };
+  if ($("seed").value.trim() !== "") request.seed = Number($("seed").value);
   const button = $("create-button");
   button.disabled = true;
   say("creating…");
