@@ -54,13 +54,14 @@ function renderGames() {
   if (!lobby.games.length) return fill(list, el("li", { className: "muted" }, "no games"));
   fill(list, lobby.games.map((game) => {
     const players = game.players || {};
-    const range = players.min === players.max ? `${players.min} players` : `${players.min}–${players.max} players`;
+    const range = players.min === undefined ? "" : players.min === players.max ? `${players.min} players`
+      : `${players.min}–${players.max} players`;
     return el("li", { className: "game" + (playable(game) ? "" : " broken"), "data-game": game.id },
       el("h3", {}, String(game.title || game.id)),
-      el("p", { className: "meta muted" }, range),
+      range ? el("p", { className: "meta muted" }, range) : null,
       game.about ? el("p", { className: "about" }, suited(game.about)) : null,
       playable(game) ? el("button", { type: "button", className: "small", onclick: () => pick(game.id) }, "set up a table")
-        : el("pre", { className: "problems" }, game.problems.map((p) => (typeof p === "string" ? p : valueText(p.message || p))).join("\n")));
+        : el("ul", { className: "problems" }, game.problems.map((p) => el("li", {}, typeof p === "string" ? p : valueText(p.message || p)))));
   }));
 }
 
