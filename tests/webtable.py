@@ -10,7 +10,7 @@ import warnings
 from typing import Callable, Optional
 
 with warnings.catch_warnings():  # (starlette asks for `httpx2` in its test client; `httpx` works as well)
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from cardlang.web.app import Server, make_app

@@ -49,6 +49,14 @@ ASSET = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$")
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 
+class JSON(JSONResponse):
+    """A JSON answer written by `protocol.encode` (every invisible character of a rule file's text
+    escaped)."""
+
+    def render(self, content) -> bytes:
+        return protocol.encode(content).encode("utf-8")
+
+
 def token_hash(token: str) -> str:
     """What the store keeps of a token."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -185,13 +193,13 @@ class Server:
         given = request.headers.get("x-cardlang-password", "")
         if secrets.compare_digest(given.encode("utf-8", "replace"), self.password.encode("utf-8")):
             return None
-        return JSONResponse({"error": "this lobby asks for its password (header X-Cardlang-Password)"},
+        return JSON({"error": "this lobby asks for its password (header X-Cardlang-Password)"},
                             status_code=401)
 
     def page(self, name: str) -> Response:
         path = self.static / name
         if not path.is_file():
-            return JSONResponse({"error": "no such page"}, status_code=404)
+            return JSON({"error": "no such page"}, status_code=404)
         return FileResponse(path)
 
     async def lobby_page(self, request: Request) -> Response:
@@ -203,20 +211,20 @@ class Server:
     async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]
         if not ASSET.match(name):
-            return JSONResponse({"error": "no such file"}, status_code=404)
+            return JSON({"error": "no such file"}, status_code=404)
         return self.page(name)
 
     async def games(self, request: Request) -> Response:
         refused = self.lobby_refused(request)
         if refused is not None:
             return refused
-        return JSONResponse({"games": [r.info() for r in self.catalog.games.values()]})
+        return JSON({"games": [r.info() for r in self.catalog.games.values()]})
 
     async def list_tables(self, request: Request) -> Response:
         refused = self.lobby_refused(request)
         if refused is not None:
             return refused
-        return JSONResponse({"tables": [t.summary() for t in self.tables.values()]})
+        return JSON({"tables": [t.summary() for t in self.tables.values()]})
 
     async def create_table(self, request: Request) -> Response:
         refused = self.lobby_refused(request)
@@ -224,7 +232,7 @@ class Server:
             return refused
         body = await bounded_body(request)
         if body is None:
-            return JSONResponse({"error": f"a request is at most {MAX_BODY} bytes"}, status_code=413)
+            return JSON({"error": f"a request is at most {MAX_BODY} bytes"}, status_code=413)
         try:
             data = json.loads(body, parse_constant=_refuse)
         except (ValueError, RecursionError):
@@ -247,7 +255,7 @@ class Server:
         self.store.create_table(record, hashes)
         self.tables[record.id] = table
         self.kick(table)
-        return JSONResponse({"table": record.id, "spectator": f"/s/{spectator}",
+        return JSON({"table": record.id, "spectator": f"/s/{spectator}",
                              "seats": [{"seat": s, "kind": k, "link": f"/t/{seat_tokens[s]}" if s in seat_tokens else None}
                                        for s, k in enumerate(record.seats)]})
 
@@ -263,14 +271,14 @@ class Server:
     async def replay(self, request: Request) -> Response:
         found = self.find(request.path_params["token"])
         if found is None:
-            return JSONResponse({"error": "no such table"}, status_code=404)
+            return JSON({"error": "no such table"}, status_code=404)
         table, _ = found
         if not table.over:
-            return JSONResponse({"error": "the game is not over: its replay comes at the end"}, status_code=409)
+            return JSON({"error": "the game is not over: its replay comes at the end"}, status_code=409)
         which = request.query_params.get("seat", "all")
         if which != "all" and not (which.isdigit() and int(which) < table.n):
             return bad(f"`seat` is `all` or a seat from 0 to {table.n - 1}")
-        return JSONResponse(replay_steps(table, None if which == "all" else int(which)))
+        return JSON(replay_steps(table, None if which == "all" else int(which)))
 
     # ------------------------------------------------------------------ the WebSocket
     async def socket(self, ws: WebSocket) -> None:
@@ -386,7 +394,7 @@ class Server:
 
 
 def bad(message: str) -> Response:
-    return JSONResponse({"error": " ".join(message.split())}, status_code=400)
+    return JSON({"error": " ".join(message.split())}, status_code=400)
 
 
 def _refuse(name):
@@ -440,7 +448,7 @@ class SecurityHeaders:
 
         for k, v in scope.get("headers", ()):
             if k == b"content-length" and (not v.isdigit() or int(v) > MAX_BODY):
-                response = JSONResponse({"error": f"a request is at most {MAX_BODY} bytes"}, status_code=413)
+                response = JSON({"error": f"a request is at most {MAX_BODY} bytes"}, status_code=413)
                 return await response(scope, receive, send_with_headers)
         return await self.app(scope, receive, send_with_headers)
 

@@ -9,6 +9,8 @@ histories a seat cannot tell apart give byte-identical messages (the leak test c
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from typing import Optional
 
 from ..play.table_view import score_order
@@ -23,9 +25,40 @@ class BadMessage(ValueError):
     """A client's message that is refused: its one-line reason."""
 
 
+def _invisible_class() -> re.Pattern:
+    """The characters that are not shown as themselves (controls, format characters such as bidi
+    overrides and zero-width spaces, line separators, private use, unassigned): `encode` writes
+    them as `\\uXXXX` escapes, as `lang.untrusted.visible` does for a terminal."""
+    ranges, start = [], None
+    for code in range(0x10000):
+        bad = 0xD800 <= code <= 0xDFFF or unicodedata.category(chr(code)) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cn")
+        if bad and start is None:
+            start = code
+        elif not bad and start is not None:
+            ranges.append((start, code - 1))
+            start = None
+    if start is not None:
+        ranges.append((start, 0xFFFF))
+    parts = [re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges]
+    parts.append("\U00010000-\U0010ffff")  # (above the BMP: escaped whatever it is, rare in a game)
+    return re.compile("[" + "".join(parts) + "]")
+
+
+_INVISIBLE = _invisible_class()
+
+
+def _escape(m: re.Match) -> str:
+    code = ord(m.group(0))
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 def encode(message: dict) -> str:
-    """A message as sent: compact JSON, keys in the order built, text as UTF-8 (no HTML anywhere)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """A message as sent: compact JSON, keys in the order built, text as UTF-8 (no HTML anywhere),
+    every character that is not shown as itself escaped (JSON reads it back the same)."""
+    return _INVISIBLE.sub(_escape, json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
 
 
 def error(message: str) -> str:
