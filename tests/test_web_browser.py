@@ -380,6 +380,11 @@ def test_table_at_phone_width(chromium_browser, server):
     hand_box = page.locator("#mine").bounding_box()
     assert hand_box["y"] < page.locator("#players").bounding_box()["y"]  # the seat's own cards come first
     shot(page, "phone", full=True)
+    # a digit plays an action: "1" the first
+    before = page.locator("#log li").count()
+    page.keyboard.press("1")
+    page.locator("#log li").nth(before).wait_for()
+    assert page.locator("#log li").nth(before).inner_text().startswith("P0 chooses ")
     # the lobby too
     lobby = person.open(server.url + "/")
     lobby.locator(".game").first.wait_for()
@@ -409,11 +414,16 @@ def test_cards_have_coloured_suits_and_the_hand_is_sorted(chromium_browser, serv
         assert colour == ("rgb(200, 16, 46)" if label[-1] in "♥♦" else "rgb(27, 31, 36)"), (label, colour)
     # the others' cards are backs
     assert page.locator('#players .player[data-seat="1"] .card.back').count() == 1
-    # the dealer's legal actions, by digit: "1" plays the first
+    # the dealer keeps one of its cards: each card names one action ("keep K♦"), and clicking it plays it
     page.locator("#actions button.action:not([disabled])").first.wait_for()
+    assert page.locator("#mine .card.playable").count() == 3
+    card = page.locator("#mine .card.playable").nth(1)
+    kept = card.get_attribute("data-card")
+    assert card.get_attribute("title") == f"keep {kept}"
     before = page.locator("#log li").count()
-    page.keyboard.press("1")
+    card.click()
     page.locator("#log li").nth(before).wait_for()
+    assert page.locator("#log li").nth(before).inner_text() == f"P0 chooses keep {kept}"
     # what happened since the seat's move is marked new
     total, new = page.locator("#log li").evaluate_all("els => [els.length, els.filter(e => e.classList.contains('new')).length]")
     assert new == total - before > 0

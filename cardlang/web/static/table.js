@@ -425,6 +425,28 @@ function renderMine({ obs, seat, base, mine, perPlayer }) {
   own.hidden = !own.childNodes.length;
 }
 
+/** The index of the one action whose label names `card` (as a word: "play 10♥", not "play 0♥"),
+ * or -1 when none or several do. */
+function actionOfCard(card, list) {
+  const named = list.map((a, i) => [i, String(a.label).split(/[\s,;:()]+/).includes(card)]).filter(([, yes]) => yes);
+  return named.length === 1 ? named[0][0] : -1;
+}
+
+/** A card of the seat's hand that one of its actions names can be played by clicking it (or with
+ * Enter when focused); hovering shows which action. */
+function linkCardsToActions() {
+  const list = actions();
+  const live = !!(T.ws && T.ws.readyState === WebSocket.OPEN) && !T.sent;
+  for (const card of $("mine").querySelectorAll(".card.face")) {
+    const i = live ? actionOfCard(card.getAttribute("data-card"), list) : -1;
+    card.classList.toggle("playable", i >= 0);
+    card.tabIndex = i >= 0 ? 0 : -1;
+    card.onclick = i >= 0 ? () => act(i) : null;
+    card.onkeydown = i >= 0 ? (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); event.stopPropagation(); act(i); } } : null;
+    card.title = i >= 0 ? visible(list[i].label) : visible(card.getAttribute("data-card"));
+  }
+}
+
 function renderLog(base) {
   const list = $("log");
   const log = logOf(shown());
@@ -462,6 +484,7 @@ function renderActions() {
   if (canUndo) keys.push("U takes your move back");
   $("hint").textContent = keys.join(" · ");
   undo.disabled = !live;
+  linkCardsToActions();
   if (hadFocus && list.length) focusSelected();
 }
 
