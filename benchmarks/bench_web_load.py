@@ -133,7 +133,9 @@ def main() -> None:
                 time.sleep(0.2)
             rss_start, cpu_start = rss_mib(server.pid), cpu_seconds(server.pid)
             load_before = os.getloadavg()
+            client_cpu = time.process_time()
             times, counts = asyncio.run(run(args.tables, args.seconds, port, args.seed))
+            client_cpu = time.process_time() - client_cpu
             cpu = cpu_seconds(server.pid) - cpu_start
             rss = rss_mib(server.pid)
             load_after = os.getloadavg()
@@ -150,6 +152,7 @@ def main() -> None:
     print(f"action -> next view: p50 {ms[0]:.1f} ms, p90 {ms[1]:.1f} ms, p99 {ms[2]:.1f} ms, max {ms[3]:.1f} ms")
     print(f"server: {cpu:.1f} s CPU ({1000 * cpu / max(1, counts['moves']):.2f} ms a move), "
           f"RSS {rss_start:.0f} MiB at start, {rss:.0f} MiB at the end")
+    print(f"the simulated people (this process, on the same cores): {client_cpu:.1f} s CPU")
     print(f"load average (1, 5, 15 min): before {', '.join(f'{x:.2f}' for x in load_before)}; "
           f"after {', '.join(f'{x:.2f}' for x in load_after)}; {os.cpu_count()} cores")
 

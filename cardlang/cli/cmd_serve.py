@@ -64,6 +64,7 @@ def serve_command(games, host: str, port: int, db: str, reload_: bool, password:
     paths = list(games)
 
     def find() -> list:
+        """The rule files of the paths given (a folder looked at again each time)."""
         return find_files([p for p in paths if os.path.exists(p)])[0]
 
     catalog = Catalog(find)

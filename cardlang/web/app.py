@@ -54,6 +54,7 @@ class JSON(JSONResponse):
     escaped)."""
 
     def render(self, content) -> bytes:
+        """The body: `protocol.encode` of the content."""
         return protocol.encode(content).encode("utf-8")
 
 
@@ -63,11 +64,16 @@ def token_hash(token: str) -> str:
 
 
 class Connection:
-    """One open WebSocket: its seat (None: a spectator), its latest message waiting to go out, its
-    rate bucket."""
+    """One open WebSocket: its table and seat (None: a spectator), what waits to go out, its rate
+    bucket. A view is queued as a mark and written when it goes out, from the table as it is then:
+    moves made meanwhile (the bots') cost no view of their own, and a slow reader never gets an old
+    one."""
 
-    def __init__(self, ws: WebSocket, seat: Optional[int]):
+    VIEW = None  # the mark of a view in the outbox
+
+    def __init__(self, ws: WebSocket, table, seat: Optional[int]):
         self.ws = ws
+        self.table = table
         self.seat = seat
         self.outbox: list = []
         self.ready = asyncio.Event()
@@ -75,14 +81,22 @@ class Connection:
         self.last = time.monotonic()
         self.refused = 0
 
-    def push(self, text: str, replace_view: bool = True) -> None:
-        """Queues a message; a newer view replaces a view not yet sent (each view is whole)."""
-        if replace_view and self.outbox and self.outbox[-1][0]:
-            self.outbox[-1] = (True, text)
-        else:
-            self.outbox.append((replace_view, text))
-            del self.outbox[:-32]
+    def push(self, text: str) -> None:
+        """Queues a message (at most 32 wait: a reader that does not read loses the oldest)."""
+        self.outbox.append(text)
+        del self.outbox[:-32]
         self.ready.set()
+
+    def push_view(self) -> None:
+        """Queues the seat's view, unless one waits already (it will be the newest when it goes)."""
+        if self.VIEW not in self.outbox:
+            self.outbox.append(self.VIEW)
+        self.ready.set()
+
+    def next_text(self) -> str:
+        """The next message to send (a view mark becomes the view as the table is now)."""
+        item = self.outbox.pop(0)
+        return self.table.view_text(self.seat) if item is self.VIEW else item
 
     def allow(self) -> bool:
         """The rate limit: a bucket of BURST messages refilled at RATE a second."""
@@ -119,6 +133,7 @@ class Server:
 
     # ------------------------------------------------------------------ the play
     def lock(self, table_id: str) -> asyncio.Lock:
+        """The lock under which a table's moves are made."""
         lock = self.locks.get(table_id)
         if lock is None:
             lock = self.locks[table_id] = asyncio.Lock()
@@ -135,8 +150,8 @@ class Server:
         seats = protocol.encode(table.seats_message()) if seats_too else None
         for conn in list(self.connections.get(table.record.id, ())):
             if seats is not None:
-                conn.push(seats, replace_view=False)
-            conn.push(table.view_text(conn.seat))
+                conn.push(seats)
+            conn.push_view()
 
     def kick(self, table: Table) -> None:
         """Lets the bots play, if one is to move and none is playing yet at this table."""
@@ -188,6 +203,7 @@ class Server:
 
     # ------------------------------------------------------------------ HTTP
     def lobby_refused(self, request: Request) -> Optional[Response]:
+        """A 401 answer when the lobby has a password and the request lacks it, else None."""
         if self.password is None:
             return None
         given = request.headers.get("x-cardlang-password", "")
@@ -197,36 +213,43 @@ class Server:
                             status_code=401)
 
     def page(self, name: str) -> Response:
+        """A shipped file of `static/`, or 404."""
         path = self.static / name
         if not path.is_file():
             return JSON({"error": "no such page"}, status_code=404)
         return FileResponse(path)
 
     async def lobby_page(self, request: Request) -> Response:
+        """`GET /`."""
         return self.page("lobby.html")
 
     async def table_page(self, request: Request) -> Response:
+        """`GET /t/{token}` and `GET /s/{token}`: the page reads the token from its address."""
         return self.page("table.html")
 
     async def asset(self, request: Request) -> Response:
+        """`GET /static/{name}`: a file of the folder itself, by a plain name."""
         name = request.path_params["name"]
         if not ASSET.match(name):
             return JSON({"error": "no such file"}, status_code=404)
         return self.page(name)
 
     async def games(self, request: Request) -> Response:
+        """`GET /api/games`."""
         refused = self.lobby_refused(request)
         if refused is not None:
             return refused
         return JSON({"games": [r.info() for r in self.catalog.games.values()]})
 
     async def list_tables(self, request: Request) -> Response:
+        """`GET /api/tables` (no token)."""
         refused = self.lobby_refused(request)
         if refused is not None:
             return refused
         return JSON({"tables": [t.summary() for t in self.tables.values()]})
 
     async def create_table(self, request: Request) -> Response:
+        """`POST /api/tables`: the only answer that holds the tokens."""
         refused = self.lobby_refused(request)
         if refused is not None:
             return refused
@@ -269,6 +292,7 @@ class Server:
         return self.tables[found[0]], found[1]
 
     async def replay(self, request: Request) -> Response:
+        """`GET /api/replay/{token}?seat=k|all`: a finished game played again."""
         found = self.find(request.path_params["token"])
         if found is None:
             return JSON({"error": "no such table"}, status_code=404)
@@ -282,6 +306,7 @@ class Server:
 
     # ------------------------------------------------------------------ the WebSocket
     async def socket(self, ws: WebSocket) -> None:
+        """`WS /ws/{token}`: hello, the view, then a view after every change; reads the client's messages."""
         await ws.accept()
         if not origin_ok(ws):
             await ws.send_text(protocol.error("this page's origin may not open the table"))
@@ -299,12 +324,12 @@ class Server:
             await ws.send_text(protocol.error("this table has too many connections"))
             await ws.close(4429)
             return
-        conn = Connection(ws, seat)
+        conn = Connection(ws, table, seat)
         conns.add(conn)
         table.join(seat)
-        conn.push(protocol.encode(table.hello(seat)), replace_view=False)
-        conn.push(protocol.encode(table.seats_message()), replace_view=False)
-        conn.push(table.view_text(seat))
+        conn.push(protocol.encode(table.hello(seat)))
+        conn.push(protocol.encode(table.seats_message()))
+        conn.push_view()
         self.broadcast_seats(table, conn)
         writer = asyncio.get_running_loop().create_task(self._write(conn))
         try:
@@ -316,10 +341,11 @@ class Server:
             self.broadcast_seats(table, None)
 
     def broadcast_seats(self, table: Table, but: Optional[Connection]) -> None:
+        """Every connection of the table (but one) is told who sits where now."""
         text = protocol.encode(table.seats_message())
         for c in list(self.connections.get(table.record.id, ())):
             if c is not but:
-                c.push(text, replace_view=False)
+                c.push(text)
 
     async def _write(self, conn: Connection) -> None:
         try:
@@ -327,8 +353,7 @@ class Server:
                 await conn.ready.wait()
                 conn.ready.clear()
                 while conn.outbox:
-                    _, text = conn.outbox.pop(0)
-                    await conn.ws.send_text(text)
+                    await conn.ws.send_text(conn.next_text())
         except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
             return
         except Exception:  # noqa: BLE001 - a socket gone bad: the reader ends the connection
@@ -345,7 +370,7 @@ class Server:
                 return
             raw = message.get("text") if message.get("text") is not None else message.get("bytes")
             if raw is not None and len(raw) > protocol.MAX_MESSAGE * 4:
-                conn.push(protocol.error(f"a message is at most {protocol.MAX_MESSAGE} bytes"), replace_view=False)
+                conn.push(protocol.error(f"a message is at most {protocol.MAX_MESSAGE} bytes"))
                 await asyncio.sleep(0.05)
                 await ws.close(1009)
                 return
@@ -354,16 +379,16 @@ class Server:
                 if conn.refused > MAX_REFUSED:
                     await ws.close(4429)
                     return
-                conn.push(protocol.error("too many messages: slow down"), replace_view=False)
+                conn.push(protocol.error("too many messages: slow down"))
                 continue
             try:
                 msg = protocol.parse_client(raw)
                 reply = await self.handle(table, conn, msg)
             except (protocol.BadMessage, TableError) as e:
-                conn.push(protocol.error(str(e)), replace_view=False)
+                conn.push(protocol.error(str(e)))
                 continue
             if reply is not None:
-                conn.push(protocol.encode(reply), replace_view=False)
+                conn.push(protocol.encode(reply))
 
     async def handle(self, table: Table, conn: Connection, msg: dict) -> Optional[dict]:
         """One checked message of a connection: its direct answer (None when the views say it)."""
@@ -394,6 +419,7 @@ class Server:
 
 
 def bad(message: str) -> Response:
+    """A 400 answer with one line."""
     return JSON({"error": " ".join(message.split())}, status_code=400)
 
 

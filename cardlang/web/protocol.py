@@ -67,6 +67,7 @@ def error(message: str) -> str:
 
 
 def player_names(n: int) -> list:
+    """`["P0", "P1", …]`: how the engine names the seats."""
     return [f"P{s}" for s in range(n)]
 
 

@@ -36,6 +36,7 @@ class Rules:
 
     @property
     def title(self) -> str:
+        """The game's title, or the file's name when it does not check."""
         return self.symbols.title if self.symbols is not None else os.path.basename(self.path)
 
     def info(self) -> dict:
@@ -120,6 +121,7 @@ class Catalog:
         return changed
 
     def get(self, game_id: str) -> Optional[Rules]:
+        """The game of an id, or None."""
         return self.games.get(game_id)
 
 

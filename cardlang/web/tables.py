@@ -59,6 +59,7 @@ def new_token() -> str:
 
 
 def new_table_id() -> str:
+    """A table's id (public: it is no credential)."""
     return secrets.token_urlsafe(6)
 
 
@@ -95,13 +96,16 @@ class Table:
 
     @property
     def seq(self) -> int:
+        """The count of changes at the table (moves and undos)."""
         return self.record.seq
 
     @property
     def over(self) -> bool:
+        """Whether the game ended (or a rule stopped it)."""
         return self.state.is_terminal() or self.broken is not None
 
     def status(self) -> str:
+        """`playing`, `over`, or `broken` (a rule stopped the game)."""
         return "broken" if self.broken is not None else "over" if self.state.is_terminal() else "playing"
 
     def summary(self) -> dict:
@@ -155,10 +159,12 @@ class Table:
         return self.idle_bot if self.idle(seat) else None
 
     def join(self, seat: Optional[int]) -> None:
+        """A connection of the seat opened."""
         if seat is not None:
             self.present[seat] += 1
 
     def leave(self, seat: Optional[int]) -> None:
+        """A connection of the seat closed: the seat is empty from now if it was the last."""
         if seat is not None:
             self.present[seat] = max(0, self.present[seat] - 1)
             if not self.present[seat]:
