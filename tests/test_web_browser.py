@@ -91,6 +91,7 @@ class Server:
                         return
             except OSError:
                 time.sleep(0.1)
+        self.stop()  # (no server left behind by a failed test)
         raise AssertionError("the server did not answer within 30 s")
 
     def kill(self) -> None:
@@ -124,9 +125,11 @@ def server(tmp_path_factory):
     s = Server([ROOT / "games", tmp / "hostile.cards", tmp / "broken.cards", ROOT / "tests" / "hostile_text" / "escapes_in_texts.cards",
                 ROOT / "examples" / "hints.cards", ROOT / "examples" / "spades.cards"],
                tmp / "tables.sqlite", tmp / "server.log")
-    s.start()
-    yield s
-    s.stop()
+    try:
+        s.start()
+        yield s
+    finally:
+        s.stop()
 
 
 @pytest.fixture(scope="module")
@@ -508,8 +511,8 @@ def test_undo_takes_back_a_move_where_the_table_allows_it(chromium_browser, serv
 def test_a_protected_lobby_asks_for_its_password(chromium_browser, tmp_path):
     s = Server([ROOT / "games"], tmp_path / "tables.sqlite", tmp_path / "server.log",
                extra=("--password", "our secret"))
-    s.start()
     try:
+        s.start()
         person = Person(chromium_browser)
         page = person.open(s.url + "/")
         page.locator("#password-form").wait_for()
