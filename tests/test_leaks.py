@@ -5,8 +5,8 @@ or labels depend on hidden cards, which `check` rightly warns about) that has hi
 mid-game states (seeded), the cards seat k does not know are dealt again in a way that fits the
 round's past play (`SeatView.sample`, which replays the round by place in the new deal, so the
 twin's own log is written again from the round's first decision), and for seat k the view (labels
-included), `transcript(k)`, the rendered play screen and each bot's decision with the same seed
-must be the same in both, and so must everything the research adapters (PettingZoo, Gymnasium,
+included), `transcript(k)`, the rendered play screen, the web table's message (`web`, byte for
+byte) and each bot's decision with the same seed must be the same in both, and so must everything the research adapters (PettingZoo, Gymnasium,
 OpenSpiel) give that seat. OpenSpiel's tensors, whose information state holds the game's decisions,
 are checked on OpenSpiel's own states: the same course with two hidden cards exchanged. The explicit
 findings of issue 13 follow.

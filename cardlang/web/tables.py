@@ -16,6 +16,7 @@ from typing import Optional
 from ..lang.diagnostics import CardlangError
 from ..play.bots import BotNameError, make_bot, parse_bot
 from ..play.table_bots import Bots
+from ..play.table_view import Layout
 from ..runtime.basics import RuleError
 from . import protocol
 from .rules import build
@@ -120,7 +121,7 @@ class Table:
         return {"type": "hello", "role": "spectator" if seat is None else "seat", "seat": seat,
                 "table": self.record.id, "game": self.game.title, "players": protocol.player_names(self.n),
                 "seats": [{"seat": s, "kind": k} for s, k in enumerate(self.record.seats)],
-                "undo": self.record.undo, "about": self.game.symbols.about or ""}
+                "undo": self.record.undo, "about": self.game.symbols.about or "", **table_shape(self.game)}
 
     def seats_message(self) -> dict:
         """Who sits where now: connected, and played by a bot for now."""
@@ -233,6 +234,17 @@ class Table:
         self.state, self.broken = replay(self.game, self.record)
         self.record.seq += 1
         self.record.status = self.status()
+
+
+def table_shape(game) -> dict:
+    """The static shape of the game's table, from its rules (public): each zone's kind, whether each
+    player has one and who sees its cards; the deck's cards in the order a hand is sorted (suit,
+    then rank, as the terminal sorts it: `play.table_view.Layout`)."""
+    layout = Layout.of(game)
+    zones = {name: {"per_player": bool(per), "visibility": vis, "kind": kind}
+             for name, (per, vis, kind) in layout.zones.items()}
+    order = sorted(layout.card_order, key=lambda label: layout.card_order[label])
+    return {"zones": zones, "card_order": order}
 
 
 def revealed(before, after) -> Optional[str]:

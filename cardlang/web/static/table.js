@@ -20,7 +20,8 @@ const T = {
   rated: false,
   seats: null,         // the last `seats` message's list: who is connected, who a bot plays for now
   replay: null,        // an open replay: {data, which, step, view, base, who}
-  order: null,         // the deck's cards in order, when the server gives it (to sort the hand)
+  order: null,         // the deck's cards in the order a hand is sorted (hello's `card_order`)
+  shape: null,         // hello's `zones`: {name: {per_player, visibility, kind: "pile"|"row"}}
 };
 
 function $(id) { return document.getElementById(id); }
@@ -136,7 +137,9 @@ function send(message) {
 function handle(message) {
   if (message.type === "hello") {
     T.hello = message;
-    if (Array.isArray(message.order)) T.order = message.order.map(String);
+    // the table's shape from the rules: which zones are one per seat, which are rows; the deck's sort order
+    if (Array.isArray(message.card_order)) T.order = message.card_order.map(String);
+    if (message.zones && typeof message.zones === "object") T.shape = message.zones;
     renderHeader();
   } else if (message.type === "view") {
     T.sent = false;
@@ -204,14 +207,24 @@ function playerCount(obs) {
   return Array.isArray(obs.active) ? obs.active.length : 0;
 }
 
-/** Zones held one per seat: a list of lists as long as the player count. */
+/** Zones held one per seat, as the rules say (hello's `zones`), else as they look: a list of lists
+ * as long as the player count. */
 function perPlayerZones(obs) {
   const n = playerCount(obs);
   const out = {};
   for (const [name, cards] of Object.entries(obs.zones || {})) {
-    if (Array.isArray(cards) && cards.length === n && cards.every(Array.isArray)) out[name] = cards;
+    if (!Array.isArray(cards) || cards.length !== n || !cards.every(Array.isArray)) continue;
+    const shape = T.shape && T.shape[name];
+    if (shape ? shape.per_player === true : true) out[name] = cards;
   }
   return out;
+}
+
+/** A zone's cards as its kind draws them: a row spread out, a pile its face-up top over a stack. */
+function zoneCards(name, cards) {
+  const shape = T.shape && T.shape[name];
+  if (shape && shape.kind === "row") return cards.length ? cardsRow(cards) : el("span", { className: "empty muted" }, "empty");
+  return pileEl(cards);
 }
 
 function toAct(view) {
@@ -391,8 +404,8 @@ function renderPublic({ obs, base, perPlayer }) {
     if (perPlayer[name] || !Array.isArray(cards)) continue;
     const changed = changedFrom(base.zones ? base.zones[name] : undefined, cards);
     const drawn = cards.length && cards.every(Array.isArray)  // a numbered family: its piles in order
-      ? el("span", { className: "piles" }, cards.map((pile, k) => el("span", { className: "numbered" }, el("span", { className: "muted" }, `${k + 1}`), pileEl(pile))))
-      : pileEl(cards);
+      ? el("span", { className: "piles" }, cards.map((pile, k) => el("span", { className: "numbered" }, el("span", { className: "muted" }, `${k + 1}`), zoneCards(name, pile))))
+      : zoneCards(name, cards);
     parts.push(el("div", { className: "zone" + (changed ? " changed" : "") }, el("span", { className: "zone-name" }, words(name)), drawn));
   }
   const values = el("dl", { className: "vars public-vars" });
