@@ -406,11 +406,12 @@ def test_cards_have_coloured_suits_and_the_hand_is_sorted(chromium_browser, serv
             break
     else:
         pytest.fail("no seed in 40 made seat 0 the dealer")
+    # sorted as the rules sort a hand (hello's `card_order`: suit, then rank in the game's order)
     cards = hand(page)
-    suits = "♠♥♣♦"
-    keys = [(suits.index(c[-1]), ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"].index(c[:-1]))
-            for c in cards]
-    assert keys == sorted(keys), cards
+    order = page.evaluate("T.order")
+    assert len(order) == 32 and cards == sorted(cards, key=order.index), (cards, order)
+    suits = [c[-1] for c in cards]
+    assert suits == sorted(suits, key=suits.index)  # a suit's cards side by side
     for card in page.locator("#mine .card").all():
         label = card.get_attribute("data-card")
         colour = card.evaluate("e => getComputedStyle(e).color")
