@@ -178,6 +178,13 @@ def absolute(server, link: str) -> str:
     return server.url + link
 
 
+def sync_api_errors():
+    """Playwright's timeout error (imported late: Playwright may be missing)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    return PlaywrightTimeout
+
+
 def enabled_actions(page):
     return page.locator("#actions button.action:not([disabled])")
 
@@ -298,8 +305,11 @@ def test_two_browsers_and_bots_play_coucou_to_the_end(chromium_browser, server):
                 page.keyboard.press("Enter")
             moves[seat] += 1
             moved = True
-            # what this seat sees next is highlighted as new since its move
-            page.locator("#log li").nth(before).wait_for()
+            try:
+                page.locator("#log li").nth(before).wait_for(timeout=15000)
+            except sync_api_errors() as e:  # say what the page showed instead
+                raise AssertionError(f"no new view after P{seat}'s move {moves[seat]}: the page says "
+                                     f"{page.locator('#error').text_content()!r}, {page.locator('#conn').text_content()!r}") from e
         if moved and not reopened and moves[0] + moves[1] >= 2 and not pages[1].locator("#over").is_visible():
             # P1 closes its page and opens its link again: back where it was
             page = pages[1]
