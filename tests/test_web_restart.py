@@ -153,3 +153,21 @@ def test_a_database_of_another_program_is_refused(tmp_path):
     assert "Traceback" not in run.stderr
     with sqlite3.connect(db) as conn:
         assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["accounts"]
+
+
+@pytest.mark.parametrize("args,code,expected", [
+    (["serve"], 2, "name the rule files or folders to serve"),
+    (["serve", "no/such/file.cards"], 2, "does not exist"),
+    (["serve", COUCOU, "--port", "99999"], 2, "--port"),
+    (["serve", COUCOU, "--db", "/no/such/folder/tables.sqlite"], 1, "no folder"),
+])
+def test_the_command_line_refuses_in_one_line(args, code, expected, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from cardlang.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == code, result.output
+    assert expected in result.output and "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []  # (no database made for a command refused)

@@ -230,7 +230,7 @@ def test_a_seat_left_empty_is_played_by_a_bot_until_its_person_returns(monkeypat
                         idle_seconds=1)
         table = srv.tables[made["table"]]
         assert not table.over
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while not table.over and time.monotonic() < deadline:
             time.sleep(0.2)
         assert table.over, "the empty seat's bot did not play"
@@ -328,7 +328,7 @@ def test_a_file_that_no_longer_checks_shows_its_problems_and_running_tables_keep
     with W.client(srv) as c:
         made = W.create(c, game="mine", seats=["person"] * 5, seed=1)
         rules.write_text("game \"Broken\"\nplayers 2\nround:\n    oops\n", encoding="utf-8")
-        deadline = time.monotonic() + 6
+        deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             problems = c.get("/api/games").json()["games"][0]["problems"]
             if problems:
@@ -344,7 +344,7 @@ def test_a_file_that_no_longer_checks_shows_its_problems_and_running_tables_keep
         assert "Rule 1: 32 cards" in table.record.rules[str(rules)]
         rules.write_text(open(W.COUCOU, encoding="utf-8").read().replace('game "Coucou"', 'game "Coucou 2"'),
                          encoding="utf-8")
-        deadline = time.monotonic() + 6
+        deadline = time.monotonic() + 20
         while time.monotonic() < deadline and c.get("/api/games").json()["games"][0]["title"] != "Coucou 2":
             time.sleep(0.3)
         made2 = W.create(c, game="mine", seats=["person"] * 5, seed=1)

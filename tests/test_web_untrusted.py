@@ -8,6 +8,8 @@ import json
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import webtable as W
 from cardlang.web import app as web_app
@@ -190,3 +192,34 @@ def test_encode_escapes_every_control_character():
     text = protocol.encode({"label": "a\x1b[31mb\x07\u2028\u202e<script>"})
     assert "\x1b" not in text and "\x07" not in text and "\u2028" not in text and "\u202e" not in text
     assert json.loads(text)["label"] == "a\x1b[31mb\x07\u2028\u202e<script>"
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                           max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=200), st.binary(max_size=50),
+                 st.dictionaries(st.sampled_from(["type", "id", "seq", "stars", "comment", "x"]),
+                                 st.one_of(st.sampled_from(["act", "undo", "rate", "ping"]), JSON_VALUES),
+                                 max_size=5).map(json.dumps)))
+def test_any_client_message_is_read_or_refused_in_one_line(raw):
+    try:
+        msg = protocol.parse_client(raw)
+    except protocol.BadMessage as e:
+        assert "\n" not in str(e) and str(e)
+        return
+    assert msg["type"] in protocol.CLIENT_TYPES
+    if msg["type"] == "act":
+        assert isinstance(msg["id"], int) and not isinstance(msg["id"], bool)
+
+
+def test_the_tables_being_played_at_once_are_bounded(monkeypatch):
+    monkeypatch.setattr(web_app, "MAX_PLAYING", 2)
+    srv = W.server()
+    with W.client(srv) as c:
+        W.create(c, seats=["person"] * 5)
+        W.create(c, seats=["person"] * 5)
+        r = c.post("/api/tables", json={"game": "coucou", "players": 5, "seats": ["person"] * 5})
+        assert r.status_code == 503 and r.json() == {"error": "2 tables are being played: try again when one ends"}

@@ -35,6 +35,8 @@ def serve_command(games, host: str, port: int, db: str, reload_: bool, password:
       cardlang serve games/coucou.cards --reload --db playtest.sqlite
       cardlang serve --db playtest.sqlite --export playtest.json
     """
+    if export is None and not games:
+        raise click.UsageError("name the rule files or folders to serve (e.g. `cardlang serve games/`)")
     try:
         from ..web.store import StoreError, open_store
     except ImportError as e:  # pragma: no cover - the `web` extra not installed
@@ -52,8 +54,6 @@ def serve_command(games, host: str, port: int, db: str, reload_: bool, password:
             raise click.ClickException(str(e))
         echo(f"exported {count} table(s) to {export}")
         return
-    if not games:
-        raise click.UsageError("name the rule files or folders to serve (e.g. `cardlang serve games/`)")
     try:
         import uvicorn
 

@@ -40,6 +40,7 @@ RATE = 20.0  # messages a second a connection may send
 BURST = 40.0
 MAX_REFUSED = 200  # refused messages after which a connection is closed
 MAX_CONNECTIONS = 64  # per table
+MAX_PLAYING = 1000  # tables being played at once: past it, a new table waits for one to end
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "font-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 SECURITY_HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff",
@@ -175,7 +176,11 @@ class Server:
                     else:  # (a search thinks on a copy, in a thread: the server answers meanwhile)
                         action = await asyncio.to_thread(bot.choose, table.state.clone())
                 except RuleError as e:
-                    table.broken = str(e)
+                    table.broken = " ".join(str(e).split())
+                    self.broadcast(table)
+                    return
+                except Exception as e:  # noqa: BLE001 - a bot's failure stops its table with one line, not the server
+                    table.broken = f"a bot failed: {type(e).__name__}: {' '.join(str(e).split())}"[:500]
                     self.broadcast(table)
                     return
                 async with self.lock(table.record.id):
@@ -253,6 +258,9 @@ class Server:
         refused = self.lobby_refused(request)
         if refused is not None:
             return refused
+        if sum(1 for t in self.tables.values() if not t.over) >= MAX_PLAYING:
+            return JSON({"error": f"{MAX_PLAYING} tables are being played: try again when one ends"},
+                        status_code=503)
         body = await bounded_body(request)
         if body is None:
             return JSON({"error": f"a request is at most {MAX_BODY} bytes"}, status_code=413)
@@ -386,6 +394,9 @@ class Server:
                 reply = await self.handle(table, conn, msg)
             except (protocol.BadMessage, TableError) as e:
                 conn.push(protocol.error(str(e)))
+                continue
+            except RuleError as e:  # (a rule of the file broke while the move was played or shown)
+                conn.push(protocol.error(f"the rules broke: {e}"))
                 continue
             if reply is not None:
                 conn.push(protocol.encode(reply))
