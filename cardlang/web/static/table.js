@@ -51,12 +51,13 @@ function setConn(state, text) {
   document.body.setAttribute("data-conn", state);
 }
 
-function showError(text) {
+/** A refusal, shown for a few seconds; `lasting`: shown until the page closes. */
+function showError(text, lasting) {
   const box = $("error");
   setText(box, String(text));
   box.hidden = false;
   clearTimeout(showError.timer);
-  showError.timer = setTimeout(() => { box.hidden = true; }, 6000);
+  if (!lasting) showError.timer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
 function connect() {
@@ -146,7 +147,7 @@ function handle(message) {
     const before = T.view;
     T.view = message;
     if (!before || before.seq !== message.seq) T.selected = 0;
-    if (message.error) showError(message.error);  // the table cannot go on (a rule error): said once per view
+    if (message.error) showError(message.error, true);  // the table cannot go on (a rule broke): said for good
     if (!T.baseline || T.spectator) {
       // a spectator sees what the last move changed; a seat that never moved, nothing yet
       T.baseline = snapshot(T.spectator && before ? before : message);
@@ -471,7 +472,7 @@ function renderLog(base) {
 
 function actions() {
   const view = T.view;
-  if (!view || view.over || T.spectator || T.replay || !Array.isArray(view.actions)) return [];
+  if (!view || view.over || view.error || T.spectator || T.replay || !Array.isArray(view.actions)) return [];
   return view.actions;
 }
 
