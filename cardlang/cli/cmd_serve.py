@@ -32,7 +32,7 @@ def serve_command(games, host: str, port: int, db: str, reload_: bool, password:
     \b
     Examples:
       cardlang serve games/
-      cardlang serve games/coucou.cards --reload --db playtest.sqlite
+      cardlang serve my_game.cards --reload --db playtest.sqlite
       cardlang serve --db playtest.sqlite --export playtest.json
     """
     if export is None and not games:

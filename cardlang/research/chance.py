@@ -14,8 +14,9 @@ take the top k cards of the zone (`runtime.steps.settle`, called by both engines
 places that holds an open card is chosen then, top first, uniformly among the open cards still in
 the zone (a "card" event), and that card is swapped into the place. That is a shuffle drawn lazily,
 with the same distribution (a shuffle's places are exchangeable until something reads them), so an
-OpenSpiel tree has chance where a card is dealt, at its natural size (Leduc: OpenSpiel's 9,457
-states, not the 61,717 of drawing the whole stock up front). Nothing but a deal reads the order of
+OpenSpiel tree has chance where a card is dealt, at its natural size (docs/research.md gives the
+figures: the states of drawing a card when it is dealt, against those of drawing the whole stock up
+front). Nothing but a deal reads the order of
 a lazy zone (the analysis guarantees it), and no seat knows an open card's place (the zone is
 hidden and was shuffled), so the swap changes nothing any seat or rule has read.
 """
