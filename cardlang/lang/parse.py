@@ -15,7 +15,7 @@ from . import ast
 from .diagnostics import Diagnostic, Span
 from .grammar import TooManyTokens as _TooManyTokens
 from .limits import MAX_LINES, MAX_TEXT_PARTS, MAX_TOKENS
-from .parse_decls import Declarations
+from .parse_decls import _Declarations
 from .text_literals import interpolations, unquote
 from .grammar import grammar_text, parser
 from .indentation import dedent_line as _dedent_line, overindented_first, reindent as _reindent
@@ -39,9 +39,9 @@ def _tok_span(file: str, tok: Token) -> Span:
 
 
 @v_args(meta=True)
-class _ToAst(Declarations):
+class _ToAst(_Declarations):
     """Builds `ast` nodes from Lark's parse tree, each with its span (the declarations's methods:
-    `parse_decls.Declarations`)."""
+    `parse_decls._Declarations`)."""
 
     def __init__(self, file: str, line_offset: int = 0, col_offset: int = 0):
         super().__init__()

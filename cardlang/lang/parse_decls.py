@@ -12,8 +12,9 @@ from .text_literals import unquote
 
 
 @v_args(meta=True)
-class Declarations(Transformer):
-    """The declarations' rules of the transformer (`parse._ToAst` inherits them)."""
+class _Declarations(Transformer):
+    """The declarations' rules of the transformer, a private part of `parse._ToAst` (which inherits
+    them): callbacks named after the grammar's rules, as the transformer's own."""
 
     # -- declarations
     def game_decl(self, meta, c):

@@ -142,12 +142,18 @@ def write_save(path: str, data: dict) -> None:
     `path` is left as it is and `NotASaveTarget` raised.
     """
     path = check_save_target(path)
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".cardlang-save-", suffix=".tmp", dir=folder)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    replace_atomically(path, dumps(data), ".cardlang-save-")
+
+
+def replace_atomically(path: str, text: str, prefix: str) -> None:
+    """Writes `text` to `path` atomically: a temporary file (named `prefix`…) in the same folder,
+    flushed to the disk, then renamed over `path`; nothing is left behind if it fails. The caller
+    has checked that `path` is ours to write (`check_save_target`, the web export's own check)."""
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=os.path.dirname(path))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(dumps(data))
+            f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

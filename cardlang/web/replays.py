@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 from typing import Optional
 
+from ..play.savegame import replace_atomically
 from ..runtime.basics import RuleError
 from . import protocol
 from .rules import build
@@ -102,16 +102,5 @@ def write_export(path: str, store) -> int:
     """Writes the export atomically; the number of tables. `NotOurs` for a file not ours."""
     target = check_export_target(path)
     data = export_data(store)
-    folder = os.path.dirname(target)
-    fd, tmp = tempfile.mkstemp(prefix=".cardlang-export-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, indent=1)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    replace_atomically(target, json.dumps(data, ensure_ascii=False, indent=1), ".cardlang-export-")
     return len(data["tables"])

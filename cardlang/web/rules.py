@@ -180,9 +180,10 @@ def build(texts: dict, path: str, players: int, options: dict, root: Optional[st
         raise CardlangError(message=problem_line(errors[0]) if errors else "the table's rules do not check")
     players, values = resolve_options(symbols, players, options)
     from ..compiler.emit.build import emit_program
+    from ..compiler.lowered import lower_game
     from ..runtime.engine import Game
 
-    program = emit_program(symbols, players, values)
+    program = emit_program(lower_game(symbols, players, values))
     game = Game(program, symbols, players, values, path, digest(texts))
     if len(_GAMES) >= CACHE:
         _GAMES.pop(next(iter(_GAMES)))
