@@ -242,7 +242,7 @@ def test_an_item_of_a_players_list_out_of_range_is_a_rule_error(tmp_path, engine
      [("E012", "`t` holds a suit, not a number")]),
     ("per player var t = 3\n", "set t(top of players)[1] = 3",
      [("E012", "`t(…)` is not a list; only list items can be set with `[…]`")]),
-    ("var t = [1]\n", "set t(top of players)[1] = 3", [("E028", "`t` is not a per-player variable")]),
+    ("var t = [1]\n", "set t(top of players)[1] = 3", [("E028", "`t` is a variable, not a per-player or per-team variable")]),
     ("points w: J 2, J 3, X 1\n", 'announce "{w(top of talon)}"',
      [("E021", "rank `J` is given points twice in `w`"), ("E021", "`X` is not a rank of the deck")]),
     ("points w: J 2\n", 'announce "{w(talon)} {w}"',
