@@ -400,6 +400,21 @@ def _exchanged(g, moves, a, b):
     return state
 
 
+def random_course(g, rng, stops: int):
+    """An OpenSpiel state reached from the start by chance as its odds say and random decisions,
+    stopped before the `stops`-th decision (or at the end)."""
+    state = g.new_initial_state()
+    while not state.is_terminal() and stops:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        stops -= 1
+        if stops:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
 def _tensor_twins(relative, games=16):
     """(twins compared, twins whose cards differ, twins given other tensors) over `games` random
     OpenSpiel courses of a file."""
@@ -408,16 +423,7 @@ def _tensor_twins(relative, games=16):
     rng = random.Random(17)
     compared = differs = mismatched = 0
     for _ in range(games):
-        state = g.new_initial_state()
-        stops = rng.randrange(1, 10)
-        while not state.is_terminal() and stops:
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(outcomes, probs)[0])
-                continue
-            stops -= 1
-            if stops:
-                state.apply_action(rng.choice(state.legal_actions()))
+        state = random_course(g, rng, rng.randrange(1, 10))
         if state.is_terminal():
             continue
         for seat in range(players):

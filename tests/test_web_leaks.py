@@ -101,16 +101,7 @@ def spectator_twins(relative: str, games: int = 8, seed: int = 3):
     rng = random.Random(seed)
     compared = differs = found = 0
     for _ in range(games):
-        state = g.new_initial_state()
-        stops = rng.randrange(2, 14)
-        while not state.is_terminal() and stops:
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(outcomes, probs)[0])
-                continue
-            stops -= 1
-            if stops:
-                state.apply_action(rng.choice(state.legal_actions()))
+        state = leaks.random_course(g, rng, rng.randrange(2, 14))
         if state.is_terminal():
             continue
         st = state._core.st
