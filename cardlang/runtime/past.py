@@ -14,6 +14,7 @@ from .basics import Events, RuleError
 
 UNSEEN = "unseen"  # a round step: another seat's card taken from a zone whose places the seat does not see
 NO_START = (-1, None, 0, None)  # the checkpoint of a world whose past is kept from its round's first decision only
+MAX_PAST_ROUNDS = 64  # rounds' first decisions kept chained for worlds played from the start (`record`)
 
 
 def place_of(s, card: int) -> tuple:
@@ -34,8 +35,23 @@ def record(st, a: int) -> None:
     if cp is None or cp[0] != st.round:
         snap = st.clone(history=False)  # (the round's past is the history's end: see `round_steps`)
         snap.checkpoint = False
-        # (the earlier rounds' first decisions stay chained behind: `past_steps` replays each)
-        st.checkpoint = (st.round, snap, len(st.history), cp or None)
+        # (the earlier rounds' first decisions stay chained behind: `past_steps` replays each), but
+        # only while they can serve: not once chance was met since (a draw or a shuffle changes the
+        # state's chance; `past_steps` then answers None anyway), nor past `MAX_PAST_ROUNDS`, so
+        # that a game of many rounds keeps a bounded past (a copy a round would grow without end)
+        before = cp or None
+        if before is not None and (before[1] is None or before[1].rng != st.rng or _kept(before) >= MAX_PAST_ROUNDS):
+            before = None
+        st.checkpoint = (st.round, snap, len(st.history), before)
+
+
+def _kept(cp) -> int:
+    """How many rounds' first decisions the chain from `cp` holds (counted up to `MAX_PAST_ROUNDS`)."""
+    n = 0
+    while cp and n < MAX_PAST_ROUNDS:
+        n += 1
+        cp = cp[3]
+    return n
 
 
 def past_steps(st, seat: int) -> Optional[tuple]:
