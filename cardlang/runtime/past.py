@@ -41,7 +41,7 @@ def record(st, a: int) -> None:
         # that a game of many rounds keeps a bounded past (a copy a round would grow without end)
         before = cp or None
         if before is not None and (before[1] is None or before[1].rng != st.rng or _kept(before) >= MAX_PAST_ROUNDS):
-            before = None
+            before = NO_START  # (no whole past: `past_steps` answers None, and no copy is kept)
         st.checkpoint = (st.round, snap, len(st.history), before)
 
 
