@@ -1,0 +1,296 @@
+"""The native engine's runtime kernels (issue 29) give the numbers of the Python runtime they mirror:
+poker hand values (`native.poker` against `runtime.poker.Ranking.evaluate_value`, through the
+layouts of the games that rank hands and of variants: short decks, two decks, fewer suits, an
+order shorter than the deck, reordered and missing categories), the meld counting functions
+(`native.melds` against `runtime.melds`) and the showdown's split (`native.pots.shares` against
+`runtime.pots.side_pots` and `shares`)."""
+
+from __future__ import annotations
+
+import random
+import re
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cardlang
+from cardlang.runtime import melds as py_melds
+from cardlang.runtime import pots as py_pots
+from cardlang.runtime.poker import Ranking
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("numba", reason="the native engine's extra (cardlang[native]) is not installed")
+from cardlang.native import melds, pots, poker  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+HOLDEM = (ROOT / "examples/holdem.cards").read_text()
+STANDARD_ORDER = "2 3 4 5 6 7 8 9 10 J Q K A"
+FULL = ("straight_flush > four_of_a_kind > full_house > flush > straight > three_of_a_kind > two_pair > pair "
+        "> high_card")
+
+# (deck, order, ranking) of hold'em variants: each a layout whose codes the engines use
+VARIANTS = {
+    "twenty cards, no wheel": ("ranks 10 J Q K A suits clubs diamonds hearts spades", "10 J Q K A", FULL),
+    "two decks, five of a kind": ("standard with 2 decks", STANDARD_ORDER, "five_of_a_kind > " + FULL + ", ace low"),
+    "order shorter than the deck": ("standard", "7 8 9 10 J Q K A", "flush > full_house > pair, ace low"),
+    "short deck, two suits": ("ranks 6 7 8 9 10 J Q K A suits hearts spades", "6 7 8 9 10 J Q K A",
+                              "straight_flush > four_of_a_kind > flush > full_house > three_of_a_kind > straight "
+                              "> two_pair > pair > high_card, ace low"),
+    "thirty-two cards, pairs above straights": (
+        "ranks 7 8 9 10 J Q K A suits clubs diamonds hearts spades", "7 8 9 10 J Q K A",
+        "four_of_a_kind > two_pair > straight > pair > three_of_a_kind, ace low"),
+}
+GAMES = ["games/counter_bluff.cards", "games/pioche_poker.cards", "examples/holdem.cards"]
+
+
+def variant_source(deck: str, order: str, ranking: str) -> str:
+    s = HOLDEM.replace("deck standard\n", f"deck {deck}\n", 1)
+    s = s.replace(f"order value: {STANDARD_ORDER}\n", f"order value: {order}\n", 1)
+    return re.sub(r"ranking hands by value: .*?ace low\n", f"ranking hands by value: {ranking}\n", s, count=1,
+                  flags=re.S)
+
+
+@pytest.fixture(scope="module")
+def layouts(tmp_path_factory) -> dict:
+    """name -> (deck size, Ranking, codes, native table), for every game and variant."""
+    out = {}
+    folder = tmp_path_factory.mktemp("rankings")
+    paths = {name: str(ROOT / name) for name in GAMES}
+    for name, spec in VARIANTS.items():
+        path = folder / (re.sub(r"\W+", "_", name) + ".cards")
+        path.write_text(variant_source(*spec))
+        paths[name] = str(path)
+    for name, path in paths.items():
+        layout = cardlang.load(path, 2).program.layout
+        (ranking, codes), = layout.rankings.values()
+        out[name] = (layout.deck.size, ranking, codes, poker.ranking_table(ranking, codes))
+    return out
+
+
+def python_value(ranking, codes, hand) -> int:
+    """What both engines compute for `hand value of hand` (compiler/reference_expr.e_HandValue)."""
+    return int(ranking.evaluate_value([codes[c] for c in hand]))
+
+
+def test_the_variants_are_what_they_say(layouts):
+    """The layouts do hold the decks the cases name: copies share codes, a short order sits at the top."""
+    size, _, codes, _ = layouts["two decks, five of a kind"]
+    assert size == 104 and len(set(codes)) == 52
+    size, ranking, codes, _ = layouts["twenty cards, no wheel"]
+    assert size == 20 and min(codes) == 32 and not ranking.ace_low_straight
+    size, ranking, codes, _ = layouts["short deck, two suits"]
+    assert size == 18 and {c & 3 for c in codes} == {0, 1}
+    assert layouts["order shorter than the deck"][2][0] == 20  # a 2 is not in the order: the lowest rank
+
+
+@pytest.mark.parametrize("name", GAMES + list(VARIANTS))
+def test_random_hands_of_every_size_have_the_runtimes_value(layouts, name):
+    """Hands of 5 to 10 cards of the layout's deck, distinct cards and (as the runtime allows) not."""
+    size, ranking, codes, table = layouts[name]
+    rng = random.Random(name)
+    for n in range(5, 11):
+        for k in range(600):
+            hand = rng.sample(range(size), n) if k % 3 else [rng.randrange(size) for _ in range(n)]
+            got = poker.hand_value(np.array(hand, dtype=np.int64), n, table)
+            assert got == python_value(ranking, codes, hand), hand
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_any_hand_of_any_layout(layouts, data):
+    name = data.draw(st.sampled_from(GAMES + list(VARIANTS)))
+    size, ranking, codes, table = layouts[name]
+    hand = data.draw(st.lists(st.integers(0, size - 1), min_size=5, max_size=10))
+    # the kernel reads cards[:n]: what lies after them does not count
+    padded = np.array(hand + [0, size - 1], dtype=np.int64)
+    assert poker.hand_value(padded, len(hand), table) == python_value(ranking, codes, hand)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_long_suits_with_copies(layouts, data):
+    """A suit of five or more cards holding a rank twice (two decks): the runtime computes its value
+    rather than looking it up, and so does the kernel."""
+    size, ranking, codes, table = layouts["two decks, five of a kind"]
+    suit = data.draw(st.integers(0, 3))
+    suited = [c for c in range(size) if codes[c] & 3 == suit]
+    hand = data.draw(st.lists(st.sampled_from(suited), min_size=5, max_size=8))
+    hand += data.draw(st.lists(st.integers(0, size - 1), max_size=10 - len(hand)))
+    assert poker.hand_value(np.array(hand, dtype=np.int64), len(hand), table) == python_value(ranking, codes, hand)
+
+
+@pytest.mark.parametrize("name", ["twenty cards, no wheel", "short deck, two suits"])
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_every_hand_of_a_small_deck(layouts, name, n):
+    """Every 5-, 6- and 7-card hand of a 20-card and of an 18-card deck."""
+    size, ranking, codes, table = layouts[name]
+    hands = np.array(list(combinations(range(size), n)), dtype=np.int64)
+    got = poker_values(hands, table)
+    want = [python_value(ranking, codes, hand) for hand in hands.tolist()]
+    assert got.tolist() == want
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["examples/holdem.cards", "games/counter_bluff.cards"])
+def test_every_five_card_hand_of_the_standard_deck(layouts, name):
+    size, ranking, codes, table = layouts[name]
+    hands = np.array(list(combinations(range(52), 5)), dtype=np.int64)
+    want = [python_value(ranking, codes, hand) for hand in hands.tolist()]
+    assert poker_values(hands, table).tolist() == want
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [7, 8])
+def test_every_hand_of_the_thirty_two_card_deck(layouts, n):
+    """Every 7-card hand (3.4 million) and 8-card hand (10.5 million: the computed path) of 32 cards."""
+    size, ranking, codes, table = layouts["thirty-two cards, pairs above straights"]
+    for first in range(size - n + 1):  # in slices, to bound the memory
+        rest = [(first, *more) for more in combinations(range(first + 1, size), n - 1)]
+        hands = np.array(rest, dtype=np.int64)
+        want = [python_value(ranking, codes, hand) for hand in rest]
+        assert poker_values(hands, table).tolist() == want
+
+
+def poker_values(hands, table):
+    """hand_value of each row, in one call (the rows are the hands, all of one size)."""
+    return _values(hands, table)
+
+
+try:
+    from numba import njit
+
+    @njit(cache=False)
+    def _values(hands, table):
+        out = np.empty(hands.shape[0], dtype=np.int64)
+        for i in range(hands.shape[0]):
+            out[i] = poker.hand_value(hands[i], hands.shape[1], table)
+        return out
+except ImportError:  # pragma: no cover - skipped above
+    pass
+
+
+CATEGORY_LISTS = st.permutations(["five_of_a_kind", "straight_flush", "four_of_a_kind", "full_house", "flush",
+                                  "straight", "three_of_a_kind", "two_pair", "pair"])
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None)
+@given(CATEGORY_LISTS, st.integers(0, 9), st.booleans(), st.booleans(), st.integers(0, 2**32))
+def test_any_ranking(categories, keep, high_card, ace_low, seed):
+    """A ranking of any categories in any order (high_card, if listed, last), hands with copies."""
+    rng = random.Random(seed)
+    names = categories[:keep] + (["high_card"] if high_card else [])
+    ranking = Ranking.from_categories(names, ace_low_straight=ace_low)
+    table = poker.ranking_table(ranking, range(52))
+    for n in range(5, 11):
+        for _ in range(300):
+            hand = [rng.randrange(52) for _ in range(n)]
+            assert poker.hand_value(np.array(hand, dtype=np.int64), n, table) == ranking.evaluate_value(hand)
+
+
+@pytest.mark.parametrize("n", [0, 4, 11])
+def test_a_hand_of_the_wrong_size_is_minus_one(layouts, n):
+    """The engines' rule error (effects.poker_hand_size) is the caller's: the kernel says -1."""
+    _, _, _, table = layouts["examples/holdem.cards"]
+    assert poker.hand_value(np.zeros(12, dtype=np.int64), n, table) == -1
+
+
+def test_what_the_tables_cannot_hold_is_refused_by_name():
+    ranking = Ranking.standard()
+    with pytest.raises(NotImplementedError, match="card code 52"):
+        poker.ranking_table(ranking, range(53))
+    with pytest.raises(NotImplementedError, match="not a runtime poker Ranking"):
+        poker.ranking_table(object(), range(52))
+
+
+# ------------------------------------------------------------------ melds: the counting functions
+DECK_TABLES = st.integers(1, 30).flatmap(lambda size: st.tuples(
+    st.just(size),
+    st.lists(st.integers(0, 14), min_size=size, max_size=size),  # card_rank
+    st.lists(st.integers(-1, 5), min_size=size, max_size=size),  # card_suit (-1: a joker)
+    st.lists(st.integers(-4, 15), min_size=size, max_size=size),  # an order's positions or values
+))
+
+
+def cards_of(data, size, distinct):
+    """Cards of a deck of `size` (a zone's distinct ids, or any ids)."""
+    if distinct:
+        return data.draw(st.lists(st.integers(0, size - 1), unique=True, max_size=size))
+    return data.draw(st.lists(st.integers(0, size - 1), max_size=20))
+
+
+def arr(xs):
+    return np.array(list(xs) + [0], dtype=np.int64)  # (one more: the kernels read cards[:n] only)
+
+
+@settings(max_examples=300, deadline=None)
+@given(DECK_TABLES, st.booleans(), st.data())
+def test_pairs_runs_and_longest_suit(deck, distinct, data):
+    size, rank, suit, positions = deck
+    cards = cards_of(data, size, distinct)
+    n = len(cards)
+    assert melds.count_pairs(arr(cards), n, arr(rank), arr(suit)) == py_melds.count_pairs(cards, rank, suit)
+    assert melds.longest_suit(arr(cards), n, arr(suit)) == py_melds.longest_suit(cards, suit)
+    for weighted in (False, True):
+        assert melds.count_runs(arr(cards), n, arr(positions), weighted) == py_melds.count_runs(cards, positions,
+                                                                                               weighted)
+
+
+@settings(max_examples=300, deadline=None)
+@given(DECK_TABLES, st.booleans(), st.integers(-3, 60), st.data())
+def test_subsets(deck, distinct, total, data):
+    size, _, _, values = deck
+    cards = cards_of(data, size, distinct)
+    got = melds.count_subsets(arr(cards), len(cards), arr(values), total)
+    try:
+        want = py_melds.count_subsets(cards, values, total)
+    except py_melds.MeldError:
+        assert got == melds.NEGATIVE_VALUE
+    else:
+        assert got == want
+
+
+def test_subsets_of_many_zero_cards_are_refused_before_they_overflow():
+    zeros = np.zeros(70, dtype=np.int64)
+    assert melds.count_subsets(np.arange(70), 62, zeros, 0) == 2**62 == py_melds.count_subsets(range(62), zeros, 0)
+    assert melds.count_subsets(np.arange(70), 63, zeros, 0) == melds.TOO_MANY
+
+
+def test_the_counting_functions_over_a_real_deck():
+    """Fifteen-two, pairs and runs of a counting game's hand, as the runtime counts them (a hand
+    of 5 4 6 5 J: four fifteens, one pair, two runs of three)."""
+    game = cardlang.load(str(ROOT / "examples/counting_show.cards"))
+    layout = game.program.layout
+    deck = layout.deck
+    pips, order = layout.orders["pips"], layout.orders["run"]
+    by_rank = {}
+    for c in range(deck.size):
+        by_rank.setdefault(deck.rank_name(c), []).append(c)
+    hand = [by_rank["5"][0], by_rank["4"][1], by_rank["6"][2], by_rank["5"][3], by_rank["J"][0]]
+    a = arr(hand)
+    assert melds.count_subsets(a, 5, arr(pips), 15) == py_melds.count_subsets(hand, pips, 15) == 4
+    assert melds.count_pairs(a, 5, arr(deck.card_rank), arr(deck.card_suit)) == 1
+    assert melds.count_runs(a, 5, arr(order), True) == py_melds.count_runs(hand, order, True) == 6
+
+
+# ------------------------------------------------------------------ pots: the showdown's split
+@settings(max_examples=400, deadline=None)
+@given(st.integers(2, 8).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(0, 40), min_size=n, max_size=n),  # contributions
+    st.lists(st.booleans(), min_size=n, max_size=n),  # contenders
+    st.lists(st.integers(-3, 3), min_size=n, max_size=n),  # values (small: ties)
+    st.integers(0, n - 1),  # the anchor
+)))
+def test_the_split_of_side_pots(case):
+    contrib, contender, value, anchor = case
+    n = len(contrib)
+    order = tuple((anchor + i) % n for i in range(n))
+    seats = tuple(p for p in range(n) if contender[p])
+    want = py_pots.shares(py_pots.side_pots(contrib, seats), {p: value[p] for p in seats}, order)
+    got = pots.shares(np.array(contrib, dtype=np.int64), np.array(contender, dtype=np.int64),
+                      np.array(value, dtype=np.int64), np.array(order, dtype=np.int64))
+    assert got.tolist() == want
+    assert sum(want) == sum(contrib)
