@@ -276,6 +276,74 @@ def test_the_counting_functions_over_a_real_deck():
     assert melds.count_runs(a, 5, arr(order), True) == py_melds.count_runs(hand, order, True) == 6
 
 
+# ------------------------------------------------------------------ melds: deadwood
+# (sets, runs, ace) of `melds` declarations over the standard deck, runs in 2 .. K with the ace placed
+MELD_RULES = [(3, 3, "low"), (2, 3, None), (4, 4, "around"), (3, None, None), (None, 3, "both"), (2, 2, "high")]
+
+
+@pytest.fixture(scope="module")
+def knock_rummy():
+    layout = cardlang.load(str(ROOT / "examples/knock_rummy.cards"), 2).program.layout
+    return layout.melds, layout.deck
+
+
+@pytest.fixture(scope="module")
+def meld_rules(knock_rummy):
+    """name -> (runtime MeldRule, native table): the game's own rule and variants of it."""
+    rule, deck = knock_rummy
+    out = {"examples/knock_rummy.cards": (rule, melds.deadwood_table(rule))}
+    ace = deck.ranks.index("A")
+    for set_min, run_min, ace_rule in MELD_RULES:
+        order = [deck.ranks.index(r) for r in "2 3 4 5 6 7 8 9 10 J Q K".split()]
+        if ace_rule is None:
+            order = [ace] + order
+        variant = py_melds.MeldRule(deck.card_rank, deck.card_suit, len(deck.ranks), len(deck.suits), rule.points,
+                                    set_min, run_min, order, ace_rule, ace)
+        out[f"sets {set_min}, runs {run_min}, ace {ace_rule}"] = (variant, melds.deadwood_table(variant))
+    return out
+
+
+def python_deadwood(rule, hand):
+    try:
+        return rule.deadwood(hand)
+    except py_melds.MeldError:
+        return melds.TOO_MANY_WAYS
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_deadwood(meld_rules, data):
+    """Hands of 0 to 36 cards (ten is the game's), a card given twice counting once."""
+    rule, table = meld_rules[data.draw(st.sampled_from(sorted(meld_rules)))]
+    hand = data.draw(st.lists(st.integers(0, 51), max_size=36, unique=data.draw(st.booleans())))
+    assert melds.deadwood(arr(hand), len(hand), table) == python_deadwood(rule, hand)
+
+
+@pytest.mark.parametrize("name", ["examples/knock_rummy.cards"] + [f"sets {a}, runs {b}, ace {c}"
+                                                                 for a, b, c in MELD_RULES])
+def test_deadwood_of_random_hands(meld_rules, name):
+    """Many random hands of each rule, the sizes where sets meet runs most; sets of two over 26 to
+    30 cards reach the runtime's bound on choices (its MeldError) and must be refused alike."""
+    rule, table = meld_rules[name]
+    rng = random.Random(name)
+    refused = 0
+    for k in range(1500):
+        n = (7, 10, 11, 13, 16, 20, 26, 30)[k % 8]
+        hand = rng.sample(range(52), n)
+        want = python_deadwood(rule, hand)
+        refused += want == melds.TOO_MANY_WAYS
+        assert melds.deadwood(arr(hand), n, table) == want, hand
+    if name.startswith("sets 2, runs 3"):
+        assert refused  # (the refusal is met, not only written)
+
+
+def test_deadwood_of_a_rule_without_the_four_suit_tables_is_refused_by_name():
+    with pytest.raises(NotImplementedError, match="four suits, no jokers"):
+        melds.deadwood_table(py_melds.MeldRule((0, 1, 2, 3), (0, 0, 0, -1), 3, 1, (1, 1, 1, 0), 3))
+    with pytest.raises(NotImplementedError, match="no `melds`"):
+        melds.deadwood_table(None)
+
+
 # ------------------------------------------------------------------ pots: the showdown's split
 @settings(max_examples=400, deadline=None)
 @given(st.integers(2, 8).flatmap(lambda n: st.tuples(
