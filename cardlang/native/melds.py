@@ -1,4 +1,4 @@
-"""The counting functions of melds in machine code: the same numbers as `cardlang.runtime.melds`.
+"""Melds' counting functions and deadwood in machine code: the same numbers as `cardlang.runtime.melds`.
 
 Array conventions (what the native emitter passes):
 
@@ -15,7 +15,8 @@ for numba: no dict, fixed arrays instead.
 
 `deadwood(cards, n, table)` is `MeldRule.deadwood` (the language's `deadwood`) for the rules the
 runtime values by its four-suit tables (four suits, no jokers, sets of at most 4 cards, at most 16
-ranks: `MeldRule._four`, every `melds` declaration over a standard deck): `table =
+ranks: `MeldRule._four`, e.g. examples/knock_rummy.cards's declaration over the standard deck;
+not a deck with copies or jokers): `table =
 deadwood_table(rule)`, built once in Python from the layout's `layout.melds`, holds the runtime
 rule's own tables (each suit mask's deadwood alone, the ranks some run could take, the sets a
 rank may make), and the kernel makes the runtime's choices in the same order, TOO_MANY_WAYS
@@ -143,6 +144,8 @@ D_CARDS = 3  # offset of each card's bit: suit * width + rank
 D_DEAD = 4  # offset of dead[mask]: a suit mask's points less its best runs'
 D_LOOSE = 5  # offset of loose[mask]: the ranks of the mask that some run inside it holds
 D_CHOICES = 6  # offset of 257 offsets into the choice lists, by held << 4 | free
+D_LIMIT = 7  # the runtime's MAX_COMBINATIONS, read when the table is built (in the table, not a
+# global of this module: numba's cache of `deadwood` would keep an old global's value)
 D_HEADER = 8
 
 
@@ -171,6 +174,7 @@ def deadwood_table(rule) -> np.ndarray:
     bits = [rule.card_suit[c] * w + rule.card_rank[c] for c in range(len(rule.card_rank))]
     header = np.zeros(D_HEADER, dtype=np.int64)
     header[D_WIDTH], header[D_SETMIN], header[D_NCARDS] = w, rule.set_min or 0, len(bits)
+    header[D_LIMIT] = MAX_COMBINATIONS
     at = D_HEADER
     parts = [header]
     for slot, part in ((D_CARDS, bits), (D_DEAD, dead), (D_LOOSE, loose), (D_CHOICES, offsets)):
@@ -279,7 +283,7 @@ def _with_sets(table, masks, sets):
         sizes[nopt] = table[choices + k + 1] - table[choices + k]
         total *= sizes[nopt]
         nopt += 1
-    if total > MAX_COMBINATIONS:
+    if total > table[D_LIMIT]:
         return TOO_MANY_WAYS
     # every combination of one choice a rank, in mixed radix
     digit = np.zeros(max(nopt, 1), dtype=np.int64)
