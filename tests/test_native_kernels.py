@@ -289,9 +289,10 @@ def knock_rummy():
 
 @pytest.fixture(scope="module")
 def meld_rules(knock_rummy):
-    """name -> (runtime MeldRule, native table): the game's own rule and variants of it."""
+    """name -> (runtime MeldRule, native deadwood table, native arrangement table): the game's own
+    rule and variants of it."""
     rule, deck = knock_rummy
-    out = {"examples/knock_rummy.cards": (rule, melds.deadwood_table(rule))}
+    out = {"examples/knock_rummy.cards": (rule, melds.deadwood_table(rule), melds.arrangement_table(rule))}
     ace = deck.ranks.index("A")
     for set_min, run_min, ace_rule in MELD_RULES:
         order = [deck.ranks.index(r) for r in "2 3 4 5 6 7 8 9 10 J Q K".split()]
@@ -299,7 +300,8 @@ def meld_rules(knock_rummy):
             order = [ace] + order
         variant = py_melds.MeldRule(deck.card_rank, deck.card_suit, len(deck.ranks), len(deck.suits), rule.points,
                                     set_min, run_min, order, ace_rule, ace)
-        out[f"sets {set_min}, runs {run_min}, ace {ace_rule}"] = (variant, melds.deadwood_table(variant))
+        out[f"sets {set_min}, runs {run_min}, ace {ace_rule}"] = (variant, melds.deadwood_table(variant),
+                                                                  melds.arrangement_table(variant))
     return out
 
 
@@ -314,7 +316,7 @@ def python_deadwood(rule, hand):
 @given(st.data())
 def test_deadwood(meld_rules, data):
     """Hands of 0 to 36 cards (ten is the game's), a card given twice counting once."""
-    rule, table = meld_rules[data.draw(st.sampled_from(sorted(meld_rules)))]
+    rule, table, _ = meld_rules[data.draw(st.sampled_from(sorted(meld_rules)))]
     hand = data.draw(st.lists(st.integers(0, 51), max_size=36, unique=data.draw(st.booleans())))
     assert melds.deadwood(arr(hand), len(hand), table) == python_deadwood(rule, hand)
 
@@ -324,7 +326,7 @@ def test_deadwood(meld_rules, data):
 def test_deadwood_of_random_hands(meld_rules, name):
     """Many random hands of each rule, the sizes where sets meet runs most; sets of two over 26 to
     30 cards reach the runtime's bound on choices (its MeldError) and must be refused alike."""
-    rule, table = meld_rules[name]
+    rule, table, _ = meld_rules[name]
     rng = random.Random(name)
     refused = 0
     for k in range(1500):
@@ -338,10 +340,64 @@ def test_deadwood_of_random_hands(meld_rules, name):
 
 
 def test_deadwood_of_a_rule_without_the_four_suit_tables_is_refused_by_name():
-    with pytest.raises(NotImplementedError, match="four suits, no jokers"):
-        melds.deadwood_table(py_melds.MeldRule((0, 1, 2, 3), (0, 0, 0, -1), 3, 1, (1, 1, 1, 0), 3))
-    with pytest.raises(NotImplementedError, match="no `melds`"):
-        melds.deadwood_table(None)
+    for build in (melds.deadwood_table, melds.arrangement_table):
+        with pytest.raises(NotImplementedError, match="four suits, no jokers"):
+            build(py_melds.MeldRule((0, 1, 2, 3), (0, 0, 0, -1), 3, 1, (1, 1, 1, 0), 3))
+        with pytest.raises(NotImplementedError, match="no `melds`"):
+            build(None)
+
+
+def python_cards(function, *args):
+    """The cards a runtime function gives, or TOO_MANY_WAYS for its MeldError."""
+    try:
+        return list(function(*args))
+    except py_melds.MeldError:
+        return melds.TOO_MANY_WAYS
+
+
+def native_cards(function, *args):
+    out = np.full(64, -9, dtype=np.int64)
+    k = function(*args, out)
+    assert (out[max(k, 0):] == -9).all()  # nothing written past what it says
+    return melds.TOO_MANY_WAYS if k < 0 else out[:k].tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_melded_and_layoffs(meld_rules, data):
+    """The melded cards of a hand and the cards laid off onto another's melds, in the hand's order,
+    a card given twice kept twice as the runtime keeps it."""
+    rule, _, table = meld_rules[data.draw(st.sampled_from(sorted(meld_rules)))]
+    unique = data.draw(st.booleans())
+    hand = data.draw(st.lists(st.integers(0, 51), max_size=30, unique=unique))
+    onto = data.draw(st.lists(st.integers(0, 51), max_size=16, unique=unique))
+    assert native_cards(melds.melded, arr(hand), len(hand), table) == python_cards(rule.melded, hand)
+    assert (native_cards(melds.layoffs, arr(hand), len(hand), arr(onto), len(onto), table)
+            == python_cards(rule.layoffs, hand, onto))
+
+
+@pytest.mark.parametrize("name", ["examples/knock_rummy.cards"] + [f"sets {a}, runs {b}, ace {c}"
+                                                                 for a, b, c in MELD_RULES])
+def test_melded_and_layoffs_of_random_hands(meld_rules, name):
+    """Random hands and melds to lay off onto, as a knock leaves them; the cases the runtime meets
+    (a run grown by a card laid off, a set's rank, its bound on choices) are met here too."""
+    rule, _, table = meld_rules[name]
+    rng = random.Random(name)
+    grown = refused = 0
+    for k in range(800):
+        n = (7, 10, 11, 13, 20, 26, 30)[k % 7]
+        hand = rng.sample(range(52), n)
+        onto = rng.sample([c for c in range(52) if c not in hand], 10)
+        want = python_cards(rule.melded, hand)
+        refused += want == melds.TOO_MANY_WAYS
+        assert native_cards(melds.melded, arr(hand), n, table) == want, hand
+        off = python_cards(rule.layoffs, hand, onto)
+        assert native_cards(melds.layoffs, arr(hand), n, arr(onto), 10, table) == off, (hand, onto)
+        set_ranks = {rule.card_rank[m[0]] for m in rule.arrange(onto)[2]}
+        grown += off != melds.TOO_MANY_WAYS and any(rule.card_rank[c] not in set_ranks for c in off)  # (by a run)
+    assert grown or rule.run_min is None
+    if name.startswith("sets 2, runs 3"):
+        assert refused
 
 
 # ------------------------------------------------------------------ pots: the showdown's split
