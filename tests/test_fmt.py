@@ -100,6 +100,14 @@ def test_canonical_spacing_indentation_and_blank_lines():
         '    if not (xs > 1): pass\n    # end of round\n\nphase p(a, b: number):\n    pass\n')
 
 
+def test_an_item_of_players_or_seats_is_written_as_the_docs_write_it():
+    # `seats[k]`, not `seats [k]`: `players` and `seats` are words of the language, indexed like a name
+    source = ('game "g"\nplayers 2\ndeck standard\nzone s: pile\nvar x: player = none\n\nround:\n'
+              '    set x = players [1]\n    set x = seats [2]\n    end game\n')
+    assert format_source(source) == source.replace(" [", "[")
+    assert ast_of(format_source(source)) == ast_of(source)
+
+
 def test_comments_stay_with_the_block_they_were_written_in():
     text = ('game "g"\nplayers 2\ndeck standard\nround:\n    if true:\n        pass\n        # still in the if\n'
             '    # back in the round\n    pass\n# about the phase\nphase q:\n    pass  # why\n')

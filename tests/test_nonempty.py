@@ -312,6 +312,30 @@ def test_numbers_other_than_one_from_a_range_of_two_or_more():
 ''', head) == []
 
 
+def test_a_suit_other_than_one_is_always_there():
+    # a trump named in the second round of Euchre: any suit but the turned card's (a deck has four)
+    assert choice_codes(DEAL + '''
+    for each p in players:
+        p chooses a suit s where s != suit(top of pile):
+            set stake(p) = 1
+        p chooses a rank r where rank(top of pile) != r:
+            set stake(p) = 2
+    end game
+''') == []
+
+
+def test_a_suit_other_than_one_of_a_deck_of_one_suit_is_not_known_to_be_there():
+    head = HEAD.replace("deck standard", "deck ranks 2 3 4 suits hearts").replace("order value: 2 3 4 5 6 7 8 9 10 J Q K A",
+                                                                             "order value: 2 3 4")
+    assert choice_codes('''
+round:
+    for each p in players:
+        p chooses a suit s where s != suit(top of pile):
+            set stake(p) = 1
+    end game
+''', head) == ["W005"]
+
+
 def test_a_number_range_that_is_empty_is_e042():
     assert choice_codes(DEAL + '''
     for each p in players:

@@ -406,6 +406,12 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             zone = self._card_source(e.left, scopes)[0]  # Z has some rank (suit) when it holds a card
             if zone is not None:
                 return self._nonempty(e.left, scopes)
+        if every in ("rank", "suit") and isinstance(e, ast.Binary) and e.op == "!=" and self._other_than(e, var):
+            # "a suit other than that one" (a trump other than the turned card's): every deck the game
+            # may use has two suits (ranks) at least, so one of them is not the value named
+            sizes = [len(plan.suits if every == "suit" else plan.all_ranks) for plan in self.c.decks]
+            if sizes and min(sizes) >= 2:
+                return TRUE
         named = self.c.sym.named_values.get(every) if every else None
         if named is not None and isinstance(e, ast.Binary) and e.op in ("==", "!=", "<", ">", "<=", ">="):
             left, right, op = e.left, e.right, e.op
@@ -418,6 +424,14 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
                     return ("const", any({"==": j == k, "!=": j != k, "<": j < k, ">": j > k, "<=": j <= k,
                                           ">=": j >= k}[op] for j in range(n)))
         return self._fresh()
+
+    @staticmethod
+    def _other_than(e: ast.Binary, var: str) -> bool:
+        """Whether `e` compares the chosen value `var` itself with something that does not read it."""
+        for me, other in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(me, ast.Name) and me.name == var and not _mentions(other, var):
+                return True
+        return False
 
     def _card_open(self, alt: ast.Alternative, where, scopes):
         """When a card alternative with the filter `where` offers a card, as a formula."""

@@ -26,7 +26,7 @@ _OPEN = {"LPAR", "LSQB", "LBRACE"}
 _CLOSE = {"RPAR", "RSQB", "RBRACE"}
 _NO_SPACE_BEFORE = _CLOSE | {"COMMA", "COLON", "ACE_LOW"}
 _CALLABLE = {"NAME", "ANY", "COUNT", "SELECT", "SUM", "MIN", "MAX"}  # `f(x)`, `count(x)`: no space
-_INDEXABLE = {"NAME", "RPAR", "RSQB"}  # `xs[1]`, `f(x)[1]`, `[1, 2][k]`
+_INDEXABLE = {"NAME", "RPAR", "RSQB", "PLAYERS", "SEATS", "TEAMS"}  # `xs[1]`, `f(x)[1]`, `[1, 2][k]`, `seats[k]`
 _BREAK_BEFORE = {"AND", "OR", "IF", "ELSE", "WHERE", "MORETHAN"}  # where a long line may go on
 
 
