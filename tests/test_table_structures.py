@@ -9,10 +9,13 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cardlang
 from cardlang import RuleError
 from scenario import ENGINES
+from test_melds_runtime import LOW_ORDER, STD, aces, hands, is_meld, rule, sequences
 
 PRELUDE = """\
 game "Table"
@@ -169,3 +172,96 @@ def test_a_file_that_names_something_piles_keeps_working(tmp_path, engine):
     assert st.var("x") == 6
     assert diagnostics_of(ROW.format(body="    let piles = 2\n    set x = piles + count(piles of column)\n")) \
         == ["W001 4:6 zone `stock` is never used (remove the declaration, or use `stock` in the rules)"]
+
+
+# ------------------------------------------------------------------ the groups of melds
+MELDS = """\
+values pips: A=1 2=2 3=3 4=4 5=5 6=6 7=7 8=8 9=9 10=10 J=10 Q=10 K=10
+melds: sets 3, runs 3 in value, {ace}, deadwood pips
+zone laid: per player, public
+"""
+
+
+def log(st, seat=None) -> list:
+    return st.game.program.render_log(st, seat)
+
+
+def lay(tmp_path, engine, cards: str, ace: str = "ace low", where: str = "laid"):
+    """The log line of P0 laying the melds of `cards` (card literals) from `where`."""
+    facing = " face up" if where == "laid" else ""
+    moves = "\n".join(f"        move {c} to {where}(top of players){facing}" for c in cards.split(", "))
+    st = start(tmp_path, engine, f"""
+        {moves.strip()}
+        announce "P0 lays {{melds({where}(top of players))}}"
+        end game
+    """, decls=MELDS.format(ace=ace))
+    return st
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_melds_of_cards_read_as_groups_in_the_order_they_lie(tmp_path, engine):
+    st = lay(tmp_path, engine, "7 of hearts, 4 of clubs, 7 of diamonds, K of diamonds, 6 of clubs, 7 of spades, 5 of clubs")
+    assert log(st)[-2] == "P0 lays 7♥ 7♦ 7♠ | 4♣ 5♣ 6♣"  # the king is in no meld
+    assert log(st, 1)[-2] == log(st)[-2]  # a public zone: every seat reads the cards
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("ace, cards, read", [
+    ("ace low", "3 of spades, A of spades, 2 of spades, Q of spades", "A♠ 2♠ 3♠"),
+    ("ace high", "K of hearts, A of hearts, Q of hearts, J of hearts", "J♥ Q♥ K♥ A♥"),
+    ("ace around", "2 of clubs, K of clubs, A of clubs", "K♣ A♣ 2♣"),
+    ("ace around", "8 of clubs, 9 of clubs", ""),
+])
+def test_a_run_reads_from_its_lowest_rank_up_past_the_ace_where_runs_wrap(tmp_path, engine, ace, cards, read):
+    assert log(lay(tmp_path, engine, cards, ace))[-2] == f"P0 lays {read}"  # (no meld: an empty text)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_seat_reads_the_melds_of_cards_it_does_not_know_as_cards_it_does_not_know(tmp_path, engine):
+    st = lay(tmp_path, engine, "7 of hearts, 7 of diamonds, 7 of spades", where="hand")
+    assert log(st, 0)[-2] == "P0 lays 7♥ 7♦ 7♠"
+    assert log(st, 1)[-2] == "P0 lays a card a card a card"  # the groups, not the cards
+
+
+MELD_ROW = ('game "t"\nplayers 2\ndeck standard\n{melds}zone stock: pile, hidden\nvar x = ""\n'
+            "round:\n    move all cards to stock\n    set x = {call}\n    end game\n")
+
+
+def test_melds_needs_a_melds_declaration_and_cards(snapshot):
+    found = diagnostics_of(MELD_ROW.format(melds="", call="melds(stock)"))
+    found += diagnostics_of(MELD_ROW.format(melds="melds: sets 3\n", call="melds(3)"))
+    found += diagnostics_of(MELD_ROW.format(melds="melds: sets 3\n", call="melds(stock, stock)"))
+    assert [d.split()[0] for d in found] == ["E018", "E012", "E013"]
+    assert found == snapshot
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_knock_rummy_shows_the_melds_laid_with_the_lay_offs_in_the_groups_they_extend(engine):
+    from test_melds_games import RUMMY, choose, dealt
+    from test_melds_games import start as deal
+
+    knocker = "4s 5s 6s 8c 8d 8h Ac Ad 2c 9h".split()
+    defender = "7s 3s 8s Kd Kc Kh Qd Jd 10d 2h".split()
+    _, st = deal(RUMMY, 2, engine, dealt(knocker, defender, "Qc", "3h"), hands=1)
+    choose(st, "draw from the stock")
+    choose(st, "discard 9♥ and knock")
+    # P0 lays 3♠ 7♠ 8♠ off onto the knocker's 4♠ 5♠ 6♠ and 8♣ 8♦ 8♥
+    assert [line for line in st.transcript() if " lays " in line] == [
+        "P1 lays 3♠ 4♠ 5♠ 6♠ 7♠ | 8♣ 8♦ 8♥ 8♠", "P0 lays K♦ K♣ K♥ | 10♦ J♦ Q♦"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands, aces, st.booleans())
+def test_the_groups_are_the_melded_cards_each_group_one_meld_reading_in_order(hand, ace, fast):
+    r = rule(ace)
+    r._fast = r._fast and fast  # both the packed path and the general one
+    groups = r.groups(hand)
+    flat = [c for g in groups for c in g]
+    assert sorted(flat) == sorted(r.melded(hand))  # every melded card once, nothing else
+    assert all(is_meld(g, ace, 3, 3) for g in groups)
+    assert [min(hand.index(c) for c in g) for g in groups] == sorted(min(hand.index(c) for c in g) for g in groups)
+    for g in groups:  # a run reads rank by rank up its sequence: each next rank follows the one before
+        if len({STD.card_rank[c] for c in g}) > 1:
+            seqs = sequences(ace, LOW_ORDER)
+            assert any(all(seq.index(STD.card_rank[b]) == (seq.index(STD.card_rank[a]) + 1) % len(seq)
+                           for a, b in zip(g, g[1:])) for seq, _ in seqs)
