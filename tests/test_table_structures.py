@@ -265,3 +265,24 @@ def test_the_groups_are_the_melded_cards_each_group_one_meld_reading_in_order(ha
             seqs = sequences(ace, LOW_ORDER)
             assert any(all(seq.index(STD.card_rank[b]) == (seq.index(STD.card_rank[a]) + 1) % len(seq)
                            for a, b in zip(g, g[1:])) for seq, _ in seqs)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_file_that_declares_melds_keeps_its_own(tmp_path, engine):
+    st = start(tmp_path, engine, """
+        set x = melds(3)
+        end game
+    """, decls="define melds(n: number) = n * 2\n")
+    assert st.var("x") == 6
+
+
+def test_fmt_writes_the_structures_as_the_page_does_and_keeps_them():
+    from cardlang.tools.fmt import format_source
+
+    src = ROW.format(body="    for each k in piles  of column:\n        set x = count(1 .. k-1)\n"
+                          "    set x = sum j in 1..count( piles of column ) of j\n")
+    out = format_source(src)
+    assert "    for each k in piles of column:\n        set x = count(1..k - 1)\n" in out
+    assert "    set x = sum j in 1..count(piles of column) of j\n" in out
+    assert format_source(out) == out
+    assert diagnostics_of(out) == diagnostics_of(src)
