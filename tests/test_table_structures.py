@@ -286,3 +286,50 @@ def test_fmt_writes_the_structures_as_the_page_does_and_keeps_them():
     assert "    set x = sum j in 1..count(piles of column) of j\n" in out
     assert format_source(out) == out
     assert diagnostics_of(out) == diagnostics_of(src)
+
+
+# ------------------------------------------------------------------ attack and defence, as pairs of a row
+ATTACK = "examples/attack_defence.cards"
+
+
+def attack_game(engine, p0="6h 7h 8h 9h 10h Jh"):
+    """P0 attacks first, holding `p0` (6♥ … J♥); P1 holds 7♣ 8♣ A♣ A♠ K♦ 6♠; the stock's bottom
+    card, 10♦, makes diamonds trumps."""
+    p0, p1 = p0.split(), "7c 8c Ac As Kd 6s".split()
+    dealt = [c for two in zip(p0, p1) for c in two]
+    deck = [r + s for r in "6 7 8 9 10 J Q K A".split() for s in "cdhs"]
+    rest = [c for c in deck if c not in dealt and c != "10d"] + ["10d"]  # (the stock's bottom card last)
+    st = cardlang.load(ATTACK, engine=engine).new_initial_state(seed=1, stack=dealt + rest)
+    assert st.var("attacker") == 0 and st.zone("stock")[0] == "10d"
+    return st
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_attack_is_beaten_on_its_own_pile_and_the_beaten_pairs_go_away(engine):
+    st = attack_game(engine)
+    st.apply("attack with 6♥")
+    assert st.zone("table", 1) == ["6h"]
+    # no heart in P1's hand: only the trump beats the 6♥
+    assert [a.label for a in st.legal_actions()] == ["beat 6♥ with K♦", "take the table"]
+    st.apply("beat 6♥ with K♦")
+    assert st.zone("table", 1) == ["6h", "Kd"]  # the pair: the attack, and the card that beat it
+    assert [a.label for a in st.legal_actions()] == ["stop"]  # P0 has no 6 and no K to add
+    st.apply("stop")
+    assert all(st.zone("table", k) == [] for k in range(1, 7)) and len(st.zone("discard")) == 2
+    assert st.var("attacker") == 1 and len(st.zone("hand", 0)) == 6 and len(st.zone("hand", 1)) == 6
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_rank_on_the_table_joins_the_attack_on_the_next_pile_and_the_defender_may_take_them_all(engine):
+    st = attack_game(engine, p0="6h 6c 8h 9h 10h Jh")
+    st.apply("attack with 6♥")
+    st.apply("beat 6♥ with K♦")
+    assert [a.label for a in st.legal_actions()] == ["attack with 6♣", "stop"]  # a 6 is on the table
+    st.apply("attack with 6♣")
+    assert st.zone("table", 1) == ["6h", "Kd"] and st.zone("table", 2) == ["6c"]
+    assert [a.label for a in st.legal_actions()] == ["beat 6♣ with 7♣", "beat 6♣ with 8♣", "beat 6♣ with A♣",
+                                                      "take the table"]
+    st.apply("take the table")  # the beaten pair too
+    assert sorted(st.zone("hand", 1)) == sorted("7c 8c Ac As 6s 6h Kd 6c".split())
+    assert st.var("attacker") == 0 and "P1 takes the table" in st.transcript()
+    assert len(st.zone("hand", 0)) == 6 and st.zone("discard") == []
