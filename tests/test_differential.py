@@ -327,7 +327,8 @@ def _plain(max_size: int = 6):
 
 def numbers(scope: frozenset, depth: int):
     leaves = [st.integers(0, 5).map(str), st.sampled_from(["total", "player_count", "count(stock)", "count(table)",
-                                                          "marks[1]", "sum(marks)"])]
+                                                          "marks[1]", "sum(marks)", "sum(1..count(stock))",
+                                                          "count(marks[1]..marks[1] + 3)"])]
     if "p" in scope:
         leaves.append(st.sampled_from(["points(p)", "count(hand(p))", "bonus(p)", "deadwood(hand(p))",
                                        "subsets(table + hand(p), pips, 13)", "runs(hand(p) + table, value)",
@@ -398,7 +399,7 @@ def card_sets(scope: frozenset, depth: int):
 def texts(scope: frozenset):
     parts = ["{total}", "{marks}", "{dealer}", "{word}", "{table}", "{{", "}}", "{top of table}"]
     if "p" in scope:
-        parts += ["{p}", "{hand(p)}", "{points(p)}", "{left of p}"]
+        parts += ["{p}", "{hand(p)}", "{points(p)}", "{left of p}", "{melds(hand(p) + table)}"]
     if "c" in scope:
         parts += ["{c}", "{value(c)}", "{c is hearts}", "{suit(c)}", "{rank(c)}", "{named(c)}", "{worth(c)}",
                   '{"q" + named(c)}']

@@ -42,7 +42,7 @@ def test_expression_starts_and_continuations_come_from_the_expression_rules():
     assert not {"COLON", "_NL", "RPAR", "SAYS", "CHOOSES"} & starts
     more = grammar.expression_continuations()
     assert more == {"OR", "AND", "COMP_OP", "IN", "IS", "HAS", "ADD_OP", "EXCEPT", "MUL_OP", "IF", "LSQB",
-                    "LPAR", "FROM"}
+                    "LPAR", "FROM", "DOTS"}
 
 
 def test_block_openers_are_the_words_of_statements_and_declarations_with_a_block():

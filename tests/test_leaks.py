@@ -37,6 +37,8 @@ FILES = sorted(os.path.relpath(p, ROOT) for folder in ("games", "examples", os.p
                for p in glob.glob(os.path.join(ROOT, folder, "*.cards")))
 # numbers and players picked at once, shown or kept secret, replayed in a view's past or drawn again
 FILES += [os.path.join("tests", "engine", name) for name in ("sealed_numbers.cards", "at_once_kinds.cards")]
+# structures on the table (issue 28 item 4): a row of piles chosen by number, melds read as groups
+FILES += [os.path.join("tests", "engine", name) for name in ("pile_family.cards", "meld_groups.cards")]
 
 
 def _has_hidden_zones(relative) -> bool:

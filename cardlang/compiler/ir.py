@@ -85,6 +85,15 @@ class PositionOf(Expr):
 
 
 @node
+class Range(Expr):
+    """`lo..hi`: the whole numbers from lo to hi as a tuple (empty when hi < lo; a rule error past
+    `runtime.effects.MAX_RANGE` numbers)."""
+
+    low: Expr
+    high: Expr
+
+
+@node
 class ZoneCards(Expr):
     """The cards of a zone, bottom first, as a tuple."""
 

@@ -564,6 +564,12 @@ class Lowerer(PotLowering):
     def x_PositionOf(self, e: ast.PositionOf):
         return ir.PositionOf(e.span, self.expr(e.card), self.cards(e.zone))
 
+    def x_Range(self, e: ast.Range):
+        return ir.Range(e.span, self.expr(e.low), self.expr(e.high))
+
+    def x_PilesOf(self, e: ast.PilesOf):
+        return ir.Const(e.span, tuple(range(1, self.layout.zone_counts[e.family] + 1)))
+
     def x_AllCards(self, e):
         return ir.Const(e.span, tuple(range(self.deck.size)))
 

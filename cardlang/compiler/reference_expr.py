@@ -66,6 +66,9 @@ class Evaluator:
         cards = self.eval(st, e.cards)
         return cards.index(c) + 1 if c is not None and c in cards else 0
 
+    def e_Range(self, st, e: ir.Range):
+        return effects.number_range(self.eval(st, e.low), self.eval(st, e.high), e.span)
+
     def e_ZoneCards(self, st, e: ir.ZoneCards):
         return tuple(st.zones[self.eval(st, e.zone)])
 

@@ -609,6 +609,22 @@ class PositionOf(Expr):
 
 
 @node
+class Range(Expr):
+    """`lo..hi`: the whole numbers from `lo` to `hi` as a list (empty when `hi < lo`)."""
+
+    low: Expr
+    high: Expr
+
+
+@node
+class PilesOf(Expr):
+    """`piles of column`: the numbers of a family's piles, `[1, 2, …, N]`."""
+
+    family: str
+    family_span: Span
+
+
+@node
 class ZoneDecl(Decl):
     """`zone name: per player, private, pile`."""
 

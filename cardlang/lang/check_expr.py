@@ -117,7 +117,7 @@ class ExpressionChecks:
             return {NUMBER: LIST, PLAYER: PLAYERS, CARD: CARDS, SUIT: SUITS, RANK: RANKS}.get(t, ANY)
         if isinstance(e, ast.Call):
             return self.call(e)
-        if isinstance(e, (ast.FaceUp, ast.PositionOf)):
+        if isinstance(e, (ast.FaceUp, ast.PositionOf, ast.Range, ast.PilesOf)):
             return check_piles.expr_type(self, e)
         if isinstance(e, ast.Index):
             b = self.expect(e.base, (LIST, PLAYERS, CARDS, ZONE, SUITS, RANKS), "what is indexed")

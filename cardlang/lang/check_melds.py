@@ -1,5 +1,5 @@
 """The checks of melds and combinations: `values` and `melds` declarations, and the functions
-`melded`, `deadwood`, `layoffs`, `subsets`, `pairs`, `runs`, `run_cards` and `longest_suit`.
+`melded`, `melds`, `deadwood`, `layoffs`, `subsets`, `pairs`, `runs`, `run_cards` and `longest_suit`.
 
 Kept apart from `check.py` (which calls in here) so that the feature is one module: the
 declarations are collected with the others, validated once the deck's ranks are known, and the
@@ -12,7 +12,7 @@ from . import ast
 from .diagnostics import did_you_mean
 
 # the checker's type names (`check.py` imports this module, so they are not imported from there)
-NUMBER, CARDS, ZONE = "number", "cards", "zone"
+NUMBER, CARDS, ZONE, TEXT = "number", "cards", "zone", "text"
 
 #: ace rules of a `melds` declaration: where the rank `A` plays in a run
 ACE_RULES = ("low", "high", "both", "around")
@@ -21,6 +21,7 @@ MAX_VALUE = 1000  # the largest a card's value may be (`subsets` adds values up:
 # name: (argument kinds, result); "cards" is cards or a zone, "table" the name of an order or values
 COMBINATIONS = {
     "melded": (("cards",), "cards"),
+    "melds": (("cards",), "text"),  # the melds as groups, for the log: `7♥ 7♦ 7♠ | 4♣ 5♣ 6♣`
     "deadwood": (("cards",), "number"),
     "layoffs": (("cards", "cards"), "cards"),
     "subsets": (("cards", "table", "number"), "number"),
@@ -29,7 +30,7 @@ COMBINATIONS = {
     "run_cards": (("cards", "table"), "number"),
     "longest_suit": (("cards",), "number"),
 }
-NEEDS_MELDS = ("melded", "deadwood", "layoffs")
+NEEDS_MELDS = ("melded", "melds", "deadwood", "layoffs")
 
 
 def collect(checker, d, symbol) -> None:
@@ -137,7 +138,7 @@ def call(checker, e: ast.Call) -> str:
                               help=f"e.g. `{e.func}(hand(p), value{', 15' if e.func == 'subsets' else ''})`")
             else:
                 sym.used = True
-    return {"cards": CARDS, "number": NUMBER}[result]
+    return {"cards": CARDS, "number": NUMBER, "text": TEXT}[result]
 
 
 def _arity(checker, e: ast.Call, n: int, result: str) -> str:
@@ -145,5 +146,5 @@ def _arity(checker, e: ast.Call, n: int, result: str) -> str:
     for a in e.args:
         if not isinstance(a, ast.Name):
             checker.type_of(a)
-    return {"cards": CARDS, "number": NUMBER}[result]
+    return {"cards": CARDS, "number": NUMBER, "text": TEXT}[result]
 

@@ -1,5 +1,6 @@
-"""The checks of tableau games: numbered zone families (`zone column: 7 piles`, `column(k)`),
-`c is face up`, `position of c in z`, and a choice of a card with a pile (`… and a pile k from column`).
+"""The checks of tableau games: numbered zone families (`zone column: 7 piles`, `column(k)`, `piles
+of column`), ranges of numbers (`1..7`), `c is face up`, `position of c in z`, and a choice of a card
+with a pile (`… and a pile k from column`).
 
 Kept apart from `check.py` so the checker's core stays small; each function takes the `Checker`.
 """
@@ -13,7 +14,7 @@ from .limits import MAX_PILES
 
 PILES_RE = re.compile(r"([0-9]+) piles?")
 # the checker's names of types (lang/check.py, which imports this module)
-NUMBER, BOOL, CARD, CARDS, ZONE = "number", "bool", "card", "cards", "zone"
+NUMBER, BOOL, CARD, CARDS, ZONE, LIST = "number", "bool", "card", "cards", "zone", "list"
 
 
 def zone_count(checker, d: ast.ZoneDecl, words: str, span) -> int:
@@ -46,7 +47,14 @@ def family_name(checker, e: ast.Name) -> None:
 
 
 def expr_type(checker, e) -> str:
-    """The type of `c is face up` or `position of c in z`."""
+    """The type of `c is face up`, `position of c in z`, `lo..hi` or `piles of column`."""
+    if isinstance(e, ast.Range):
+        checker.expect(e.low, (NUMBER,), "where a range `..` starts")
+        checker.expect(e.high, (NUMBER,), "where a range `..` ends")
+        return LIST
+    if isinstance(e, ast.PilesOf):
+        family(checker, e.family, e.family_span, "`piles of` names a family of piles")
+        return LIST
     if isinstance(e, ast.FaceUp):
         checker.expect(e.card, (CARD,), "what `is face up` tests")
         return BOOL
@@ -55,17 +63,24 @@ def expr_type(checker, e) -> str:
     return NUMBER
 
 
+def family(checker, name: str, span, what: str) -> None:
+    """E043 unless `name` is a numbered family of piles (`what` says what needed one); marks it used."""
+    if checker.sym.zone_counts.get(name) is None:
+        known = checker._find(name)
+        kind = "an unknown name" if known is None else checker._what(known)
+        if known is not None:
+            known.used = True  # (one problem, one error: not also W001's "never used")
+        hint = checker._suggest(name) if known is None else None
+        checker.error("E043", f"{what}, and `{name}` is {kind}", span,
+                      help=hint or "declare one: `zone column: 7 piles, public`")
+    else:
+        checker.sym.table[name].used = True
+
+
 def bind_pile(checker, alt: ast.Alternative) -> None:
     """Checks `and a pile k from family` and binds `k` (a number) for the filter, label and body."""
     pile = alt.pile
-    count = checker.sym.zone_counts.get(pile.family)
-    if count is None:
-        known = checker._find(pile.family)
-        what = "an unknown name" if known is None else checker._what(known)
-        checker.error("E043", f"a pile is chosen from a family of piles, and `{pile.family}` is {what}",
-                      pile.family_span, help="declare one: `zone column: 7 piles, public`")
-    else:
-        checker.sym.table[pile.family].used = True
+    family(checker, pile.family, pile.family_span, "a pile is chosen from a family of piles")
     if pile.var == alt.var:
         checker.error("E011", f"`{pile.var}` names both the card and the pile", pile.span)
     checker.bind(pile.var, NUMBER, pile.span)

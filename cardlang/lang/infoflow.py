@@ -51,6 +51,8 @@ from . import ast
 from .infoflow_model import (ALL, CARDISH, EMPTY, NOTHING, Binding, Frame, Val, _about_top, _at_most_one, _contenders,
                              _describe, _everyone, _first, _mentions, _rebase, show)
 from .infoflow_values import Expressions
+from .limits import MAX_PILES
+from .pile_facts import listed_numbers
 from .statements import UnknownStatement
 
 MAX_VISITS = 200_000  # statements and expressions visited; a bigger analysis gives up, silently
@@ -596,8 +598,7 @@ class InfoFlow(Expressions):
         if st.where is None:
             over = self._over(st.source, env)
             # over a list of numbers written out, each pile of a family shown in the body is shown
-            piles = [("lit", i.value) for i in st.source.items if isinstance(i, ast.Number)] \
-                if isinstance(st.source, ast.ListExpr) else []
+            piles = [("lit", i) for i in listed_numbers(self.sym.zone_counts, st.source, MAX_PILES) or ()]
             for f in end:
                 if len(f) == 3 and f[0] == "zone" and f[2] == alias:
                     kept.add(("zone", f[1], over))

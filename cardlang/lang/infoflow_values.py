@@ -124,7 +124,9 @@ class Expressions:
             return Val(self._ev(e.card, env, facts).shape)
         if isinstance(e, ast.PositionOf):
             return _scalar(self._ev(e.card, env, facts), self._ev(e.zone, env, facts))
-        return NOTHING
+        if isinstance(e, ast.Range):  # (its length and its numbers are what its ends are)
+            return _scalar(self._ev(e.low, env, facts), self._ev(e.high, env, facts))
+        return NOTHING  # (`piles of column`: numbers the rules write)
 
     def _ev_call(self, e: ast.Call, env: dict, facts: frozenset) -> Val:
         args = [self._ev(a, env, facts) for a in e.args]

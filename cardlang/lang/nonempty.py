@@ -36,12 +36,20 @@ import attrs
 from . import ast, statements
 from .choice_theory import _FLIP, FALSE, TRUE, Theory, _all, _and, _atoms, _count_key, _not, _num, _or
 from .flow import Flow, _key, _mentions, _subst, statement_writes
-from .pile_facts import pile_open, unrolled
+from .pile_facts import listed_numbers, pile_open, unrolled
 from .statements import question
 from .value_bounds import ValueBounds
 from .zone_facts import Facts, ZoneFacts, _join
 
 MAX_DEPTH = 20  # definitions seen through, nested
+MAX_WRITTEN = 16  # numbers of a list written out one by one (`any k in piles of column where …`)
+
+
+def _or_all(fs):
+    out = FALSE
+    for f in fs:
+        out = _or(out, f)
+    return out
 
 
 # Whether a statement itself may put a player out (`eliminate`, or a phase played, which may).
@@ -377,11 +385,23 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         """When a choice of a value (a rank, a suit, a declared value, a number of a list) offers one:
         every value of its type is offered without `from` (a type has one at least); `Z has r` holds
         for some rank when Z holds a card; what else the filter says is not known (a fresh atom)."""
+        numbers = self._listed_numbers(alt.source)
+        if numbers and alt.where is not None:  # `a number k from piles of column where …`: each written out
+            return self._each_number(alt.where, alt.var, numbers, scopes, 0)
         listed = isinstance(alt.source, ast.ListExpr) and alt.source.items
-        f = TRUE if alt.source is None or listed else self._fresh()
+        f = TRUE if alt.source is None or listed or numbers else self._fresh()
         if alt.where is None:
             return f
         return _and(f, self._value_exists(alt.where, alt.var, scopes, 0, alt.vtype if alt.source is None else None))
+
+    def _listed_numbers(self, source) -> Optional[tuple]:
+        """The numbers of a list the rules write out (`[1, 2, 3]`, `piles of column`, `1..4`), or None."""
+        return listed_numbers(self.c.sym.zone_counts, source, MAX_WRITTEN) or None
+
+    def _each_number(self, where, var: str, numbers: tuple, scopes, depth: int):
+        """Some number of `numbers` meets `where` (about `var`), as a formula: one test per number."""
+        return _or_all(self._prop(_subst(where, {var: ast.Number(where.span, k)}), scopes, depth + 1)
+                       for k in numbers)
 
     def _value_exists(self, e, var: str, scopes, depth: int, every=None):
         """Whether some value meets `e` (about the value `var`), as a formula; `every`: the type of a
@@ -582,6 +602,9 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
                 return some
             return self._comparison(self._seen(e, scopes, depth))
         if isinstance(e, ast.Aggregate) and e.kind == "any" and e.where is not None:
+            numbers = self._listed_numbers(e.source)
+            if numbers:
+                return self._each_number(e.where, e.var, numbers, scopes, depth)
             zone, where = self._card_filter(e.source, "\0it", _subst(e.where, {e.var: ast.Name(e.span, "\0it")}),
                                             scopes)
             if zone is None:

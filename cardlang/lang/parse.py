@@ -372,6 +372,12 @@ class _ToAst(_Declarations):
     def position_of(self, meta, c):
         return ast.PositionOf(self.S(meta), c[0], c[1])
 
+    def range_expr(self, meta, c):
+        return ast.Range(self.S(meta), c[0], c[2])
+
+    def piles_of(self, meta, c):
+        return ast.PilesOf(self.S(meta), str(c[0]), self.T(c[0]))
+
     def has_op(self, meta, c):
         return ast.Binary(self.S(meta), "has", c[0], c[1])
 

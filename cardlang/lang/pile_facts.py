@@ -39,17 +39,32 @@ def pile_open(checker, alt: ast.Alternative, scopes, card_open) -> Optional[tupl
     return out
 
 
-def unrolled(checker, st, scopes) -> Optional[list]:
-    """The passes of `for each k in [1, 2, …]` as bodies with the number written in for `k` (None
-    when it is not such a loop: numbers written out, no filter, a body of simple statements)."""
-    if not isinstance(st, ast.ForEach) or st.where is not None or not isinstance(st.source, ast.ListExpr):
+def listed_numbers(zone_counts: dict, source, limit: int = MAX_UNROLL) -> Optional[tuple]:
+    """The numbers of a list the rules write out: `[1, 2, 3]`, `piles of column` (1..N), `1..4` with
+    both ends written; None for another list or one of more than `limit` numbers."""
+    if isinstance(source, ast.ListExpr) and all(isinstance(i, ast.Number) for i in source.items):
+        out = tuple(i.value for i in source.items)
+    elif isinstance(source, ast.PilesOf):
+        out = tuple(range(1, zone_counts.get(source.family, 0) + 1))
+    elif isinstance(source, ast.Range) and isinstance(source.low, ast.Number) and isinstance(source.high, ast.Number):
+        out = tuple(range(source.low.value, min(source.high.value, source.low.value + limit) + 1))
+    else:
         return None
-    items = st.source.items
-    if not items or len(items) > MAX_UNROLL or not all(isinstance(i, ast.Number) for i in items):
+    return out if len(out) <= limit else None
+
+
+def unrolled(checker, st, scopes) -> Optional[list]:
+    """The passes of `for each k in [1, 2, …]` (or `piles of column`, `1..3`) as bodies with the number
+    written in for `k` (None when it is not such a loop: numbers written out, no filter, a body of
+    simple statements)."""
+    if not isinstance(st, ast.ForEach) or st.where is not None:
+        return None
+    items = listed_numbers(checker.sym.zone_counts, st.source)
+    if not items:
         return None
     if any(isinstance(x, (ast.Choose, ast.Let, ast.CallPhase)) or any(statements.child_blocks(x)) for x in st.body):
         return None
-    return [tuple(_subst_stmt(x, {st.var: ast.Number(i.span, i.value)}) for x in st.body) for i in items]
+    return [tuple(_subst_stmt(x, {st.var: ast.Number(st.source.span, i)}) for x in st.body) for i in items]
 
 
 def _subst_stmt(st, mapping: dict):

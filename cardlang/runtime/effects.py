@@ -83,6 +83,16 @@ def no_such_item(i, size: int, span):
     raise RuleError(f"item {i} of a list of {size} (items count from 1)", span)
 
 
+MAX_RANGE = 65536  # numbers in one range `lo..hi`: a list the rules hold is bounded (memory, time)
+
+
+def number_range(lo: int, hi: int, span) -> tuple:
+    """`lo..hi`: the whole numbers from lo to hi (none when hi < lo); a rule error past MAX_RANGE."""
+    if hi - lo >= MAX_RANGE:
+        raise RuleError(f"`{lo}..{hi}` holds {hi - lo + 1} numbers; a range holds at most {MAX_RANGE}", span)
+    return tuple(range(lo, hi + 1))
+
+
 def divide_by_zero(span):
     """The rule error of `/` or `%` by zero."""
     raise RuleError("division by zero", span)

@@ -27,6 +27,7 @@ from array import array
 from itertools import combinations
 
 from .basics import RuleError
+from .log import CARD_REF, MARK_END
 
 __all__ = ["MeldRule", "MeldError", "combination", "count_subsets", "count_pairs",
            "count_runs", "longest_suit"]
@@ -60,6 +61,7 @@ class MeldRule:
             if card_suit[c] >= 0:
                 self.rank_points[r] = points[c]
         self.runs = _runs(run_order, run_min, ace, ace_rank) if run_min else frozenset()
+        self._seqs = _run_seqs(run_order, ace, ace_rank) if run_min else []  # (to lay a run out in order)
         self.runs_with: dict = {}
         for run in self.runs:
             m = run
@@ -349,6 +351,40 @@ class MeldRule:
             self._spread_memo[rank_mask] = out
         return out
 
+    def groups(self, cards) -> tuple:
+        """The melds of the best arrangement of `cards`, each a tuple of card ids: a set's cards in
+        the order of `cards`, a run's from its lowest rank up (as the run reads, past the ace when
+        runs wrap); the melds in the order of their first card in `cards`."""
+        cards = tuple(dict.fromkeys(cards))
+        _, idmask, sets, runs = self.arrange(cards)[:4]
+        place = {c: i for i, c in enumerate(cards)}
+        out = [tuple(sorted(meld, key=place.__getitem__)) for meld in sets]
+        used = {c for meld in sets for c in meld}
+        for suit, masks in runs:
+            for mask in masks:
+                meld = []
+                for r in self._run_ranks(mask):
+                    c = next(c for c in cards if c not in used and idmask >> c & 1
+                             and self.card_suit[c] == suit and self.card_rank[c] == r)
+                    used.add(c)
+                    meld.append(c)
+                out.append(tuple(meld))
+        return tuple(sorted(out, key=lambda meld: min(place[c] for c in meld)))
+
+    def _run_ranks(self, mask: int) -> list:
+        """The ranks of a run's mask in the order the run reads."""
+        n = mask.bit_count()
+        for seq, wrap in self._seqs:
+            at = [i for i, r in enumerate(seq) if mask >> r & 1]
+            if len(at) != n:
+                continue
+            if at[-1] - at[0] + 1 == n:
+                return [seq[i] for i in at]
+            if wrap:  # the run goes past the end of the sequence: it starts after its gap
+                start = next(i for i in at if (i - 1) % len(seq) not in at)
+                return [seq[(start + k) % len(seq)] for k in range(n)]
+        raise AssertionError(mask)  # pragma: no cover (every run is a window of a sequence)
+
     def melded(self, cards) -> tuple:
         """The cards of `cards` (in their order) in its best arrangement."""
         idmask = self.arrange(cards)[1]
@@ -593,8 +629,8 @@ def _product(lists):
     return out
 
 
-def _runs(order, run_min: int, ace, ace_rank) -> frozenset:
-    """Every run as a rank mask: windows of at least `run_min` consecutive ranks of `order`."""
+def _run_seqs(order, ace, ace_rank) -> list:
+    """The sequences of ranks runs are windows of, each with whether it wraps past its end."""
     seqs = []
     base = [r for r in order if ace is None or r != ace_rank]
     if ace in (None,):
@@ -607,8 +643,13 @@ def _runs(order, run_min: int, ace, ace_rank) -> frozenset:
         seqs += [([ace_rank] + base, False), (base + [ace_rank], False)]
     else:  # around: runs wrap past the ace, from the top of the order to its bottom
         seqs.append((base + [ace_rank], True))
+    return seqs
+
+
+def _runs(order, run_min: int, ace, ace_rank) -> frozenset:
+    """Every run as a rank mask: windows of at least `run_min` consecutive ranks of `order`."""
     out = set()
-    for seq, wrap in seqs:
+    for seq, wrap in _run_seqs(order, ace, ace_rank):
         n = len(seq)
         for start in range(n if wrap else max(0, n - run_min + 1)):
             mask = 0
@@ -620,11 +661,13 @@ def _runs(order, run_min: int, ace, ace_rank) -> frozenset:
 
 
 def combination(name: str, rule, deck, table, *args):
-    """The value of the language's function `name` (`melded`, `deadwood`, `layoffs`, `subsets`,
+    """The value of the language's function `name` (`melded`, `melds`, `deadwood`, `layoffs`, `subsets`,
     `pairs`, `runs`, `run_cards`, `longest_suit`) over `args`; `rule` is the game's MeldRule,
     `table` the card table (an order or values) an argument names. Raises MeldError."""
     if name == "melded":
         return rule.melded(args[0])
+    if name == "melds":  # a text that keeps its cards (shown to each seat as it knows them)
+        return " | ".join(" ".join(f"{CARD_REF}{c}{MARK_END}" for c in meld) for meld in rule.groups(args[0]))
     if name == "deadwood":
         return rule.deadwood(args[0])
     if name == "layoffs":

@@ -17,7 +17,7 @@ from ..lang.diagnostics import Diagnostic, Span
 from ..lang.parse import parse
 from ..load import check_source, read_source
 from ..lang.vocabulary import PRESETS
-from .keywords import grammar_keywords, keyword_doc, opening_words
+from .keywords import expression_words, grammar_keywords, keyword_doc, opening_words
 from .names import Declared, Index, index
 
 _OPENING = opening_words()  # read from the grammar: a new declaration or statement is offered as it is added
@@ -278,7 +278,7 @@ def complete(a: Analysis, line: int, column: int) -> list:
             continue
         first = zones_first and d.kind in ("zone", "pzone")
         out.append(Completion(d.name, d.kind, _KIND_WORDS.get(d.kind, d.kind), 0 if first else 1))
-    out += [Completion(w, "keyword", "expression", 2) for w in _EXPRESSIONS]
+    out += [Completion(w, "keyword", "expression", 2) for w in (*_EXPRESSIONS, *expression_words())]
     out += [Completion(w, "builtin", "builtin", 2) for w in sorted({*BUILTINS, *COMBINATIONS})]
     if last not in ("is", "has", "not"):
         out += [Completion(n, s.kind, s.kind, 3) for n, s in table.items() if s.kind in ("rank", "suit")]

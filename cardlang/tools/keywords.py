@@ -129,6 +129,14 @@ def _leading_words(rules: dict, names) -> tuple:
 
 
 @functools.lru_cache(maxsize=1)
+def expression_words() -> tuple:
+    """The words an expression may begin with, read from the grammar's atoms (`all cards`, `position
+    of`, `piles of`, `partner of`): the LSP offers them where an expression goes."""
+    rules = _rules(re.sub(r"//[^\n]*", "", grammar_text()))
+    return _leading_words(rules, ["atom", "plain_unary"])
+
+
+@functools.lru_cache(maxsize=1)
 def opening_words() -> dict:
     """What a declaration and a statement begin with, read from the grammar (the LSP offers these
     at the start of a line): {"declaration": ("game", …, "per player var", …), "statement": (…)}.

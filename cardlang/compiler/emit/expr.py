@@ -11,7 +11,7 @@ Temporaries are walrus locals with fresh names, never inside a comprehension.
 from __future__ import annotations
 
 from .. import ir
-from ...runtime import budget, card_sets, pots, steps
+from ...runtime import budget, card_sets, effects, pots, steps
 from ...runtime.zones import first_in, still_in
 from . import helpers
 from . import seats
@@ -80,6 +80,9 @@ class ExprEmitter:
 
     def x_PositionOf(self, w, e: ir.PositionOf):
         return f"{self.c(helpers.position_of)}({self.x(w, e.card)}, {self.view(w, e.cards)})"
+
+    def x_Range(self, w, e: ir.Range):
+        return f"{self.c(effects.number_range)}({self.x(w, e.low)}, {self.x(w, e.high)}, {self.c(e.span)})"
 
     def x_ZoneCards(self, w, e: ir.ZoneCards):
         return f"tuple(s.zones[{self.x(w, e.zone)}])"
