@@ -44,6 +44,8 @@ class Emitter(ExprEmitter, StmtEmitter):
         self.lowered = lowered
         self.layout = layout = lowered.layout
         self.program = program = lowered.ir
+        if layout.pots:
+            raise refuse("pots and betting", _first(program, (ir.PotRule, ir.PotValue, ir.PotAward)))
         self.kinds = Kinds(layout, program)
         self.n = layout.players
         self.nzones = len(layout.zone_names)
@@ -55,6 +57,7 @@ class Emitter(ExprEmitter, StmtEmitter):
         self.consts: dict = {}  # name -> source of a module-level table
         self._tables: dict = {}
         self.sites = 0
+        self.texts: dict = {}  # constant text -> its number (`text_id`)
         self.counter = [0]
         self.phases: dict = {}  # id(phase) -> function name
         self.functions: list = []
@@ -132,7 +135,8 @@ class Emitter(ExprEmitter, StmtEmitter):
         """The module's Python source (numba, nopython)."""
         program = self.program
         if reads_knowledge(program):
-            raise refuse("a rule that reads who knows a card", program.setup[0] if program.setup else program.round[0])
+            at = _first(program, (ir.FaceUp,)) or (program.setup or program.round or (None,))[0]
+            raise refuse("a rule that reads who knows a card (`is face up`)", at)
         self.function("init_vars", self._init)
         self.function("setup", lambda w: self.body(w, program.setup))
         self.function("round_body", lambda w: self.body(w, program.round))
@@ -194,6 +198,33 @@ class Emitter(ExprEmitter, StmtEmitter):
         ]
         lines.append("\n".join(main) + "\n")
         return "\n".join(lines)
+
+
+def _first(program, types):
+    """The first node of one of `types` in the program's rules (for the line a refusal names)."""
+    import attrs
+
+    seen = set()
+
+    def walk(x):
+        if isinstance(x, (list, tuple)):
+            for y in x:
+                found = walk(y)
+                if found is not None:
+                    return found
+            return None
+        if isinstance(x, types):
+            return x
+        if not attrs.has(type(x)) or id(x) in seen:
+            return None
+        seen.add(id(x))
+        for f in attrs.fields(type(x)):
+            if f.name != "span":
+                found = walk(getattr(x, f.name))
+                if found is not None:
+                    return found
+        return None
+    return walk([program.setup, program.round, list(program.phases.values())])
 
 
 def _ident(name: str) -> str:

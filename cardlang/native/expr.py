@@ -10,7 +10,7 @@ item out of a list, a number past the native range) the code stops the run (`Wri
 from __future__ import annotations
 
 from ..compiler import ir
-from .kinds import INT, NONE, SEQ, TEXT_KIND, refuse
+from .kinds import INT, NONE, SEQ, TEXT_KIND, refuse, text_of
 from .writer import Seq
 
 BIG = 1 << 62  # a number at or past it stops the run (the compiled engine then plays the game)
@@ -79,7 +79,16 @@ class ExprEmitter:
     # ------------------------------------------------------------------ values and places
     def i_Const(self, w, e):
         v = e.value
+        if isinstance(v, str):
+            return str(self.text_id(v))
         return str(NONE) if v is None else str(int(v))
+
+    def i_Text(self, w, e):  # (a text without parts: `kinds.plain_text`)
+        return str(self.text_id(text_of(e)))
+
+    def text_id(self, text: str) -> int:
+        """The number of a constant text (equal texts, equal numbers)."""
+        return self.texts.setdefault(text, len(self.texts))
 
     def s_Const(self, w, e):
         values = tuple(NONE if x is None else int(x) for x in e.value)
@@ -231,6 +240,8 @@ class ExprEmitter:
         return out
 
     def i_Compare(self, w, e):
+        if e.op not in ("==", "!=") and (self.kinds.texty(e.left) or self.kinds.texty(e.right)):
+            raise refuse("an order between texts", e)
         a = self.i(w, e.left)
         b = self.i(w, e.right)
         if e.op not in ("==", "!="):  # (an order between none and a value is a rule error)

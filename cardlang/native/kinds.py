@@ -36,7 +36,7 @@ def refuse(construct: str, node) -> NativeUnsupported:
 
 def _type_kind(t) -> str:
     if t == TEXT:
-        return TEXT_KIND
+        return INT  # (a text variable holds constant texts by number; one built from parts is refused)
     return SEQ if t in SEQ_TYPES or (isinstance(t, str) and t.startswith("list")) else INT
 
 
@@ -58,6 +58,7 @@ class Kinds:
             self.slots[program.sitting_slot] = SEQ
         for a in program.at_once:
             self.slots[a.seats_slot] = self.slots[a.picks_slot] = SEQ
+        self.text_slots = {first for table in (layout.var_slots,) for first, t in table.values() if t == TEXT}
         self.program = program
         # the slots lowering writes: fixed point over what is written into them
         for _ in range(8):
@@ -65,6 +66,16 @@ class Kinds:
             _Walk(self).run(program)
             if before == self.slots:
                 break
+
+    def texty(self, e) -> bool:
+        """Whether `e` may be a text (held by number: only equality means anything)."""
+        if plain_text(e):
+            return True
+        if isinstance(e, ir.Slot):
+            return e.slot in self.text_slots
+        if isinstance(e, ir.Conditional):
+            return self.texty(e.then) or self.texty(e.otherwise)
+        return isinstance(e, ir.DefineCall) and self.texty(e.body)
 
     def of(self, slot: int) -> str:
         """The kind of a slot (INT for one nothing writes a kind into)."""
@@ -87,7 +98,7 @@ class Kinds:
         if isinstance(e, ir.Const):
             v = e.value
             if isinstance(v, str):
-                return TEXT_KIND
+                return INT  # (a constant text is its number in the game's table of texts: `text_id`)
             if isinstance(v, tuple):
                 if any(not isinstance(x, int) and x is not None for x in v):
                     raise refuse("a constant list of other values than numbers", e)
@@ -103,6 +114,8 @@ class Kinds:
             return SEQ if e.many else INT
         if isinstance(e, ir.Conditional):
             a, b = self.expr(e.then), self.expr(e.otherwise)
+            if {a, b} == {INT, TEXT_KIND} and self.texty(e.then if a == INT else e.otherwise):
+                return TEXT_KIND  # (a text with parts on one side: worked out for its effects only)
             if a != b:
                 raise refuse("a conditional of two kinds of values", e)
             return a
@@ -132,13 +145,25 @@ class Kinds:
             raise refuse("pots and betting", e)
         if isinstance(e, ir.JoinText):
             return TEXT_KIND
+        if isinstance(e, ir.Text):
+            return INT if plain_text(e) else TEXT_KIND
         raise refuse(f"the expression {t}", e)
+
+
+def plain_text(e) -> bool:
+    """Whether `e` is a text known when the game is loaded (compared by its number, `text_id`)."""
+    return (isinstance(e, ir.Const) and isinstance(e.value, str)) or (
+        isinstance(e, ir.Text) and all(isinstance(p, str) for p in e.parts))
+
+
+def text_of(e) -> str:
+    return e.value if isinstance(e, ir.Const) else "".join(e.parts)
 
 
 _KIND = {ir.PileZone: INT, ir.PositionOf: INT, ir.ZoneCards: SEQ, ir.Maybe: SEQ, ir.Tuple: SEQ, ir.Index: INT,
          ir.Negate: INT, ir.Not: INT, ir.Arith: INT, ir.Compare: INT, ir.Concat: SEQ, ir.In: INT, ir.Except: SEQ,
          ir.Is: INT, ir.Has: INT, ir.Neighbour: INT, ir.Players: SEQ, ir.BestScorers: SEQ, ir.OrderOf: INT,
-         ir.RankPoints: INT, ir.Text: TEXT_KIND}
+         ir.RankPoints: INT}
 
 
 class _Walk:
