@@ -42,6 +42,11 @@ class NativeProgram:
         self._play(0, np.zeros(self.players, dtype=np.int64), 0)  # compiled now, or loaded from the cache
         self.start_seconds = time.perf_counter() - t0
         self.cached = bool(getattr(self._play, "stats", None) and self._play.stats.cache_hits)
+        self.stopped_at = 0  # the rule line where the last run that stopped stopped
+
+    def last_line(self) -> int:
+        """The rule line where the last run that stopped met its error (or native limit)."""
+        return self.stopped_at
 
     def game(self, seed: int, seat_seeds, mode: int = 0) -> Optional[dict]:
         """One whole game: {winners, scores, returns, decisions, rounds, first}, or None when the run
@@ -51,6 +56,7 @@ class NativeProgram:
             return None
         g, ret = self._play(seed, np.asarray(seat_seeds, dtype=np.int64), mode)
         if g[5] != 1:
+            self.stopped_at = int(g[7])
             return None
         n = self.players
         gl = g.tolist()
