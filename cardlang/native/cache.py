@@ -37,15 +37,22 @@ def cache_key(source: str) -> str:
     """The hash a generated module is kept under."""
     import numba
 
-    from .. import __version__
-
     h = hashlib.sha256()
-    for part in (source, numba.__version__, __version__, sys.version.split()[0]):
+    for part in (source, numba.__version__, _cardlang_version(), sys.version.split()[0]):
         h.update(part.encode())
         h.update(b"\0")
     for name in ("rng.py", "steps.py"):
         h.update((_HERE / name).read_bytes())
     return h.hexdigest()[:32]
+
+
+def _cardlang_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cardlang")
+    except PackageNotFoundError:  # (run from a checkout that is not installed)
+        return "unknown"
 
 
 def load_module(source: str):
