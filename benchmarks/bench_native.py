@@ -84,12 +84,12 @@ def players(game):
 
 _START = """
 import json, resource, sys, time
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 import cardlang
 game = cardlang.load({game!r}, players={players}, engine="native")
-total = time.perf_counter() - t0
+total, cpu = time.perf_counter() - t0, time.process_time() - c0
 n = game.native
-print(json.dumps({{"seconds": total, "native_start": n.start_seconds, "generate": n.generate_seconds,
+print(json.dumps({{"seconds": total, "cpu": cpu, "native_start": n.start_seconds, "generate": n.generate_seconds,
                   "cached": n.cached, "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
 """
 
@@ -99,6 +99,27 @@ def start_up(cache: str) -> dict:
     out = subprocess.run([sys.executable, "-c", _START.format(game=GAME, players=PLAYERS)], env=env, cwd=ROOT,
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _shuffle_seconds(times: int = 20000) -> float:
+    """CPU seconds of one native shuffle of 52 cards from a 64-bit chance (reseeding included)."""
+    import numpy as np
+    from numba import njit
+
+    from cardlang.native.steps import chance_shuffle
+
+    @njit
+    def shuffles(pile, mt, times):
+        seed = 1
+        for _ in range(times):
+            seed = chance_shuffle(pile, seed, mt)
+        return seed
+
+    mt, pile = np.zeros(625, dtype=np.int64), np.arange(52, dtype=np.int64)
+    shuffles(pile, mt, 1)
+    t0 = time.process_time()
+    shuffles(pile, mt, times)
+    return (time.process_time() - t0) / times
 
 
 def main() -> None:
@@ -119,10 +140,13 @@ def main() -> None:
         first = start_up(cache)
         cached = start_up(cache)
     ref = best["reference"][1]
+    shuffle_us = _shuffle_seconds() * 1e6
+    rounds = sum(game.native.game(i, [i * 1009 + s for s in range(PLAYERS)])["rounds"] for i in range(50)) / 50
     row = {"decisions_per_s": {k: v[1] for k, v in best.items()}, "games_per_s": {k: v[0] for k, v in best.items()},
            "ratio_native": best["native"][1] / ref, "ratio_simulate": best["simulate"][1] / ref,
            "ratio_compiled": best["compiled"][1] / ref, "first_compile": first, "cached_start": cached,
-           "load_average": os.getloadavg()[0]}
+           "load_average": os.getloadavg()[0], "shuffle_us": shuffle_us, "rounds": rounds,
+           "shuffle_share": shuffle_us * 1e-6 * rounds * best["native"][0]}
     if args.json:
         print(json.dumps(row))
         return
@@ -130,10 +154,12 @@ def main() -> None:
     for name, (games, decisions) in best.items():
         print(f"  {name:10} {decisions:12,.0f} decisions/s  {games:9,.1f} games/s  "
               f"{decisions / ref:5.2f}× plain Python")
-    print(f"first compile (fresh cache, new process): load {first['seconds']:.1f} s "
+    print(f"chance: one shuffle of 52 cards (the generator reseeded) {row['shuffle_us']:.1f} µs; "
+          f"{row['rounds']:.1f} rounds a game: {row['shuffle_share']:.0%} of a native game's time")
+    print(f"first compile (fresh cache, new process): load {first['seconds']:.1f} s, {first['cpu']:.1f} s CPU "
           f"(numba {first['native_start']:.1f} s, code generated in {first['generate']:.2f} s), "
           f"peak memory {first['max_rss_mb']:.0f} MB")
-    print(f"cached start-up (new process): load {cached['seconds']:.2f} s (machine code loaded in "
+    print(f"cached start-up (new process): load {cached['seconds']:.2f} s, {cached['cpu']:.2f} s CPU (machine code loaded in "
           f"{cached['native_start']:.2f} s), peak memory {cached['max_rss_mb']:.0f} MB")
     print(f"load average at the end: {row['load_average']:.1f}")
 

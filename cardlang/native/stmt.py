@@ -149,6 +149,18 @@ class StmtEmitter:
         with w.block(f"for {j} in range({q.n})"):
             self.not_none(w, f"{q.arr}[{j}]", st)
 
+    def x_TellFace(self, w, st):  # (facts told of cards: knowledge, which a quiet run keeps not)
+        self.s(w, st.to)
+        self.not_none(w, self.i(w, st.card), st)
+
+    def x_TellWhich(self, w, st):
+        self.s(w, st.to)
+        self.s(w, st.cards)
+        self.not_none(w, self.i(w, st.value), st)
+
+    def x_ForgetOrder(self, w, st):
+        self.i(w, st.zone)
+
     def x_Announce(self, w, st):  # (its parts and speaker are worked out, shown to nobody)
         self.fx(w, st.text)
         if st.speaker is not None:
@@ -331,6 +343,5 @@ class StmtEmitter:
             self.push(w, legal, f"{high} | {x}", node)
 
 
-_REFUSED = {"TellFace": "`tell … the suit/rank of`", "TellWhich": "`tell … which cards`",
-            "ForgetOrder": "`forget order of`", "PotRule": "pots and betting", "PotAward": "pots and betting"}
+_REFUSED = {"PotRule": "pots and betting", "PotAward": "pots and betting"}
 INT_KIND = INT
