@@ -49,6 +49,7 @@ class Emitter(ExprEmitter, StmtEmitter):
         self.kinds = Kinds(layout, program)
         self.n = layout.players
         self.nzones = len(layout.zone_names)
+        self.nslots = max(program.nslots, 1)
         self.zcap = layout.deck.size  # a zone holds at most every card
         self.cap = max(2 * layout.deck.size, 4 * layout.players, 64)  # a list built in a run
         self.max_decisions, self.max_rounds = lowered.max_decisions, lowered.max_rounds

@@ -104,7 +104,9 @@ class ExprEmitter:
     def _pslot(self, w, base, player) -> str:
         p = self.i(w, player)
         self.not_none(w, p, player)
-        return self.tmp(w, f"{base} + {p}")
+        k = self.tmp(w, f"{base} + {p}")
+        w.fail_if(f"{k} < 0 or {k} >= {self.nslots}", player)  # (a slot of no variable)
+        return k
 
     def i_PlayerVar(self, w, e):
         return self.tmp(w, f"V[{self._pslot(w, e.base, e.player)}]")
@@ -123,6 +125,7 @@ class ExprEmitter:
         out = self.buffer(w)
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
+            w.fail_if(f"{q.arr}[{j}] < 0 or {q.arr}[{j}] >= {self.n}", e)
             self.push(w, out, f"{e.base} + {q.arr}[{j}]", e)
         return out
 
@@ -296,7 +299,7 @@ class ExprEmitter:
         return self.const(f"K_{name}", values)
 
     def i_Is(self, w, e):
-        x = self.i(w, e.value)
+        x = self.card(w, e.value) if e.table is not None else self.i(w, e.value)
         pat = self.i(w, e.pattern)
         if e.table is None:
             same = f"{x} == {pat}"
@@ -452,18 +455,25 @@ class ExprEmitter:
         return out
 
     # ------------------------------------------------------------------ functions
+    def card(self, w, e) -> str:
+        """A card-kind operand: none, or a card of the deck (anything else stops the run)."""
+        c = self.i(w, e)
+        w.fail_if(f"{c} != {NONE} and ({c} < 0 or {c} >= {self.layout.deck.size})", e)
+        return c
+
     def i_OrderOf(self, w, e):
-        c = self.i(w, e.card)
+        c = self.card(w, e.card)
         table = self.const(f"K_order_{len(self.consts)}", self.layout.orders[e.order])
         return self.tmp(w, f"0 if {c} == {NONE} else {table}[{c}]")
 
     def i_RankPoints(self, w, e):
-        c = self.i(w, e.card)
+        c = self.card(w, e.card)
         table = self.const(f"K_points_{len(self.consts)}", e.table)
         return self.tmp(w, f"0 if {c} == {NONE} else {table}[{c}]")
 
     def i_TeamTable(self, w, e):
         k = self.i(w, e.index)
+        w.fail_if(f"{k} != {NONE} and ({k} < 0 or {k} >= {len(e.table)})", e)
         values = tuple(NONE if x is None else x for x in e.table)
         table = self.const(f"K_team_{len(self.consts)}", values)
         return self.tmp(w, f"{NONE} if {k} == {NONE} else {table}[{k}]")
@@ -513,7 +523,7 @@ class ExprEmitter:
             k = w.fresh("k")
             w.line(f"{k}, G[0] = chance_below({q.n}, G[0], MT[{self.n}])")
             return self.tmp(w, f"{q.arr}[{k}]")
-        args = [self.i(w, a) for a in e.args]
+        args = [self.card(w, a) if name in ("suit", "rank") else self.i(w, a) for a in e.args]
         if name == "suit":
             suit = self._table("suit")
             return self.tmp(w, f"{NONE} if {args[0]} == {NONE} or {suit}[{args[0]}] < 0 else {suit}[{args[0]}]")

@@ -36,6 +36,7 @@ class NativeProgram:
         self.source = native_source(lowered)
         self.module = load_module(self.source)
         self.players = lowered.layout.players
+        self.has_score = lowered.ir.score is not None  # (without one, the scores are the returns)
         self.generate_seconds = time.perf_counter() - t0
         t0 = time.perf_counter()
         self._play = self.module.play
@@ -60,7 +61,9 @@ class NativeProgram:
             return None
         n = self.players
         gl = g.tolist()
-        return {"winners": gl[9:9 + gl[8]], "scores": gl[9 + n:9 + 2 * n], "returns": ret.tolist(),
+        returns = ret.tolist()
+        return {"winners": gl[9:9 + gl[8]], "scores": gl[9 + n:9 + 2 * n] if self.has_score else returns,
+                "returns": returns,
                 "decisions": gl[2], "rounds": gl[1], "first": gl[4] if gl[4] >= 0 else 0}
 
 

@@ -108,8 +108,11 @@ class StmtEmitter:
 
     def x_Deal(self, w, st):
         n = self.i(w, st.count)
-        src = self.i(w, st.source)
+        src = self.zone(w, st.source)
         targets = self.s(w, st.dest)
+        j = w.fresh("j")
+        with w.block(f"for {j} in range({targets.n})"):
+            w.fail_if(f"{targets.arr}[{j}] < 0 or {targets.arr}[{j}] >= {self.nzones}", st)
         w.fail_if(f"{n} == {NONE} or {n} < 0", st)
         w.fail_if(f"{n} * {targets.n} > ZN[{src}]", st)
         j = w.fresh("j")
@@ -117,16 +120,24 @@ class StmtEmitter:
             w.fail_if(f"ZN[{targets.arr}[{j}]] + {n} > {self.zcap}", st)
         w.line(f"deal(Z, ZN, LOC, {n}, {src}, {targets.arr}, {targets.n})")
 
+    def zone(self, w, e) -> str:
+        """A zone id (one of no zone stops the run)."""
+        z = self.i(w, e)
+        w.fail_if(f"{z} < 0 or {z} >= {self.nzones}", e)
+        return z
+
     def x_Shuffle(self, w, st):
-        z = self.i(w, st.zone)
+        z = self.zone(w, st.zone)
         w.line(f"G[0] = chance_shuffle(Z[{z}, :ZN[{z}]], G[0], MT[{self.n}])")
 
     def x_SwapZones(self, w, st):
-        a, b = self.i(w, st.left), self.i(w, st.right)
+        a = self.zone(w, st.left)
+        b = self.zone(w, st.right)
         w.line(f"swap_zones(Z, ZN, LOC, {a}, {b})")
 
     def x_SwapCards(self, w, st):
-        a, b = self.i(w, st.left), self.i(w, st.right)
+        a = self.card(w, st.left)
+        b = self.card(w, st.right)
         w.fail_if(f"{a} == {NONE} or {b} == {NONE}", st)
         w.fail_if(f"swap_cards(Z, ZN, LOC, {a}, {b})", st)
 
@@ -159,7 +170,7 @@ class StmtEmitter:
         self.not_none(w, self.i(w, st.value), st)
 
     def x_ForgetOrder(self, w, st):
-        self.i(w, st.zone)
+        self.zone(w, st.zone)
 
     def x_Announce(self, w, st):  # (its parts and speaker are worked out, shown to nobody)
         self.fx(w, st.text)
