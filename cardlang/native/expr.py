@@ -53,15 +53,14 @@ class ExprEmitter:
         is worked out again) and its length, 0."""
         k = self.sites
         self.sites += 1
-        arr, n = w.fresh("b"), w.fresh("n")
-        w.line(f"{arr} = B[{k}]")
+        n = w.fresh("n")
         w.line(f"{n} = 0")
-        return Seq(arr, n, False)
+        return Seq("B", n, False, k)
 
     def push(self, w, out: Seq, value: str, node) -> None:
         """Appends `value` to the scratch row `out` (a list past the row stops the run)."""
         w.fail_if(f"{out.n} >= {self.cap}", node)
-        w.line(f"{out.arr}[{out.n}] = {value}")
+        w.line(f"{out.at(f'{out.n}')} = {value}")
         w.line(f"{out.n} += 1")
 
     def copy(self, w, q: Seq, node) -> Seq:
@@ -69,7 +68,7 @@ class ExprEmitter:
         out = self.buffer(w)
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
-            w.line(f"{out.arr}[{j}] = {q.arr}[{j}]")
+            w.line(f"{out.at(f'{j}')} = {q.at(f'{j}')}")
         w.line(f"{out.n} = {q.n}")
         return out
 
@@ -99,7 +98,7 @@ class ExprEmitter:
         return self.tmp(w, f"V[{e.slot}]")
 
     def s_Slot(self, w, e):
-        return Seq(self.tmp(w, f"TV[{e.slot}]", "b"), self.tmp(w, f"TN[{e.slot}]", "n"), True)
+        return Seq("TV", self.tmp(w, f"TN[{e.slot}]", "n"), True, e.slot)
 
     def _pslot(self, w, base, player) -> str:
         p = self.i(w, player)
@@ -113,7 +112,7 @@ class ExprEmitter:
 
     def s_PlayerVar(self, w, e):
         k = self._pslot(w, e.base, e.player)
-        return Seq(self.tmp(w, f"TV[{k}]", "b"), self.tmp(w, f"TN[{k}]", "n"), True)
+        return Seq("TV", self.tmp(w, f"TN[{k}]", "n"), True, k)
 
     def i_PlayerZone(self, w, e):
         p = self.i(w, e.player)
@@ -125,8 +124,8 @@ class ExprEmitter:
         out = self.buffer(w)
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
-            w.fail_if(f"{q.arr}[{j}] < 0 or {q.arr}[{j}] >= {self.n}", e)
-            self.push(w, out, f"{e.base} + {q.arr}[{j}]", e)
+            w.fail_if(f"{q.at(f'{j}')} < 0 or {q.at(f'{j}')} >= {self.n}", e)
+            self.push(w, out, f"{e.base} + {q.at(f'{j}')}", e)
         return out
 
     def i_PileZone(self, w, e):
@@ -141,7 +140,7 @@ class ExprEmitter:
         j = w.fresh("j")
         with w.block(f"if {c} != {NONE}"):
             with w.block(f"for {j} in range({q.n})"):
-                with w.block(f"if {q.arr}[{j}] == {c}"):
+                with w.block(f"if {q.at(f'{j}')} == {c}"):
                     w.line(f"{out} = {j} + 1")
                     w.line("break")
         return out
@@ -149,13 +148,13 @@ class ExprEmitter:
     def s_ZoneCards(self, w, e):
         z = self.i(w, e.zone)
         w.fail_if(f"{z} < 0 or {z} >= {self.nzones}", e)
-        return Seq(self.tmp(w, f"Z[{z}]", "b"), self.tmp(w, f"ZN[{z}]", "n"), True)
+        return Seq("Z", self.tmp(w, f"ZN[{z}]", "n"), True, z)
 
     def s_Maybe(self, w, e):
         x = self.i(w, e.value)
         out = self.buffer(w)
         with w.block(f"if {x} != {NONE}"):
-            w.line(f"{out.arr}[0] = {x}")
+            w.line(f"{out.at(f'0')} = {x}")
             w.line(f"{out.n} = 1")
         return out
 
@@ -170,7 +169,7 @@ class ExprEmitter:
         q = self.s(w, e.seq)
         k = self.i(w, e.index)
         w.fail_if(f"{k} < 1 or {k} > {q.n}", e)
-        return self.tmp(w, f"{q.arr}[{k} - 1]")
+        return self.tmp(w, f"{q.at(f'{k} - 1')}")
 
     # ------------------------------------------------------------------- operators
     def i_Negate(self, w, e):
@@ -215,7 +214,7 @@ class ExprEmitter:
                 q = self.s(w, side)
                 j = w.fresh("j")
                 with w.block(f"for {j} in range({q.n})"):
-                    w.line(f"{out.arr}[{j}] = {q.arr}[{j}]")
+                    w.line(f"{out.at(f'{j}')} = {q.at(f'{j}')}")
                 w.line(f"{out.n} = {q.n}")
         return out
 
@@ -258,7 +257,7 @@ class ExprEmitter:
         for q in (a, b):
             j = w.fresh("j")
             with w.block(f"for {j} in range({q.n})"):
-                self.push(w, out, f"{q.arr}[{j}]", e)
+                self.push(w, out, f"{q.at(f'{j}')}", e)
         return out
 
     def i_In(self, w, e):
@@ -270,7 +269,7 @@ class ExprEmitter:
         out = self.tmp(w, "0")
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
-            with w.block(f"if {q.arr}[{j}] == {x}"):
+            with w.block(f"if {q.at(f'{j}')} == {x}"):
                 w.line(f"{out} = 1")
                 w.line("break")
         return out
@@ -283,14 +282,14 @@ class ExprEmitter:
             if e.many:
                 o = self.s(w, e.other)
                 with w.block(f"for {j} in range({q.n})"):
-                    x = self.tmp(w, f"{q.arr}[{j}]")
+                    x = self.tmp(w, f"{q.at(f'{j}')}")
                     with w.block(f"if {self._member(w, x, o)} == 0"):
                         self.push(w, out, x, e)
             else:
                 o = self.i(w, e.other)
                 with w.block(f"for {j} in range({q.n})"):
-                    with w.block(f"if {q.arr}[{j}] != {o}"):
-                        self.push(w, out, f"{q.arr}[{j}]", e)
+                    with w.block(f"if {q.at(f'{j}')} != {o}"):
+                        self.push(w, out, f"{q.at(f'{j}')}", e)
         return out
 
     def _table(self, name: str) -> str:
@@ -316,7 +315,7 @@ class ExprEmitter:
         out = self.tmp(w, "0")
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
-            with w.block(f"if {table}[{q.arr}[{j}]] == {pat}"):
+            with w.block(f"if {table}[{q.at(f'{j}')}] == {pat}"):
                 w.line(f"{out} = 1")
                 w.line("break")
         return out
@@ -352,7 +351,7 @@ class ExprEmitter:
         with w.block(f"for {k} in range({self.n})"):
             w.line(f"{q} = {ring}[{start}, {k}]")
             with w.block(f"if ACT[{q}]"):
-                w.line(f"{out.arr}[{out.n}] = {q}")
+                w.line(f"{out.at(f'{out.n}')} = {q}")
                 w.line(f"{out.n} += 1")
             if stop is not None:
                 with w.block(f"if {q} == {stop}"):
@@ -362,7 +361,8 @@ class ExprEmitter:
     def i_EndCards(self, w, e):
         q = self.s(w, e.seq)
         first = e.top == e.players  # players: the top is the first; cards: the top is the last
-        return self.tmp(w, f"{NONE} if {q.n} == 0 else {q.arr}[{'0' if first else q.n + ' - 1'}]")
+        at = q.at("0" if first else f"{q.n} - 1")
+        return self.tmp(w, f"{NONE} if {q.n} == 0 else {at}")
 
     def s_EndCards(self, w, e):
         q = self.s(w, e.seq)
@@ -374,7 +374,7 @@ class ExprEmitter:
         # players: the first k (top) or the last k, last first; cards: the last k, last first (top), or the first k
         from_end = (not e.players and e.top) or (e.players and not e.top)
         with w.block(f"for {j} in range({m})"):
-            w.line(f"{out.arr}[{j}] = {q.arr}[{q.n} - 1 - {j}]" if from_end else f"{out.arr}[{j}] = {q.arr}[{j}]")
+            w.line(f"{out.at(f'{j}')} = {q.at(f'{q.n} - 1 - {j}')}" if from_end else f"{out.at(f'{j}')} = {q.at(f'{j}')}")
         w.line(f"{out.n} = {m}")
         return out
 
@@ -389,7 +389,7 @@ class ExprEmitter:
             w.line(f"{total} = {NONE}")
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
-            w.line(f"V[{e.slot}] = {q.arr}[{j}]")
+            w.line(f"V[{e.slot}] = {q.at(f'{j}')}")
             if e.where is not None:
                 c = self.i(w, e.where)
                 with w.block(f"if not {self.truth(c)}"):
@@ -405,7 +405,7 @@ class ExprEmitter:
                 w.line(f"{total} += {x}")
                 w.fail_if(f"{total} >= {BIG} or {total} <= -{BIG}", e)
             elif kind == "select":
-                self.push(w, out_seq, f"{q.arr}[{j}]", e)
+                self.push(w, out_seq, f"{q.at(f'{j}')}", e)
             else:
                 x = self.i(w, e.body)
                 if kind in ("min", "max", "highest", "lowest"):
@@ -414,7 +414,7 @@ class ExprEmitter:
                 with w.block(f"if {found} == 0 or {x} {better} {best}"):
                     w.line(f"{best} = {x}")
                     if kind in ("highest", "lowest"):
-                        w.line(f"{total} = {q.arr}[{j}]")
+                        w.line(f"{total} = {q.at(f'{j}')}")
                 w.line(f"{found} = 1")
         if kind in ("min", "max"):
             w.fail_if(f"{found} == 0", e)
@@ -435,22 +435,22 @@ class ExprEmitter:
         found = self.tmp(w, "0")
         q = w.fresh("q")
         with w.block(f"for {q} in range({self.n})"):
-            w.line(f"{scores.arr}[{q}] = {NONE}")
+            w.line(f"{scores.at(f'{q}')} = {NONE}")
             inn = f"ACT[{q}]"
             if e.sitting is not None:
-                inn += f" or {self._member(w, q, Seq(f'TV[{e.sitting}]', f'TN[{e.sitting}]', True))}"
+                inn += f" or {self._member(w, q, Seq('TV', f'TN[{e.sitting}]', True, e.sitting))}"
             with w.block(f"if {inn}"):
                 w.line(f"V[{e.slot}] = {q}")
                 x = self.i(w, e.value)
                 self.not_none(w, x, e)
-                w.line(f"{scores.arr}[{q}] = {x}")
+                w.line(f"{scores.at(f'{q}')} = {x}")
                 with w.block(f"if {found} == 0 or {x} {'<' if e.lowest else '>'} {best}"):
                     w.line(f"{best} = {x}")
                 w.line(f"{found} = 1")
         out = self.buffer(w)
         with w.block(f"if {found}"):
             with w.block(f"for {q} in range({self.n})"):
-                with w.block(f"if {scores.arr}[{q}] != {NONE} and {scores.arr}[{q}] == {best}"):
+                with w.block(f"if {scores.at(f'{q}')} != {NONE} and {scores.at(f'{q}')} == {best}"):
                     self.push(w, out, q, e)
         return out
 
@@ -515,14 +515,14 @@ class ExprEmitter:
                 total = self.tmp(w, "0")
                 j = w.fresh("j")
                 with w.block(f"for {j} in range({q.n})"):
-                    self.not_none(w, f"{q.arr}[{j}]", e)
-                    w.line(f"{total} += {q.arr}[{j}]")
+                    self.not_none(w, f"{q.at(f'{j}')}", e)
+                    w.line(f"{total} += {q.at(f'{j}')}")
                     w.fail_if(f"{total} >= {BIG} or {total} <= -{BIG}", e)
                 return total
             w.fail_if(f"{q.n} == 0", e)  # `random` of nothing
             k = w.fresh("k")
             w.line(f"{k}, G[0] = chance_below({q.n}, G[0], MT[{self.n}])")
-            return self.tmp(w, f"{q.arr}[{k}]")
+            return self.tmp(w, f"{q.at(f'{k}')}")
         args = [self.card(w, a) if name in ("suit", "rank") else self.i(w, a) for a in e.args]
         if name == "suit":
             suit = self._table("suit")

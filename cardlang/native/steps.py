@@ -9,6 +9,7 @@ compiled engine, so the error reads as it does there).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .rng import MASK, N, _below, _next_word, getrandbits
@@ -35,13 +36,41 @@ def take_out(Z, ZN, LOC, c):
 
 
 @njit(cache=True)
+def filter_out(Z, ZN, LOC, cards, n):
+    """Takes the n cards out of their piles, each pile filtered once; 1 for a card named twice (the
+    runtime would then move it twice: the compiled engine plays that game)."""
+    ncards = LOC.shape[0]
+    gone = np.zeros(ncards, dtype=np.bool_)
+    piles = np.zeros(ZN.shape[0], dtype=np.bool_)
+    for i in range(n):
+        c = cards[i]
+        if c < 0 or c >= ncards or gone[c]:
+            return 1
+        gone[c] = True
+        piles[LOC[c]] = True
+    for z in range(ZN.shape[0]):
+        if piles[z]:
+            k = 0
+            for i in range(ZN[z]):
+                c = Z[z, i]
+                if not gone[c]:
+                    Z[z, k] = c
+                    k += 1
+            ZN[z] = k
+    return 0
+
+
+@njit(cache=True)
 def move(Z, ZN, LOC, cards, n, dest, bottom):
     """`runtime.zones.move_cards`: the n cards out of wherever they are, on top of (or under) `dest`."""
     if dest < 0 or dest >= ZN.shape[0]:
         return 1
-    for i in range(n):
-        if take_out(Z, ZN, LOC, cards[i]):
-            return 1
+    if n <= 4:  # a few cards: each taken out of its pile
+        for i in range(n):
+            if take_out(Z, ZN, LOC, cards[i]):
+                return 1
+    elif filter_out(Z, ZN, LOC, cards, n):  # more: each pile they leave is filtered once
+        return 1
     m = ZN[dest]
     if m + n > Z.shape[1]:
         return 1

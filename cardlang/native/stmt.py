@@ -50,7 +50,7 @@ class StmtEmitter:
         w.fail_if(f"{q.n} > {self.cap}", None)
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
-            w.line(f"TV[{row}, {j}] = {q.arr}[{j}]")
+            w.line(f"TV[{row}, {j}] = {q.at(f'{j}')}")
         w.line(f"TN[{row}] = {q.n}")
 
     # ----------------------------------------------------------- values
@@ -104,7 +104,7 @@ class StmtEmitter:
             need = self.i(w, st.need)
             w.fail_if(f"{need} == {NONE} or {q.n} < {need}", st)
         with w.block(f"if {q.n} > 0"):
-            w.fail_if(f"move(Z, ZN, LOC, {q.arr}, {q.n}, {dest}, {bool(st.bottom)})", st)
+            w.fail_if(f"move(Z, ZN, LOC, {q.whole()}, {q.n}, {dest}, {bool(st.bottom)})", st)
 
     def x_Deal(self, w, st):
         n = self.i(w, st.count)
@@ -112,13 +112,13 @@ class StmtEmitter:
         targets = self.s(w, st.dest)
         j = w.fresh("j")
         with w.block(f"for {j} in range({targets.n})"):
-            w.fail_if(f"{targets.arr}[{j}] < 0 or {targets.arr}[{j}] >= {self.nzones}", st)
+            w.fail_if(f"{targets.at(f'{j}')} < 0 or {targets.at(f'{j}')} >= {self.nzones}", st)
         w.fail_if(f"{n} == {NONE} or {n} < 0", st)
         w.fail_if(f"{n} * {targets.n} > ZN[{src}]", st)
         j = w.fresh("j")
         with w.block(f"for {j} in range({targets.n})"):  # (each place must take the cards)
-            w.fail_if(f"ZN[{targets.arr}[{j}]] + {n} > {self.zcap}", st)
-        w.line(f"deal(Z, ZN, LOC, {n}, {src}, {targets.arr}, {targets.n})")
+            w.fail_if(f"ZN[{targets.at(f'{j}')}] + {n} > {self.zcap}", st)
+        w.line(f"deal(Z, ZN, LOC, {n}, {src}, {targets.whole()}, {targets.n})")
 
     def zone(self, w, e) -> str:
         """A zone id (one of no zone stops the run)."""
@@ -150,7 +150,7 @@ class StmtEmitter:
         q = self.s(w, st.cards)
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):  # (a none card has no place: the reference's error)
-            self.not_none(w, f"{q.arr}[{j}]", st)
+            self.not_none(w, f"{q.at(f'{j}')}", st)
 
     def x_Conceal(self, w, st):
         q = self.s(w, st.cards)
@@ -158,7 +158,7 @@ class StmtEmitter:
         self.not_none(w, p, st)
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
-            self.not_none(w, f"{q.arr}[{j}]", st)
+            self.not_none(w, f"{q.at(f'{j}')}", st)
 
     def x_TellFace(self, w, st):  # (facts told of cards: knowledge, which a quiet run keeps not)
         self.s(w, st.to)
@@ -179,7 +179,7 @@ class StmtEmitter:
 
     # ----------------------------------------------------------- seats
     def _sitting(self, slot) -> Seq:
-        return Seq(f"TV[{slot}]", f"TN[{slot}]", True)
+        return Seq("TV", f"TN[{slot}]", True, slot)
 
     def x_Eliminate(self, w, st):
         p = self.i(w, st.player)
@@ -219,13 +219,13 @@ class StmtEmitter:
             s, j = w.fresh("q"), w.fresh("j")
             with w.block(f"for {s} in range({self.n})"):
                 with w.block(f"for {j} in range({q.n})"):
-                    with w.block(f"if {q.arr}[{j}] == {s}"):
+                    with w.block(f"if {q.at(f'{j}')} == {s}"):
                         w.line(f"G[9 + G[8]] = {s}")
                         w.line("G[8] += 1")
                         w.line("break")
             j = w.fresh("j")
             with w.block(f"for {j} in range({q.n})"):  # (none, or no seat, among the winners: an error)
-                w.fail_if(f"{q.arr}[{j}] < 0 or {q.arr}[{j}] >= {self.n}", st)
+                w.fail_if(f"{q.at(f'{j}')} < 0 or {q.at(f'{j}')} >= {self.n}", st)
         w.line(f"return {END_GAME}")
 
     def x_EndRound(self, w, st):
@@ -301,7 +301,7 @@ class StmtEmitter:
         w.fail_if(f"{legal.n} == 0 or {p} < 0 or {p} >= {self.n}", st)
         w.fail_if(f"G[2] >= {self.max_decisions}", st)  # (the decisions cap, met after the last one)
         w.line(f"if G[4] < 0: G[4] = {p}")
-        a = self.tmp(w, f"{legal.arr}[pick(MT, G[6], {p}, {legal.n})]", "a")
+        a = self.tmp(w, f"{legal.at(f'pick(MT, G[6')}, {p}, {legal.n})]", "a")
         w.line("G[2] += 1")
         w.line(f"G[3] = {self.step_budget}")
         value = self.tmp(w, f"{a} & {VALUE_MASK}", "x")
@@ -336,12 +336,12 @@ class StmtEmitter:
             head = f"for {j} in range({q.n})"
         with w.block(head):
             if q is not None:
-                w.line(f"{x} = {q.arr}[{j}]")
+                w.line(f"{x} = {q.at(f'{j}')}")
                 w.fail_if(f"{x} < 0 or {x} > {MAX_VALUE}", node)  # (none, or past 16 bits: an error)
                 if alt.kind in ("player", "value"):  # each value once, in its order
                     k, dup = w.fresh("k"), self.tmp(w, "0", "d")
                     with w.block(f"for {k} in range({j})"):
-                        with w.block(f"if {q.arr}[{k}] == {x}"):
+                        with w.block(f"if {q.at(f'{k}')} == {x}"):
                             w.line(f"{dup} = 1")
                             w.line("break")
                     with w.block(f"if {dup}"):

@@ -16,11 +16,23 @@ FAIL = 3  # the status of a run that met a rule error (or a native limit): playe
 
 @attrs.frozen
 class Seq:
-    """A sequence value: `arr[:n]` (arr a 1-d int64 array), `view` if arr is a row of the state."""
+    """A sequence value: its first `n` items, `arr[row, i]` (a row of a 2-d array of the state or of
+    the scratch rows, read in place: a view of a row costs a reference count a use) or `arr[i]`
+    without a row (a module-level table); `view` if they are the state's (a step that changes the
+    state copies them first)."""
 
     arr: str
     n: str
     view: bool
+    row: object = None
+
+    def at(self, i: str) -> str:
+        """The item at index `i` (a name or an int expression)."""
+        return f"{self.arr}[{self.row}, {i}]" if self.row is not None else f"{self.arr}[{i}]"
+
+    def whole(self) -> str:
+        """The 1-d array holding the items (for a step of `native/steps.py`)."""
+        return f"{self.arr}[{self.row}]" if self.row is not None else self.arr
 
 
 class Writer:
