@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SEEDS = (0, 1, 2, 7)
 
 # file -> players, for the files the native engine runs (the smallest count; 4 for ascenseur)
-FAST = {"games/ascenseur.cards": 4, "examples/fewest_hearts.cards": 2, "examples/war.cards": 2}
+FAST = {"games/ascenseur.cards": 4, "examples/fewest_hearts.cards": 2, "examples/turnabout.cards": 3}
 SUPPORTED = {
     **FAST,
     "examples/ascenseur_blind.cards": 4,
@@ -54,7 +54,7 @@ SUPPORTED = {
     "examples/play_if_you_can.cards": 2,
     "examples/rigged.cards": 2,
     "examples/spades.cards": 4,
-    "examples/turnabout.cards": 3,
+    "examples/war.cards": 2,
     "examples/two_hands.cards": 2,
     "games/coucou.cards": 5,
     "games/red_dog.cards": 2,
@@ -173,7 +173,7 @@ def test_simulate_cli_engine_native(tmp_path):
     from cardlang.cli import main
 
     runner = CliRunner()
-    path = str(ROOT / "examples/war.cards")
+    path = str(ROOT / "examples/fewest_hearts.cards")
     out = runner.invoke(main, ["simulate", path, "-n", "20", "--engine", "native", "--json", "--verbose",
                                "--jobs", "1"])
     assert out.exit_code == 0, out.output
@@ -192,9 +192,9 @@ def test_simulate_cli_engine_native(tmp_path):
 
 
 def test_playouts_returns_arrays_of_the_simulated_games():
-    game = cardlang.load(str(ROOT / "examples/war.cards"), players=2, engine="native")
+    game = cardlang.load(str(ROOT / "examples/turnabout.cards"), players=3, engine="native")
     out = playouts(game, 5, seed=11)
-    assert out["returns"].shape == (5, 2) and out["fallback"] == []
+    assert out["returns"].shape == (5, 3) and out["fallback"] == []
     for i in range(5):
         expected = _random_game(game, 11 + i)
         assert list(out["returns"][i]) == expected["returns"]
