@@ -233,3 +233,18 @@ def test_the_reseeded_chance_draws_what_the_runtime_draws(seed):
     value, after = rng.randbelow(37, seed % 2**64)
     got, got_after = chance_below(37, seed, mt)
     assert (got, got_after % 2**64) == (value, after)
+
+
+def test_mode_1_draws_as_random_playout():
+    """Mode 1: one generator's `random()` for every seat, as `runtime.playout.random_playout`
+    (the search bots' rollouts) draws: the same games as the compiled engine's."""
+    from cardlang.runtime.playout import random_playout
+
+    path = str(ROOT / "examples/fewest_hearts.cards")
+    game = cardlang.load(path, players=2, engine="native")
+    for seed in (0, 3):
+        st = quiet(game.new_initial_state(seed=seed, log=False))
+        decisions = random_playout(st, random.Random(seed + 100))
+        got = game.native.game(seed, [seed + 100, 0], mode=1)
+        assert got["decisions"] == decisions and got["returns"] == st.returns()
+        assert got["winners"] == list(st.winners()) and got["rounds"] == st.round
