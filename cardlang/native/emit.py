@@ -24,7 +24,7 @@ from ..compiler import ir
 from ..compiler.ir_facts import phases_spend_steps, reads_knowledge
 from ..runtime import engine
 from .expr import ExprEmitter
-from .kinds import NONE, SEQ, Kinds, refuse
+from .kinds import NONE, Kinds, refuse
 from .stmt import END_GAME, StmtEmitter
 from .writer import FAIL, Writer
 

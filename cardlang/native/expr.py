@@ -9,8 +9,7 @@ item out of a list, a number past the native range) the code stops the run (`Wri
 
 from __future__ import annotations
 
-from ..compiler import ir
-from .kinds import INT, NONE, SEQ, TEXT_KIND, refuse, text_of
+from .kinds import INT, NONE, SEQ, refuse, text_of
 from .writer import Seq
 
 BIG = 1 << 62  # a number at or past it stops the run (the compiled engine then plays the game)
@@ -567,4 +566,3 @@ class ExprEmitter:
         raise AttributeError(name)
 
 
-KINDS = (INT, SEQ, TEXT_KIND)

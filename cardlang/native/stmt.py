@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..compiler import ir
 from ..runtime.actions import MAX_VALUE, VALUE_BITS, VALUE_MASK
 from .expr import BIG
-from .kinds import INT, NONE, SEQ, refuse
+from .kinds import NONE, SEQ, refuse
 from .writer import Seq
 
 END_ROUND, END_GAME = 1, 2
@@ -355,4 +355,3 @@ class StmtEmitter:
 
 
 _REFUSED = {"PotRule": "pots and betting", "PotAward": "pots and betting"}
-INT_KIND = INT
