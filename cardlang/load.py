@@ -202,7 +202,7 @@ def _convert(d, raw):
     return value
 
 
-ENGINES = ("compiled", "reference")
+ENGINES = ("compiled", "reference", "native")
 
 
 def _short(raw) -> str:
@@ -218,7 +218,9 @@ def load(path: str, players: Optional[int] = None, options: Optional[dict] = Non
     `extends` reaches only files inside the root (the file's folder, widened by `root`, by
     `$CARDLANG_ROOT` or by a cardlang.toml: docs/security.md). `engine` is "compiled" (the fast
     engine) or "reference" (the plain interpreter over the IR that defines what a game does; slow);
-    both give the same `Game`/`State` API and the same games. `passes` picks the compiled engine's
+    both give the same `Game`/`State` API and the same games. "native" is the compiled engine with
+    its whole random-bot games in machine code (`game.native`, or None and `game.native_note`
+    saying why: docs/engine.md, "The native engine"). `passes` picks the compiled engine's
     optimisation passes (default: `$CARDLANG_PASSES`, else all; e.g. "-fusion,-chaining" or a set of
     names to run: docs/engine.md). Raises `CardlangError` with every
     diagnostic (and the text of the files read, to quote) when the file is not valid, or with a
@@ -226,7 +228,7 @@ def load(path: str, players: Optional[int] = None, options: Optional[dict] = Non
     """
     if engine not in ENGINES:
         raise CardlangError(message=f"no engine `{engine}` (engines: {', '.join(ENGINES)})")
-    if engine == "compiled":
+    if engine in ("compiled", "native"):
         from .compiler.passes import select
 
         passes = select(passes)  # (an unknown pass is refused before the file is read)
@@ -248,7 +250,29 @@ def load(path: str, players: Optional[int] = None, options: Optional[dict] = Non
         from .compiler.emit.build import emit_program
 
         program = emit_program(lowered, passes=passes)
-    return Game(program, symbols, players, values, os.path.normpath(path), source_hash(path, symbols))
+    game = Game(program, symbols, players, values, os.path.normpath(path), source_hash(path, symbols))
+    if engine == "native":
+        _attach_native(game, lowered)
+    return game
+
+
+def _attach_native(game, lowered) -> None:
+    """The native engine (issue 29) on a compiled game: `game.native`, its whole random-bot games in
+    machine code (`native.game.NativeProgram`), or None with `game.native_note`, the one line that
+    says why the game runs on the compiled engine (numba missing, a construct not supported yet)."""
+    from .native.game import fallback_line, native_program
+    from .native.kinds import NativeUnsupported
+
+    game.engine = "native"
+    game.native, game.native_note = None, None
+    try:
+        game.native = native_program(lowered)
+    except NativeUnsupported as e:
+        game.native_note = fallback_line(e)
+    except ImportError:
+        game.native_note = fallback_line("numba is not installed (pip install 'cardlang[native]')")
+    except Exception as e:  # numba refused the generated code: a defect of the emitter, said in one line
+        game.native_note = fallback_line(f"the generated code did not compile ({type(e).__name__})")
 
 
 def source_hash(path: str, symbols) -> str:

@@ -95,11 +95,16 @@ def given_root() -> Optional[str]:
     return ctx.find_root().meta.get(_ROOT_KEY) if ctx is not None else None
 
 
-def load_game(path: str, players: Optional[int], settings, passes=None) -> "Game":
+def load_game(path: str, players: Optional[int], settings, passes=None, engine: str = "compiled") -> "Game":
     """Loads a game for a command (`passes`: the compiled engine's, as `load` takes them); a bad
-    file prints its diagnostics, a bad count, option or pass one line."""
+    file prints its diagnostics, a bad count, option or pass one line. With `engine="native"`, a
+    game the native engine cannot run says so in one line and runs on the compiled engine."""
     try:
-        return load(path, players=players, options=parse_settings(settings), root=given_root(), passes=passes)
+        game = load(path, players=players, options=parse_settings(settings), root=given_root(), passes=passes,
+                    engine=engine)
+        if getattr(game, "native_note", None):
+            echo(game.native_note, err=True)
+        return game
     except CardlangError as e:
         if e.diagnostics:
             for d in e.diagnostics:

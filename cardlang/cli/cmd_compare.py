@@ -7,7 +7,7 @@ import os
 import click
 
 from .cmd_common import load_game
-from .workbench_view import fail, finish, options, parse_bots, run
+from .workbench_view import fail, finish, native_measures, options, parse_bots, run
 
 
 @click.command("compare")
@@ -15,7 +15,7 @@ from .workbench_view import fail, finish, options, parse_bots, run
 @options
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE", help="Set a game option in every file.")
 def compare_command(paths, games, players, bot_names, skill_bot, restricted, paired, until_significant, max_games,
-                    cap, seed, jobs, cluster, as_json, plot_path, settings) -> None:
+                    cap, seed, jobs, cluster, as_json, plot_path, engine, settings) -> None:
     """Measure every rule file on the same seeds and bots, side by side, and say which differences hold.
 
     Each measure (length, choice, drama, seat fairness, skill; see docs/simulation.md) is shown with
@@ -23,6 +23,7 @@ def compare_command(paths, games, players, bot_names, skill_bot, restricted, pai
     for per-game values, a z test for skill, corrected together with Holm–Bonferroni. A single file
     gives its measures alone.
     """
+    native_measures(engine)
     loaded = [load_game(p, players, settings) for p in paths]
     if len({g.players for g in loaded}) > 1:
         fail("the files need the same --players")

@@ -31,7 +31,12 @@ from . import untrusted
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Draw win rates with their 95% intervals and game lengths to this PNG (needs cardlang[plot]).")
-def simulate_command(path, games, players, bot_names, seed, jobs, cluster, settings, as_json, plot_path) -> None:
+@click.option("--engine", type=click.Choice(["compiled", "native"]), default="compiled", show_default=True,
+              help="native: random-bot games in machine code (needs cardlang[native]; no rule coverage or "
+                   "action counts); a game it cannot run says so in one line and runs compiled.")
+@click.option("--verbose", is_flag=True, help="Also say how long the native engine took to compile or to start.")
+def simulate_command(path, games, players, bot_names, seed, jobs, cluster, settings, as_json, plot_path, engine,
+                     verbose) -> None:
     """Play GAMES seeded games with bots in every seat and print what a designer needs to know.
 
     Per seat and per position from the first player to act: wins, win rate with a 95% interval,
@@ -40,7 +45,12 @@ def simulate_command(path, games, players, bot_names, seed, jobs, cluster, setti
     reached. A shared win counts for every winner. The same seed and arguments give the same
     results whatever --jobs or --cluster; Ctrl-C stops and reports the games finished so far.
     """
-    game = load_game(path, players, settings)
+    game = load_game(path, players, settings, engine=engine)
+    if verbose and getattr(game, "native", None) is not None:
+        native = game.native
+        what = "cached start-up" if native.cached else "first compile"
+        click.echo(f"native engine: {what} {native.start_seconds:.2f} s (code generated in "
+                   f"{native.generate_seconds:.2f} s)", err=True)
     bots = [b.strip() for b in bot_names.split(",") if b.strip()]
     try:
         for b in bots:

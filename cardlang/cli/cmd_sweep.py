@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .cmd_common import load_game
-from .workbench_view import fail, finish, options, parse_bots, run
+from .workbench_view import fail, finish, native_measures, options, parse_bots, run
 
 MAX_VALUES = 50
 
@@ -46,13 +46,14 @@ def parse_range(settings, step: int) -> tuple:
               help="The option to sweep (and any other NAME=VALUE to fix).")
 @click.option("--step", type=click.IntRange(-10**9, 10**9), default=1, show_default=True, help="Step between the option's values.")
 def sweep_command(path, games, players, bot_names, skill_bot, restricted, paired, until_significant, max_games, cap,
-                  seed, jobs, cluster, as_json, plot_path, settings, step) -> None:
+                  seed, jobs, cluster, as_json, plot_path, engine, settings, step) -> None:
     """Measure one rule file at every value of an option, on the same seeds and bots.
 
     Each value is tested against the lowest, as `compare` does (Holm–Bonferroni over the whole
     table); the plot draws each measure against the option.
     """
     name, values, fixed = parse_range(settings, step)
+    native_measures(engine)
     loaded = [load_game(path, players, list(fixed) + [f"{name}={v}"]) for v in values]
     bots, skill = parse_bots(bot_names, skill_bot, loaded[0].players)
     labels = [f"{name}={v}" for v in values]

@@ -45,9 +45,20 @@ def options(command):
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables."),
         click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), default=None,
                      help="One figure, a panel per measure (needs cardlang[plot])."),
+        click.option("--engine", type=click.Choice(["compiled", "native"]), default="compiled", show_default=True,
+                     help="native: the native engine where it can serve (see `simulate --engine`)."),
     ]):
         command = decorate(command)
     return command
+
+
+def native_measures(engine: str) -> None:
+    """`--engine native` on `compare` and `sweep`: their measures see every decision of every game
+    (a record hook: `play.measures`), which a whole game in machine code does not show, so the
+    games run on the compiled engine, and one line says so."""
+    if engine == "native":
+        echo("native engine: the measures of compare and sweep see every decision; running on the compiled engine",
+             err=True)
 
 
 def fail(message: str, code: int = 2):

@@ -63,10 +63,15 @@ def seeded(seed):
 @njit(cache=True)
 def _next_word(mt):
     """`genrand_uint32`: the next 32-bit word, regenerating the N words when they are used up."""
-    if mt[N] >= N:
-        for kk in range(N):
-            y = (mt[kk] & UPPER) | (mt[(kk + 1) % N] & LOWER)
-            mt[kk] = mt[(kk + M) % N] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    if mt[N] >= N:  # (three loops, as `genrand_uint32` has: no index wraps, no division)
+        for kk in range(N - M):
+            y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
+            mt[kk] = mt[kk + M] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+        for kk in range(N - M, N - 1):
+            y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
+            mt[kk] = mt[kk + M - N] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+        y = (mt[N - 1] & UPPER) | (mt[0] & LOWER)
+        mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
         mt[N] = 0
     y = mt[mt[N]]
     mt[N] += 1

@@ -43,11 +43,12 @@ class GameSpec:
     source_hash: str = ""
     # an optional per-game record hook, ("module:factory", args), resolved in the worker (see `play_one`)
     record: tuple = ()
+    engine: str = "compiled"  # "native": the workers load the native engine too (from its disk cache)
 
     @staticmethod
     def of(game: Game, record: tuple = ()) -> "GameSpec":
         return GameSpec(game.path, game.players, tuple(sorted(game.options.items())), game.source_hash,
-                        tuple(record))
+                        tuple(record), getattr(game, "engine", "compiled"))
 
 
 _LOADED: dict = {}
@@ -58,7 +59,7 @@ def _load(spec: GameSpec):
     if spec not in _LOADED:
         from ..load import load
 
-        game = load(spec.path, players=spec.players, options=dict(spec.options))
+        game = load(spec.path, players=spec.players, options=dict(spec.options), engine=spec.engine)
         if spec.source_hash and game.source_hash != spec.source_hash:
             raise RuntimeError(f"{spec.path} changed while the simulation ran")
         _LOADED[spec] = game
@@ -90,6 +91,12 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
     """
     rec = _recorder(record, game, seed)
     n = game.players
+    native = getattr(game, "native", None)
+    if native is not None and rec is None and coverage is None and all(parse_bot(b)[0] == "random" for b in bots):
+        out = native.game(seed, [seed * 1009 + s for s in range(n)])  # (the seeds of the random bots below)
+        if out is not None:  # (None: a rule error or a native limit: the compiled engine plays it below)
+            out.update(seed=seed, discarded=[0] * n, discarded_why={})
+            return out
     players = [make_bot(bots[s % len(bots)], seed=seed * 1009 + s) for s in range(n)]
     if coverage is not None:
         coverage.on = True
@@ -346,13 +353,17 @@ def simulate(game: Game, games: int, seed: int = 0, bots: Sequence[str] = ("rand
     games finished so far and say `interrupted`. A rule error in a game stops the run: every
     worker is stopped and the `RuleError` raised here names the game's seed and move. With
     `per_game`, the result also lists every game (seed, winners, scores, decisions, rounds, first
-    seat to decide, and `record` with a record hook: see `play_one`) in seed order.
+    seat to decide, and `record` with a record hook: see `play_one`) in seed order. A game loaded
+    with `engine="native"` plays its random-bot games in machine code (`game.native`): the same
+    games and statistics, without rule coverage and action counts.
     """
     bots = tuple(bots)
     for b in bots:
         parse_bot(b)
     if len(bots) not in (1, game.players):
         raise ValueError(f"give one bot for all seats or one per seat ({game.players}), not {len(bots)}")
+    if getattr(game, "native", None) is not None and not record:
+        coverage = False  # (native games run whole in machine code: no rule coverage, no action counts)
     spec = GameSpec.of(game, record)
     jobs = max(1, jobs)
     workers = jobs if cluster is None else max(jobs, 2)

@@ -1,0 +1,233 @@
+"""The native engine's runtime steps: moving, dealing and swapping cards over the native state.
+
+The state (see `native/emit.py`): `Z[z, :ZN[z]]` the cards of zone z, bottom first; `LOC[c]` the
+zone of card c. Each step does what `runtime/zones.py` and the reference's `s_Deal`,
+`s_SwapZones`, `s_SwapCards` do to the cards (a quiet run keeps no knowledge); each returns 0, or 1
+where the reference meets a rule error (the caller then stops the run, which is played again on the
+compiled engine, so the error reads as it does there).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .rng import MASK, N, _below, _next_word, getrandbits
+
+
+@njit(cache=True)
+def take_out(Z, ZN, LOC, c):
+    """Takes card c out of its zone, the cards above it moving down; 1 if it is not there."""
+    if c < 0 or c >= LOC.shape[0]:
+        return 1
+    z = LOC[c]
+    m = ZN[z]
+    j = -1
+    for i in range(m):
+        if Z[z, i] == c:
+            j = i
+            break
+    if j < 0:
+        return 1
+    for i in range(j, m - 1):
+        Z[z, i] = Z[z, i + 1]
+    ZN[z] = m - 1
+    return 0
+
+
+@njit(cache=True)
+def filter_out(Z, ZN, LOC, cards, n):
+    """Takes the n cards out of their piles, each pile filtered once; 1 for a card named twice (the
+    runtime would then move it twice: the compiled engine plays that game)."""
+    ncards = LOC.shape[0]
+    gone = np.zeros(ncards, dtype=np.bool_)
+    piles = np.zeros(ZN.shape[0], dtype=np.bool_)
+    for i in range(n):
+        c = cards[i]
+        if c < 0 or c >= ncards or gone[c]:
+            return 1
+        gone[c] = True
+        piles[LOC[c]] = True
+    for z in range(ZN.shape[0]):
+        if piles[z]:
+            k = 0
+            for i in range(ZN[z]):
+                c = Z[z, i]
+                if not gone[c]:
+                    Z[z, k] = c
+                    k += 1
+            ZN[z] = k
+    return 0
+
+
+@njit(cache=True)
+def move(Z, ZN, LOC, cards, n, dest, bottom):
+    """`runtime.zones.move_cards`: the n cards out of wherever they are, on top of (or under) `dest`."""
+    if dest < 0 or dest >= ZN.shape[0]:
+        return 1
+    if n <= 4:  # a few cards: each taken out of its pile
+        for i in range(n):
+            if take_out(Z, ZN, LOC, cards[i]):
+                return 1
+    elif filter_out(Z, ZN, LOC, cards, n):  # more: each pile they leave is filtered once
+        return 1
+    m = ZN[dest]
+    if m + n > Z.shape[1]:
+        return 1
+    if bottom:  # (the cards reversed, under the others: `target[:0] = moving[::-1]`)
+        for i in range(m - 1, -1, -1):
+            Z[dest, i + n] = Z[dest, i]
+        for i in range(n):
+            Z[dest, i] = cards[n - 1 - i]
+    else:
+        for i in range(n):
+            Z[dest, m + i] = cards[i]
+    ZN[dest] = m + n
+    for i in range(n):
+        LOC[cards[i]] = dest
+    return 0
+
+
+@njit(cache=True)
+def deal(Z, ZN, LOC, n, src, targets, nt):
+    """`deal n from src to targets`: n rounds of one card from the top of src to each target."""
+    for _ in range(n):
+        for t in range(nt):
+            z = targets[t]
+            m = ZN[src] - 1
+            c = Z[src, m]
+            ZN[src] = m
+            k = ZN[z]
+            Z[z, k] = c
+            ZN[z] = k + 1
+            LOC[c] = z
+    return 0
+
+
+@njit(cache=True)
+def swap_zones(Z, ZN, LOC, a, b):
+    """`swap a with b`: the two zones exchange their cards."""
+    m = max(ZN[a], ZN[b])
+    for i in range(m):
+        x = Z[a, i]
+        Z[a, i] = Z[b, i]
+        Z[b, i] = x
+    na = ZN[a]
+    ZN[a] = ZN[b]
+    ZN[b] = na
+    for i in range(ZN[a]):
+        LOC[Z[a, i]] = a
+    for i in range(ZN[b]):
+        LOC[Z[b, i]] = b
+    return 0
+
+
+@njit(cache=True)
+def swap_cards(Z, ZN, LOC, a, b):
+    """`swap card a with card b`: they exchange their places."""
+    za, zb = LOC[a], LOC[b]
+    ia = ib = -1
+    for i in range(ZN[za]):
+        if Z[za, i] == a:
+            ia = i
+            break
+    for i in range(ZN[zb]):
+        if Z[zb, i] == b:
+            ib = i
+            break
+    if ia < 0 or ib < 0:
+        return 1
+    Z[za, ia] = b
+    Z[zb, ib] = a
+    LOC[a] = zb
+    LOC[b] = za
+    return 0
+
+
+@njit(cache=True)
+def pick(MT, mode, p, count):
+    """The index a seat's random bot draws among `count` legal actions: mode 0, seat p's own
+    generator as `RandomBot` draws (`randrange`, `runtime.playout.seat_playout`); mode 1, one
+    generator's `random()` as `random_playout` draws (`int(random() * count)`)."""
+    if mode == 0:
+        return _below(MT[p], count)
+    mt = MT[0]
+    a = _next_word(mt) >> 5
+    b = _next_word(mt) >> 6
+    return int((a * 67108864.0 + b) * (1.0 / 9007199254740992.0) * count)
+
+
+# ---------------------------------------------------------------- the state's chance, reseeded fast
+def _first_words():
+    """`init_genrand(19650218)`, the words every `init_by_array` starts from (worked out once)."""
+    import numpy as np
+
+    mt = np.empty(N, dtype=np.int64)
+    mt[0] = 19650218
+    for i in range(1, N):
+        mt[i] = (1812433253 * (int(mt[i - 1]) ^ (int(mt[i - 1]) >> 30)) + i) & MASK
+    return mt
+
+
+FIRST_WORDS = _first_words()
+
+
+@njit(cache=True)
+def reseed(mt, seed):
+    """Seeds generator `mt` (N + 1 words) as `random.Random(seed)` is (`rng.seeded`, without
+    allocating: a chance draw reseeds at each shuffle, so this is the run's hottest loop)."""
+    k0 = seed & MASK
+    k1 = (seed >> 32) & MASK
+    length = 2 if k1 != 0 else 1
+    for i in range(N):
+        mt[i] = FIRST_WORDS[i]
+    prev = mt[0]
+    i, j = 1, 0
+    for _ in range(N):
+        key = k0 if j == 0 else k1
+        cur = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + key + j) & MASK
+        mt[i] = cur
+        prev = cur
+        i += 1
+        j += 1
+        if i >= N:
+            mt[0] = cur
+            i = 1
+        if j >= length:
+            j = 0
+    for _ in range(N - 1):
+        cur = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK
+        mt[i] = cur
+        prev = cur
+        i += 1
+        if i >= N:
+            mt[0] = cur
+            i = 1
+    mt[0] = 0x80000000
+    mt[N] = N
+
+
+@njit(cache=True)
+def chance_shuffle(pile, seed, mt):
+    """`rng.shuffle(pile, seed)` with the scratch generator `mt`: the pile shuffled, the next seed."""
+    reseed(mt, seed)
+    for i in range(len(pile) - 1, 0, -1):
+        j = _below(mt, i + 1)
+        x = pile[i]
+        pile[i] = pile[j]
+        pile[j] = x
+    return getrandbits(mt, 64)
+
+
+@njit(cache=True)
+def chance_below(n, seed, mt):
+    """`rng.randbelow(n, seed)` with the scratch generator `mt`: (the draw, the next seed)."""
+    reseed(mt, seed)
+    r = _below(mt, n)
+    return r, getrandbits(mt, 64)
+
+
+@njit(cache=True)
+def seed_into(mt, seed):
+    """Generator `mt` seeded as `random.Random(seed)` (a bot's)."""
+    reseed(mt, seed)

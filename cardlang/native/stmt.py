@@ -1,0 +1,357 @@
+"""The native emitter's statements: one method per IR statement, as the reference's `s_<Node>`.
+
+A quiet run keeps no log and no knowledge (`runtime/playout.quiet`), so a statement that only
+shows or tells (`reveal`, `hide`, `announce`) works out its operands for what they may draw or
+break, and changes nothing. Ending a round or the game returns its status from the phase's
+function (`native/emit.py`: END_ROUND, END_GAME), which each caller hands on; a choice is the
+random bot's draw written in place (`s_Choose`).
+"""
+
+from __future__ import annotations
+
+from ..compiler import ir
+from ..runtime.actions import MAX_VALUE, VALUE_BITS, VALUE_MASK
+from .expr import BIG
+from .kinds import NONE, SEQ, refuse
+from .writer import Seq
+
+END_ROUND, END_GAME = 1, 2
+
+
+class StmtEmitter:
+    """Statements (mixed into `native.emit.Emitter`)."""
+
+    def body(self, w, stmts) -> None:
+        for st in stmts:
+            method = getattr(self, "x_" + type(st).__name__, None)
+            if method is None:
+                raise refuse(_REFUSED.get(type(st).__name__, f"the statement {type(st).__name__}"), st)
+            method(w, st)
+
+    def status(self, w, call: str) -> None:
+        """Calls a function of the module that may end the round or the game, and hands that on."""
+        r = w.fresh("r")
+        w.line(f"{r} = {call}")
+        with w.block(f"if {r} != 0"):
+            w.line(f"return {r}")
+
+    def spend(self, w, steps: str, node) -> None:
+        w.line(f"G[3] -= {steps}")
+        w.fail_if("G[3] < 0", node)
+
+    def store(self, w, slot: int, e) -> None:
+        """Works `e` out into slot `slot` (a sequence is copied into the slot's row)."""
+        if self.kinds.of(slot) == SEQ:
+            self.store_seq(w, slot, self.s(w, e))
+        else:
+            w.line(f"V[{slot}] = {self.i(w, e)}")
+
+    def store_seq(self, w, row, q: Seq) -> None:
+        w.fail_if(f"{q.n} > {self.cap}", None)
+        j = w.fresh("j")
+        with w.block(f"for {j} in range({q.n})"):
+            w.line(f"TV[{row}, {j}] = {q.at(f'{j}')}")
+        w.line(f"TN[{row}] = {q.n}")
+
+    # ----------------------------------------------------------- values
+    def x_Assign(self, w, st):
+        t = st.target
+        if isinstance(t, ir.SlotTarget):
+            self.store(w, t.slot, st.value)
+            return
+        seq = self.kinds.expr(st.value) == SEQ
+        value = self.s(w, st.value) if seq else self.i(w, st.value)
+        if isinstance(t, ir.PlayerVarTarget):
+            k = self._pslot(w, t.base, t.player)
+            if seq:
+                self.store_seq(w, k, value)
+            else:
+                w.line(f"V[{k}] = {value}")
+            return
+        if seq:
+            raise refuse("a list put into an item of a list", st)
+        row, i = self._item(w, t)
+        w.line(f"TV[{row}, {i} - 1] = {value}")
+
+    def _item(self, w, t) -> tuple:
+        """(the row of the list an item target writes, the item's number, checked)."""
+        row = self._pslot(w, t.base, t.player) if isinstance(t, ir.PlayerItemTarget) else str(t.slot)
+        i = self.i(w, t.index)
+        w.fail_if(f"{i} < 1 or {i} > TN[{row}]", t)
+        return row, i
+
+    def x_Increase(self, w, st):
+        t = st.target
+        if isinstance(t, ir.SlotTarget):
+            place = f"V[{t.slot}]"
+        elif isinstance(t, ir.PlayerVarTarget):
+            place = f"V[{self._pslot(w, t.base, t.player)}]"
+        else:
+            row, i = self._item(w, t)
+            place = f"TV[{row}, {i} - 1]"
+        amount = self.i(w, st.amount)
+        w.fail_if(f"{amount} == {NONE} or {place} == {NONE}", st)
+        w.line(f"{place} += {amount}")
+        w.fail_if(f"{place} >= {BIG} or {place} <= -{BIG}", st)
+
+    # ----------------------------------------------------------- cards
+    def x_Move(self, w, st):
+        q = self.s(w, st.cards)
+        if q.view:
+            q = self.copy(w, q, st)
+        dest = self.i(w, st.zone)
+        if st.need is not None:
+            need = self.i(w, st.need)
+            w.fail_if(f"{need} == {NONE} or {q.n} < {need}", st)
+        with w.block(f"if {q.n} > 0"):
+            w.fail_if(f"move(Z, ZN, LOC, {q.whole()}, {q.n}, {dest}, {bool(st.bottom)})", st)
+
+    def x_Deal(self, w, st):
+        n = self.i(w, st.count)
+        src = self.zone(w, st.source)
+        targets = self.s(w, st.dest)
+        j = w.fresh("j")
+        with w.block(f"for {j} in range({targets.n})"):
+            w.fail_if(f"{targets.at(f'{j}')} < 0 or {targets.at(f'{j}')} >= {self.nzones}", st)
+        w.fail_if(f"{n} == {NONE} or {n} < 0", st)
+        w.fail_if(f"{n} * {targets.n} > ZN[{src}]", st)
+        j = w.fresh("j")
+        with w.block(f"for {j} in range({targets.n})"):  # (each place must take the cards)
+            w.fail_if(f"ZN[{targets.at(f'{j}')}] + {n} > {self.zcap}", st)
+        w.line(f"deal(Z, ZN, LOC, {n}, {src}, {targets.whole()}, {targets.n})")
+
+    def zone(self, w, e) -> str:
+        """A zone id (one of no zone stops the run)."""
+        z = self.i(w, e)
+        w.fail_if(f"{z} < 0 or {z} >= {self.nzones}", e)
+        return z
+
+    def x_Shuffle(self, w, st):
+        z = self.zone(w, st.zone)
+        w.line(f"G[0] = chance_shuffle(Z[{z}, :ZN[{z}]], G[0], MT[{self.n}])")
+
+    def x_SwapZones(self, w, st):
+        a = self.zone(w, st.left)
+        b = self.zone(w, st.right)
+        w.line(f"swap_zones(Z, ZN, LOC, {a}, {b})")
+
+    def x_SwapCards(self, w, st):
+        a = self.card(w, st.left)
+        b = self.card(w, st.right)
+        w.fail_if(f"{a} == {NONE} or {b} == {NONE}", st)
+        w.fail_if(f"swap_cards(Z, ZN, LOC, {a}, {b})", st)
+
+    def x_Reveal(self, w, st):  # (who knows a card: a quiet run keeps no knowledge)
+        self.s(w, st.cards)
+        if st.to is not None:
+            self.s(w, st.to)
+
+    def x_Hide(self, w, st):
+        q = self.s(w, st.cards)
+        j = w.fresh("j")
+        with w.block(f"for {j} in range({q.n})"):  # (a none card has no place: the reference's error)
+            self.not_none(w, f"{q.at(f'{j}')}", st)
+
+    def x_Conceal(self, w, st):
+        q = self.s(w, st.cards)
+        p = self.i(w, st.player)
+        self.not_none(w, p, st)
+        j = w.fresh("j")
+        with w.block(f"for {j} in range({q.n})"):
+            self.not_none(w, f"{q.at(f'{j}')}", st)
+
+    def x_TellFace(self, w, st):  # (facts told of cards: knowledge, which a quiet run keeps not)
+        self.s(w, st.to)
+        self.not_none(w, self.i(w, st.card), st)
+
+    def x_TellWhich(self, w, st):
+        self.s(w, st.to)
+        self.s(w, st.cards)
+        self.not_none(w, self.i(w, st.value), st)
+
+    def x_ForgetOrder(self, w, st):
+        self.zone(w, st.zone)
+
+    def x_Announce(self, w, st):  # (its parts and speaker are worked out, shown to nobody)
+        self.fx(w, st.text)
+        if st.speaker is not None:
+            self.fx(w, st.speaker)
+
+    # ----------------------------------------------------------- seats
+    def _sitting(self, slot) -> Seq:
+        return Seq("TV", f"TN[{slot}]", True, slot)
+
+    def x_Eliminate(self, w, st):
+        p = self.i(w, st.player)
+        w.fail_if(f"{p} < 0 or {p} >= {self.n}", st)
+        if st.sitting is not None:
+            s, k = st.sitting, w.fresh("k")
+            with w.block(f"if {self._member(w, p, self._sitting(s))}"):
+                m = self.tmp(w, "0")
+                with w.block(f"for {k} in range(TN[{s}])"):
+                    with w.block(f"if TV[{s}, {k}] != {p}"):
+                        w.line(f"TV[{s}, {m}] = TV[{s}, {k}]")
+                        w.line(f"{m} += 1")
+                w.line(f"TN[{s}] = {m}")
+                w.line(f"ACT[{p}] = True")
+        w.line(f"ACT[{p}] = False")
+
+    def x_SitOut(self, w, st):
+        p = self.i(w, st.player)
+        w.fail_if(f"{p} < 0 or {p} >= {self.n}", st)
+        with w.block(f"if ACT[{p}]"):
+            w.line(f"ACT[{p}] = False")
+            w.line(f"TV[{st.sitting}, TN[{st.sitting}]] = {p}")
+            w.line(f"TN[{st.sitting}] += 1")
+
+    def x_ReverseDirection(self, w, st):
+        w.line(f"V[{st.slot}] = 0 if {self.truth(f'V[{st.slot}]')} else 1")
+
+    def x_SetDirection(self, w, st):
+        w.line(f"V[{st.slot}] = {int(st.reversed)}")
+
+    # ----------------------------------------------------------- flow
+    def x_EndGame(self, w, st):
+        q = self.s(w, st.winners) if st.winners is not None else None
+        w.line("G[5] = 1")
+        w.line("G[8] = 0")
+        if q is not None:  # the winners, each once, in seat order
+            s, j = w.fresh("q"), w.fresh("j")
+            with w.block(f"for {s} in range({self.n})"):
+                with w.block(f"for {j} in range({q.n})"):
+                    with w.block(f"if {q.at(f'{j}')} == {s}"):
+                        w.line(f"G[9 + G[8]] = {s}")
+                        w.line("G[8] += 1")
+                        w.line("break")
+            j = w.fresh("j")
+            with w.block(f"for {j} in range({q.n})"):  # (none, or no seat, among the winners: an error)
+                w.fail_if(f"{q.at(f'{j}')} < 0 or {q.at(f'{j}')} >= {self.n}", st)
+        w.line(f"return {END_GAME}")
+
+    def x_EndRound(self, w, st):
+        w.line(f"return {END_ROUND}")
+
+    def x_CallPhase(self, w, st):
+        values = []
+        for slot, a in zip(st.phase.slots, st.args):  # every argument before any parameter is set
+            if self.kinds.of(slot) == SEQ:
+                q = self.s(w, a)
+                values.append(self.copy(w, q, st) if q.view else q)
+            else:
+                values.append(self.i(w, a))
+        if self.phase_steps:
+            self.spend(w, "1", st)
+        for slot, value in zip(st.phase.slots, values):
+            if isinstance(value, Seq):
+                self.store_seq(w, slot, value)
+            else:
+                w.line(f"V[{slot}] = {value}")
+        self.status(w, f"{self.phase_function(st.phase)}(Z, ZN, LOC, V, TV, TN, ACT, G, MT, B)")
+
+    def x_If(self, w, st):
+        self._branches(w, list(st.branches), st.orelse)
+
+    def _branches(self, w, branches, orelse) -> None:
+        cond, body = branches[0]
+        c = self.i(w, cond)
+        with w.block(f"if {self.truth(c)}"):
+            self.body(w, body)
+        if len(branches) > 1 or orelse:
+            with w.block("else"):
+                if len(branches) > 1:
+                    self._branches(w, branches[1:], orelse)
+                else:
+                    self.body(w, orelse)
+
+    def x_ForEach(self, w, st):
+        self.store_seq(w, st.seq_slot, self.s(w, st.seq))
+        self.spend(w, f"TN[{st.seq_slot}]", st)
+        j = w.fresh("j")
+        with w.block(f"for {j} in range(TN[{st.seq_slot}])"):
+            w.line(f"V[{st.slot}] = TV[{st.seq_slot}, {j}]")
+            if st.where is not None:
+                c = self.i(w, st.where)
+                with w.block(f"if not {self.truth(c)}"):
+                    w.line("continue")
+            self.body(w, st.body)
+
+    def x_Repeat(self, w, st):
+        n = self.i(w, st.count)
+        self.not_none(w, n, st)
+        j = w.fresh("j")
+        with w.block(f"for {j} in range({n})"):
+            self.spend(w, "1", st)
+            self.body(w, st.body)
+
+    def x_While(self, w, st):
+        with w.block("while True"):
+            c = self.i(w, st.cond)
+            holds = f"not {self.truth(c)}" if st.negate else self.truth(c)
+            with w.block(f"if not ({holds})"):
+                w.line("break")
+            self.spend(w, "1", st)
+            self.body(w, st.body)
+
+    # ----------------------------------------------------------- choices
+    def x_Choose(self, w, st):
+        p = self.i(w, st.player)
+        legal = self.buffer(w)
+        for ai, alt in enumerate(st.alternatives):
+            self._offer(w, legal, ai, alt, st)
+        w.fail_if(f"{legal.n} == 0 or {p} < 0 or {p} >= {self.n}", st)
+        w.fail_if(f"G[2] >= {self.max_decisions}", st)  # (the decisions cap, met after the last one)
+        w.line(f"if G[4] < 0: G[4] = {p}")
+        a = self.tmp(w, f"{legal.at(f'pick(MT, G[6')}, {p}, {legal.n})]", "a")
+        w.line("G[2] += 1")
+        w.line(f"G[3] = {self.step_budget}")
+        value = self.tmp(w, f"{a} & {VALUE_MASK}", "x")
+        alt_no = self.tmp(w, f"{a} >> {VALUE_BITS}", "k")
+        for ai, alt in enumerate(st.alternatives):
+            with w.block(f"{'if' if ai == 0 else 'elif'} {alt_no} == {ai}"):
+                if alt.slot is not None:
+                    w.line(f"V[{alt.slot}] = {value}")
+                self.body(w, alt.body)
+
+    def _offer(self, w, legal: Seq, ai: int, alt, node) -> None:
+        """Appends the legal actions of alternative `ai` (the reference's `_values`)."""
+        high = ai << VALUE_BITS
+        if alt.kind == "option":
+            if alt.where is None:
+                self.push(w, legal, str(high), node)
+                return
+            c = self.i(w, alt.where)
+            with w.block(f"if {self.truth(c)}"):
+                self.push(w, legal, str(high), node)
+            return
+        if alt.kind == "set":
+            raise refuse("a choice of a set of cards", alt)
+        j, x = w.fresh("j"), w.fresh("x")
+        if alt.kind == "number":
+            lo, hi = self.i(w, alt.source), self.i(w, alt.high)
+            w.fail_if(f"{lo} == {NONE} or {hi} == {NONE} or {lo} < 0 or {hi} > {MAX_VALUE}", node)
+            head = f"for {x} in range({lo}, {hi} + 1)"
+            q = None
+        else:
+            q = self.s(w, alt.source)
+            head = f"for {j} in range({q.n})"
+        with w.block(head):
+            if q is not None:
+                w.line(f"{x} = {q.at(f'{j}')}")
+                w.fail_if(f"{x} < 0 or {x} > {MAX_VALUE}", node)  # (none, or past 16 bits: an error)
+                if alt.kind in ("player", "value"):  # each value once, in its order
+                    k, dup = w.fresh("k"), self.tmp(w, "0", "d")
+                    with w.block(f"for {k} in range({j})"):
+                        with w.block(f"if {q.at(f'{k}')} == {x}"):
+                            w.line(f"{dup} = 1")
+                            w.line("break")
+                    with w.block(f"if {dup}"):
+                        w.line("continue")
+            if alt.where is not None:
+                w.line(f"V[{alt.slot}] = {x}")
+                c = self.i(w, alt.where)
+                with w.block(f"if not {self.truth(c)}"):
+                    w.line("continue")
+            self.push(w, legal, f"{high} | {x}", node)
+
+
+_REFUSED = {"PotRule": "pots and betting", "PotAward": "pots and betting"}
