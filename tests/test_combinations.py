@@ -201,3 +201,27 @@ def test_a_set_of_up_to_ten_cards_has_a_bounded_run_of_indices():
     view = s.view(s.current_player, past=False)
     legal = enc.legal_indices(view)
     assert len(legal) == len(s.legal_actions()) and all(0 <= i < enc.num_actions for i in legal)
+
+
+def test_a_person_types_a_run_by_its_words_or_its_ranks():
+    from cardlang.cli.answers import match_answer
+
+    got = ["3♣", "run 3-5: 3♣, 4♦, 5♥", "pass", "run 3-6: 3♣, 4♦, 5♥, 6♠"]
+    assert match_answer("run 3-5", got) == (1, "")
+    assert match_answer("3 4 5", got) == (1, "")
+    assert match_answer("3 4 5 6", got) == (3, "")
+
+
+def test_the_editor_offers_the_new_words():
+    """Completion (cardlang/tools/analysis.py): `combinations` where a declaration starts (read from
+    the grammar), `kind`, `beats` and `everyone else passed` where an expression goes."""
+    from cardlang.tools import analysis
+
+    text = open(COMBOS, encoding="utf-8").read()
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if "if everyone else passed" in line)
+    a = analysis.analyse(text, "x.cards")
+    got = [c.label for c in analysis.complete(a, at + 1, len("    if ") + 1)]
+    assert {"kind", "beats", "everyone else passed"} <= set(got)
+    top = [c.label for c in analysis.complete(analysis.analyse('game "g"\nplayers 2\ndeck standard\n\n', "x.cards"), 4, 1)]
+    assert "combinations by" in top
