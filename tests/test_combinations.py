@@ -225,3 +225,25 @@ def test_the_editor_offers_the_new_words():
     assert {"kind", "beats", "everyone else passed"} <= set(got)
     top = [c.label for c in analysis.complete(analysis.analyse('game "g"\nplayers 2\ndeck standard\n\n', "x.cards"), 4, 1)]
     assert "combinations by" in top
+
+
+def test_a_pass_said_in_a_phase_counts_as_one_in_the_alternative(engine, tmp_path):
+    """The alternative's body plays a phase that says `p passes`: the count goes on (a decision whose
+    alternative says no `passes`, in its body or the phases it plays, starts it again)."""
+    f = tmp_path / "phase_pass.cards"
+    f.write_text('game "t"\nplayers 3\ndeck standard\nzone stock: pile, hidden\nzone hand: per player, private\n'
+                 'var turn: player = none\n'
+                 'setup:\n    deal 2 from stock to hand(players)\n    set turn = top of players\n'
+                 'round:\n    turn chooses:\n        "play":\n            move top of hand(turn) to stock\n'
+                 '        "pass":\n            give_up(turn)\n'
+                 '    if everyone else passed:\n        announce "everyone else passed"\n        end game winner turn\n'
+                 '    set turn = next of turn\n'
+                 'phase give_up(p):\n    p passes\n', encoding="utf-8")
+    s = cardlang.load(str(f), players=3, engine=engine).new_initial_state(seed=0)
+    s.apply("play")
+    s.apply("pass")
+    s.apply("play")  # the count starts again
+    s.apply("pass")
+    assert not s.is_terminal()
+    s.apply("pass")  # P0 and P1 passed in turn after P2 played
+    assert s.is_terminal() and "everyone else passed" in s.transcript()

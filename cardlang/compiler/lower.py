@@ -146,8 +146,17 @@ class Lowerer(PotLowering):
         game counts passes and `alt`'s body says no `passes` (a decision that is no pass)."""
         if self.passes is None:
             return lowered
-        def says(stmts) -> bool:
-            return any(isinstance(st, ast.Passes) or any(says(b) for b in statements.child_blocks(st)) for st in stmts)
+        seen: set = set()
+
+        def says(stmts) -> bool:  # (through the phases the body plays, each looked into once)
+            for st in stmts:
+                if isinstance(st, ast.Passes) or any(says(b) for b in statements.child_blocks(st)):
+                    return True
+                if isinstance(st, ast.CallPhase) and st.name in self.sym.phases and st.name not in seen:
+                    seen.add(st.name)
+                    if says(self.sym.phases[st.name].body):
+                        return True
+            return False
         if says(alt.body):
             return lowered
         reset = ir.Assign(alt.span, ir.SlotTarget(self.passes), ir.Const(alt.span, 0))
