@@ -183,7 +183,7 @@ def test_the_loop_and_round_walks_refuse_a_statement_they_were_not_taught():
 
 # The grammar's statements that begin with an expression (`p says "…"`, `p sits out`, `p chooses:`,
 # a phase played): there is no word to offer for them at the start of a line.
-_BEGIN_WITH_AN_EXPRESSION = {"say_stmt", "sit_out_stmt", "call_stmt", "choose_stmt"}
+_BEGIN_WITH_AN_EXPRESSION = {"say_stmt", "sit_out_stmt", "passes_stmt", "call_stmt", "choose_stmt"}
 
 
 def _grammar():

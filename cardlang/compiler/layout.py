@@ -53,6 +53,7 @@ class Layout:
     pots: dict = attrs.Factory(dict)  # pot name -> its `runtime.pots.PotSpec` (slots after the variables)
     facts: object = None  # `runtime.facts.Facts` for a game that tells facts of cards (`tell …`), else None
     named_values: dict = attrs.Factory(dict)  # `values strain: …` -> its names in order (a value is its place)
+    combos: object = None  # the `combinations` declaration's `runtime.climbing.ClimbRule`, if the game has one
 
 
 def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
@@ -108,7 +109,8 @@ def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
                   tuple(kind), families, first_zone, orders, rankings, var_slots, pvar_slots, slot,
                   tuple(card_slots), tuple(cards_slots), dict(symbols.zone_counts), _meld_rule(symbols, deck, orders),
                   teams, team_of, tvar_slots, pots, Facts(deck, players) if symbols.facts else None,
-                  {name: tuple(n for n, _ in d.items) for name, d in symbols.named_values.items()})
+                  {name: tuple(n for n, _ in d.items) for name, d in symbols.named_values.items()},
+                  _climb_rule(symbols, deck, orders))
 
 
 def seat_ring(players: int, direction: str) -> tuple:
@@ -143,6 +145,16 @@ def _meld_rule(symbols: Symbols, deck: Deck, orders: dict):
     ace_rank = deck.ranks.index("A") if "A" in deck.ranks else None
     return MeldRule(deck.card_rank, deck.card_suit, len(deck.ranks), len(deck.suits), points,
                     rule.get("sets"), run_min, run_order, rule.get("ace"), ace_rank)
+
+
+def _climb_rule(symbols: Symbols, deck: Deck, orders: dict):
+    """The `ClimbRule` of the game's `combinations` declaration (None without one)."""
+    d = symbols.combinations
+    if d is None:
+        return None
+    from ..runtime.climbing import ClimbRule
+
+    return ClimbRule(orders[d.order], deck.card_rank, deck.rank_name, dict(symbols.combination_kinds))
 
 
 def choose_deck(symbols: Symbols, truth, options: Optional[dict] = None) -> Deck:

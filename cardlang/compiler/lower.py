@@ -61,11 +61,14 @@ class Lowerer(PotLowering):
         s, layout = self.sym, self.layout
         self.sitting = self.state_slot(lambda st: isinstance(st, ast.Eliminate) and st.for_round, "sitting_out")
         self.reverse = self.state_slot(lambda st: isinstance(st, (ast.Reverse, ast.SetDirection)), "reversed")
+        self.passes = self.state_slot(lambda st: isinstance(st, ast.Passes), "passes_in_a_row")
         var_inits = [(layout.var_slots[name][0], False, self.as_type(sym.decl.value, sym.type))
                      for name, sym in s.vars.items()]
         var_inits += [(layout.pvar_slots[name][0], True, self.as_type(sym.decl.value, sym.type))
                       for name, sym in s.pvars.items()]
         var_inits += self.pot_inits()
+        if self.passes is not None:  # (no pass yet)
+            var_inits.append((self.passes, False, ir.Const(s.round.span, 0)))
         var_inits += [(layout.tvar_slots[name][0] + k, False, self.as_type(sym.decl.value, sym.type))
                       for name, sym in s.tvars.items() for k in range(len(layout.teams))]
         score = None
@@ -126,6 +129,38 @@ class Lowerer(PotLowering):
 
     def s_Pass(self, st):
         return None
+
+    def s_Passes(self, st: ast.Passes):
+        """`p passes`: one more pass in a row (`p` says who for the reader: the decision records it)."""
+        return ir.Increase(st.span, ir.SlotTarget(self.passes), ir.Const(st.span, 1))
+
+    def x_EveryonePassed(self, e: ast.EveryonePassed):
+        """`everyone else passed`: the passes in a row are at least the players in play less one."""
+        span = e.span
+        others = ir.Arith(span, "-", ir.Builtin(span, "count", (ir.Players(span, None, None, self.reverse),)),
+                          ir.Const(span, 1))
+        return ir.Compare(span, ">=", ir.Slot(span, self.passes), others)
+
+    def _restart_passes(self, alt: ast.Alternative, lowered: list) -> list:
+        """The alternatives lowered from `alt`, each starting the passes in a row again first when the
+        game counts passes and `alt`'s body says no `passes` (a decision that is no pass)."""
+        if self.passes is None:
+            return lowered
+        seen: set = set()
+
+        def says(stmts) -> bool:  # (through the phases the body plays, each looked into once)
+            for st in stmts:
+                if isinstance(st, ast.Passes) or any(says(b) for b in statements.child_blocks(st)):
+                    return True
+                if isinstance(st, ast.CallPhase) and st.name in self.sym.phases and st.name not in seen:
+                    seen.add(st.name)
+                    if says(self.sym.phases[st.name].body):
+                        return True
+            return False
+        if says(alt.body):
+            return lowered
+        reset = ir.Assign(alt.span, ir.SlotTarget(self.passes), ir.Const(alt.span, 0))
+        return [attrs.evolve(a, body=(reset,) + tuple(a.body)) for a in lowered]
 
     def target(self, t: ast.Target):
         if t.kind == "name":
@@ -288,13 +323,13 @@ class Lowerer(PotLowering):
         alts = []
         for alt in st.alternatives:
             if alt.pile is not None:
-                alts.extend(self._pile_alternatives(alt))
+                alts.extend(self._restart_passes(alt, self._pile_alternatives(alt)))
                 continue
             if alt.second is not None:
-                alts.extend(self._second_alternatives(alt))
+                alts.extend(self._restart_passes(alt, self._second_alternatives(alt)))
                 continue
             if alt.kind == "set":
-                alts.append(self._set_alternative(alt))
+                alts.extend(self._restart_passes(alt, [self._set_alternative(alt)]))
                 continue
             slot = self.slot(CARD if alt.kind == "card" else None, alt.var) if alt.var is not None else None
             self.scopes.append({alt.var: slot} if alt.var else {})
@@ -316,7 +351,8 @@ class Lowerer(PotLowering):
                                             for part in alt.label.parts)
             body = self.block(alt.body)
             self.scopes.pop()
-            alts.append(ir.Alternative(alt.span, alt.kind, slot, source, high, where, label, pure, body))
+            alts.extend(self._restart_passes(alt, [ir.Alternative(alt.span, alt.kind, slot, source, high, where,
+                                                                  label, pure, body)]))
         # numbered after the choices nested in its alternatives, as the compiled engine numbers them
         choice = ir.Choose(st.span, len(self.choices), player, tuple(alts))
         self.choices.append(choice)

@@ -10,6 +10,7 @@ import operator
 
 from . import ir
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
+from ..lang.check_melds import NEEDS_COMBINATIONS as CLIMBING
 from ..runtime import budget, card_sets, effects, melds, pots, steps
 from ..runtime.log import embed
 from ..runtime.zones import first_in
@@ -262,6 +263,8 @@ class Evaluator:
 
     def e_Combination(self, st, e: ir.Combination):
         args = [self.eval(st, a) for a in e.args]
+        if e.name in CLIMBING:  # a climbing game's combinations (runtime/climbing.py)
+            return getattr(self.layout.combos, e.name)(*args)
         table = self.layout.orders[e.table] if e.table is not None else None
         try:
             return melds.combination(e.name, self.layout.melds, self.deck, table, *args)

@@ -146,6 +146,12 @@ class AllCards(Expr):
 
 
 @node
+class EveryonePassed(Expr):
+    """`everyone else passed`: the passes in a row (`p passes`) are as many as the players in play
+    less one."""
+
+
+@node
 class Aggregate(Expr):
     """`any/count/select x in S where c`, `sum/min/max x in S of e [where c]`, `highest/lowest x in S by e [where c]`."""
 
@@ -316,6 +322,14 @@ class Eliminate(Stmt):
 
     player: Expr
     for_round: bool = False
+
+
+@node
+class Passes(Stmt):
+    """`p passes`: one more pass in a row; a decision whose alternative says no `passes` starts the
+    count again (`everyone else passed`)."""
+
+    player: Expr
 
 
 @node
@@ -579,6 +593,16 @@ class MeldsDecl(Decl):
     cards left out of melds count."""
 
     attributes: tuple  # of (words, number or None, order name or None, span)
+
+
+@node
+class CombinationsDecl(Decl):
+    """`combinations by ORDER: single, pair, triple, four, run N, bomb N`: what a play of a climbing
+    game may be, its ranks compared by the order."""
+
+    order: str
+    order_span: Span
+    attributes: tuple  # of (words, number or None, None, span), as `melds` attributes
 
 
 @node

@@ -173,7 +173,7 @@ class Checker(ExpressionChecks):
                 self._declare(d.name, Symbol("ranking", HANDVALUE, d, d.name_span), d.name_span)
             elif isinstance(d, ast.NamedValuesDecl):
                 check_values.collect(self, d, Symbol)
-            elif isinstance(d, (ast.ValuesDecl, ast.MeldsDecl)):
+            elif isinstance(d, (ast.ValuesDecl, ast.MeldsDecl, ast.CombinationsDecl)):
                 check_melds.collect(self, d, Symbol)
             elif isinstance(d, ast.PotDecl):  # pots and betting: lang/check_pots.py
                 check_pots.collect(self, d, Symbol)
@@ -476,6 +476,10 @@ class Checker(ExpressionChecks):
     def stmt(self, st) -> None:
         """Checks one statement."""
         if isinstance(st, ast.Pass):
+            return
+        if isinstance(st, ast.Passes):  # a pass in turn (`everyone else passed`)
+            self.expect(st.player, (PLAYER,), "who passes")
+            self.sym.passes = True
             return
         if isinstance(st, ast.Set):
             want = self.target(st.target)

@@ -166,6 +166,8 @@ class ExpressionChecks:
             return PLAYERS
         if isinstance(e, ast.AllCards):
             return CARDS
+        if isinstance(e, ast.EveryonePassed):
+            return check_melds.everyone_passed(self, e)
         if isinstance(e, ast.Aggregate):
             return self.aggregate(e)
         if isinstance(e, (ast.PartnerOf, ast.TeamOf, ast.Teams)):

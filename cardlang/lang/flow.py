@@ -137,6 +137,11 @@ def _writes_order(st, sym) -> set:
     return {"@players"}  # `next of`, `players` follow the direction
 
 
+@statement_writes.register(ast.Passes)
+def _writes_passes(st, sym) -> set:
+    return {"@passes"}  # (what `everyone else passed` reads)
+
+
 @statement_writes.register(ast.Eliminate)
 def _writes_players(st: ast.Eliminate, sym) -> set:
     return {"@players", "@cards"}
@@ -154,8 +159,8 @@ def _writes_pot(st, sym) -> set:
 # asks it of every statement of a loop's body, and looks into a phase played (`CallPhase`) itself.
 hands_over = question("flow.hands_over", yes=(ast.Choose, ast.Betting, ast.EndGame, ast.EndRound), no=(
     ast.Add, ast.Announce, ast.Award, ast.CallPhase, ast.Deal, ast.Eliminate, ast.ForEach, ast.ForgetOrder,
-    ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.PutIn, ast.Repeat, ast.Reveal, ast.Reverse, ast.Set,
-    ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
+    ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat, ast.Reveal, ast.Reverse,
+    ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
 
 
 class Flow:
@@ -335,7 +340,7 @@ class Flow:
             runs.pop(_key(st.zone), None)  # cards put back into a zone refill it
             runs.pop(("reported",) + _key(st.zone), None)
         elif source is None and not isinstance(st, (ast.Shuffle, ast.Announce, ast.Reveal, ast.Hide, ast.Pass,
-                                                    ast.Let, ast.Set, ast.Add)):
+                                                    ast.Passes, ast.Let, ast.Set, ast.Add)):
             runs.clear()  # a block, a phase, a swap: what it does to the zones is not followed
             return
         if source is None:
@@ -495,6 +500,8 @@ class Flow:
             out.add("@players")
         elif isinstance(e, ast.AllCards):
             out.add("@cards")
+        elif isinstance(e, ast.EveryonePassed):
+            out |= {"@passes", "@players"}
         elif isinstance(e, ast.Aggregate):
             scopes = scopes + [{e.var: None}]
         for child in _children(e):

@@ -72,7 +72,8 @@ class Expressions:
     def _ev(self, e, env: dict, facts: frozenset) -> Val:
         """The taint of an expression where `env` binds the local names and `facts` says what is shown."""
         self._tick()
-        if e is None or isinstance(e, (ast.Number, ast.Bool, ast.NoneLit, ast.Seats, ast.AllCards, ast.CardLit)):
+        if e is None or isinstance(e, (ast.Number, ast.Bool, ast.NoneLit, ast.Seats, ast.AllCards, ast.CardLit,
+                                ast.EveryonePassed)):
             return NOTHING  # (a card literal: cards the rules name, wherever they are)
         if isinstance(e, ast.Text):
             return _scalar(*(self._ev(p, env, facts) for p in e.parts if isinstance(p, ast.Expr)))

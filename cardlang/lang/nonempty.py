@@ -55,13 +55,13 @@ def _or_all(fs):
 # Whether a statement itself may put a player out (`eliminate`, or a phase played, which may).
 puts_out = question("nonempty.puts_out", yes=(ast.Eliminate, ast.CallPhase), no=(
     ast.Add, ast.Announce, ast.Award, ast.Betting, ast.Choose, ast.Deal, ast.EndGame, ast.EndRound, ast.ForEach,
-    ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.PutIn, ast.Repeat, ast.Reveal,
+    ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat, ast.Reveal,
     ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
 
 # Whether a statement itself may end the round or the game (or play a phase, which may).
 may_end = question("nonempty.may_end", yes=(ast.EndGame, ast.EndRound, ast.CallPhase), no=(
     ast.Add, ast.Announce, ast.Award, ast.Betting, ast.Choose, ast.Deal, ast.Eliminate, ast.ForEach,
-    ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.PutIn, ast.Repeat, ast.Reveal,
+    ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat, ast.Reveal,
     ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
 
 
@@ -372,7 +372,15 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             return self._value_open(alt, scopes)
         if alt.kind == "set":  # one card or more: open when the source holds a card; else not known
             some = self._card_open(attrs.evolve(alt, where=None), None, scopes)
-            return some if alt.where is None and alt.sizes[0] == 1 else _and(some, self._fresh())
+            if alt.where is None and alt.sizes[0] == 1:
+                return some
+            laid = self._beats_what(alt)
+            if laid is not None:  # `beats(cs, Z)`: any single card beats an empty Z (a lead)
+                span = alt.where.span
+                empty = _not(self._prop(ast.Binary(span, ">", ast.Call(span, "count", (laid,), span),
+                                                   ast.Number(span, 0)), scopes, 0))
+                return _and(some, _or(empty, self._fresh()))
+            return _and(some, self._fresh())
         if alt.second is not None and alt.where is not None:  # `… and a rank r where …`: some r fits
             base = self._open(attrs.evolve(alt, where=None, second=None), scopes)
             if _mentions(alt.where, alt.var):
@@ -380,6 +388,16 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             return _and(base, self._value_exists(alt.where, alt.second.var, scopes, 0, alt.second.vtype))
         piles = pile_open(self, alt, scopes, lambda where: self._card_open(alt, where, scopes))
         return piles if piles is not None else self._card_open(alt, alt.where, scopes)
+
+    def _beats_what(self, alt: ast.Alternative):
+        """Z when a set of one card or more is chosen `where beats(cs, Z)` (the language's `beats`,
+        a game whose `combinations` has `single`): then any one card is open while Z is empty."""
+        w, sym = alt.where, self.sym
+        if not (isinstance(w, ast.Call) and w.func == "beats" and len(w.args) == 2 and alt.sizes[0] == 1
+                and isinstance(w.args[0], ast.Name) and w.args[0].name == alt.var and sym.table.get("beats") is None
+                and "single" in sym.combination_kinds):
+            return None
+        return w.args[1]
 
     def _value_open(self, alt: ast.Alternative, scopes):
         """When a choice of a value (a rank, a suit, a declared value, a number of a list) offers one:

@@ -181,6 +181,9 @@ class _ToAst(_Declarations):
     def sit_out_stmt(self, meta, c):
         return ast.Eliminate(self.S(meta), c[0], True)
 
+    def passes_stmt(self, meta, c):
+        return ast.Passes(self.S(meta), c[0])
+
     def end_game_stmt(self, meta, c):
         return ast.EndGame(self.S(meta), c[1])
 
@@ -404,6 +407,9 @@ class _ToAst(_Declarations):
 
     def all_cards(self, meta, c):
         return ast.AllCards(self.S(meta))
+
+    def everyone_passed(self, meta, c):
+        return ast.EveryonePassed(self.S(meta))
 
     def filter_agg(self, meta, c):
         return ast.Aggregate(self.S(meta), str(c[0]), str(c[1]), c[2], None, c[3], self.T(c[1]))

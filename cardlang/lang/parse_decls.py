@@ -151,6 +151,9 @@ class _Declarations(Transformer):
     def melds_decl(self, meta, c):
         return ast.MeldsDecl(self.S(meta), tuple(c))
 
+    def combinations_decl(self, meta, c):
+        return ast.CombinationsDecl(self.S(meta), str(c[0]), self.T(c[0]), tuple(c[1:]))
+
     def meld_attr(self, meta, c):
         words = [t for t in c if t is not None]
         number = next((int(t) for t in words if t.type == "INT"), None)

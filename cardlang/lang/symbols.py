@@ -49,6 +49,9 @@ class Symbols:
     values: dict = attrs.Factory(dict)  # `values` declarations by name (also in `table`, as orders)
     named_values: dict = attrs.Factory(dict)  # `values strain: clubs …` by name: each a type (lang/check_values.py)
     melds: Optional[ast.MeldsDecl] = None
+    combinations: Optional[ast.CombinationsDecl] = None  # a climbing game's kinds of play (lang/check_melds.py)
+    combination_kinds: dict = attrs.Factory(dict)  # kind -> its number (runtime/climbing.py), once checked
+    passes: bool = False  # the rules say `p passes`: the lowering keeps the passes in a row
     facts: bool = False  # the game tells seats facts of cards (`tell …`): states keep `facts` (runtime/facts.py)
     teams: Optional[ast.TeamsDecl] = None  # the partnerships (see lang/check_teams.py)
     tvars: dict = attrs.Factory(dict)  # per-team variables: name -> Symbol

@@ -256,6 +256,7 @@ class ZoneFacts:
         raise UnknownStatement(st, "the zone facts of the choice check")
 
     @_apply.register(ast.Pass)
+    @_apply.register(ast.Passes)
     @_apply.register(ast.Set)
     @_apply.register(ast.Add)
     @_apply.register(ast.Let)
@@ -320,6 +321,7 @@ class ZoneFacts:
         raise UnknownStatement(st, "the zone facts of the choice check")
 
     @_changes.register(ast.Pass)
+    @_changes.register(ast.Passes)
     @_changes.register(ast.Set)
     @_changes.register(ast.Add)
     @_changes.register(ast.Let)

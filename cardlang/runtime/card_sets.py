@@ -81,11 +81,15 @@ def subset(cards: tuple, value: int, low: int) -> tuple:
 _COUNTS = {2: "pair of", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
-def words(deck, cards: tuple, mark) -> str:
+def words(deck, cards: tuple, mark, combos=None) -> str:
     """The label of a set as a person says it: cards of one rank by their count and rank, then the
     cards (`pair of 7s: 7♠, 7♥`, `three Ks: …`), other sets by their cards (`3♣, 4♣`); `mark(i)` stands
-    for the i-th card (each seat reads the cards it knows)."""
+    for the i-th card (each seat reads the cards it knows). In a game with `combinations`
+    (`combos`, a `runtime.climbing.ClimbRule`), a combination by its kind: `run 3-7: …`, `bomb of 9s: …`."""
     shown = ", ".join(mark(i) for i in range(len(cards)))  # (as a text shows cards: `{cs}`)
+    said = combos.words(cards) if combos is not None else None
+    if said is not None:
+        return f"{said}: {shown}"
     ranks = {deck.card_rank[c] for c in cards}
     if len(cards) >= 2 and len(ranks) == 1 and len(cards) in _COUNTS:
         return f"{_COUNTS[len(cards)]} {deck.rank_name(cards[0])}s: {shown}"

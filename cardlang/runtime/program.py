@@ -109,7 +109,7 @@ class ProgramBase:
             return mark(0), (value,)
         if alt.kind == "set":
             cards = st.v[alt.card_set[0]]
-            return card_sets.words(self.deck, cards, mark), tuple(cards)
+            return card_sets.words(self.deck, cards, mark, self.layout.combos), tuple(cards)
         if alt.kind == "player":
             return player_name(value), ()
         return str(value), ()

@@ -24,7 +24,8 @@ _OPENING = opening_words()  # read from the grammar: a new declaration or statem
 _DECLARATIONS = _OPENING["declaration"]
 _STATEMENTS = _OPENING["statement"]
 _EXPRESSIONS = ("players", "seats", "all cards", "any", "count", "select", "sum", "min", "max", "highest",
-                "lowest", "left of", "right of", "next of", "top of", "bottom of", "not", "none", "true", "false")
+                "lowest", "left of", "right of", "next of", "top of", "bottom of", "not", "none", "true", "false",
+                "everyone else passed")
 _KIND_WORDS = {"option": "option", "var": "variable", "pvar": "per-player variable", "tvar": "per-team variable",
                "zone": "zone", "pzone": "per-player zone", "order": "order", "ranking": "hand ranking", "define": "definition",
                "phase": "phase", "local": "local name"}

@@ -11,6 +11,7 @@ Temporaries are walrus locals with fresh names, never inside a comprehension.
 from __future__ import annotations
 
 from .. import ir
+from ...lang.check_melds import NEEDS_COMBINATIONS as CLIMBING
 from ...runtime import budget, card_sets, effects, pots, steps
 from ...runtime.zones import first_in, still_in
 from . import helpers
@@ -372,6 +373,8 @@ class ExprEmitter:
         # (the functions only read their cards: a zone's own list goes in, not a copy of it)
         args = ", ".join(f"s.zones[{self.x(w, a.zone)}]" if isinstance(a, ir.ZoneCards) else self.x(w, a)
                          for a in e.args)
+        if e.name in CLIMBING:  # a climbing game's combinations: the rule's own method (runtime/climbing.py)
+            return f"{self.c(getattr(self.layout.combos, e.name))}({args})"
         if e.name == "deadwood":  # the common call: a function of the rule's for this call site
             distinct = isinstance(e.args[0], ir.ZoneCards)  # a zone never holds a card twice
             return f"{self.c(self.layout.melds.deadwood_function(e.span, distinct))}({args})"
