@@ -52,6 +52,7 @@ _LAZY: dict = {}  # the same key -> the zones shuffled lazily (`research.chance.
 # lookup, not a replay. MEMO bounds the children remembered per game (each holds an engine state).
 MEMO = 50_000
 _MEMO_LEFT: dict = {}  # the same key -> how many more children may be remembered
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
 def _type(utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
@@ -132,18 +133,27 @@ class CardsGame(pyspiel.Game):
         """An observer of a seat: the information state (perfect recall) or the observation."""
         return CardsObserver(self, iig_obs_type, params)
 
+    def info_observer(self) -> "CardsObserver":
+        """The information-state observer (perfect recall), made once."""
+        got = self.__dict__.get("_info_observer")
+        if got is None:
+            got = self._info_observer = CardsObserver(self, pyspiel.IIGObservationType(perfect_recall=True))
+        return got
+
 
 class _Core:
     """Where an OpenSpiel state stands, in plain engine terms; fields are replaced, never changed in
     place, so a copy shares them safely. Pickled as its key and moves (replayed when unpickled)."""
 
     __slots__ = ("key", "st", "base", "action", "script", "event", "drawn", "moves", "views", "decisions",
-                 "kids")  # (player, action) -> the child core, once made (see MEMO)
+                 "kids",  # (player, action) -> the child core, once made (see MEMO)
+                 "player")  # the seat to decide, CHANCE or TERMINAL (asked several times a step)
 
     def __copy__(self) -> "_Core":
         c = _Core.__new__(_Core)
-        for f in _Core.__slots__:
-            setattr(c, f, getattr(self, f))
+        c.key, c.st, c.base, c.action, c.script, c.event = self.key, self.st, self.base, self.action, self.script, self.event
+        c.drawn, c.moves, c.views, c.decisions, c.kids = self.drawn, self.moves, self.views, self.decisions, self.kids
+        c.player = self.player
         return c
 
     def __deepcopy__(self, memo) -> "_Core":
@@ -171,7 +181,19 @@ class _Core:
             st = self.st if self.st is not None else self.base
             if st is None:
                 return None
-            view = self.views[key] = TableView(st, seat)
+            legal = self.views.get(("legal view", seat)) if st is self.st else None
+            view = self.views[key] = TableView(st, seat) if legal is None else legal.with_table(st)
+        return view
+
+    def legal_view(self, seat: int):
+        """The seat's view for its legal actions and `action_in` only (no table: cheaper), where
+        the step stands (a decision); the whole `table_view` if it is made already."""
+        views = self.views
+        view = views.get(-1 - seat)
+        if view is None:
+            view = views.get(("legal view", seat))
+            if view is None:
+                view = views[("legal view", seat)] = TableView(self.st, seat, table=False)
         return view
 
 
@@ -213,9 +235,10 @@ def _run(core: _Core, game) -> _Core:
             st.rng = core.base.rng.again(core.script)  # (the lazy piles' open cards go on)
             st.apply(core.action)
     except NeedChance as e:
-        st, core.event = None, (e.kind, e.data)
+        st, core.event, core.player = None, (e.kind, e.data), _CHANCE
     else:
         core.event = None
+        core.player = _TERMINAL if st.is_terminal() else st.current_player
         last = core.decisions[-1] if core.decisions else None
         if last is not None and last.known is None:  # its step is over: who knows the card chosen now
             core.decisions = core.decisions[:-1] + (last._replace(known=st.known[last.card]),)
@@ -261,7 +284,7 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
         new.script = core.script + (drawn + tuple(last),)
         return _run(new, game)
     st = core.st
-    view = core.table_view(player)
+    view = core.legal_view(player)
     a = encoder.action_of(view.choice, action)
     real = view.action_in(st, a)
     card = value_of(real) if game.program.chooses[view.choice].alts[alt_of(real)].kind == "card" else -1
@@ -308,19 +331,52 @@ class CardsState(pyspiel.State):
 
     def current_player(self) -> int:
         """The seat to decide, CHANCE or TERMINAL."""
+        return self._core.player
+
+    # pyspiel's `is_chance_node`, `is_terminal`, `legal_actions` and `information_state_tensor` of
+    # a Python game each call back into Python several times (the last also makes an initial state
+    # and writes an initial tensor to learn the size): a Python caller gets the same answer from
+    # one call. C++ callers (pyspiel's algorithms) go through the observer and `_legal_actions`.
+    def is_chance_node(self) -> bool:
+        """Whether chance acts next."""
+        return self._core.player == _CHANCE
+
+    def is_player_node(self) -> bool:
+        """Whether a seat decides next."""
+        return self._core.player >= 0
+
+    def legal_actions(self, player: Optional[int] = None) -> list:
+        """The legal actions of `player` (by default the one to act), ascending: a chance node's
+        outcomes, none at the end or for a seat not deciding."""
         core = self._core
-        if core.event is not None:
-            return pyspiel.PlayerId.CHANCE
-        if core.st.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        return core.st.current_player
+        now = core.player
+        if player is None:
+            player = now
+        if now == _TERMINAL:
+            return []
+        if now == _CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if player == now:
+            return list(self._legal_actions(player))
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def information_state_tensor(self, player: Optional[int] = None) -> list:
+        """The information-state tensor of `player` (by default the one to act), as pyspiel's."""
+        if player is None:
+            player = self._core.player
+        game = self.get_game()
+        if not 0 <= player < game.num_players():
+            raise pyspiel.SpielError(f"information_state_tensor of player {player}")
+        return game.info_observer().tensor_of(self, player).tolist()
 
     def _legal_actions(self, player: int) -> list:
         """The seat's legal action indices, ascending (from its view; kept with the core)."""
         views = self._core.views
         got = views.get(("legal", player))
         if got is None:
-            got = views[("legal", player)] = self._encoder.legal_indices(self._core.table_view(player))
+            got = views[("legal", player)] = self._encoder.legal_indices(self._core.legal_view(player))
         return got
 
     def chance_outcomes(self) -> list:
@@ -364,7 +420,7 @@ class CardsState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self._core.event is None and self._core.st.is_terminal()
+        return self._core.player == _TERMINAL
 
     def returns(self) -> list:
         """Each seat's return once the game is over (its payoff; without a payoff declaration 1.0 for
@@ -410,21 +466,25 @@ class CardsObserver:
     def set_from(self, state: CardsState, player: int) -> None:
         """Fills the tensor with what `player` knows in `state` (perfect recall: and the decisions
         as it read them)."""
+        self.tensor[:] = self.tensor_of(state, player)
+
+    def tensor_of(self, state: CardsState, player: int) -> np.ndarray:
+        """What `set_from` writes, as an array kept with the state's core (a core never changes):
+        read only."""
         core = state._core
-        key = ("tensor", player, self.tensor.size)  # (kept with the core: a core never changes)
+        key = ("tensor", player, self.tensor.size)
         kept = core.views.get(key)
         if kept is not None:
-            self.tensor[:] = kept
-            return
+            return kept
+        out = np.zeros(self.tensor.size, np.float32)
         view = core.table_view(player)
         n = self.encoder.size
-        if view is None:
-            self.tensor[:n].fill(0.0)
-        else:
-            self.encoder.observation(view, out=self.tensor[:n])
+        if view is not None:
+            self.encoder.observation(view, out=out[:n])
         if self.perfect_recall:
-            self.history.fill(self.tensor[n:], core.decisions, player)
-        core.views[key] = self.tensor.copy()
+            self.history.fill(out[n:], core.decisions, player)
+        core.views[key] = out
+        return out
 
     def string_from(self, state: CardsState, player: int) -> str:
         """The observation (or, perfect recall, the information state) of `player` as a string."""

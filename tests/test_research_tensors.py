@@ -135,3 +135,31 @@ def test_what_a_seat_reads_differently_shows_in_its_tensors(relative):
     assert all(len(t) == 1 for t in info.values())
     assert all(len(t) == 1 for t in obs.values())
     assert len({t for ts in info.values() for t in ts}) >= 0.95 * len(info)
+
+
+@pytest.mark.parametrize("relative", [KUHN, "examples/leduc_poker.cards", "examples/goofspiel.cards",
+                                      "examples/colour_match.cards", "examples/coin_flip.cards"])
+def test_python_calls_answer_as_pyspiels_own(relative):
+    """`legal_actions`, `information_state_tensor`, `is_chance_node`, `is_terminal` and
+    `is_player_node` answer a Python caller in one call (pyspiel's own calls back into Python
+    several times): the same answers as pyspiel's C++ State methods, which its C++ algorithms use,
+    in every state of random courses (chance nodes and ends included), for every seat."""
+    g = openspiel.load_game(path(relative), players=_players(relative))
+    rng = random.Random(5)
+    for _ in range(30):
+        state = g.new_initial_state()
+        while True:
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.is_terminal() == pyspiel.State.is_terminal(state)
+            assert state.is_player_node() == pyspiel.State.is_player_node(state)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            for p in range(g.num_players()):
+                assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+                assert state.information_state_tensor(p) == pyspiel.State.information_state_tensor(state, p)
+            if state.is_player_node():
+                assert state.information_state_tensor() == pyspiel.State.information_state_tensor(state)
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(pyspiel.SpielError):
+        state.information_state_tensor()  # (the end: nobody to act, as pyspiel refuses it)
