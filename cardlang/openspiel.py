@@ -18,6 +18,14 @@ the seat's transcript (every step of the game as the seat read it) with its curr
 which makes it perfect recall; the information-state tensor is the vector followed by the game's
 last decisions as the seat read them (`research/history.py`: who chose, which alternative, the
 number, the card where the seat knew it once the step was over), which a state records as it goes.
+
+What a step costs (`benchmarks/bench_openspiel.py`): a state's engine states keep no log (the log
+is text the rules never read: half the engine's work on a small game); the strings, which read
+the seat's transcript, come from a twin of the position whose states keep it (`_Core.twin`, made
+when first asked). A Python caller's `legal_actions`, `information_state_tensor`,
+`is_chance_node` and `is_terminal` are answered in one call (pyspiel's own versions call back
+into Python several times, and its tensor makes an initial state to learn the size); pyspiel's
+C++ algorithms get the same answers through the observer and `_legal_actions`.
 """
 
 from __future__ import annotations
@@ -45,7 +53,7 @@ PAYOFF_BOUND = 1e9  # the utility bounds OpenSpiel is told for a game with a pay
 _UTILITIES = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM, "identical": pyspiel.GameType.Utility.IDENTICAL,
               "general_sum": pyspiel.GameType.Utility.GENERAL_SUM}
 _GAMES: dict = {}  # (file, players, options, engine) -> (engine Game, Encoder): loaded once a process
-_STARTS: dict = {}  # the same key -> the core of the game's start
+_STARTS: dict = {}  # (the same key, logged) -> the core of the game's start
 _LAZY: dict = {}  # the same key -> the zones shuffled lazily (`research.chance.lazy_zones`)
 # A core remembers the cores its actions lead to (they are never changed in place, so a child is
 # the same whoever asks): an algorithm or an agent that walks the same positions again pays a dict
@@ -147,13 +155,14 @@ class _Core:
 
     __slots__ = ("key", "st", "base", "action", "script", "event", "drawn", "moves", "views", "decisions",
                  "kids",  # (player, action) -> the child core, once made (see MEMO)
-                 "player")  # the seat to decide, CHANCE or TERMINAL (asked several times a step)
+                 "player",  # the seat to decide, CHANCE or TERMINAL (asked several times a step)
+                 "logged")  # whether its engine states keep the game's log (see `twin`)
 
     def __copy__(self) -> "_Core":
         c = _Core.__new__(_Core)
         c.key, c.st, c.base, c.action, c.script, c.event = self.key, self.st, self.base, self.action, self.script, self.event
         c.drawn, c.moves, c.views, c.decisions, c.kids = self.drawn, self.moves, self.views, self.decisions, self.kids
-        c.player = self.player
+        c.player, c.logged = self.player, self.logged
         return c
 
     def __deepcopy__(self, memo) -> "_Core":
@@ -162,8 +171,26 @@ class _Core:
     def __reduce__(self):
         return _revive, (self.key, self.moves)
 
+    def twin(self) -> "_Core":
+        """This position with engine states that keep the game's log, made when first asked.
+
+        A core's engine states keep no log (`log=False`: half the engine's work on a small game);
+        what reads the log (the strings: a seat's transcript, the state's) reads its twin, the same
+        moves played again with the log kept (`_revive`; its own cores remember their children as
+        any do). Nothing else differs: the log is text the rules never read."""
+        if self.logged:
+            return self
+        key = ("twin", self.moves)  # (the cores of one step's successive chance picks share `views`)
+        got = self.views.get(key)
+        if got is None:
+            got = self.views[key] = _revive(self.key, self.moves, True)
+        return got
+
     def view(self, seat: int):
-        """The seat's view where the step stands (at a chance node: where it began), kept once made."""
+        """The seat's view where the step stands (at a chance node: where it began), kept once made;
+        with its transcript (read from the `twin`)."""
+        if not self.logged:
+            return self.twin().view(seat)
         view = self.views.get(seat)
         if view is None:
             st = self.st if self.st is not None else self.base
@@ -204,23 +231,24 @@ def forget_states() -> None:
     _MEMO_LEFT.clear()
 
 
-def _revive(key: tuple, moves: tuple) -> _Core:
-    """A state's core played again from the start (how a serialized state comes back)."""
+def _revive(key: tuple, moves: tuple, logged: bool = False) -> _Core:
+    """A state's core played again from the start (how a serialized state comes back; `logged`:
+    its `twin`)."""
     game, encoder = _engine_game(key)
-    core = _start(key, game)
+    core = _start(key, game, logged)
     for player, action in moves:
         core = _child(core, game, encoder, player, action)
     return core
 
 
-def _start(key: tuple, game) -> _Core:
+def _start(key: tuple, game, logged: bool = False) -> _Core:
     """The core of the game's start (made once a game: cores are never changed in place)."""
-    got = _STARTS.get(key)
+    got = _STARTS.get((key, logged))
     if got is None:
         core = _Core()
         core.key, core.base, core.action, core.script, core.moves, core.decisions = key, None, None, (), (), ()
-        core.kids = {}
-        got = _STARTS[key] = _run(core, game)
+        core.kids, core.logged = {}, logged
+        got = _STARTS[(key, logged)] = _run(core, game)
     return got
 
 
@@ -229,7 +257,7 @@ def _run(core: _Core, game) -> _Core:
     chance event without an outcome."""
     try:
         if core.base is None:
-            st = game.new_initial_state(seed=0, chance=Script(core.script, 0, _LAZY[core.key]))
+            st = game.new_initial_state(seed=0, chance=Script(core.script, 0, _LAZY[core.key]), log=core.logged)
         else:
             st = core.base.clone()
             st.rng = core.base.rng.again(core.script)  # (the lazy piles' open cards go on)
@@ -366,17 +394,17 @@ class CardsState(pyspiel.State):
         """The information-state tensor of `player` (by default the one to act), as pyspiel's."""
         if player is None:
             player = self._core.player
-        game = self.get_game()
-        if not 0 <= player < game.num_players():
+        observer = self.get_game().info_observer()
+        if not 0 <= player < observer.encoder.players:
             raise pyspiel.SpielError(f"information_state_tensor of player {player}")
-        return game.info_observer().tensor_of(self, player).tolist()
+        return observer.tensor_of(self, player).tolist()
 
     def _legal_actions(self, player: int) -> list:
         """The seat's legal action indices, ascending (from its view; kept with the core)."""
-        views = self._core.views
-        got = views.get(("legal", player))
+        core = self._core
+        got = core.views.get(("legal", player))
         if got is None:
-            got = views[("legal", player)] = self._encoder.legal_indices(self._core.legal_view(player))
+            got = core.views[("legal", player)] = _GAMES[core.key][1].legal_indices(core.legal_view(player))
         return got
 
     def chance_outcomes(self) -> list:
@@ -394,21 +422,24 @@ class CardsState(pyspiel.State):
         return [(c, 1.0 / len(left)) for c in left]
 
     def _apply_action(self, action: int) -> None:
-        self._core = _child(self._core, self._cards, self._encoder, self.current_player(), int(action))
+        core = self._core
+        game, encoder = _GAMES[core.key]
+        self._core = _child(core, game, encoder, core.player, int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        core = self._core.twin()  # (a label may read the log: a card shown before, named by its mark)
         if player == pyspiel.PlayerId.CHANCE:
-            kind, data = self._core.event or ("", 0)
+            kind, data = core.event or ("", 0)
             if kind == "shuffle":
                 # a copy of a face is its own outcome: its string names the copy (`7♥#2`)
                 return f"chance: {self._cards.deck.label_of(action, copy=True)} next"
             if kind == "card":
                 return f"chance: {self._cards.deck.label_of(action, copy=True)} dealt"
             return f"chance: item {action} of {data}"
-        st = self._core.st
+        st = core.st
         if st is None or st.is_terminal() or st.current_player != player:
             return f"action {action}"
-        view = self._core.view(player)
+        view = core.view(player)
         try:
             a = self._encoder.action_of(view.choice, action)
         except ValueError:
@@ -430,7 +461,7 @@ class CardsState(pyspiel.State):
         return [float(x) for x in self._core.st.returns()]
 
     def __str__(self) -> str:
-        core = self._core
+        core = self._core.twin()
         st = core.st if core.st is not None else core.base
         lines = st.transcript() if st is not None else []
         if core.event is not None:

@@ -163,3 +163,60 @@ def test_python_calls_answer_as_pyspiels_own(relative):
             state.apply_action(rng.choice(state.legal_actions()))
     with pytest.raises(pyspiel.SpielError):
         state.information_state_tensor()  # (the end: nobody to act, as pyspiel refuses it)
+
+
+def _files():
+    import glob
+    import os
+    root = os.path.dirname(path(KUHN))
+    return sorted(os.path.relpath(f, os.path.dirname(root)) for f in glob.glob(path("examples/*.cards"))
+                  + glob.glob(path("games/*.cards")))
+
+
+@pytest.mark.parametrize("relative", _files())
+def test_a_state_without_log_answers_as_its_twin_with_the_log(relative):
+    """A core's engine states keep no log (`_Core.twin` keeps one for the strings): over random
+    courses of every game, the seat to act, the legal actions, the chance outcomes, every seat's
+    information-state and observation tensors and the returns are those of the twin whose states
+    keep the log, and the seat table's known cards and the vector's card entries worked out in
+    Python (a small deck, few known cards) are those worked out by numpy."""
+    from cardlang.research import encoding
+    from cardlang.runtime import seat_table
+    g = openspiel.load_game(path(relative), players=_players(relative))
+    rng = random.Random(relative)
+    for _ in range(3):
+        state = g.new_initial_state()
+        for _ in range(40):
+            twin = state._core.twin()
+            assert twin is not state._core and twin.logged and not state._core.logged
+            assert twin.player == state._core.player and twin.event == state._core.event
+            if twin.st is not None:
+                assert twin.st.zones == state._core.st.zones and twin.st.v == state._core.st.v
+                assert twin.st.known == state._core.st.known
+            logged = pyspiel.State.clone(state)
+            logged._core = twin
+            for p in range(g.num_players()):
+                assert state.information_state_tensor(p) == logged.information_state_tensor(p)
+                assert state.observation_tensor(p) == logged.observation_tensor(p)
+                assert state.legal_actions(p) == logged.legal_actions(p)
+                view = state._core.table_view(p)
+                if view is not None:
+                    kept = encoding.FEW_CARDS, seat_table.SMALL_DECK
+                    encoding.FEW_CARDS = seat_table.SMALL_DECK = -1  # (numpy for every card)
+                    try:
+                        by_numpy = g.encoder.observation(view)
+                        st = state._core.st if state._core.st is not None else state._core.base
+                        numpy_table = seat_table.table_of(st, p, view.current_player, view.choice)
+                    finally:
+                        encoding.FEW_CARDS, seat_table.SMALL_DECK = kept
+                    assert np.array_equal(by_numpy, g.encoder.observation(view))
+                    table = view.table()
+                    assert np.array_equal(numpy_table.cards, table.cards) and table.cards.dtype == np.int64
+                    assert np.array_equal(numpy_table.zones, table.zones) and table.zones.dtype == np.int64
+            if state.is_terminal():
+                assert state.returns() == logged.returns()
+                break
+            if state.is_chance_node():
+                assert state.chance_outcomes() == logged.chance_outcomes()
+            actions = state.legal_actions()
+            state.apply_action(rng.choice(actions))
