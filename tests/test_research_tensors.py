@@ -18,6 +18,9 @@ from open_spiel.python import rl_environment
 from open_spiel.python.observation import make_observation
 
 from cardlang import openspiel
+from cardlang.research import encoding
+from cardlang.runtime import seat_table
+from cardlang.runtime.encoder_view import TableView
 from scenario import path
 
 KUHN = "examples/kuhn_poker.cards"
@@ -180,10 +183,15 @@ def test_a_state_without_log_answers_as_its_twin_with_the_log(relative):
     information-state and observation tensors and the returns are those of the twin whose states
     keep the log, and the seat table's known cards and the vector's card entries worked out in
     Python (a small deck, few known cards) are those worked out by numpy."""
-    from cardlang.research import encoding
-    from cardlang.runtime import seat_table
     g = openspiel.load_game(path(relative), players=_players(relative))
-    rng = random.Random(relative)
+    try:
+        _courses_without_log(g, random.Random(relative))
+    finally:
+        openspiel.forget_states()  # (every game's states, twins and tensors kept: memory for the next)
+
+
+def _courses_without_log(g, rng):
+    """Three random courses of `g`, each state checked against its twin (the test above)."""
     for _ in range(3):
         state = g.new_initial_state()
         for _ in range(40):
@@ -213,6 +221,11 @@ def test_a_state_without_log_answers_as_its_twin_with_the_log(relative):
                     table = view.table()
                     assert np.array_equal(numpy_table.cards, table.cards) and table.cards.dtype == np.int64
                     assert np.array_equal(numpy_table.zones, table.zones) and table.zones.dtype == np.int64
+                    # a view made first without its table (for the legal actions), then given it
+                    assert repr(numpy_table[2:]) == repr(table[2:])  # (some values are arrays)
+                    whole = TableView(st, p)
+                    assert (whole.choice, whole.current_player, whole.legal_action_ids()) == \
+                        (view.choice, view.current_player, view.legal_action_ids())
             if state.is_terminal():
                 assert state.returns() == logged.returns()
                 break
