@@ -160,9 +160,10 @@ class _Core:
 
     def __copy__(self) -> "_Core":
         c = _Core.__new__(_Core)
-        c.key, c.st, c.base, c.action, c.script, c.event = self.key, self.st, self.base, self.action, self.script, self.event
-        c.drawn, c.moves, c.views, c.decisions, c.kids = self.drawn, self.moves, self.views, self.decisions, self.kids
-        c.player, c.logged = self.player, self.logged
+        # (each field named: a loop over the slots with getattr and setattr costs more a step)
+        c.key, c.st, c.base, c.action, c.script = self.key, self.st, self.base, self.action, self.script
+        c.event, c.drawn, c.moves, c.views, c.decisions = self.event, self.drawn, self.moves, self.views, self.decisions
+        c.kids, c.player, c.logged = self.kids, self.player, self.logged
         return c
 
     def __deepcopy__(self, memo) -> "_Core":
