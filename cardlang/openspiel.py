@@ -18,6 +18,14 @@ the seat's transcript (every step of the game as the seat read it) with its curr
 which makes it perfect recall; the information-state tensor is the vector followed by the game's
 last decisions as the seat read them (`research/history.py`: who chose, which alternative, the
 number, the card where the seat knew it once the step was over), which a state records as it goes.
+
+What a step costs (`benchmarks/bench_openspiel.py`): a state's engine states keep no log (the log
+is text the rules never read: half the engine's work on a small game); the strings, which read
+the seat's transcript, come from a twin of the position whose states keep it (`_Core.twin`, made
+when first asked). A Python caller's `legal_actions`, `information_state_tensor`,
+`is_chance_node` and `is_terminal` are answered in one call (pyspiel's own versions call back
+into Python several times, and its tensor makes an initial state to learn the size); pyspiel's
+C++ algorithms get the same answers through the observer and `_legal_actions`.
 """
 
 from __future__ import annotations
@@ -45,13 +53,14 @@ PAYOFF_BOUND = 1e9  # the utility bounds OpenSpiel is told for a game with a pay
 _UTILITIES = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM, "identical": pyspiel.GameType.Utility.IDENTICAL,
               "general_sum": pyspiel.GameType.Utility.GENERAL_SUM}
 _GAMES: dict = {}  # (file, players, options, engine) -> (engine Game, Encoder): loaded once a process
-_STARTS: dict = {}  # the same key -> the core of the game's start
+_STARTS: dict = {}  # (the same key, logged) -> the core of the game's start
 _LAZY: dict = {}  # the same key -> the zones shuffled lazily (`research.chance.lazy_zones`)
 # A core remembers the cores its actions lead to (they are never changed in place, so a child is
 # the same whoever asks): an algorithm or an agent that walks the same positions again pays a dict
 # lookup, not a replay. MEMO bounds the children remembered per game (each holds an engine state).
 MEMO = 50_000
 _MEMO_LEFT: dict = {}  # the same key -> how many more children may be remembered
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
 def _type(utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
@@ -132,18 +141,29 @@ class CardsGame(pyspiel.Game):
         """An observer of a seat: the information state (perfect recall) or the observation."""
         return CardsObserver(self, iig_obs_type, params)
 
+    def info_observer(self) -> "CardsObserver":
+        """The information-state observer (perfect recall), made once."""
+        got = self.__dict__.get("_info_observer")
+        if got is None:
+            got = self._info_observer = CardsObserver(self, pyspiel.IIGObservationType(perfect_recall=True))
+        return got
+
 
 class _Core:
     """Where an OpenSpiel state stands, in plain engine terms; fields are replaced, never changed in
     place, so a copy shares them safely. Pickled as its key and moves (replayed when unpickled)."""
 
     __slots__ = ("key", "st", "base", "action", "script", "event", "drawn", "moves", "views", "decisions",
-                 "kids")  # (player, action) -> the child core, once made (see MEMO)
+                 "kids",  # (player, action) -> the child core, once made (see MEMO)
+                 "player",  # the seat to decide, CHANCE or TERMINAL (asked several times a step)
+                 "logged")  # whether its engine states keep the game's log (see `twin`)
 
     def __copy__(self) -> "_Core":
         c = _Core.__new__(_Core)
-        for f in _Core.__slots__:
-            setattr(c, f, getattr(self, f))
+        # (each field named: a loop over the slots with getattr and setattr costs more a step)
+        c.key, c.st, c.base, c.action, c.script = self.key, self.st, self.base, self.action, self.script
+        c.event, c.drawn, c.moves, c.views, c.decisions = self.event, self.drawn, self.moves, self.views, self.decisions
+        c.kids, c.player, c.logged = self.kids, self.player, self.logged
         return c
 
     def __deepcopy__(self, memo) -> "_Core":
@@ -152,8 +172,26 @@ class _Core:
     def __reduce__(self):
         return _revive, (self.key, self.moves)
 
+    def twin(self) -> "_Core":
+        """This position with engine states that keep the game's log, made when first asked.
+
+        A core's engine states keep no log (`log=False`: half the engine's work on a small game);
+        what reads the log (the strings: a seat's transcript, the state's) reads its twin, the same
+        moves played again with the log kept (`_revive`; its own cores remember their children as
+        any do). Nothing else differs: the log is text the rules never read."""
+        if self.logged:
+            return self
+        key = ("twin", self.moves)  # (the cores of one step's successive chance picks share `views`)
+        got = self.views.get(key)
+        if got is None:
+            got = self.views[key] = _revive(self.key, self.moves, True)
+        return got
+
     def view(self, seat: int):
-        """The seat's view where the step stands (at a chance node: where it began), kept once made."""
+        """The seat's view where the step stands (at a chance node: where it began), kept once made;
+        with its transcript (read from the `twin`)."""
+        if not self.logged:
+            return self.twin().view(seat)
         view = self.views.get(seat)
         if view is None:
             st = self.st if self.st is not None else self.base
@@ -171,7 +209,19 @@ class _Core:
             st = self.st if self.st is not None else self.base
             if st is None:
                 return None
-            view = self.views[key] = TableView(st, seat)
+            legal = self.views.get(("legal view", seat)) if st is self.st else None
+            view = self.views[key] = TableView(st, seat) if legal is None else legal.with_table(st)
+        return view
+
+    def legal_view(self, seat: int):
+        """The seat's view for its legal actions and `action_in` only (no table: cheaper), where
+        the step stands (a decision); the whole `table_view` if it is made already."""
+        views = self.views
+        view = views.get(-1 - seat)
+        if view is None:
+            view = views.get(("legal view", seat))
+            if view is None:
+                view = views[("legal view", seat)] = TableView(self.st, seat, table=False)
         return view
 
 
@@ -182,23 +232,24 @@ def forget_states() -> None:
     _MEMO_LEFT.clear()
 
 
-def _revive(key: tuple, moves: tuple) -> _Core:
-    """A state's core played again from the start (how a serialized state comes back)."""
+def _revive(key: tuple, moves: tuple, logged: bool = False) -> _Core:
+    """A state's core played again from the start (how a serialized state comes back; `logged`:
+    its `twin`)."""
     game, encoder = _engine_game(key)
-    core = _start(key, game)
+    core = _start(key, game, logged)
     for player, action in moves:
         core = _child(core, game, encoder, player, action)
     return core
 
 
-def _start(key: tuple, game) -> _Core:
+def _start(key: tuple, game, logged: bool = False) -> _Core:
     """The core of the game's start (made once a game: cores are never changed in place)."""
-    got = _STARTS.get(key)
+    got = _STARTS.get((key, logged))
     if got is None:
         core = _Core()
         core.key, core.base, core.action, core.script, core.moves, core.decisions = key, None, None, (), (), ()
-        core.kids = {}
-        got = _STARTS[key] = _run(core, game)
+        core.kids, core.logged = {}, logged
+        got = _STARTS[(key, logged)] = _run(core, game)
     return got
 
 
@@ -207,15 +258,16 @@ def _run(core: _Core, game) -> _Core:
     chance event without an outcome."""
     try:
         if core.base is None:
-            st = game.new_initial_state(seed=0, chance=Script(core.script, 0, _LAZY[core.key]))
+            st = game.new_initial_state(seed=0, chance=Script(core.script, 0, _LAZY[core.key]), log=core.logged)
         else:
             st = core.base.clone()
             st.rng = core.base.rng.again(core.script)  # (the lazy piles' open cards go on)
             st.apply(core.action)
     except NeedChance as e:
-        st, core.event = None, (e.kind, e.data)
+        st, core.event, core.player = None, (e.kind, e.data), _CHANCE
     else:
         core.event = None
+        core.player = _TERMINAL if st.is_terminal() else st.current_player
         last = core.decisions[-1] if core.decisions else None
         if last is not None and last.known is None:  # its step is over: who knows the card chosen now
             core.decisions = core.decisions[:-1] + (last._replace(known=st.known[last.card]),)
@@ -261,7 +313,7 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
         new.script = core.script + (drawn + tuple(last),)
         return _run(new, game)
     st = core.st
-    view = core.table_view(player)
+    view = core.legal_view(player)
     a = encoder.action_of(view.choice, action)
     real = view.action_in(st, a)
     card = value_of(real) if game.program.chooses[view.choice].alts[alt_of(real)].kind == "card" else -1
@@ -308,19 +360,52 @@ class CardsState(pyspiel.State):
 
     def current_player(self) -> int:
         """The seat to decide, CHANCE or TERMINAL."""
+        return self._core.player
+
+    # pyspiel's `is_chance_node`, `is_terminal`, `legal_actions` and `information_state_tensor` of
+    # a Python game each call back into Python several times (the last also makes an initial state
+    # and writes an initial tensor to learn the size): a Python caller gets the same answer from
+    # one call. C++ callers (pyspiel's algorithms) go through the observer and `_legal_actions`.
+    def is_chance_node(self) -> bool:
+        """Whether chance acts next."""
+        return self._core.player == _CHANCE
+
+    def is_player_node(self) -> bool:
+        """Whether a seat decides next."""
+        return self._core.player >= 0
+
+    def legal_actions(self, player: Optional[int] = None) -> list:
+        """The legal actions of `player` (by default the one to act), ascending: a chance node's
+        outcomes, none at the end or for a seat not deciding."""
         core = self._core
-        if core.event is not None:
-            return pyspiel.PlayerId.CHANCE
-        if core.st.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        return core.st.current_player
+        now = core.player
+        if player is None:
+            player = now
+        if now == _TERMINAL:
+            return []
+        if now == _CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if player == now:
+            return list(self._legal_actions(player))
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def information_state_tensor(self, player: Optional[int] = None) -> list:
+        """The information-state tensor of `player` (by default the one to act), as pyspiel's."""
+        if player is None:
+            player = self._core.player
+        observer = self.get_game().info_observer()
+        if not 0 <= player < observer.encoder.players:
+            raise pyspiel.SpielError(f"information_state_tensor of player {player}")
+        return observer.tensor_of(self, player).tolist()
 
     def _legal_actions(self, player: int) -> list:
         """The seat's legal action indices, ascending (from its view; kept with the core)."""
-        views = self._core.views
-        got = views.get(("legal", player))
+        core = self._core
+        got = core.views.get(("legal", player))
         if got is None:
-            got = views[("legal", player)] = self._encoder.legal_indices(self._core.table_view(player))
+            got = core.views[("legal", player)] = _GAMES[core.key][1].legal_indices(core.legal_view(player))
         return got
 
     def chance_outcomes(self) -> list:
@@ -338,21 +423,24 @@ class CardsState(pyspiel.State):
         return [(c, 1.0 / len(left)) for c in left]
 
     def _apply_action(self, action: int) -> None:
-        self._core = _child(self._core, self._cards, self._encoder, self.current_player(), int(action))
+        core = self._core
+        game, encoder = _GAMES[core.key]
+        self._core = _child(core, game, encoder, core.player, int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        core = self._core.twin()  # (a label may read the log: a card shown before, named by its mark)
         if player == pyspiel.PlayerId.CHANCE:
-            kind, data = self._core.event or ("", 0)
+            kind, data = core.event or ("", 0)
             if kind == "shuffle":
                 # a copy of a face is its own outcome: its string names the copy (`7♥#2`)
                 return f"chance: {self._cards.deck.label_of(action, copy=True)} next"
             if kind == "card":
                 return f"chance: {self._cards.deck.label_of(action, copy=True)} dealt"
             return f"chance: item {action} of {data}"
-        st = self._core.st
+        st = core.st
         if st is None or st.is_terminal() or st.current_player != player:
             return f"action {action}"
-        view = self._core.view(player)
+        view = core.view(player)
         try:
             a = self._encoder.action_of(view.choice, action)
         except ValueError:
@@ -364,7 +452,7 @@ class CardsState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self._core.event is None and self._core.st.is_terminal()
+        return self._core.player == _TERMINAL
 
     def returns(self) -> list:
         """Each seat's return once the game is over (its payoff; without a payoff declaration 1.0 for
@@ -374,7 +462,7 @@ class CardsState(pyspiel.State):
         return [float(x) for x in self._core.st.returns()]
 
     def __str__(self) -> str:
-        core = self._core
+        core = self._core.twin()
         st = core.st if core.st is not None else core.base
         lines = st.transcript() if st is not None else []
         if core.event is not None:
@@ -410,21 +498,25 @@ class CardsObserver:
     def set_from(self, state: CardsState, player: int) -> None:
         """Fills the tensor with what `player` knows in `state` (perfect recall: and the decisions
         as it read them)."""
+        self.tensor[:] = self.tensor_of(state, player)
+
+    def tensor_of(self, state: CardsState, player: int) -> np.ndarray:
+        """What `set_from` writes, as an array kept with the state's core (a core never changes):
+        read only."""
         core = state._core
-        key = ("tensor", player, self.tensor.size)  # (kept with the core: a core never changes)
+        key = ("tensor", player, self.tensor.size)
         kept = core.views.get(key)
         if kept is not None:
-            self.tensor[:] = kept
-            return
+            return kept
+        out = np.zeros(self.tensor.size, np.float32)
         view = core.table_view(player)
         n = self.encoder.size
-        if view is None:
-            self.tensor[:n].fill(0.0)
-        else:
-            self.encoder.observation(view, out=self.tensor[:n])
+        if view is not None:
+            self.encoder.observation(view, out=out[:n])
         if self.perfect_recall:
-            self.history.fill(self.tensor[n:], core.decisions, player)
-        core.views[key] = self.tensor.copy()
+            self.history.fill(out[n:], core.decisions, player)
+        core.views[key] = out
+        return out
 
     def string_from(self, state: CardsState, player: int) -> str:
         """The observation (or, perfect recall, the information state) of `player` as a string."""

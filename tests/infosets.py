@@ -79,7 +79,7 @@ def course(game, rng: random.Random, decisions: int):
             if made == decisions:
                 break
             move = rng.choice(state.legal_actions())
-            st = state._core.st
+            st = state._core.twin().st
             player, real = _engine_action(state, move)
             program = st.game.program
             step = Step(move, player=player, real=real, line=len(st.log or ()))
@@ -98,7 +98,7 @@ def hidden_from(end, steps: list, before: list, seat: int) -> list:
     """The indices of the decisions of other seats that `seat` was not shown, by the log of `end`
     (and, for a number or a player picked at once, by the engine's `AtOnce.shown`: a pick its body
     sets a variable to is shown to all once the picks are played out)."""
-    st = end._core.st
+    st = end._core.twin().st
     mine, everyone = st.transcript(seat), st.transcript()
     program = st.game.program
     pending = at_once.pending_picks(st)
@@ -115,7 +115,7 @@ def hidden_from(end, steps: list, before: list, seat: int) -> list:
             continue  # the line reads the same for the seat: it was shown the choice
         if step.card >= 0 and step.by_place is not None:
             continue  # a place chosen among cards the chooser did not know: the place is shown
-        info = program.at_once.get(before[i]._core.st.pending.choice)
+        info = program.at_once.get(before[i]._core.twin().st.pending.choice)
         step.pending = info is not None and later - 1 < pending
         if step.card < 0:
             if info is None:
@@ -128,7 +128,7 @@ def hidden_from(end, steps: list, before: list, seat: int) -> list:
 
 def alternatives(before_state, step: Step) -> list:
     """The chooser's other legal actions for a decision it made unseen (see the module's note)."""
-    st = before_state._core.st
+    st = before_state._core.twin().st
     program = st.game.program
     alts = program.chooses[st.pending.choice].alts
     secret = st.pending.choice in program.at_once
@@ -153,12 +153,12 @@ def saw(states, card: int, seat: int, from_line: int) -> bool:
     log from `from_line` on (a card turned face up and shuffled away within one step)."""
     bit = 1 << seat
     for state in states:
-        st = state._core.st
+        st = state._core.twin().st
         if st is None:
             continue
         if st.known[card] & bit:
             return True
-    last = states[-1]._core.st if states and states[-1]._core.st is not None else None
+    last = states[-1]._core.twin().st if states and states[-1]._core.twin().st is not None else None
     for _, cards, masks in (last.log or ())[from_line + 1:] if last is not None else ():
         if any(c == card and m & bit for c, m in zip(cards, masks)):
             return True
@@ -193,12 +193,12 @@ def twin(before: list, steps: list, i: int, other: int, seat: int):
             if move not in outcomes:
                 return None
         else:
-            if state.is_chance_node() or state._core.st.current_player != step.player:
+            if state.is_chance_node() or state._core.twin().st.current_player != step.player:
                 return None
             real = step.real
             if step.by_place is not None:
                 z, pos = step.by_place
-                pile = state._core.st.zones[z]
+                pile = state._core.twin().st.zones[z]
                 if pos >= len(pile):
                     return None
                 real = (real & ~0xFFFF) | pile[pos]
@@ -219,7 +219,7 @@ def twins(game, seed: int, decisions: int, seats, per_seat: int = 4):
     end, steps, before = course(game, rng, decisions)
     if end.is_terminal():
         return
-    st = end._core.st
+    st = end._core.twin().st
     for seat in seats(st):
         hidden = hidden_from(end, steps, before, seat)
         rng.shuffle(hidden)

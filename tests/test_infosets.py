@@ -164,7 +164,7 @@ def sweep(relative: str, players: int, seeds: int, stops: int, per_seat: int = 3
         points = random.Random(-1 - seed).sample(range(1, length), min(stops, max(0, length - 1)))
         for stop in points:
             for end, seat, twin, i in infosets.twins(g, seed, stop, _seats(players), per_seat):
-                a, b = end._core.st, twin._core.st
+                a, b = end._core.twin().st, twin._core.twin().st
                 compared += 1
                 differ += a.zones != b.zones or a.v != b.v
                 where = f"seed {seed}, stop {stop}, P{seat}, step {i}"
@@ -266,7 +266,7 @@ def _twin_of(relative: str, players: int, seed: int, stop: int, seat: int, step:
     g = openspiel.load_game(path(relative), players=players)
     for end, k, twin, i in infosets.twins(g, seed, stop, _seats(players), 6):
         if k == seat and i == step:
-            return end._core.st, twin._core.st
+            return end._core.twin().st, twin._core.twin().st
     raise AssertionError("the twin is no longer made")
 
 

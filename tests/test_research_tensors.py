@@ -18,6 +18,9 @@ from open_spiel.python import rl_environment
 from open_spiel.python.observation import make_observation
 
 from cardlang import openspiel
+from cardlang.research import encoding
+from cardlang.runtime import seat_table
+from cardlang.runtime.encoder_view import TableView
 from scenario import path
 
 KUHN = "examples/kuhn_poker.cards"
@@ -135,3 +138,98 @@ def test_what_a_seat_reads_differently_shows_in_its_tensors(relative):
     assert all(len(t) == 1 for t in info.values())
     assert all(len(t) == 1 for t in obs.values())
     assert len({t for ts in info.values() for t in ts}) >= 0.95 * len(info)
+
+
+@pytest.mark.parametrize("relative", [KUHN, "examples/leduc_poker.cards", "examples/goofspiel.cards",
+                                      "examples/colour_match.cards", "examples/coin_flip.cards"])
+def test_python_calls_answer_as_pyspiels_own(relative):
+    """`legal_actions`, `information_state_tensor`, `is_chance_node`, `is_terminal` and
+    `is_player_node` answer a Python caller in one call (pyspiel's own calls back into Python
+    several times): the same answers as pyspiel's C++ State methods, which its C++ algorithms use,
+    in every state of random courses (chance nodes and ends included), for every seat."""
+    g = openspiel.load_game(path(relative), players=_players(relative))
+    rng = random.Random(5)
+    for _ in range(30):
+        state = g.new_initial_state()
+        while True:
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.is_terminal() == pyspiel.State.is_terminal(state)
+            assert state.is_player_node() == pyspiel.State.is_player_node(state)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            for p in range(g.num_players()):
+                assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+                assert state.information_state_tensor(p) == pyspiel.State.information_state_tensor(state, p)
+            if state.is_player_node():
+                assert state.information_state_tensor() == pyspiel.State.information_state_tensor(state)
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(pyspiel.SpielError):
+        state.information_state_tensor()  # (the end: nobody to act, as pyspiel refuses it)
+
+
+def _files():
+    import glob
+    import os
+    root = os.path.dirname(path(KUHN))
+    return sorted(os.path.relpath(f, os.path.dirname(root)) for f in glob.glob(path("examples/*.cards"))
+                  + glob.glob(path("games/*.cards")))
+
+
+@pytest.mark.parametrize("relative", _files())
+def test_a_state_without_log_answers_as_its_twin_with_the_log(relative):
+    """A core's engine states keep no log (`_Core.twin` keeps one for the strings): over random
+    courses of every game, the seat to act, the legal actions, the chance outcomes, every seat's
+    information-state and observation tensors and the returns are those of the twin whose states
+    keep the log, and the seat table's known cards and the vector's card entries worked out in
+    Python (a small deck, few known cards) are those worked out by numpy."""
+    g = openspiel.load_game(path(relative), players=_players(relative))
+    try:
+        _courses_without_log(g, random.Random(relative))
+    finally:
+        openspiel.forget_states()  # (every game's states, twins and tensors kept: memory for the next)
+
+
+def _courses_without_log(g, rng):
+    """Three random courses of `g`, each state checked against its twin (the test above)."""
+    for _ in range(3):
+        state = g.new_initial_state()
+        for _ in range(40):
+            twin = state._core.twin()
+            assert twin is not state._core and twin.logged and not state._core.logged
+            assert twin.player == state._core.player and twin.event == state._core.event
+            if twin.st is not None:
+                assert twin.st.zones == state._core.st.zones and twin.st.v == state._core.st.v
+                assert twin.st.known == state._core.st.known
+            logged = pyspiel.State.clone(state)
+            logged._core = twin
+            for p in range(g.num_players()):
+                assert state.information_state_tensor(p) == logged.information_state_tensor(p)
+                assert state.observation_tensor(p) == logged.observation_tensor(p)
+                assert state.legal_actions(p) == logged.legal_actions(p)
+                view = state._core.table_view(p)
+                if view is not None:
+                    kept = encoding.FEW_CARDS, seat_table.SMALL_DECK
+                    encoding.FEW_CARDS = seat_table.SMALL_DECK = -1  # (numpy for every card)
+                    try:
+                        by_numpy = g.encoder.observation(view)
+                        st = state._core.st if state._core.st is not None else state._core.base
+                        numpy_table = seat_table.table_of(st, p, view.current_player, view.choice)
+                    finally:
+                        encoding.FEW_CARDS, seat_table.SMALL_DECK = kept
+                    assert np.array_equal(by_numpy, g.encoder.observation(view))
+                    table = view.table()
+                    assert np.array_equal(numpy_table.cards, table.cards) and table.cards.dtype == np.int64
+                    assert np.array_equal(numpy_table.zones, table.zones) and table.zones.dtype == np.int64
+                    # a view made first without its table (for the legal actions), then given it
+                    assert repr(numpy_table[2:]) == repr(table[2:])  # (some values are arrays)
+                    whole = TableView(st, p)
+                    assert (whole.choice, whole.current_player, whole.legal_action_ids()) == \
+                        (view.choice, view.current_player, view.legal_action_ids())
+            if state.is_terminal():
+                assert state.returns() == logged.returns()
+                break
+            if state.is_chance_node():
+                assert state.chance_outcomes() == logged.chance_outcomes()
+            actions = state.legal_actions()
+            state.apply_action(rng.choice(actions))

@@ -53,11 +53,11 @@ def _redealt(g, moves, a, b):
                 m = swap.get(m, m)
             if m not in dict(state.chance_outcomes()):
                 return None
-        elif real._core.st is None:  # (a decision of the adapter's own, before the game's state exists)
+        elif real._core.twin().st is None:  # (a decision of the adapter's own, before the game's state exists)
             if m not in state.legal_actions():
                 return None
         else:
-            st = real._core.st
+            st = real._core.twin().st
             player, action = infosets._engine_action(real, move)
             if st.game.program.chooses[st.pending.choice].alts[alt_of(action)].kind == "card":
                 card = value_of(action)
@@ -65,7 +65,7 @@ def _redealt(g, moves, a, b):
                     card = swap.get(card, card)
                 else:
                     z, pos = place_of(st, card)
-                    card = state._core.st.zones[z][pos]
+                    card = state._core.twin().st.zones[z][pos]
                 action = with_value(action, card)
             m = infosets._move_of(state, action)
             if m is None:
@@ -88,8 +88,8 @@ def _course_states(g, moves):
         if m not in (dict(state.chance_outcomes()) if state.is_chance_node() else state.legal_actions()):
             return None
         state.apply_action(m)
-        if not state.is_chance_node() and state._core.st is not None:
-            out.append(state._core.st.clone())
+        if not state.is_chance_node() and state._core.twin().st is not None:
+            out.append(state._core.twin().st.clone())
     return out
 
 
@@ -104,7 +104,7 @@ def spectator_twins(relative: str, games: int = 8, seed: int = 3):
         state = leaks.random_course(g, rng, rng.randrange(2, 14))
         if state.is_terminal():
             continue
-        st = state._core.st
+        st = state._core.twin().st
         hidden = [c for c in range(len(st.known)) if st.known[c] & everyone != everyone]
         for _ in range(6 if len(hidden) > 1 else 0):
             a, b = rng.sample(hidden, 2)

@@ -22,6 +22,7 @@ from ..runtime.engine import TERMINAL
 
 MAX_NUMBER = 1023  # the largest number a `a number … from a to b` choice may index, unless `b` is a constant
 LIST_ITEMS = 8  # the first items of a list variable that the vector holds
+FEW_CARDS = 16  # known cards up to which the vector's card entries are worked out in Python (not numpy)
 SCALE_BOUND = 64.0  # |a scaled number| never exceeds this (log1p of any 64-bit int is under 45)
 
 
@@ -172,12 +173,18 @@ class Encoder:
             v = out
             v.fill(0.0)
         D = self.D
-        v[self.cards_at + t.zones * D + t.cards] = 1.0
+        cards = t.cards
+        if len(cards) > FEW_CARDS:
+            v[self.cards_at + t.zones * D + cards] = 1.0
+            hot = []
+        else:  # (a few indices: Python's arithmetic is cheaper than numpy's on small arrays)
+            at = self.cards_at
+            hot = [at + z * D + c for z, c in zip(t.zones.tolist(), cards.tolist())]
         tops = t.tops
-        hot = [at + top for at, z in self._pile_at if (top := tops[z]) >= 0]
+        hot.extend([at + top for at, z in self._pile_at if (top := tops[z]) >= 0])
         values = t.values
-        hot.extend(at + (D if x < 0 else x) if card else at + x
-                   for slot, at, card in self._one_hot if (x := values[slot]) is not None)
+        hot.extend([at + (D if x < 0 else x) if card else at + x
+                    for slot, at, card in self._one_hot if (x := values[slot]) is not None])
         hot.append(self.seat_at + t.seat)
         if t.current_player != TERMINAL:
             hot.append(self.current_at + t.current_player)
@@ -186,14 +193,15 @@ class Encoder:
             hot.extend(self.winners_at + w for w in t.winners)
         if t.choice >= 0:
             hot.append(self.choice_at + t.choice)
-        hot.extend(self.active_at + p for p, on in enumerate(t.active) if on)
-        hot.extend(at for slot, at in self._bools if values[slot])
+        active_at = self.active_at
+        hot.extend([active_at + p for p, on in enumerate(t.active) if on])
+        hot.extend([at for slot, at in self._bools if values[slot]])
         v[hot] = 1.0
         # the values that are not 1: zone sizes, numbers, the round (scaled in Python: a few each)
         val = [n / D for n in t.sizes]
         log1p, copysign, bound = math.log1p, math.copysign, SCALE_BOUND
-        val.extend(copysign(min(log1p(abs(x)), bound), x) if (x := values[slot]) else 0.0
-                   for slot in self._number_slots)
+        val.extend([copysign(min(log1p(abs(x)), bound), x) if (x := values[slot]) else 0.0
+                    for slot in self._number_slots])
         val.append(min(scaled(t.round), SCALE_BOUND))
         v[self._value_at] = val
         for slot, typ, at in self._others:

@@ -22,7 +22,9 @@ class TableView:
 
     __slots__ = ("game", "seat", "choice", "current_player", "_table", "_legal", "_full")
 
-    def __init__(self, state, seat: int):
+    def __init__(self, state, seat: int, table: bool = True):
+        """The view of `seat` in `state`; without `table`, only the choice, the legal ids and
+        `action_in` (`table()` then raises: the seat table is most of the cost)."""
         self.game = state.game
         self.seat = seat
         pending = state.pending
@@ -40,10 +42,22 @@ class TableView:
                 self._full = SeatView(state, seat, past=False)
                 legal = self._full.legal_action_ids()
         self._legal = legal
-        self._table = table_of(state, seat, self.current_player, self.choice)
+        self._table = table_of(state, seat, self.current_player, self.choice) if table else None
+
+    def with_table(self, state) -> "TableView":
+        """This view made without its table, with it: `state` must be the state it was made of."""
+        if self._table is not None:
+            return self
+        view = TableView.__new__(TableView)
+        view.game, view.seat, view.choice, view.current_player = self.game, self.seat, self.choice, self.current_player
+        view._legal, view._full = self._legal, self._full
+        view._table = table_of(state, self.seat, self.current_player, self.choice)
+        return view
 
     def table(self) -> Table:
         """What the seat knows as flat data (see `Table`)."""
+        if self._table is None:
+            raise ValueError("this TableView was made without its table")
         return self._table
 
     def is_terminal(self) -> bool:

@@ -18,6 +18,9 @@ import numpy as np
 from . import facts
 
 
+SMALL_DECK = 32  # decks up to which a table's known cards are found in Python (numpy beyond)
+
+
 class Table(NamedTuple):
     """A seat's view as flat data (`SeatView.table()`, `TableView.table()`), read only."""
 
@@ -43,8 +46,14 @@ def table_of(s, seat: int, current_player: int, choice: int) -> Table:
     layout = s.game.program.layout
     bit = 1 << seat
     known = s.known
-    mine = np.flatnonzero(np.array(known, dtype=np.int64) & bit)
-    zones = np.array(s.loc, dtype=np.int64)[mine]
+    if len(known) > SMALL_DECK:
+        mine = np.flatnonzero(np.array(known, dtype=np.int64) & bit)
+        zones = np.array(s.loc, dtype=np.int64)[mine]
+    else:  # (a small deck: a Python loop costs less than numpy's calls on small arrays)
+        ids = [c for c, k in enumerate(known) if k & bit]
+        loc = s.loc
+        mine = np.array(ids, dtype=np.int64)
+        zones = np.array([loc[c] for c in ids], dtype=np.int64)
     values = s.v[:layout.nslots]
     for slot in layout.card_slots:  # a card value the seat does not know is no card to it
         c = values[slot]
