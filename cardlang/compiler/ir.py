@@ -530,6 +530,11 @@ class Eliminate(Stmt):
 
 
 @node
+class Break(Stmt):
+    """`break`: the innermost loop around it (in its block or phase) ends now."""
+
+
+@node
 class ReverseDirection(Stmt):
     """`reverse direction`: the slot `slot` (true while play is reversed) flips: `next of`, `players`
     and `players from` go the other way."""

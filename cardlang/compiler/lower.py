@@ -275,6 +275,9 @@ class Lowerer(PotLowering):
         self.scopes.pop()
         return ir.ForEach(st.span, slot, seq_slot, seq, where, body)
 
+    def s_Break(self, st: ast.Break):
+        return ir.Break(st.span)
+
     def s_Repeat(self, st: ast.Repeat):
         return ir.Repeat(st.span, self.expr(st.count), self.block(st.body))
 

@@ -296,6 +296,11 @@ class Announce(Stmt):
 
 
 @node
+class Break(Stmt):
+    """`break`: the innermost `for each`, `repeat` or `while` around it ends now; play goes on after it."""
+
+
+@node
 class Reverse(Stmt):
     """`reverse direction`: play turns the other way: `next of`, `players` and `players from` follow."""
 

@@ -73,6 +73,14 @@ def check_infoflow(checker) -> None:
         checker.warn("W004", message, span, help=HELP_PRIVATE if src.private else HELP_HIDDEN)
 
 
+
+def _meet(facts: frozenset, more: list) -> frozenset:
+    """What holds in every one of the fact sets (the loop's end, and each `break` that leaves it)."""
+    for f in more:
+        facts = facts & f
+    return facts
+
+
 class InfoFlow(Expressions):
     """The taint analysis: one walk per block and per round of the fixed point, reporting into `found`."""
 
@@ -80,6 +88,7 @@ class InfoFlow(Expressions):
         self.sym = checker.sym
         self.types = checker.sym.types
         self.visits = 0
+        self.breaks: list = []  # per loop walked, innermost last: the facts at each `break` in it
         self.phase_in: dict = {}  # phase -> (param Vals, pc sources)
         self.globals: dict = {}  # variable holding cards -> the ident of what was stored in it
         self.found: dict = {}  # span -> (message, source), first one wins
@@ -341,6 +350,13 @@ class InfoFlow(Expressions):
         return facts
 
     @_effect.register
+    def _break(self, st: ast.Break, env: dict, facts: frozenset) -> frozenset:
+        self._sink(st.span, EMPTY, "", "the end of the loop")  # every seat sees the loop stop early
+        if self.breaks:
+            self.breaks[-1].append(facts)  # what holds after the loop holds here too
+        return facts
+
+    @_effect.register
     def _reverse(self, st: ast.Reverse, env: dict, facts: frozenset) -> frozenset:
         self._sink(st.span, EMPTY, "", "the reversal of the direction")  # every seat sees play turn the other way
         return facts
@@ -589,10 +605,11 @@ class InfoFlow(Expressions):
         inner_env[st.var] = Binding(elem, alias, self._over(st.source, env))
         cond = self._ev(st.where, inner_env, facts).all if st.where is not None else EMPTY
         pc = (src.shape if self.types.get(id(st.source)) in CARDISH else src.all) | cond
+        self.breaks.append([])
         start, end = self._body_twice(st.body, inner_env, facts, pc, st.span.line)
         for k in env:
             env[k] = inner_env[k]
-        kept = set(start & end)
+        kept = set(_meet(start & end, self.breaks.pop()))
         if st.where is None:
             over = self._over(st.source, env)
             # over a list of numbers written out, each pile of a family shown in the body is shown
@@ -608,12 +625,13 @@ class InfoFlow(Expressions):
     def _loop(self, st, env: dict, facts: frozenset) -> frozenset:
         test = st.count if isinstance(st, ast.Repeat) else st.cond
         pc = self._ev(test, env, facts).all
+        self.breaks.append([])
         start, end = self._body_twice(st.body, env, facts, pc, st.span.line)
         if isinstance(st, ast.While):  # the condition is tested again after each pass
             again = self._ev(test, env, end).all
             if not again <= pc:
                 start, end = self._body_twice(st.body, env, start, pc | again, st.span.line)
-        return start & end
+        return _meet(start & end, self.breaks.pop())
 
     def _choose(self, st: ast.Choose, env: dict, facts: frozenset) -> frozenset:
         who = self._ev(st.player, env, facts)

@@ -70,6 +70,9 @@ class _ToAst(_Declarations):
     def pass_stmt(self, meta, c):
         return ast.Pass(self.S(meta))
 
+    def break_stmt(self, meta, c):
+        return ast.Break(self.S(meta))
+
     def target_name(self, meta, c):
         return ast.Target(self.S(meta), str(c[0]), None, "name")
 

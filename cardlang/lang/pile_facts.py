@@ -47,7 +47,8 @@ def unrolled(checker, st, scopes) -> Optional[list]:
     items = st.source.items
     if not items or len(items) > MAX_UNROLL or not all(isinstance(i, ast.Number) for i in items):
         return None
-    if any(isinstance(x, (ast.Choose, ast.Let, ast.CallPhase)) or any(statements.child_blocks(x)) for x in st.body):
+    if any(isinstance(x, (ast.Choose, ast.Let, ast.CallPhase, ast.Break)) or any(statements.child_blocks(x))
+           for x in st.body):
         return None
     return [tuple(_subst_stmt(x, {st.var: ast.Number(i.span, i.value)}) for x in st.body) for i in items]
 

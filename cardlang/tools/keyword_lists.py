@@ -11,7 +11,7 @@ OPERATORS = (
 )
 KEYWORDS = (
     "a", "about", "ace", "across", "add", "all", "announce", "any", "are", "as", "at", "bets",
-    "blinds", "bottom", "by", "card", "cards", "chips", "chooses", "count", "deal", "deck",
+    "blinds", "bottom", "break", "by", "card", "cards", "chips", "chooses", "count", "deal", "deck",
     "define", "direction", "down", "each", "elif", "eliminate", "else", "end", "extends", "face",
     "first", "for", "forget", "from", "game", "hide", "highest", "if", "into", "left", "let",
     "limit", "low", "lowest", "max", "melds", "min", "minimum", "most", "move", "next", "number",

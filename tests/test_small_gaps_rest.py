@@ -1,0 +1,102 @@
+"""Issue 28 item 6, the rest of the smaller gaps: each with a rule file in tests/engine/ played on both
+engines (tests/test_differential.py plays the same files and proves the engines equal)."""
+
+import random
+
+import cardlang
+from cardlang.load import check_source
+from scenario import path, random_playout
+
+
+def start(relative: str, players: int, stack, engine: str, seed: int = 0, **options):
+    g = cardlang.load(path(relative), players=players, engine=engine, options=options or None)
+    return g.new_initial_state(seed=seed, stack=stack)
+
+
+def codes(source: str) -> list:
+    """Every diagnostic of one `check` run but W001 (a name never used), as (code, line)."""
+    return [(d.code, d.span.line) for d in check_source(source, "t.cards")[3] if d.code != "W001"]
+
+
+# ---------------------------------------------------------------- (a) break
+BREAK = "tests/engine/break_loops.cards"
+
+
+def test_break_ends_the_innermost_loop_and_play_goes_on_after_it(engine):
+    # P0 2c 3c, P1 Kd 5c, P2 4c 6c; then 7s 8s 9h Th on the stock
+    state = start(BREAK, 3, ["2c", "Kd", "4c", "3c", "5c", "6c", "7s", "8s", "9h", "Th"], engine)
+    assert [a.label for a in state.legal_actions()] == ["draw", "stop"]  # (`repeat 3 times: break` ended at once)
+    for move in ("draw", "draw"):
+        state.apply(move)
+        assert not state.is_terminal()
+    state.apply("stop")
+    assert state.is_terminal()
+    # P1 opens: the look went round P0 and P1 only; the draws stopped at the heart (7s 8s 9h), the
+    # choices added Th and one more
+    assert state.transcript(0)[-2] == "opener P1, looked at 2 hands, drew 3, holds 7"
+
+
+def test_break_without_a_king_or_a_heart_lets_each_loop_run_to_its_end(engine):
+    state = start(BREAK, 3, ["2c", "3c", "4c", "5c", "6c", "7c", "2s", "3s", "4s", "5s", "6s"], engine)
+    state.apply("stop")
+    assert state.transcript(0)[-2] == "opener none, looked at 3 hands, drew 5, holds 7"
+
+
+def test_a_loop_that_only_a_break_leaves_is_no_endless_loop():
+    head = 'game "t"\nplayers 2\ndeck standard\nzone stock: pile, hidden\nvar n = 0\nround:\n' \
+           "    move all cards to stock\n"
+    assert codes(head + "    while true:\n        add 1 to n\n        if n > 3:\n            break\n    end game\n") == []
+    # a `break` of a loop inside ends only that one: the outer loop still never ends (E041)
+    assert [("E041", 8)] == codes(head + "    while true:\n        repeat 2 times:\n            break\n    end game\n")
+
+
+def test_break_outside_a_loop_and_in_a_choice_made_at_once_is_E059():
+    head = 'game "t"\nplayers 2\ndeck standard\nzone stock: pile, hidden\nvar n = 0\nround:\n' \
+           "    move all cards to stock\n"
+    assert codes(head + "    break\n    end game\n") == [("E059", 8)]
+    at_once = head + "    repeat 2 times:\n        each player p in players chooses at once:\n" \
+                     '            "one":\n                add 1 to n\n                break\n    end game\n'
+    assert codes(at_once) == [("E059", 12)]
+
+
+def test_a_file_that_names_things_break_keeps_working(engine, tmp_path):
+    """`break` is a soft keyword: a variable, an option, a player's variable, a zone and a local of
+    that name keep working; only a phase cannot be named so (a line `break` is the statement)."""
+    source = ('game "old"\nplayers 2\ndeck standard\noption break = 2 in 1..3 "cards a turn"\n'
+              "zone stock: pile, hidden\nzone hand: per player, private\nper player var breaks = 0\n"
+              "var total = 0\n\n"
+              "round:\n    move all cards to stock\n    shuffle stock\n    deal break from stock to hand(players)\n"
+              "    for each p in players:\n        let break = count(hand(p))\n        add break to total\n"
+              "        set breaks(p) = break\n        if total > 100:\n            break\n"
+              '    announce "{total} cards, {break} each"\n    end game\n')
+    assert codes(source) == []
+    p = tmp_path / "old.cards"
+    p.write_text(source)
+    state = cardlang.load(str(p), players=2, engine=engine).new_initial_state(seed=1)
+    assert state.is_terminal() and "4 cards, 2 each" in state.transcript(0)
+    from cardlang.tools.fmt import format_source
+    assert format_source(source) == source
+    pvar = ('game "old"\nplayers 2\ndeck standard\nzone stock: pile, hidden\nzone shown: pile, public\n'
+            "per player var break = 0\n\nround:\n    move all cards to stock\n    move top of stock to shown\n"
+            "    for each p in players:\n        set break(p) = count(shown)\n        repeat 3 times:\n"
+            "            add 1 to break(p)\n            break\n    end game\n")
+    zone = pvar.replace("zone shown", "zone break").replace("to shown", "to break").replace("(shown)", "(break)") \
+        .replace("per player var break", "per player var got").replace("break(p)", "got(p)")
+    for other, name in ((pvar, "break"), (zone, "got")):
+        assert codes(other) == [] and format_source(other) == other
+        p.write_text(other)
+        state = cardlang.load(str(p), players=2, engine=engine).new_initial_state(seed=1)
+        assert state.is_terminal() and list(state.var(name)) == [2, 2]
+    phase = zone.replace("zone break", "zone shown").replace("(break)", "(shown)").replace("to break", "to shown") \
+        + "\nphase break:\n    add 1 to got(top of players)\n"
+    assert [c for c, _ in codes(phase)] == ["E017"]
+
+
+def test_break_plays_the_same_on_both_engines_over_random_games():
+    for seed in range(20):
+        ends = []
+        for engine in ("reference", "compiled"):
+            state = start(BREAK, 3, None, engine, seed=seed)
+            random_playout(state, random.Random(seed))
+            ends.append(state.transcript(0))
+        assert ends[0] == ends[1]
