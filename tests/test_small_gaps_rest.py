@@ -100,3 +100,41 @@ def test_break_plays_the_same_on_both_engines_over_random_games():
             random_playout(state, random.Random(seed))
             ends.append(state.transcript(0))
         assert ends[0] == ends[1]
+
+
+# ------------------------------------------------------- (b) dealing a whole pack unevenly
+DEAL_ALL = "tests/engine/deal_all_unevenly.cards"
+
+
+def test_deal_all_deals_the_whole_pack_the_first_places_one_more(engine):
+    for players, sizes in ((3, [17, 18, 17]), (4, [13] * 4), (5, [10, 11, 11, 10, 10])):
+        # the dealer P0 deals from his left: P1, P2, … get the extra cards of 52
+        state = start(DEAL_ALL, players, ["2c", "3c", "4c", "5c", "6c", "7c"], engine)
+        log = state.transcript(0)
+        assert [f"P{p} holds {n} cards" for p, n in enumerate(sizes)] == [x for x in log if " holds " in x]
+        assert state.current_player == 1
+        # one card at a time from the top, P1 first: P1's first cards are the 1st and the (n+1)th
+        mine = [a.label for a in state.legal_actions()]
+        assert "2♣" in mine and ("5♣" if players == 3 else "6♣" if players == 4 else "7♣") in mine
+
+
+def test_deal_all_checks_clean_and_says_what_each_gets():
+    source = open(path(DEAL_ALL)).read()
+    assert codes(source) == []  # (the choice after it: every hand surely holds cards, no W005)
+    state = start(DEAL_ALL, 5, None, "reference")
+    assert state.transcript(0)[1:3] == ["dealt 10 cards each from stock to P1's, P2's, P3's, P4's and P0's hand",
+                                        "dealt 1 card each from stock to P1's and P2's hand"]
+
+
+def test_deal_all_in_a_file_that_names_something_all_is_that_name(engine, tmp_path):
+    """An old file with `var all = 2`: `deal all from …` deals two cards each, as it did."""
+    source = ('game "old"\nplayers 3\ndeck standard\nvar all = 2\nzone stock: pile, hidden\n'
+              "zone hand: per player, private\n\nround:\n    move all cards to stock\n"
+              '    deal all from stock to hand(players)\n    announce "{count(stock)} left"\n    end game\n')
+    assert codes(source) == []
+    p = tmp_path / "old.cards"
+    p.write_text(source)
+    state = cardlang.load(str(p), players=3, engine=engine).new_initial_state(seed=1)
+    assert "46 left" in state.transcript(0)
+    from cardlang.tools.fmt import format_source
+    assert format_source(source) == source

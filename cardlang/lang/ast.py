@@ -221,9 +221,10 @@ class Move(Stmt):
 
 @node
 class Deal(Stmt):
-    """`deal n from zone to zones`: n rounds of one card to each zone in turn."""
+    """`deal n from zone to zones`: n rounds of one card to each zone in turn; `deal all from …`
+    (`count` None): the whole zone so, the first zones one card more where it does not divide."""
 
-    count: Expr
+    count: Optional[Expr]
     source: Expr
     dest: Expr
     facing: Optional[str]

@@ -508,7 +508,8 @@ class Checker(ExpressionChecks):
                           "however many they are", st.span,
                           help="`strictly` checks `top N of …`, `bottom N of …` and a single card")
         elif isinstance(st, ast.Deal):
-            self.expect(st.count, (NUMBER,), "how many cards `deal` gives")
+            if st.count is not None:  # (None: `deal all`, the whole zone)
+                self.expect(st.count, (NUMBER,), "how many cards `deal` gives")
             self.expect(st.source, (ZONE,), "where `deal` takes cards")
             self.expect(st.dest, (ZONE, ZONES), "where `deal` puts cards")
         elif isinstance(st, ast.Shuffle):

@@ -371,6 +371,8 @@ class Flow:
         if isinstance(st, ast.Move):
             n = self._fold(st.cards.count, scopes, players)
             return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+        if st.count is None:  # `deal all`: the zone's cards, never more
+            return None
         n = self._fold(st.count, scopes, players)
         k = self._zones_dealt(st.dest, players)
         if not isinstance(n, int) or isinstance(n, bool) or k is None or n <= 0:

@@ -272,7 +272,8 @@ class InfoFlow(Expressions):
 
     @_effect.register
     def _deal(self, st: ast.Deal, env: dict, facts: frozenset) -> frozenset:
-        self._ev(st.count, env, facts)
+        if st.count is not None:  # (`deal all`: how many each gets follows from the zone's size)
+            self._ev(st.count, env, facts)
         v = self._ev(st.source, env, facts)
         self._ev(st.dest, env, facts)
         return self._moved(None, Val(v.ident), st.dest, st.facing, env, facts, st.span.line)

@@ -224,11 +224,18 @@ class ZoneFacts:
         before = {k: {n: self._size(facts, k, n) for n in self.counts} for k in targets}
         empty = all(v == (0, 0) for k in targets for v in before[k].values())
         for n in self.counts:
-            k = self._count_at(st.count, scopes, n, facts)
+            k = self._count_at(st.count, scopes, n, facts) if st.count is not None else None
             m = self.flow._zones_dealt(dest, n)
             s = self._size(facts, src, n)
+            if st.count is None and s is not None and m and (facts.all_in or not _to_players(dest)):
+                # `deal all`: the zone empties; each place gets its share, one more for the first ones
+                new_src[n] = (0, 0)
+                for key in targets:
+                    d = before[key][n]
+                    before[key][n] = (d[0] + s[0] // m, d[1] - (-s[1] // m)) if d is not None else None
+                continue
             if k is None or k < 0 or m is None:
-                new_src[n] = (0, s[1]) if s is not None else None
+                new_src[n] = (0, 0) if st.count is None else (0, s[1]) if s is not None else None
                 for key in targets:
                     before[key][n] = None
                 continue
