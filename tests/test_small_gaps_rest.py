@@ -138,3 +138,34 @@ def test_deal_all_in_a_file_that_names_something_all_is_that_name(engine, tmp_pa
     assert "46 left" in state.transcript(0)
     from cardlang.tools.fmt import format_source
     assert format_source(source) == source
+
+
+# ------------------------------------------- (c) winners named over every seat, the eliminated too
+CASH_IN = "tests/engine/eliminated_still_scores.cards"
+
+
+def test_an_eliminated_player_whose_points_count_may_win_among_seats(engine, tmp_path):
+    # P0 cashes in 5 and drops out; P1 and P2 play on twice (4 each): P0 has the most points
+    state = start(CASH_IN, 3, None, engine)
+    for move in ("cash in", "play on", "play on", "play on", "play on"):
+        state.apply(move)
+    assert state.is_terminal()
+    assert list(state.var("points")) == [5, 4, 4]
+    assert state.transcript(0)[-1] == "the game is over; winner: P0"
+    # without `among seats` only the players still in may win: P1 and P2 tie
+    source = open(path(CASH_IN)).read().replace(", highest wins among seats", ", highest wins")
+    p = tmp_path / "in_only.cards"
+    p.write_text(source)
+    state = cardlang.load(str(p), players=3, engine=engine).new_initial_state(seed=0)
+    for move in ("cash in", "play on", "play on", "play on", "play on"):
+        state.apply(move)
+    assert state.transcript(0)[-1] == "the game is over; winners: P1, P2"
+
+
+def test_among_seats_still_picks_the_best_of_all_when_the_eliminated_did_worse(engine):
+    state = start(CASH_IN, 4, None, engine)
+    for move in ("play on", "cash in", "play on", "play on", "play on", "cash in", "cash in"):
+        state.apply(move)
+    assert state.is_terminal()
+    assert list(state.var("points")) == [4, 5, 7, 7]  # (P2 and P3 cashed in on the second pass)
+    assert state.transcript(0)[-1] == "the game is over; winners: P2, P3"

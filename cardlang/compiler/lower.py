@@ -264,7 +264,7 @@ class Lowerer(PotLowering):
             return None
         slot = self.slot(name=d.var)
         value = self.seat_value(d, slot)
-        return ir.BestScorers(span, slot, value, d.order == "lowest", getattr(self, "sitting", None))
+        return ir.BestScorers(span, slot, value, d.order == "lowest", getattr(self, "sitting", None), d.among_seats)
 
     def s_EndRound(self, st: ast.EndRound):
         return ir.EndRound(st.span)

@@ -654,6 +654,7 @@ class ScoreDecl(Decl):
     value: Expr
     order: Optional[str] = None  # "highest" or "lowest" when the score decides who wins
     team: bool = False  # `score of team t: …`: `var` is a team; each seat scores its team's score
+    among_seats: bool = False  # `… wins among seats`: every seat may win, an eliminated one too
 
 
 @node

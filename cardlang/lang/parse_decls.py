@@ -211,7 +211,11 @@ class _Declarations(Transformer):
         return ast.DefineDecl(self.S(meta), str(c[0]), c[1] or (), c[2], self.T(c[0]))
 
     def score_decl(self, meta, c):
-        return ast.ScoreDecl(self.S(meta), str(c[0]), c[1], str(c[2]) if c[2] is not None else None)
+        return ast.ScoreDecl(self.S(meta), str(c[0]), c[1], str(c[2]) if c[2] is not None else None,
+                             among_seats=c[3] is not None)
+
+    def among_seats(self, meta, c):
+        return True
 
     def score_order(self, meta, c):
         return c[0]
