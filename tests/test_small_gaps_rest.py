@@ -169,3 +169,39 @@ def test_among_seats_still_picks_the_best_of_all_when_the_eliminated_did_worse(e
     assert state.is_terminal()
     assert list(state.var("points")) == [4, 5, 7, 7]  # (P2 and P3 cashed in on the second pass)
     assert state.transcript(0)[-1] == "the game is over; winners: P2, P3"
+
+
+# ------------------------------------- (d) what the choice check knows goes across a phase boundary
+INTO_PHASE = "tests/check/valid/condition_into_a_phase.cards"
+
+
+def test_a_condition_tested_around_a_phase_holds_in_it_no_false_W005():
+    assert codes(open(path(INTO_PHASE)).read()) == []
+
+
+def test_a_phase_played_where_the_condition_does_not_hold_still_gets_W005():
+    source = open(path(INTO_PHASE)).read()
+    # played a second time, with no test around it: the condition holds at one line only
+    elsewhere = source.replace("    end game\n", "    raise_or_fold(top of players)\n    end game\n", 1)
+    assert codes(elsewhere) == [("W005", 26)]
+    # the bid changes between the test and the line: the test no longer holds there
+    changed = source.replace("            raise_or_fold(p)\n", "            set bid(p) = 0\n            raise_or_fold(p)\n")
+    assert codes(changed) == [("W005", 26)]
+    # a parameter named as the caller's loop variable is the same player only when it is passed
+    other = source.replace("            raise_or_fold(p)\n", "            raise_or_fold(next of p)\n")
+    assert codes(other) == [("W005", 25)]
+
+
+def test_the_cards_dealt_before_a_phase_are_known_in_it_a_real_E042_is_found():
+    head = 'game "t"\nplayers 2..4\ndeck standard\nzone stock: pile, hidden\nzone table: pile, public\n' \
+           "zone hand: per player, private\n\nround:\n    move all cards to stock\n    shuffle stock\n" \
+           "    deal {n} from stock to hand(players)\n    turn(top of players)\n    end game\n\nphase turn(q):\n" \
+           "    q chooses a card c from hand(q):\n        move c to table\n" \
+           "    q chooses a card c from hand(q):\n        move c to table\n"
+    # one card dealt: the second choice of the phase has nothing to choose from (it said nothing)
+    assert codes(head.format(n=1)) == [("E042", 18)]
+    assert codes(head.format(n=2)) == []
+    # a phase that moves no card keeps what the caller knew of the hands after it
+    after = head.format(n=1).replace("    turn(top of players)\n", "    tally\n    turn(top of players)\n") + \
+        "\nphase tally:\n    announce \"{count(stock)} left\"\n"
+    assert codes(after) == [("E042", 19)]

@@ -75,6 +75,15 @@ def _to_players(dest) -> bool:
     return isinstance(dest, ast.Call) and len(dest.args) == 1 and isinstance(dest.args[0], ast.Players)
 
 
+def _eliminates_in(stmts) -> bool:
+    """Whether statements may put a player out: `eliminate`, or a phase played (which may)."""
+    for st in stmts:
+        if isinstance(st, (ast.Eliminate, ast.CallPhase)):
+            return True
+        if any(_eliminates_in(body) for body in statements.child_blocks(st)):
+            return True
+    return False
+
 class ZoneFacts:
     """The zone facts' transfer functions (mixed into `NonEmpty`, which has `sym`, `flow`, `counts`
     and `_card_source`)."""
@@ -317,9 +326,35 @@ class ZoneFacts:
             facts.random = facts.random - {a, b}
 
     @_apply.register(ast.Eliminate)  # (the eliminated player's cards are put away)
-    @_apply.register(ast.CallPhase)  # (a phase is not followed: anything may have moved)
     def _apply_anything(self, st, facts: Facts, scopes, cardvars: dict) -> None:
         self._forget_all(facts)
+
+    @_apply.register
+    def _apply_call(self, st: ast.CallPhase, facts: Facts, scopes, cardvars: dict) -> None:
+        """A phase played: what it may change is lost, the rest still holds (the phase's own choices
+        are decided where it is walked, from what holds where it is played)."""
+        changed = self._phase_changes(st.name)
+        if changed is None:
+            self._forget_all(facts)
+            return
+        kept = self._drop(facts, (set(changed), set()))
+        facts.sizes, facts.random = kept.sizes, kept.random
+        if _eliminates_in(self.sym.phases[st.name].body):  # (or a phase it plays: `puts_out` says so)
+            facts.all_in = False
+
+    def _phase_changes(self, name) -> Optional[list]:
+        """The zone families a phase may change, through the phases it plays too (None: any, or a
+        phase the walk cannot follow: unknown, or one that plays itself, E023)."""
+        cache = self._phase_changes_cache
+        if name in cache:
+            return cache[name]
+        cache[name] = None  # (while it is worked out: a circle of calls changes anything)
+        phase = self.sym.phases.get(name) if name else None
+        if phase is None:
+            return None
+        touched = self._touched(phase.body, [{p.name: None for p in phase.params}], None, {}, set())
+        cache[name] = None if touched is None else sorted(touched[0] | touched[1])
+        return cache[name]
 
     @functools.singledispatchmethod
     def _changes(self, st, scopes, cardvars: dict) -> Optional[list]:
@@ -373,9 +408,12 @@ class ZoneFacts:
 
     @_changes.register(ast.Swap)
     @_changes.register(ast.Eliminate)
-    @_changes.register(ast.CallPhase)
     def _changes_any(self, st, scopes, cardvars: dict) -> Optional[list]:
         return None
+
+    @_changes.register
+    def _changes_call(self, st: ast.CallPhase, scopes, cardvars: dict) -> Optional[list]:
+        return self._phase_changes(st.name)
 
     def _touched(self, stmts, scopes, var: Optional[str], cardvars: dict, seen: set):
         """The zones a block may change: (names, names changed only as `z(var)`), or None for any."""
