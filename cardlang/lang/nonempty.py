@@ -146,8 +146,8 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         for name in self._phase_order():
             b = s.phases[name]
             scopes = [{p.name: None for p in b.params}]
-            first, always, ctx = self._entry(name, scopes)
-            self._block(b.body, first, always, ctx, scopes, {}, True)
+            first, always, ctx, sure = self._entry(name, scopes)
+            self._block(b.body, first, always, ctx, scopes, {}, sure)
 
     def _phase_order(self) -> list:
         """The phases, each after every phase that plays it (those in a circle of calls, E023, last)."""
@@ -165,7 +165,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
                 done.add(n)
         return order
 
-    def _enter(self, st: ast.CallPhase, first: Facts, always: Facts, ctx: list, scopes) -> None:
+    def _enter(self, st: ast.CallPhase, first: Facts, always: Facts, ctx: list, scopes, sure: bool) -> None:
         """Records what holds where a line plays a phase, in the phase's own names: its parameters
         take the names passed to them; the caller's other local names mean nothing there."""
         phase = self.sym.phases.get(st.name)
@@ -204,19 +204,20 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             out.random = frozenset(k for k in (move(x) for x in facts.random) if k is not None)
             return out
 
-        self._entries.setdefault(st.name, []).append((moved(first), moved(always), conditions))
+        self._entries.setdefault(st.name, []).append((moved(first), moved(always), conditions, sure))
 
     def _entry(self, name: str, scopes) -> tuple:
         """What holds at the start of a phase: the zone facts and the conditions that hold at every
         line that plays it (nothing when no line does)."""
         sites = self._entries.get(name)
         if not sites:
-            return Facts(), Facts(), []
+            return Facts(), Facts(), [], True
         common = dict(sites[0][2])
-        for _, _, conditions in sites[1:]:
-            common = {k: v for k, v in conditions if k in common}
+        for site in sites[1:]:
+            common = {k: v for k, v in site[2] if k in common}
         ctx = [self._context(cond, scopes, negate) for cond, negate in common.values()]
-        return _join([f for f, _, _ in sites]), _join([a for _, a, _ in sites]), ctx
+        # (its lines are surely reached only if each one is)
+        return _join([s[0] for s in sites]), _join([s[1] for s in sites]), ctx, all(s[3] for s in sites)
 
     def _first_shared_zone(self):
         for d in self.c.module.decls:
@@ -254,7 +255,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
                 first, always = _join([e[0] for e in ends]), _join([e[1] for e in ends])
             else:
                 if isinstance(st, ast.CallPhase):
-                    self._enter(st, first, always, ctx, scopes)
+                    self._enter(st, first, always, ctx, scopes, sure)
                 self._apply(st, first, scopes, cardvars)
                 self._apply(st, always, scopes, cardvars)
             if not isinstance(st, (ast.Pass, ast.Announce, ast.Reveal, ast.Hide)):
@@ -301,8 +302,13 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         """Whether a statement may end the round or the game (or play a phase, which may)."""
         key = id(st)
         if key not in self._ends:
-            self._ends[key] = may_end(st) or any(
-                self._may_end(x) for body in statements.child_blocks(st) for x in body)
+            phase = self.sym.phases.get(st.name) if isinstance(st, ast.CallPhase) and st.name else None
+            if phase is not None:  # a phase played may end only if its lines may
+                self._ends[key] = True  # (a phase that plays itself, E023: it may)
+                self._ends[key] = any(self._may_end(x) for x in phase.body)
+            else:
+                self._ends[key] = may_end(st) or any(
+                    self._may_end(x) for body in statements.child_blocks(st) for x in body)
         return self._ends[key]
 
     def _forget_lets(self, scopes, writes, st) -> None:
