@@ -205,3 +205,43 @@ def test_the_cards_dealt_before_a_phase_are_known_in_it_a_real_E042_is_found():
     after = head.format(n=1).replace("    turn(top of players)\n", "    tally\n    turn(top of players)\n") + \
         "\nphase tally:\n    announce \"{count(stock)} left\"\n"
     assert codes(after) == [("E042", 19)]
+
+
+# ------------------------------------------- (e) coverage of a choice of a card and a pile
+PILES = "tests/engine/pile_never_taken.cards"
+
+
+def test_a_card_and_a_pile_is_one_rule_reached_when_any_pile_is_taken():
+    from cardlang.play.coverage import merge_entries
+    from cardlang.play.simulate import simulate
+
+    stats = simulate(cardlang.load(path(PILES), players=2), 20, seed=1)
+    choices = [e for e in stats["coverage"] if e["kind"] == "choose"]
+    assert [e["label"].split(" and ")[0] for e in choices] == ["a card c from hand(p)", '"pass"']
+    card = choices[0]
+    assert card["hits"] > 0 and stats["never_reached"] == []  # (no king on top of the stock: pile 3 never comes up)
+    assert [(p["pile"], p["hits"] > 0, p["offered"] > 0) for p in card["piles"]] == [
+        (1, True, True), (2, True, True), (3, False, False)]
+    assert card["hits"] == sum(p["hits"] for p in card["piles"])
+    twice = merge_entries(card, card)
+    assert twice["hits"] == 2 * card["hits"] and [p["hits"] for p in twice["piles"]] == [
+        2 * p["hits"] for p in card["piles"]]
+
+
+def test_the_simulate_report_names_the_pile_never_taken_as_a_detail():
+    from click.testing import CliRunner
+    from cardlang.cli import main
+
+    out = CliRunner().invoke(main, ["simulate", path(PILES), "-n", "10"]).output
+    assert "rule coverage: 2 of 2 rules reached" in out and "never reached" not in out
+    assert out.count("pile 3 never taken") == 1
+
+
+def test_the_pile_choice_plays_the_same_on_both_engines(engine):
+    state = start(PILES, 2, None, engine)  # (the stock is not shuffled: the deck's first cards, no king)
+    labels = [a.label for a in state.legal_actions()]
+    assert len(labels) == 3 and labels[-1] == "pass" and labels[1].endswith(" to row(2)")  # no row(3): no king
+    state.apply(labels[1])
+    assert state.current_player == 1
+    state.apply("pass")
+    assert state.is_terminal() and state.var("turns") == 1
