@@ -245,3 +245,30 @@ def test_the_pile_choice_plays_the_same_on_both_engines(engine):
     assert state.current_player == 1
     state.apply("pass")
     assert state.is_terminal() and state.var("turns") == 1
+
+
+# ------------------------------------------------- (f) a rank with a space in its name
+DRAW_TWO = "tests/engine/draw_two.cards"
+
+
+def test_a_rank_read_with_a_space_shows_as_written_and_plays_by_its_name(engine):
+    g = cardlang.load(path(DRAW_TWO), players=2, engine=engine)
+    card = g.deck.card_id("DrawTwor")  # (its short name still names it, in a stack or a save)
+    assert g.deck.label_of(card) == "Draw Two of red" and g.deck.name_of(card) == "DrawTwor"
+    assert g.deck.card_ids("Draw Two of red") == g.deck.card_ids("draw  two of RED") == (card,)
+    assert g.deck.label_of(g.deck.card_id("Skipb")) == "Skip of blue"  # (a rank without a label: as before)
+    state = g.new_initial_state(stack=["DrawTwor", "1b", "2r", "3b", "Skipr", "1r"])
+    assert [a.label for a in state.legal_actions()] == ["play Draw Two of red", "play 2r"]
+    state.apply("play Draw Two of red")  # `c is DrawTwo` in the rules: P1 draws two, P0 plays again
+    assert state.transcript(0)[-2:] == ["P0 plays Draw Two of red", "P1 draws two and misses a turn"]
+    assert state.current_player == 0
+
+
+def test_a_rank_label_is_one_line_of_the_deck_and_formats_as_written():
+    from cardlang.tools.fmt import format_source
+    source = open(path(DRAW_TWO)).read()
+    assert codes(source) == [] and format_source(source) == source
+    # the label goes with the rank before it: without `DrawTwo` it is the label of 3, and the rules'
+    # `DrawTwo` is no rank of the deck
+    bad = source.replace('DrawTwo "Draw Two" Skip', '"Draw Two" Skip')
+    assert [c for c, _ in codes(bad)] == ["E010"]

@@ -533,6 +533,7 @@ class DeckSpec:
     suits: tuple
     extras: tuple = ()  # of DeckExtra
     shorts: tuple = ()  # per suit: (its declared short name or None, span of the suit)
+    rank_labels: tuple = ()  # per rank, how players read it (`DrawTwo "Draw Two"`) or None; () for none
 
 
 @node
