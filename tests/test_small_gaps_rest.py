@@ -272,3 +272,29 @@ def test_a_rank_label_is_one_line_of_the_deck_and_formats_as_written():
     # `DrawTwo` is no rank of the deck
     bad = source.replace('DrawTwo "Draw Two" Skip', '"Draw Two" Skip')
     assert [c for c, _ in codes(bad)] == ["E010"]
+
+
+# ------------------------------------------ (g) a declared value chosen from some of its values
+KIND = "tests/engine/game_kind_from_list.cards"
+
+
+def test_a_declared_value_is_chosen_from_a_list_of_some_of_them(engine):
+    # P0 is dealt the 1st, 4th, 7th and 10th cards: four jacks, so grand only
+    state = start(KIND, 3, ["Jc", "2c", "3c", "Jd", "2d", "3d", "Jh", "2h", "3h", "Js"], engine)
+    assert [a.label for a in state.legal_actions()] == ["play grand"]
+    state = start(KIND, 3, ["Jc", "2c", "3c", "Jd", "2d", "3d", "Jh", "2h", "3h", "4s"], engine)
+    assert [a.label for a in state.legal_actions()] == ["play grand", "play null"]  # in the list's order
+    state.apply("play null")
+    assert state.transcript(0)[-2] == "the game is null" and state.var("contract") == 5  # (its place in `values`)
+
+
+def test_a_list_of_declared_values_checks_its_items_and_the_choice_check_reads_it():
+    source = open(path(KIND)).read()
+    assert codes(source) == []  # (`k == grand` is open for grand of the list: no W005)
+    # (each with the W005 of a list the check cannot read)
+    assert [c for c, _ in codes(source.replace("[grand, null]", "[grand, 3]"))][0] == "E012"
+    assert [c for c, _ in codes(source.replace("from [grand, null]", "from seats"))][0] == "E012"
+    # a filter no value of the list meets: every option closed, whatever the hand (E042)
+    never = source.replace("where k == grand \\\n            or (count c in hand(declarer) where rank(c) == J) < 4",
+                           "where k == clubs")
+    assert [c for c, _ in codes(never)] == ["E042"]

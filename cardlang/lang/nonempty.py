@@ -499,24 +499,31 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         f = TRUE if alt.source is None or listed else self._fresh()
         if alt.where is None:
             return f
+        named = self.c.sym.named_values.get(alt.vtype)
+        if named is not None and listed:  # some declared values written out: `a kind k from [grand, null]`
+            names = [x for x, _ in named.items]
+            domain = [names.index(i.name) for i in alt.source.items if isinstance(i, ast.Name) and i.name in names]
+            if len(domain) == len(alt.source.items):
+                return _and(f, self._value_exists(alt.where, alt.var, scopes, 0, alt.vtype, domain))
         return _and(f, self._value_exists(alt.where, alt.var, scopes, 0, alt.vtype if alt.source is None else None))
 
-    def _value_exists(self, e, var: str, scopes, depth: int, every=None):
+    def _value_exists(self, e, var: str, scopes, depth: int, every=None, domain=None):
         """Whether some value meets `e` (about the value `var`), as a formula; `every`: the type of a
-        choice offering every value of its type (a rank, a suit, a declared value), else None."""
+        choice offering every value of its type (a rank, a suit, a declared value), else None;
+        `domain`: the places of the declared values it offers when a list names some of them."""
         if depth > MAX_DEPTH:
             return self._fresh()
         if not _mentions(e, var):
             return self._prop(e, scopes, depth)
         if isinstance(e, ast.Binary) and e.op == "or":
-            return _or(self._value_exists(e.left, var, scopes, depth + 1, every),
-                       self._value_exists(e.right, var, scopes, depth + 1, every))
+            return _or(self._value_exists(e.left, var, scopes, depth + 1, every, domain),
+                       self._value_exists(e.right, var, scopes, depth + 1, every, domain))
         if isinstance(e, ast.Binary) and e.op == "and":
             if not _mentions(e.left, var):
                 return _and(self._prop(e.left, scopes, depth + 1),
-                            self._value_exists(e.right, var, scopes, depth + 1, every))
+                            self._value_exists(e.right, var, scopes, depth + 1, every, domain))
             if not _mentions(e.right, var):
-                return _and(self._value_exists(e.left, var, scopes, depth + 1, every),
+                return _and(self._value_exists(e.left, var, scopes, depth + 1, every, domain),
                             self._prop(e.right, scopes, depth + 1))
         me = ast.Name
         if (every in ("rank", "suit") and isinstance(e, ast.Binary) and e.op == "has"
@@ -534,7 +541,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
                 if sym is not None and sym.kind == "value" and sym.decl is named:
                     k, n = [x for x, _ in named.items].index(right.name), len(named.items)
                     return ("const", any({"==": j == k, "!=": j != k, "<": j < k, ">": j > k, "<=": j <= k,
-                                          ">=": j >= k}[op] for j in range(n)))
+                                          ">=": j >= k}[op] for j in (range(n) if domain is None else domain)))
         return self._fresh()
 
     def _card_open(self, alt: ast.Alternative, where, scopes):
