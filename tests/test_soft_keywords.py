@@ -27,7 +27,9 @@ CALLED = ("player variable", "definition")  # roles whose name is used as `name(
 
 def soft(role: str) -> list:
     """Every keyword of the grammar that may be a name in this role."""
-    hard = hard_callables() if role in CALLED else hard_words()
+    # (a word that alone is a statement, `pass` or `break`, cannot name a phase only: a line that names it)
+    hard = hard_callables() if role in CALLED else {w for w, what in hard_words().items()
+                                                    if what == "an expression" or role == "phase"}
     return [w for w in grammar_keywords() if w not in hard]
 
 
@@ -106,7 +108,7 @@ def test_every_keyword_names_something_in_a_file_that_plays(role, engine, tmp_pa
 def test_the_words_that_cannot_be_names_are_those_that_alone_are_an_expression_or_a_statement():
     assert hard_words() == {"players": "an expression", "seats": "an expression", "teams": "an expression",
                             "true": "an expression", "false": "an expression", "none": "an expression",
-                            "pass": "a statement"}
+                            "pass": "a statement", "break": "a statement"}
     assert hard_callables() - set(hard_words()) == {"not", "count", "sum", "min", "max", "any", "select"}
 
 

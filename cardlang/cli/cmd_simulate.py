@@ -221,6 +221,10 @@ def _print_coverage(stats) -> None:
         for e in stats["never_reached"]:
             offered = f" (offered {e['offered']} times, never chosen)" if e.get("offered") else ""
             echo(f"  never reached: {e['file']}:{e['line']}: {e['kind']}: {e['label']}{offered}")
+        for e in cov:  # (an alternative of a card and a pile: reached; a pile of it never taken is a detail)
+            never = [str(p["pile"]) for p in e.get("piles", ()) if not p["hits"]]
+            if e["hits"] and never:
+                echo(f"  detail: {e['file']}:{e['line']}: {e['label']}: pile {', '.join(never)} never taken")
         _print_betting(cov)
 
 

@@ -281,13 +281,14 @@ class Aggregate(Expr):
 @node
 class BestScorers(Expr):
     """The winners a game's score decides (`score of p: …, lowest wins` or `highest wins`, and a bare
-    `end game`): the seats still in whose score (`value`, with the seat in `slot`), worked out seat
+    `end game`): the seats still in (every seat with `everyone`) whose score (`value`, with the seat in `slot`), worked out seat
     by seat from seat 0, is the lowest (`lowest`) or the highest; all of them when they tie."""
 
     slot: int
     value: Expr
     lowest: bool
     sitting: Optional[int] = None  # the seats sitting out the round are still in: they may win
+    everyone: bool = False  # `… wins among seats`: every seat, an eliminated one too
 
 
 @node
@@ -536,6 +537,11 @@ class Eliminate(Stmt):
 
     player: Expr
     sitting: Optional[int] = None
+
+
+@node
+class Break(Stmt):
+    """`break`: the innermost loop around it (in its block or phase) ends now."""
 
 
 @node

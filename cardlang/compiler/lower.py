@@ -217,7 +217,23 @@ class Lowerer(PotLowering):
         dest = self.expr(st.dest)
         if self.type(st.dest) != ZONES:
             dest = ir.Tuple(st.dest.span, (dest,))
+        if st.count is None:
+            return self.deal_all(st, dest)
         return ir.Deal(st.span, self.expr(st.count), self.expr(st.source), dest, st.facing)
+
+    def deal_all(self, st: ast.Deal, dest) -> tuple:
+        """`deal all from z to zones`: as many whole rounds as the cards make, then one card to each of
+        the first places while cards are left (the source and the places worked out once)."""
+        sp = st.span
+        src_slot, dest_slot = self.slot(name="deal_all_from"), self.slot(name="deal_all_to")
+        src, places = ir.Slot(sp, src_slot), ir.Slot(sp, dest_slot)
+        left = ir.Builtin(sp, "count", (ir.ZoneCards(sp, src),))
+        n = ir.Builtin(sp, "count", (places,))
+        rounds = ir.Conditional(sp, ir.Compare(sp, ">", n, ir.Const(sp, 0)), ir.Arith(sp, "/", left, n), ir.Const(sp, 0))
+        return (ir.Assign(sp, ir.SlotTarget(src_slot), self.expr(st.source)),
+                ir.Assign(sp, ir.SlotTarget(dest_slot), dest),
+                ir.Deal(sp, rounds, src, places, st.facing),
+                ir.Deal(sp, ir.Const(sp, 1), src, ir.EndCards(sp, True, places, left, True), st.facing))
 
     def s_Shuffle(self, st: ast.Shuffle):
         return ir.Shuffle(st.span, self.expr(st.zone))
@@ -283,7 +299,7 @@ class Lowerer(PotLowering):
             return None
         slot = self.slot(name=d.var)
         value = self.seat_value(d, slot)
-        return ir.BestScorers(span, slot, value, d.order == "lowest", getattr(self, "sitting", None))
+        return ir.BestScorers(span, slot, value, d.order == "lowest", getattr(self, "sitting", None), d.among_seats)
 
     def s_EndRound(self, st: ast.EndRound):
         return ir.EndRound(st.span)
@@ -309,6 +325,9 @@ class Lowerer(PotLowering):
         body = self.block(st.body)
         self.scopes.pop()
         return ir.ForEach(st.span, slot, seq_slot, seq, where, body)
+
+    def s_Break(self, st: ast.Break):
+        return ir.Break(st.span)
 
     def s_Repeat(self, st: ast.Repeat):
         return ir.Repeat(st.span, self.expr(st.count), self.block(st.body))

@@ -50,6 +50,9 @@ class _Choice:
         self.alts = alts
 
 
+_LOOP_FRAMES = ("for", "repeat", "while")  # the frames a loop keeps on the stack while it runs
+
+
 class ReferenceProgram(ProgramBase):
     """A game run by the reference interpreter, with the protocol of the compiled `Program`."""
 
@@ -426,6 +429,14 @@ class ReferenceProgram(ProgramBase):
         st.v[node.seq_slot] = items = tuple(self.x.eval(st, node.seq))
         self._spend(st, node.span, len(items))  # a step an item, all at once (loops in loops multiply)
         st.stack.append(("for", node, 0))
+
+    @staticmethod
+    def s_Break(st, node: ir.Break):
+        """The frames of the innermost loop's pass go, and the loop's own frame with them (the
+        checker puts every `break` inside a loop of its block: E059)."""
+        stack = st.stack
+        while stack.pop()[0] not in _LOOP_FRAMES:
+            pass
 
     def s_Repeat(self, st, node: ir.Repeat):
         st.stack.append(("repeat", node, self.x.eval(st, node.count)))

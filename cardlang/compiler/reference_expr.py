@@ -323,7 +323,7 @@ class Evaluator:
         scores = {}
         sitting = st.v[e.sitting] or () if e.sitting is not None else ()
         for q in range(self.layout.players):
-            if st.active[q] or q in sitting:
+            if e.everyone or st.active[q] or q in sitting:
                 st.v[e.slot] = q
                 scores[q] = self.eval(st, e.value)
         if not scores:

@@ -227,9 +227,10 @@ class Move(Stmt):
 
 @node
 class Deal(Stmt):
-    """`deal n from zone to zones`: n rounds of one card to each zone in turn."""
+    """`deal n from zone to zones`: n rounds of one card to each zone in turn; `deal all from …`
+    (`count` None): the whole zone so, the first zones one card more where it does not divide."""
 
-    count: Expr
+    count: Optional[Expr]
     source: Expr
     dest: Expr
     facing: Optional[str]
@@ -299,6 +300,11 @@ class Announce(Stmt):
 
     text: Text
     speaker: Optional[Expr]
+
+
+@node
+class Break(Stmt):
+    """`break`: the innermost `for each`, `repeat` or `while` around it ends now; play goes on after it."""
 
 
 @node
@@ -541,6 +547,7 @@ class DeckSpec:
     suits: tuple
     extras: tuple = ()  # of DeckExtra
     shorts: tuple = ()  # per suit: (its declared short name or None, span of the suit)
+    rank_labels: tuple = ()  # per rank, how players read it (`DrawTwo "Draw Two"`) or None; () for none
 
 
 @node
@@ -688,6 +695,7 @@ class ScoreDecl(Decl):
     value: Expr
     order: Optional[str] = None  # "highest" or "lowest" when the score decides who wins
     team: bool = False  # `score of team t: …`: `var` is a team; each seat scores its team's score
+    among_seats: bool = False  # `… wins among seats`: every seat may win, an eliminated one too
 
 
 @node

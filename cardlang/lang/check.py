@@ -46,6 +46,7 @@ class Checker(ExpressionChecks):
         self.diags: list[Diagnostic] = []
         self.sym = Symbols()
         self.scopes: list[dict] = []
+        self.loops = 0  # loops around the statement checked, in its block (where `break` may stand)
         self.calls: dict[str, set] = {}  # block name -> phases it calls
         self.current_block: Optional[str] = None
         self.current_define: Optional[str] = None  # the definition whose body is being checked
@@ -101,7 +102,8 @@ class Checker(ExpressionChecks):
 
     # -- declarations
     def _declare(self, name: str, symbol: Symbol, span: Span) -> None:
-        if name in hard_words():
+        if name in hard_words() and (hard_words()[name] != "a statement" or symbol.kind == "phase"):
+            # (a word that alone is a statement, `break`, conflicts only with a phase: a line that names it)
             # one error here; the name is still declared, so its uses say nothing more
             self.error("E017", hard_word_message(name), span, help=HARD_WORD_HELP.format(name=name))
         elif name in hard_callables() and _called(symbol):
@@ -389,6 +391,7 @@ class Checker(ExpressionChecks):
             self.current_block = block.name if block.kind == "phase" else ":" + block.kind
             self.calls.setdefault(self.current_block, set())
             self.scopes = [self._param_scope(block.params)]
+            self.loops = 0  # (a phase played inside a loop does not end that loop)
             self.block(block.body)
 
     def _param_scope(self, params) -> dict:
@@ -423,7 +426,7 @@ class Checker(ExpressionChecks):
 
     def bind(self, name: str, t: str, span: Span) -> None:
         """Declares a local name of type `t` in the innermost scope."""
-        if name in hard_words():
+        if hard_words().get(name) == "an expression":
             self.error("E017", hard_word_message(name), span, help=HARD_WORD_HELP.format(name=name))
         self.scopes[-1][name] = Symbol("local", t, None, span)
 
@@ -509,7 +512,8 @@ class Checker(ExpressionChecks):
                           "however many they are", st.span,
                           help="`strictly` checks `top N of …`, `bottom N of …` and a single card")
         elif isinstance(st, ast.Deal):
-            self.expect(st.count, (NUMBER,), "how many cards `deal` gives")
+            if st.count is not None:  # (None: `deal all`, the whole zone)
+                self.expect(st.count, (NUMBER,), "how many cards `deal` gives")
             self.expect(st.source, (ZONE,), "where `deal` takes cards")
             self.expect(st.dest, (ZONE, ZONES), "where `deal` puts cards")
         elif isinstance(st, ast.Shuffle):
@@ -545,6 +549,10 @@ class Checker(ExpressionChecks):
             check_set_direction(self, st)
         elif isinstance(st, ast.EndRound):
             pass
+        elif isinstance(st, ast.Break):
+            if not self.loops:
+                self.error("E059", "`break` is not inside a loop: there is nothing to end", st.span,
+                           help="put it inside the `for each`, `repeat` or `while` it ends, or remove it")
         elif isinstance(st, ast.CallPhase):
             self.call_phase(st)
         elif isinstance(st, ast.If):
@@ -559,20 +567,26 @@ class Checker(ExpressionChecks):
             self.bind(st.var, ELEMENT.get(src, ANY), st.var_span)
             if st.where is not None:
                 self.expect(st.where, (BOOL,), "a condition")
-            self.block(st.body)
+            self.loop_body(st.body)
             self.scopes.pop()
         elif isinstance(st, ast.Repeat):
             self.expect(st.count, (NUMBER,), "how many times")
-            self.block(st.body)
+            self.loop_body(st.body)
         elif isinstance(st, ast.While):
             self.expect(st.cond, (BOOL,), "a condition")
-            self.block(st.body)
+            self.loop_body(st.body)
         elif isinstance(st, ast.Choose):
             self.choose(st)
         elif isinstance(st, check_pots.STATEMENTS):
             check_pots.stmt(self, st)
         else:  # pragma: no cover - every statement class is handled above
             raise AssertionError(type(st))
+
+    def loop_body(self, stmts) -> None:
+        """Checks a loop's body, where a `break` ends the loop."""
+        self.loops += 1
+        self.block(stmts)
+        self.loops -= 1
 
     def _refine_empty(self, t: ast.Target, got: str) -> None:
         """A variable that starts as `[]` holds the kind of list it is first set to (`var ml = []`,

@@ -19,7 +19,9 @@ def check(c, st: ast.Choose) -> None:
     c.expect(together.seats, (PLAYERS,), "the players who choose at once")
     c.scopes.append({})
     c.bind(together.var, PLAYER, together.var_span)
+    loops, c.loops = c.loops, 0  # (the bodies are played out seat by seat: a `break` there ends no loop of the rules)
     c.choose(attrs.evolve(st, at_once=None))
+    c.loops = loops
     c.scopes.pop()
     phases = c.sym.phases
     for alt in st.alternatives:

@@ -74,9 +74,13 @@ def choose_value(checker, alt: ast.Alternative) -> str:
             checker.type_of(alt.source)
         return "any"
     if alt.source is not None:
-        if declared(t):
-            checker.error("E012", f"a {t} is chosen among all its values: leave out `from` and say which with "
-                                  f"`where`", alt.source.span)
+        if declared(t) and isinstance(alt.source, ast.ListExpr) and alt.source.items:
+            for item in alt.source.items:  # a subset of its values written out: `a kind k from [null, suit]`
+                checker.expect(item, (t,), f"a {t} to choose from")
+        elif declared(t):
+            some = ", ".join(name for name, _ in checker.sym.named_values[t].items[:2])
+            checker.error("E012", f"a {t} is chosen among all its values, or from a list of them written out: "
+                                  f"`from [{some}]`", alt.source.span, help="or leave out `from` and say which with `where`")
             checker.type_of(alt.source)
         else:
             checker.expect(alt.source, (CHOSEN[t],), f"the {t}s to choose from")

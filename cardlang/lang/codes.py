@@ -62,6 +62,7 @@ CODES = {
     "E056": "zone facing away but shared",
     "E057": "tell of something not a suit or a rank",
     "E058": "tell which cards are something not a suit or a rank",
+    "E059": "break outside a loop",
     "E900": "internal checker error",
     "W001": "unused declaration",
     "W002": "unreachable phase",

@@ -36,6 +36,7 @@ class DeckPlan:
     named: tuple  # (rank, count, label) of the named suitless cards
     jokers: int
     decks: int
+    rank_labels: tuple = ()  # per suited rank, how players read it (`DrawTwo "Draw Two"`) or None
 
     @property
     def size(self) -> int:
@@ -50,7 +51,8 @@ class DeckPlan:
 
     def build_args(self) -> dict:
         """The keyword arguments of `Deck.build` for this deck (after `name, ranks, suits, jokers`)."""
-        return {"copies": self.copies, "named": self.named, "decks": self.decks, "shorts": self.shorts}
+        return {"copies": self.copies, "named": self.named, "decks": self.decks, "shorts": self.shorts,
+                "rank_labels": self.rank_labels}
 
 
 def plan_deck(spec: ast.DeckSpec, options: Optional[dict] = None) -> tuple[Optional[DeckPlan], list]:
@@ -132,7 +134,7 @@ def plan_deck(spec: ast.DeckSpec, options: Optional[dict] = None) -> tuple[Optio
             named.append((x.word, x.count, x.label))
     copies = tuple(per_rank.get(r, default_copies) for r in ranks)
     plan = DeckPlan(spec.name or "custom", tuple(ranks), tuple(suits), shorts, copies,
-                    tuple(named), jokers, decks)
+                    tuple(named), jokers, decks, spec.rank_labels if spec.name is None else ())
     if plan.size > MAX_DECK_CARDS:
         bad(f"this deck has {plan.size} cards; a deck has at most {MAX_DECK_CARDS}",
             help="a choice of a card keeps its number in 16 bits: use fewer ranks, suits or jokers")

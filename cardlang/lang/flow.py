@@ -99,6 +99,7 @@ def statement_writes(st, sym) -> set:
 @statement_writes.register(ast.TellWhich)
 @statement_writes.register(ast.EndGame)  # (leaving the round changes nothing the loop goes on with)
 @statement_writes.register(ast.EndRound)
+@statement_writes.register(ast.Break)
 @statement_writes.register(ast.CallPhase)  # (a phase's body is its callers' to follow)
 @statement_writes.register(ast.If)  # (a block is its callers' to follow; the statement itself binds
 @statement_writes.register(ast.ForEach)  # at most names of its own)
@@ -158,9 +159,9 @@ def _writes_pot(st, sym) -> set:
 # Whether a statement itself hands the turn over or ends (a loop holding one may stop): `Flow._exits`
 # asks it of every statement of a loop's body, and looks into a phase played (`CallPhase`) itself.
 hands_over = question("flow.hands_over", yes=(ast.Choose, ast.Betting, ast.EndGame, ast.EndRound), no=(
-    ast.Add, ast.Announce, ast.Award, ast.CallPhase, ast.Deal, ast.Eliminate, ast.ForEach, ast.ForgetOrder,
-    ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat, ast.Reveal, ast.Reverse,
-    ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
+    ast.Add, ast.Announce, ast.Award, ast.Break, ast.CallPhase, ast.Deal, ast.Eliminate, ast.ForEach,
+    ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat, ast.Reveal,
+    ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
 
 
 class Flow:
@@ -375,6 +376,8 @@ class Flow:
         if isinstance(st, ast.Move):
             n = self._fold(st.cards.count, scopes, players)
             return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+        if st.count is None:  # `deal all`: the zone's cards, never more
+            return None
         n = self._fold(st.count, scopes, players)
         k = self._zones_dealt(st.dest, players)
         if not isinstance(n, int) or isinstance(n, bool) or k is None or n <= 0:
@@ -445,9 +448,11 @@ class Flow:
                      help="change what the condition tests inside the loop, or add a `chooses`, an `end round` or an "
                           "`end game`")
 
-    def _exits(self, stmts, seen: set) -> bool:
+    def _exits(self, stmts, seen: set, inner: bool = False) -> bool:
+        """Whether the statements may leave the loop they are in (`inner`: they are in a loop inside
+        it, whose `break` ends only that one)."""
         for st in stmts:
-            if hands_over(st):
+            if hands_over(st) or (isinstance(st, ast.Break) and not inner):
                 return True
             if isinstance(st, ast.CallPhase):
                 phase = self.sym.phases.get(st.name)
@@ -455,10 +460,11 @@ class Flow:
                     return True  # an unknown phase is reported elsewhere; assume the best
                 if st.name not in seen:
                     seen.add(st.name)
-                    if self._exits(phase.body, seen):
+                    if self._exits(phase.body, seen, True):  # (a `break` there ends a loop of the phase)
                         return True
+            looped = inner or isinstance(st, (ast.ForEach, ast.Repeat, ast.While))
             for body in statements.child_blocks(st):
-                if self._exits(body, seen):
+                if self._exits(body, seen, looped):
                     return True
         return False
 

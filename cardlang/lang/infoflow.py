@@ -75,6 +75,14 @@ def check_infoflow(checker) -> None:
         checker.warn("W004", message, span, help=HELP_PRIVATE if src.private else HELP_HIDDEN)
 
 
+
+def _meet(facts: frozenset, more: list) -> frozenset:
+    """What holds in every one of the fact sets (the loop's end, and each `break` that leaves it)."""
+    for f in more:
+        facts = facts & f
+    return facts
+
+
 class InfoFlow(Expressions):
     """The taint analysis: one walk per block and per round of the fixed point, reporting into `found`."""
 
@@ -82,6 +90,7 @@ class InfoFlow(Expressions):
         self.sym = checker.sym
         self.types = checker.sym.types
         self.visits = 0
+        self.breaks: list = []  # per loop walked, innermost last: the facts at each `break` in it
         self.phase_in: dict = {}  # phase -> (param Vals, pc sources)
         self.globals: dict = {}  # variable holding cards -> the ident of what was stored in it
         self.found: dict = {}  # span -> (message, source), first one wins
@@ -266,7 +275,8 @@ class InfoFlow(Expressions):
 
     @_effect.register
     def _deal(self, st: ast.Deal, env: dict, facts: frozenset) -> frozenset:
-        self._ev(st.count, env, facts)
+        if st.count is not None:  # (`deal all`: how many each gets follows from the zone's size)
+            self._ev(st.count, env, facts)
         v = self._ev(st.source, env, facts)
         self._ev(st.dest, env, facts)
         return self._moved(None, Val(v.ident), st.dest, st.facing, env, facts, st.span.line)
@@ -341,6 +351,13 @@ class InfoFlow(Expressions):
     @_effect.register
     def _end_round(self, st: ast.EndRound, env: dict, facts: frozenset) -> frozenset:
         self._sink(st.span, EMPTY, "", "the round end")
+        return facts
+
+    @_effect.register
+    def _break(self, st: ast.Break, env: dict, facts: frozenset) -> frozenset:
+        self._sink(st.span, EMPTY, "", "the end of the loop")  # every seat sees the loop stop early
+        if self.breaks:
+            self.breaks[-1].append(facts)  # what holds after the loop holds here too
         return facts
 
     @_effect.register
@@ -592,10 +609,11 @@ class InfoFlow(Expressions):
         inner_env[st.var] = Binding(elem, alias, self._over(st.source, env))
         cond = self._ev(st.where, inner_env, facts).all if st.where is not None else EMPTY
         pc = (src.shape if self.types.get(id(st.source)) in CARDISH else src.all) | cond
+        self.breaks.append([])
         start, end = self._body_twice(st.body, inner_env, facts, pc, st.span.line)
         for k in env:
             env[k] = inner_env[k]
-        kept = set(start & end)
+        kept = set(_meet(start & end, self.breaks.pop()))
         if st.where is None:
             over = self._over(st.source, env)
             # over a list of numbers written out, each pile of a family shown in the body is shown
@@ -610,12 +628,13 @@ class InfoFlow(Expressions):
     def _loop(self, st, env: dict, facts: frozenset) -> frozenset:
         test = st.count if isinstance(st, ast.Repeat) else st.cond
         pc = self._ev(test, env, facts).all
+        self.breaks.append([])
         start, end = self._body_twice(st.body, env, facts, pc, st.span.line)
         if isinstance(st, ast.While):  # the condition is tested again after each pass
             again = self._ev(test, env, end).all
             if not again <= pc:
                 start, end = self._body_twice(st.body, env, start, pc | again, st.span.line)
-        return start & end
+        return _meet(start & end, self.breaks.pop())
 
     def _choose(self, st: ast.Choose, env: dict, facts: frozenset) -> frozenset:
         who = self._ev(st.player, env, facts)

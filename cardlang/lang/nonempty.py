@@ -35,7 +35,7 @@ import attrs
 
 from . import ast, statements
 from .choice_theory import _FLIP, FALSE, TRUE, Theory, _all, _and, _atoms, _count_key, _not, _num, _or
-from .flow import Flow, _key, _mentions, _subst, statement_writes
+from .flow import Flow, _children, _key, _mentions, _subst, statement_writes
 from .pile_facts import listed_numbers, pile_open, unrolled
 from .statements import question
 from .value_bounds import ValueBounds
@@ -54,12 +54,13 @@ def _or_all(fs):
 
 # Whether a statement itself may put a player out (`eliminate`, or a phase played, which may).
 puts_out = question("nonempty.puts_out", yes=(ast.Eliminate, ast.CallPhase), no=(
-    ast.Add, ast.Announce, ast.Award, ast.Betting, ast.Choose, ast.Deal, ast.EndGame, ast.EndRound, ast.ForEach,
-    ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat, ast.Reveal,
-    ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
+    ast.Add, ast.Announce, ast.Award, ast.Betting, ast.Break, ast.Choose, ast.Deal, ast.EndGame, ast.EndRound,
+    ast.ForEach, ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat,
+    ast.Reveal, ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
 
 # Whether a statement itself may end the round or the game (or play a phase, which may).
-may_end = question("nonempty.may_end", yes=(ast.EndGame, ast.EndRound, ast.CallPhase), no=(
+# (`break`: what follows it in its loop may not be reached)
+may_end = question("nonempty.may_end", yes=(ast.EndGame, ast.EndRound, ast.CallPhase, ast.Break), no=(
     ast.Add, ast.Announce, ast.Award, ast.Betting, ast.Choose, ast.Deal, ast.Eliminate, ast.ForEach,
     ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat, ast.Reveal,
     ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
@@ -72,6 +73,33 @@ def _eliminates(stmts) -> bool:
         if any(_eliminates(body) for body in statements.child_blocks(st)):
             return True
     return False
+
+
+def _names_in(key) -> set:
+    """The names a structural key (`flow._key`) of an expression mentions."""
+    if isinstance(key, tuple):
+        if len(key) == 2 and key[0] == "Name" and isinstance(key[1], str):
+            return {key[1]}
+        return set().union(*(_names_in(k) for k in key)) if key else set()
+    return set()
+
+
+def _names_of(e) -> set:
+    """The names an expression mentions."""
+    if isinstance(e, ast.Name):
+        return {e.name}
+    if not isinstance(e, ast.Expr):
+        return set()
+    return set().union(*(_names_of(c) for c in _children(e)))
+
+
+def _renamed(key, rename: dict):
+    """A structural key with the names of `rename` replaced."""
+    if isinstance(key, tuple):
+        if len(key) == 2 and key[0] == "Name" and key[1] in rename:
+            return ("Name", rename[key[1]])
+        return tuple(_renamed(k, rename) for k in key)
+    return key
 
 
 def _once(e: ast.Binary, var: str) -> bool:
@@ -105,6 +133,8 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         self._let_reads: dict = {}  # id(a let's value) -> what it reads
         self._ends: dict = {}  # id(statement) -> whether it may end the round
         self._choices_in: dict = {}  # id(block) -> whether a `chooses` is in it
+        self._entries: dict = {}  # phase -> (first, always) of each line that plays it, walked so far
+        self._phase_changes_cache: dict = {}  # phase -> the zone families it may change (None: any)
 
     # -- entry
     def run(self) -> None:
@@ -120,8 +150,82 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         first_round = Facts(all_in=s.setup is None or not _eliminates(s.setup.body))
         if s.round is not None:
             self._block(s.round.body, first_round, Facts(), [], [{}], {}, True)
-        for b in s.phases.values():
-            self._block(b.body, Facts(), Facts(), [], [{p.name: None for p in b.params}], {}, True)
+        # a phase starts with what holds at every line that plays it: its callers are walked first
+        for name in self._phase_order():
+            b = s.phases[name]
+            scopes = [{p.name: None for p in b.params}]
+            first, always, ctx, sure = self._entry(name, scopes)
+            self._block(b.body, first, always, ctx, scopes, {}, sure)
+
+    def _phase_order(self) -> list:
+        """The phases, each after every phase that plays it (those in a circle of calls, E023, last)."""
+        calls = self.c.calls
+        phases = list(self.sym.phases)
+        callers = {name: {b for b, callees in calls.items() if name in callees} for name in phases}
+        order, done = [], {":setup", ":round"}
+        while len(order) < len(phases):
+            ready = [n for n in phases if n not in done and callers[n] <= done]
+            if not ready:  # (a circle: what is left starts knowing nothing)
+                self._entries = {n: v for n, v in self._entries.items() if n in done}
+                ready = [n for n in phases if n not in done]
+            for n in ready:
+                order.append(n)
+                done.add(n)
+        return order
+
+    def _enter(self, st: ast.CallPhase, first: Facts, always: Facts, ctx: list, scopes, sure: bool) -> None:
+        """Records what holds where a line plays a phase, in the phase's own names: its parameters
+        take the names passed to them; the caller's other local names mean nothing there."""
+        phase = self.sym.phases.get(st.name)
+        if phase is None:
+            return
+        rename = {}
+        for param, arg in zip(phase.params, st.args):
+            if isinstance(arg, ast.Name):
+                rename[arg.name] = param.name
+        params = {p.name for p in phase.params}
+        local = {n for sc in scopes for n in sc}
+
+        def move(key):
+            if key[0] != "p" or key[2] == "*":
+                return key
+            # a name passed becomes the parameter; another local, or a global a parameter hides, is lost
+            if any(n not in rename and (n in local or n in params) for n in _names_in(key[2])):
+                return None
+            return (key[0], key[1], _renamed(key[2], rename))
+
+        conditions = []
+        for c in ctx:  # the conditions that hold there, in the phase's names (those it can say)
+            cond, negate = c[2]
+            if any(n not in rename and (n in local or n in params) for n in _names_of(cond)):
+                continue
+            mapping = {old: ast.Name(cond.span, new) for old, new in rename.items()}
+            written = _subst(cond, mapping)
+            conditions.append(((_key(written), negate), (written, negate)))
+
+        def moved(facts: Facts) -> Facts:
+            out = Facts(all_in=facts.all_in)
+            for key, v in facts.sizes.items():
+                k = move(key)
+                if k is not None:
+                    out.sizes[k] = dict(v)
+            out.random = frozenset(k for k in (move(x) for x in facts.random) if k is not None)
+            return out
+
+        self._entries.setdefault(st.name, []).append((moved(first), moved(always), conditions, sure))
+
+    def _entry(self, name: str, scopes) -> tuple:
+        """What holds at the start of a phase: the zone facts and the conditions that hold at every
+        line that plays it (nothing when no line does)."""
+        sites = self._entries.get(name)
+        if not sites:
+            return Facts(), Facts(), [], True
+        common = dict(sites[0][2])
+        for site in sites[1:]:
+            common = {k: v for k, v in site[2] if k in common}
+        ctx = [self._context(cond, scopes, negate) for cond, negate in common.values()]
+        # (its lines are surely reached only if each one is)
+        return _join([s[0] for s in sites]), _join([s[1] for s in sites]), ctx, all(s[3] for s in sites)
 
     def _first_shared_zone(self):
         for d in self.c.module.decls:
@@ -158,6 +262,8 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
                     ends.append(self._block(alt.body, first, always, ctx + extra, inner_scopes, inner, sure))
                 first, always = _join([e[0] for e in ends]), _join([e[1] for e in ends])
             else:
+                if isinstance(st, ast.CallPhase):
+                    self._enter(st, first, always, ctx, scopes, sure)
                 self._apply(st, first, scopes, cardvars)
                 self._apply(st, always, scopes, cardvars)
             if not isinstance(st, (ast.Pass, ast.Announce, ast.Reveal, ast.Hide)):
@@ -172,7 +278,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         """The conditions that still hold after a statement that changes `writes` (None: anything)."""
         if writes is None:
             return []
-        return [(f, reads) for f, reads in ctx if reads is not None and not (reads & writes)]
+        return [c for c in ctx if c[1] is not None and not (c[1] & writes)]
 
     def _writes_of(self, st):
         """What a statement may change, as `Flow._writes` says (None: anything), worked out once per
@@ -204,8 +310,13 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         """Whether a statement may end the round or the game (or play a phase, which may)."""
         key = id(st)
         if key not in self._ends:
-            self._ends[key] = may_end(st) or any(
-                self._may_end(x) for body in statements.child_blocks(st) for x in body)
+            phase = self.sym.phases.get(st.name) if isinstance(st, ast.CallPhase) and st.name else None
+            if phase is not None:  # a phase played may end only if its lines may
+                self._ends[key] = True  # (a phase that plays itself, E023: it may)
+                self._ends[key] = any(self._may_end(x) for x in phase.body)
+            else:
+                self._ends[key] = may_end(st) or any(
+                    self._may_end(x) for body in statements.child_blocks(st) for x in body)
         return self._ends[key]
 
     def _forget_lets(self, scopes, writes, st) -> None:
@@ -238,8 +349,9 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         return out
 
     def _context(self, cond, scopes, negate: bool = False) -> tuple:
+        """A condition that holds: (its formula, what it reads, (the condition as written, negated))."""
         f = self._prop(cond, scopes, 0)
-        return (_not(f) if negate else f), self._deep_reads(cond, scopes, 0)
+        return (_not(f) if negate else f), self._deep_reads(cond, scopes, 0), (cond, negate)
 
     def _if(self, st: ast.If, first, always, ctx, scopes, cardvars, sure):
         ends, before = [], []
@@ -249,7 +361,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
             ends.append(self._block(body, first, always, ctx + before + ([here] if here else []), scopes,
                                     cardvars, sure))
             if here:
-                before = before + [(_not(here[0]), here[1])]
+                before = before + [(_not(here[0]), here[1], (cond, True))]
         ends.append(self._block(st.orelse, first, always, ctx + before, scopes, cardvars, sure))
         return _join([e[0] for e in ends]), _join([e[1] for e in ends])
 
@@ -258,9 +370,15 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         the phases it plays)."""
         key = id(stmts)
         if key not in self._choices_in:
-            self._choices_in[key] = any(isinstance(st, ast.Choose) or any(self._has_choice(b) for b in
-                                                                          statements.child_blocks(st)) for st in stmts)
+            self._choices_in[key] = False  # (a phase that plays itself, E023: not followed again)
+            self._choices_in[key] = any(isinstance(st, ast.Choose) or self._plays_choice(st) or any(
+                self._has_choice(b) for b in statements.child_blocks(st)) for st in stmts)
         return self._choices_in[key]
+
+    def _plays_choice(self, st) -> bool:
+        """Whether a line plays a phase that holds a `chooses` (its conditions go with it)."""
+        phase = self.sym.phases.get(st.name) if isinstance(st, ast.CallPhase) and st.name else None
+        return phase is not None and self._has_choice(phase.body)
 
     def _loop(self, st, first, always, ctx, scopes, cardvars, sure):
         passes = unrolled(self, st, scopes)
@@ -308,7 +426,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         closed = _all(_not(o) for o in opens)
         if closed == FALSE:
             return
-        given = _all(f for f, _ in ctx)
+        given = _all(c[0] for c in ctx)
         whole = _and(given, closed)
         hull = {}
         for key, by_n in always.sizes.items():
@@ -410,6 +528,12 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         f = TRUE if alt.source is None or listed or numbers else self._fresh()
         if alt.where is None:
             return f
+        named = self.c.sym.named_values.get(alt.vtype)
+        if named is not None and listed:  # some declared values written out: `a kind k from [grand, null]`
+            names = [x for x, _ in named.items]
+            domain = [names.index(i.name) for i in alt.source.items if isinstance(i, ast.Name) and i.name in names]
+            if len(domain) == len(alt.source.items):
+                return _and(f, self._value_exists(alt.where, alt.var, scopes, 0, alt.vtype, domain))
         return _and(f, self._value_exists(alt.where, alt.var, scopes, 0, alt.vtype if alt.source is None else None))
 
     def _listed_numbers(self, source) -> Optional[tuple]:
@@ -421,22 +545,23 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
         return _or_all(self._prop(_subst(where, {var: ast.Number(where.span, k)}), scopes, depth + 1)
                        for k in numbers)
 
-    def _value_exists(self, e, var: str, scopes, depth: int, every=None):
+    def _value_exists(self, e, var: str, scopes, depth: int, every=None, domain=None):
         """Whether some value meets `e` (about the value `var`), as a formula; `every`: the type of a
-        choice offering every value of its type (a rank, a suit, a declared value), else None."""
+        choice offering every value of its type (a rank, a suit, a declared value), else None;
+        `domain`: the places of the declared values it offers when a list names some of them."""
         if depth > MAX_DEPTH:
             return self._fresh()
         if not _mentions(e, var):
             return self._prop(e, scopes, depth)
         if isinstance(e, ast.Binary) and e.op == "or":
-            return _or(self._value_exists(e.left, var, scopes, depth + 1, every),
-                       self._value_exists(e.right, var, scopes, depth + 1, every))
+            return _or(self._value_exists(e.left, var, scopes, depth + 1, every, domain),
+                       self._value_exists(e.right, var, scopes, depth + 1, every, domain))
         if isinstance(e, ast.Binary) and e.op == "and":
             if not _mentions(e.left, var):
                 return _and(self._prop(e.left, scopes, depth + 1),
-                            self._value_exists(e.right, var, scopes, depth + 1, every))
+                            self._value_exists(e.right, var, scopes, depth + 1, every, domain))
             if not _mentions(e.right, var):
-                return _and(self._value_exists(e.left, var, scopes, depth + 1, every),
+                return _and(self._value_exists(e.left, var, scopes, depth + 1, every, domain),
                             self._prop(e.right, scopes, depth + 1))
         me = ast.Name
         if (every in ("rank", "suit") and isinstance(e, ast.Binary) and e.op == "has"
@@ -460,7 +585,7 @@ class NonEmpty(ZoneFacts, ValueBounds, Theory):
                 if sym is not None and sym.kind == "value" and sym.decl is named:
                     k, n = [x for x, _ in named.items].index(right.name), len(named.items)
                     return ("const", any({"==": j == k, "!=": j != k, "<": j < k, ">": j > k, "<=": j <= k,
-                                          ">=": j >= k}[op] for j in range(n)))
+                                          ">=": j >= k}[op] for j in (range(n) if domain is None else domain)))
         return self._fresh()
 
     @staticmethod

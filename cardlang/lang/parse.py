@@ -48,6 +48,7 @@ class _ToAst(_Declarations):
         self.file = file
         self.problems: list = []  # interpolations `{…}` that are not expressions
         self.part_cost = 0  # characters of the file's `{…}` parts and braces so far (MAX_TEXT_PARTS)
+        self.names_all = False  # whether the file names something `all` (then `deal all` is that name)
         self.hard_names: frozenset = frozenset()  # words that alone are expressions the file names things
 
     def S(self, meta) -> Span:
@@ -69,6 +70,9 @@ class _ToAst(_Declarations):
 
     def pass_stmt(self, meta, c):
         return ast.Pass(self.S(meta))
+
+    def break_stmt(self, meta, c):
+        return ast.Break(self.S(meta))
 
     def target_name(self, meta, c):
         return ast.Target(self.S(meta), str(c[0]), None, "name")
@@ -107,6 +111,12 @@ class _ToAst(_Declarations):
 
     def deal_stmt(self, meta, c):
         return ast.Deal(self.S(meta), c[0], c[1], c[2], c[3])
+
+    def deal_all_stmt(self, meta, c):
+        _, word, _, source, _, dest, facing = c
+        # a file that names something `all` meant that name (`var all = 3`, `deal all from …`)
+        count = ast.Name(self.T(word), "all") if self.names_all else None
+        return ast.Deal(self.S(meta), count, source, dest, facing)
 
     def shuffle_stmt(self, meta, c):
         return ast.Shuffle(self.S(meta), c[0])
@@ -600,6 +610,8 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
                 return None, [deep]
             builder = _ToAst(file)
             builder.hard_names = hard_names(tree)
+            builder.names_all = any(True for _ in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME"
+                                                                     and v == "all"))
             _HARD_NAMES.set(builder.hard_names)  # (the `{…}` parts of its texts are parsed on their own)
             decls = builder.transform(tree)
             if builder.problems:

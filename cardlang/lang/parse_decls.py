@@ -5,10 +5,21 @@ module of its own. Each method is named as its grammar rule and builds its `ast`
 
 from __future__ import annotations
 
+from typing import Optional
+
+import attrs
 from lark import Token, Transformer, v_args
 
 from . import ast
 from .text_literals import unquote
+
+
+@attrs.define(frozen=True)
+class _DeckRank:
+    """A rank of `deck ranks …`, maybe with how players read it (`DrawTwo "Draw Two"`)."""
+
+    name: str
+    label: Optional[str]
 
 
 @v_args(meta=True)
@@ -103,10 +114,14 @@ class _Declarations(Transformer):
 
     def deck_custom(self, meta, c):
         extras = c[-1] or ()
-        ranks = tuple(str(t) for t in c[:-1] if isinstance(t, Token))
+        ranks = [t for t in c[:-1] if isinstance(t, _DeckRank)]
         suits = [t for t in c[:-1] if isinstance(t, tuple)]
-        return ast.DeckSpec(self.S(meta), None, ranks, tuple(n for n, _, _ in suits), extras,
-                            tuple((short, span) for _, short, span in suits))
+        labels = tuple(r.label for r in ranks) if any(r.label for r in ranks) else ()
+        return ast.DeckSpec(self.S(meta), None, tuple(r.name for r in ranks), tuple(n for n, _, _ in suits), extras,
+                            tuple((short, span) for _, short, span in suits), labels)
+
+    def deck_rank(self, meta, c):
+        return _DeckRank(str(c[0]), unquote(c[1]) if c[1] is not None else None)
 
     def deck_only_named(self, meta, c):
         """`deck with 4 Wild, 2 Skip`: a deck of named cards only, no ranks, no suits."""
@@ -214,7 +229,11 @@ class _Declarations(Transformer):
         return ast.DefineDecl(self.S(meta), str(c[0]), c[1] or (), c[2], self.T(c[0]))
 
     def score_decl(self, meta, c):
-        return ast.ScoreDecl(self.S(meta), str(c[0]), c[1], str(c[2]) if c[2] is not None else None)
+        return ast.ScoreDecl(self.S(meta), str(c[0]), c[1], str(c[2]) if c[2] is not None else None,
+                             among_seats=c[3] is not None)
+
+    def among_seats(self, meta, c):
+        return True
 
     def score_order(self, meta, c):
         return c[0]

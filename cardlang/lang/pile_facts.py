@@ -62,7 +62,8 @@ def unrolled(checker, st, scopes) -> Optional[list]:
     items = listed_numbers(checker.sym.zone_counts, st.source)
     if not items:
         return None
-    if any(isinstance(x, (ast.Choose, ast.Let, ast.CallPhase)) or any(statements.child_blocks(x)) for x in st.body):
+    if any(isinstance(x, (ast.Choose, ast.Let, ast.CallPhase, ast.Break)) or any(statements.child_blocks(x))
+           for x in st.body):
         return None
     return [tuple(_subst_stmt(x, {st.var: ast.Number(st.source.span, i)}) for x in st.body) for i in items]
 

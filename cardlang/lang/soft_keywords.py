@@ -236,7 +236,8 @@ def hard_callables() -> frozenset:
     """The keywords that, followed by `(x)`, make an expression of the language (`not(x)`,
     `count(x)`): they cannot name what is called so (a definition or a phase with parameters, a
     per-player variable or zone, an order, points or a ranking)."""
-    return frozenset(w for w in set(keywords().values()) if w in hard_words() or _keyword_reads(w, f"{w}(x)", "expr"))
+    return frozenset(w for w in set(keywords().values())
+                     if hard_words().get(w) == "an expression" or _keyword_reads(w, f"{w}(x)", "expr"))
 
 
 HARD_WORD_HELP = ("rename it (`{name}_`, or a word that says what it holds); `cardlang fmt --upgrade` renames it "
@@ -254,8 +255,11 @@ def hard_callable_message(word: str, what: str) -> str:
 
 
 def hard_names(tree) -> frozenset:
-    """The words of `hard_words()` that a parsed file gives as names (`var players = 0`)."""
-    hard = hard_words()
+    """The words of `hard_words()` that a parsed file gives as names (`var players = 0`); a word that
+    alone is a statement (`pass`, `break`) only where it names a phase (a line that names it)."""
+    hard = {w for w, what in hard_words().items() if what == "an expression"}
+    phases = {str(t.children[0]) for t in tree.find_data("phase_decl")}
+    hard |= {w for w in hard_words() if w in phases}
     return frozenset(str(t) for t in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME" and v in hard))
 
 

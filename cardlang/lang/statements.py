@@ -45,9 +45,9 @@ def _(st: ast.Choose) -> list:
     return [a.body for a in st.alternatives]
 
 
-for _leaf in (ast.Pass, ast.Passes, ast.Set, ast.Let, ast.Add, ast.Move, ast.Deal, ast.Shuffle, ast.Swap, ast.Reveal, ast.Hide,
-              ast.TellFace, ast.TellWhich, ast.ForgetOrder, ast.Announce, ast.Reverse, ast.SetDirection, ast.Eliminate,
-              ast.EndGame, ast.EndRound, ast.CallPhase, ast.PutIn, ast.Betting, ast.Award):
+for _leaf in (ast.Pass, ast.Passes, ast.Set, ast.Let, ast.Add, ast.Move, ast.Deal, ast.Shuffle, ast.Swap, ast.Reveal,
+              ast.Hide, ast.TellFace, ast.TellWhich, ast.ForgetOrder, ast.Announce, ast.Reverse, ast.SetDirection,
+              ast.Break, ast.Eliminate, ast.EndGame, ast.EndRound, ast.CallPhase, ast.PutIn, ast.Betting, ast.Award):
     child_blocks.register(_leaf)(lambda st: [])  # (a statement with no block inside)
 del _leaf
 

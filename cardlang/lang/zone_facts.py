@@ -75,6 +75,15 @@ def _to_players(dest) -> bool:
     return isinstance(dest, ast.Call) and len(dest.args) == 1 and isinstance(dest.args[0], ast.Players)
 
 
+def _eliminates_in(stmts) -> bool:
+    """Whether statements may put a player out: `eliminate`, or a phase played (which may)."""
+    for st in stmts:
+        if isinstance(st, (ast.Eliminate, ast.CallPhase)):
+            return True
+        if any(_eliminates_in(body) for body in statements.child_blocks(st)):
+            return True
+    return False
+
 class ZoneFacts:
     """The zone facts' transfer functions (mixed into `NonEmpty`, which has `sym`, `flow`, `counts`
     and `_card_source`)."""
@@ -224,11 +233,18 @@ class ZoneFacts:
         before = {k: {n: self._size(facts, k, n) for n in self.counts} for k in targets}
         empty = all(v == (0, 0) for k in targets for v in before[k].values())
         for n in self.counts:
-            k = self._count_at(st.count, scopes, n, facts)
+            k = self._count_at(st.count, scopes, n, facts) if st.count is not None else None
             m = self.flow._zones_dealt(dest, n)
             s = self._size(facts, src, n)
+            if st.count is None and s is not None and m and (facts.all_in or not _to_players(dest)):
+                # `deal all`: the zone empties; each place gets its share, one more for the first ones
+                new_src[n] = (0, 0)
+                for key in targets:
+                    d = before[key][n]
+                    before[key][n] = (d[0] + s[0] // m, d[1] - (-s[1] // m)) if d is not None else None
+                continue
             if k is None or k < 0 or m is None:
-                new_src[n] = (0, s[1]) if s is not None else None
+                new_src[n] = (0, 0) if st.count is None else (0, s[1]) if s is not None else None
                 for key in targets:
                     before[key][n] = None
                 continue
@@ -270,6 +286,7 @@ class ZoneFacts:
     @_apply.register(ast.SetDirection)
     @_apply.register(ast.EndGame)
     @_apply.register(ast.EndRound)
+    @_apply.register(ast.Break)  # (what follows it in its block is not reached: joining there is safe)
     @_apply.register(ast.PutIn)  # (chips, not cards)
     @_apply.register(ast.Betting)
     @_apply.register(ast.Award)
@@ -310,9 +327,35 @@ class ZoneFacts:
             facts.random = facts.random - {a, b}
 
     @_apply.register(ast.Eliminate)  # (the eliminated player's cards are put away)
-    @_apply.register(ast.CallPhase)  # (a phase is not followed: anything may have moved)
     def _apply_anything(self, st, facts: Facts, scopes, cardvars: dict) -> None:
         self._forget_all(facts)
+
+    @_apply.register
+    def _apply_call(self, st: ast.CallPhase, facts: Facts, scopes, cardvars: dict) -> None:
+        """A phase played: what it may change is lost, the rest still holds (the phase's own choices
+        are decided where it is walked, from what holds where it is played)."""
+        changed = self._phase_changes(st.name)
+        if changed is None:
+            self._forget_all(facts)
+            return
+        kept = self._drop(facts, (set(changed), set()))
+        facts.sizes, facts.random = kept.sizes, kept.random
+        if _eliminates_in(self.sym.phases[st.name].body):  # (or a phase it plays: `puts_out` says so)
+            facts.all_in = False
+
+    def _phase_changes(self, name) -> Optional[list]:
+        """The zone families a phase may change, through the phases it plays too (None: any, or a
+        phase the walk cannot follow: unknown, or one that plays itself, E023)."""
+        cache = self._phase_changes_cache
+        if name in cache:
+            return cache[name]
+        cache[name] = None  # (while it is worked out: a circle of calls changes anything)
+        phase = self.sym.phases.get(name) if name else None
+        if phase is None:
+            return None
+        touched = self._touched(phase.body, [{p.name: None for p in phase.params}], None, {}, set())
+        cache[name] = None if touched is None else sorted(touched[0] | touched[1])
+        return cache[name]
 
     @functools.singledispatchmethod
     def _changes(self, st, scopes, cardvars: dict) -> Optional[list]:
@@ -335,6 +378,7 @@ class ZoneFacts:
     @_changes.register(ast.SetDirection)
     @_changes.register(ast.EndGame)
     @_changes.register(ast.EndRound)
+    @_changes.register(ast.Break)
     @_changes.register(ast.PutIn)
     @_changes.register(ast.Betting)
     @_changes.register(ast.Award)
@@ -366,9 +410,12 @@ class ZoneFacts:
 
     @_changes.register(ast.Swap)
     @_changes.register(ast.Eliminate)
-    @_changes.register(ast.CallPhase)
     def _changes_any(self, st, scopes, cardvars: dict) -> Optional[list]:
         return None
+
+    @_changes.register
+    def _changes_call(self, st: ast.CallPhase, scopes, cardvars: dict) -> Optional[list]:
+        return self._phase_changes(st.name)
 
     def _touched(self, stmts, scopes, var: Optional[str], cardvars: dict, seen: set):
         """The zones a block may change: (names, names changed only as `z(var)`), or None for any."""

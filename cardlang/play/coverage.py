@@ -69,20 +69,39 @@ class Coverage:
 
 def coverage_entries(points, hits, offered) -> list:
     """One dict per rule point, in file order: file, line, kind, label, hits (offered for choices);
-    a betting round is one entry (kind `bets`, hits: the rounds begun) with its `parts`."""
+    a betting round is one entry (kind `bets`, hits: the rounds begun) with its `parts`; an
+    alternative of a card and a pile (`… and a pile k from column`), which the engines offer pile by
+    pile, is one entry for the alternative as written, with each pile's counts in `piles`."""
     out = []
     rounds = {span: i for i, (kind, span, _, _) in enumerate(points) if kind == bet_counts.KINDS[0]}
+    piles = _pile_points(points, rounds)
     for i, (kind, span, pc, extra) in enumerate(points):
         if span in rounds and i != rounds[span]:  # a part of a betting round: in its entry
+            continue
+        group = piles.get((span, extra[0])) if kind == "choose" and extra is not None else None
+        if group is not None and i != group[0]:  # a pile of an alternative: in its entry
             continue
         line, label = rule_text(kind, span)
         entry = {"file": span.file, "line": line, "kind": kind, "label": label, "hits": hits[i]}
         if kind == "choose":
             entry["offered"] = offered[i]
+        if group is not None:
+            entry["hits"], entry["offered"] = sum(hits[j] for j in group), sum(offered[j] for j in group)
+            entry["piles"] = [{"pile": k, "hits": hits[j], "offered": offered[j]} for k, j in enumerate(group, 1)]
         if span in rounds:
             entry["parts"] = betting_parts(points, hits, offered, i)
         out.append((span.file, line, span.column, entry))
     return [e for *_, e in sorted(out, key=lambda t: t[:3])]
+
+
+def _pile_points(points, rounds: dict) -> dict:
+    """(span, choice) -> the rule points of an alternative written once and offered pile by pile
+    (the lowering makes one alternative per pile, in pile order, all with the span as written)."""
+    found: dict = {}
+    for i, (kind, span, _, extra) in enumerate(points):
+        if kind == "choose" and extra is not None and span not in rounds:
+            found.setdefault((span, extra[0]), []).append(i)
+    return {key: group for key, group in found.items() if len(group) > 1}
 
 
 # ------------------------------------------------------------------ betting rounds
@@ -118,9 +137,10 @@ def choice_entries(entries: list) -> list:
 def merge_entries(a: dict, b: dict) -> dict:
     """Two coverage entries of the same rule (two batches of games) as one."""
     out = dict(a, hits=a["hits"] + b["hits"], offered=(a.get("offered") or 0) + (b.get("offered") or 0))
-    if "parts" in a:
-        out["parts"] = [dict(p, **{f: p[f] + q[f] for f in ("hits", "offered") if f in p})
-                        for p, q in zip(a["parts"], b["parts"])]
+    for detail in ("parts", "piles"):
+        if detail in a:
+            out[detail] = [dict(p, **{f: p[f] + q[f] for f in ("hits", "offered") if f in p})
+                           for p, q in zip(a[detail], b[detail])]
     return out
 
 

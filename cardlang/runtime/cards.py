@@ -47,13 +47,14 @@ class Deck:
     @classmethod
     def build(cls, name: str, ranks: Sequence[str], suits: Sequence[str], jokers: int = 0, *,
               copies: Optional[Sequence[int]] = None, named: Sequence[tuple] = (), decks: int = 1,
-              shorts: Optional[Sequence[str]] = None) -> "Deck":
+              shorts: Optional[Sequence[str]] = None, rank_labels: Sequence = ()) -> "Deck":
         """A deck of `ranks` × `suits`, each rank `copies[r]` times (once by default), then the named
-        suitless cards (`(rank, count, label)`), then jokers; all of it `decks` times (a shoe)."""
+        suitless cards (`(rank, count, label)`), then jokers; all of it `decks` times (a shoe).
+        `rank_labels`: per suited rank, how players read it (`Draw Two` for `DrawTwo`) or None."""
         nsuited = len(ranks)
         copies = tuple(copies) if copies is not None else (1,) * nsuited
         all_ranks = tuple(ranks) + tuple(r for r, _, _ in named)
-        labels = (None,) * nsuited + tuple(label for _, _, label in named)
+        labels = (tuple(rank_labels) or (None,) * nsuited) + tuple(label for _, _, label in named)
         one: list = []  # (rank index, suit index) of one deck, in id order
         for r in range(nsuited):
             for s in range(len(suits)):
@@ -128,6 +129,9 @@ class Deck:
             label = self.rank_labels[r] if r < len(self.rank_labels) else None
             return (label or self.rank_name(card)) + tag
         rank = self.rank_name(card)
+        r = self.card_rank[card]
+        if r < len(self.rank_labels) and self.rank_labels[r]:  # as the deck line writes it: `Draw Two of red`
+            return f"{self.rank_labels[r]} of {suit}{tag}"
         if len(rank) > 2 and rank[0].isalpha():  # a word: `Skip of blue` reads, `Skipb` does not
             return f"{rank} of {suit}{tag}"
         if ascii or suit not in SUIT_SYMBOLS:
@@ -148,6 +152,12 @@ class Deck:
         return found
 
     def _face_ids(self, text: str) -> tuple:
+        words = text.split()
+        if len(words) > 3 and words[-2].lower() == "of":  # a rank as players read it: `Draw Two of red`
+            said = " ".join(words[:-2]).lower()
+            for r, label in enumerate(self.rank_labels):
+                if label and label.lower() == said:
+                    text = f"{self.ranks[r]} of {words[-1]}"
         literal = _LITERAL.match(text)
         if literal:  # `Q of spades`: a rank and a suit's full name
             rank, suit_name = literal.group(1), literal.group(2).lower()

@@ -89,7 +89,8 @@ def rename_hard_names(source: str) -> str:
 
 UPGRADES = (
     Upgrade("names that are words alone", "A name may be any word of the language except those that alone "
-            "are an expression or a statement (`players`, `seats`, `teams`, `true`, `false`, `none`, `pass`)",
+            "are an expression (`players`, `seats`, `teams`, `true`, `false`, `none`), and a phase may not "
+            "be named by a word that alone is a statement (`pass`, `break`)",
             rename_hard_names),
 )
 

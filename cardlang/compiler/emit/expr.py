@@ -430,7 +430,7 @@ class ExprEmitter:
     def x_BestScorers(self, w, e: ir.BestScorers):
         score = self.program.em.compile_expr(e.value)  # (its own function: it reads the seat from its slot)
         return (f"{self.c(seats.best_scorers)}(s, {w.index(e.slot)}, {self.c(score)}, {e.lowest}, "
-                f"{self.c(e.sitting)})")
+                f"{self.c(e.sitting)}, {e.everyone})")
 
     # ----------------------------------------------------------------------- texts
     def text(self, w, t: ir.Text, values=None) -> str:

@@ -154,7 +154,8 @@ SIMPLE = (ir.Assign, ir.Increase, ir.Move, ir.Deal, ir.Shuffle, ir.SwapZones, ir
 
 
 def straight(st) -> bool:
-    """Whether a statement cannot stop the run (no choice, phase or end inside)."""
+    """Whether a statement cannot stop the run (no choice, phase or end inside; no `break`, a jump of
+    the graph out of its loop)."""
     if isinstance(st, SIMPLE):
         return True
     if isinstance(st, ir.If):
@@ -192,6 +193,7 @@ class Builder:
         self.g = Graph()
         self.g.nslots = program.nslots
         self.calls: list = []  # (pc, phase) of each call
+        self.breaks: list = []  # per loop being laid out, innermost last: the pc of each `break`'s `Jump`
         self._bets: dict = {}  # span of a betting round -> its first rule point
 
     def slot(self, name: str) -> int:
@@ -225,7 +227,7 @@ class Builder:
         starts, returns = {}, {}
         for name, phase in p.phases.items():
             starts[name] = len(g.ops)
-            self.block(phase.body)
+            self.block(phase.body)  # (a `break` is inside a loop of its own block: E059)
             returns[name] = self.add(lambda pc: Return(phase.span))
         callers = collections.Counter(phase.name for _, phase in self.calls)  # (phases call phases too)
         for pc, phase in self.calls:  # a phase called from one place returns there by a jump
@@ -294,23 +296,37 @@ class Builder:
         index = self.slot(f"{self.p.slot_names.get(st.slot, 'item')}_at")
         self.add(lambda pc: ForStart(st.span, st, index, pc + 1))
         head = self.add(lambda pc: ForNext(st.span, st, index, pc + 1, -1))
-        self.block(st.body)
+        self.loop_body(st.body)
         self.add(lambda pc: Jump(st.span, head))
-        self._patch(head, end=len(self.g.ops))
+        self._end_loop(head)
 
     def b_Repeat(self, st: ir.Repeat):
         slot = self.slot("repeats_left")
         self.add(lambda pc: RepeatStart(st.span, st.count, slot, pc + 1))
         head = self.add(lambda pc: RepeatNext(st.span, slot, pc + 1, -1))
-        self.block(st.body)
+        self.loop_body(st.body)
         self.add(lambda pc: Jump(st.span, head))
-        self._patch(head, end=len(self.g.ops))
+        self._end_loop(head)
 
     def b_While(self, st: ir.While):
         head = self.add(lambda pc: WhileTest(st.span, st.cond, st.negate, pc + 1, -1))
-        self.block(st.body)
+        self.loop_body(st.body)
         self.add(lambda pc: Jump(st.span, head))
-        self._patch(head, end=len(self.g.ops))
+        self._end_loop(head)
+
+    def loop_body(self, body) -> None:
+        """A loop's body, whose `break`s jump to the loop's end (`_end_loop`)."""
+        self.breaks.append([])
+        self.block(body)
+
+    def _end_loop(self, head: int) -> None:
+        end = len(self.g.ops)
+        self._patch(head, end=end)
+        for j in self.breaks.pop():
+            self._patch(j, target=end)
+
+    def b_Break(self, st: ir.Break):
+        self.breaks[-1].append(self.add(lambda pc: Jump(st.span, -1)))
 
     def b_CallPhase(self, st: ir.CallPhase):
         pc = self.add(lambda pc: Call(st.span, st.phase, st.args, pc + 1, False))

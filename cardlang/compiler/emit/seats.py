@@ -38,12 +38,13 @@ def set_direction(s, slot: int, reversed_: bool, direction: str) -> None:
         effects.direction_now(s, direction)
 
 
-def best_scorers(s, slot: int, score, lowest: bool, sitting) -> tuple:
-    """The seats still in (sitting out counts as in) whose score is the best, seat by seat from 0."""
+def best_scorers(s, slot: int, score, lowest: bool, sitting, everyone: bool = False) -> tuple:
+    """The seats still in (sitting out counts as in; every seat with `everyone`) whose score is the
+    best, seat by seat from 0."""
     sit = (s.v[sitting] or ()) if sitting is not None else ()
     scores = {}
     for q in range(len(s.active)):
-        if s.active[q] or q in sit:
+        if everyone or s.active[q] or q in sit:
             s.v[slot] = q
             scores[q] = score(s)
     if not scores:
