@@ -8,6 +8,8 @@ how a fused run of statements that cannot stop runs (passes/fusion.py); the op g
 
 from __future__ import annotations
 
+from typing import Optional
+
 import contextlib
 
 from .. import ir
@@ -23,7 +25,7 @@ from ...runtime import bet_counts
 from . import helpers, seats
 from .code import Name, Number
 from .expr import ExprEmitter
-from ..ir_facts import apart, writes
+from ..ir_facts import apart, writes, zone_ids
 
 
 class StmtEmitter(ExprEmitter):
@@ -103,14 +105,21 @@ class StmtEmitter(ExprEmitter):
             w.line(f"v[{slot}] = tuple({items})")
 
     # ----------------------------------------------------------------- cards
-    def _learn(self, w, moving: str, dest: str, face) -> None:
-        """Who learns the cards `moving` put on zone `dest`: whoever sees it, everyone, or nobody more."""
+    def _learn(self, w, moving: str, dest: str, face, zone: ir.Expr = None) -> None:
+        """Who learns the cards `moving` put on zone `dest`: whoever sees it, everyone, or nobody more.
+        (`zone`: the destination's expression, when its seats are known: `_vis`.)"""
         if self.run.quiet:
             if face == "up":
                 w.line("if s.log is not None:")
                 w.line(f"    {self.c(helpers.face_up)}(s, {dest}, {moving}, {self.c(self.layout.zone_names, 'zone_names')})")
             return
-        if face is None:
+        seen = self._seen(zone)
+        if face is None and seen is not None:  # (a mask known here: no test at run time)
+            if seen:
+                w.line("known = s.known")
+                w.line(f"for c in {moving}:")
+                w.line(f"    known[c] |= {seen}")
+        elif face is None:
             add = w.fresh("_m")
             w.line(f"{add} = {self.c(self.layout.zone_vis, 'zone_vis')}[{dest}]")
             w.line(f"if {add}:")
@@ -124,21 +133,38 @@ class StmtEmitter(ExprEmitter):
             w.line("if s.log is not None:")
             w.line(f"    {self.c(helpers.face_up)}(s, {dest}, {moving}, {self.c(self.layout.zone_names, 'zone_names')})")
 
-    def _unseen(self, w, face, dest: str, moving: str, src: str = None) -> str:
+    def _seen(self, zone) -> Optional[int]:
+        """The seats that see the cards of zone expression `zone` (a mask), when every zone it can
+        give is seen by the same seats, else None (then read from the table at run time)."""
+        ids = None if zone is None else zone_ids(zone, self.layout.players)
+        masks = set() if ids is None else {self.layout.zone_vis[z] for z in ids}
+        return masks.pop() if len(masks) == 1 else None
+
+    def _vis(self, dest: str, zone) -> str:
+        """Who sees the cards of zone `dest` (its expression `zone`, or None): a mask written in
+        when `_seen` knows it, else the table's entry."""
+        seen = self._seen(zone)
+        return f"{self.c(self.layout.zone_vis, 'zone_vis')}[{dest}]" if seen is None else str(seen)
+
+    def _unseen(self, w, face, dest: str, moving: str, src: str = None, zone: ir.Expr = None) -> str:
         """Before a move: the zones some seat sees a card leave without seeing which, into a local
-        (`runtime.among.before`; the reference's `_unseen`), or "" when no seat can be blind to it."""
+        (`runtime.among.before`; the reference's `_unseen`), or "" when no seat can be blind to it.
+        (`zone`: the destination's expression, when its seats are known: `_vis`.)"""
         held = among.held(self.layout)
         if self.run.quiet or not any(held):
             return ""
         g = w.fresh("_g")
-        after = f"{self.c(self.layout.zone_vis, 'zone_vis')}[{dest}]" if face is None else \
-            str(self.layout.all) if face == "up" else "0"
+        after = self._vis(dest, zone) if face is None else str(self.layout.all) if face == "up" else "0"
         w.line(f"{g} = None")
         test = f"{self.c(held, 'held')}[{src}]" if src is not None else "True"
-        if face == "up":  # (every seat sees which cards, not from which places: runtime/among.py)
+        seen = self._seen(zone) if face is None and src is not None else None
+        blind = None if seen is None else self.layout.all & ~seen  # (the seats of `held` are among `all`)
+        if face == "up" or blind == 0:  # (every seat sees which cards, not from which places: runtime/among.py)
             test = f"s.among is not None and {test}"
+        elif blind is not None and blind == self.layout.all:  # (nobody sees them arrive: every seat of `held`)
+            pass
         elif face is None and src is not None:  # (a seat that sees them arrive: only if it tracks cards)
-            test += f" & ~{after} or s.among is not None and {self.c(held, 'held')}[{src}]"
+            test += f" & {blind if blind is not None else '~' + after} or s.among is not None and {self.c(held, 'held')}[{src}]"
         w.line(f"if {test}:")
         w.line(f"    {g} = {self.c(among.before)}(s, {moving}, {self.c(held, 'held')}, {after})")
         return g
@@ -166,12 +192,12 @@ class StmtEmitter(ExprEmitter):
                 w.line(f"if {c} is not None:")
             with w.indent(0 if sure else 1):
                 w.line("loc = s.loc")
-                g = self._unseen(w, face, dest, f"({c},)", f"loc[{c}]")
+                g = self._unseen(w, face, dest, f"({c},)", f"loc[{c}]", st.zone)
                 w.line(f"s.zones[loc[{c}]].remove({c})")
                 w.line(f"s.zones[{dest}].insert(0, {c})" if st.bottom else f"s.zones[{dest}].append({c})")
                 w.line(f"loc[{c}] = {dest}")
-                if face is None and not self.run.quiet:
-                    w.line(f"s.known[{c}] |= {self.c(self.layout.zone_vis, 'zone_vis')}[{dest}]")
+                if face is None and not self.run.quiet and self._seen(st.zone) != 0:  # (nobody sees: nobody learns)
+                    w.line(f"s.known[{c}] |= {self._vis(dest, st.zone)}")
                 elif face == "up":
                     texts = tuple(face_up_text(name, 1) for name in names)  # (the line, made once a zone)
                     if not self.run.quiet:
@@ -187,7 +213,7 @@ class StmtEmitter(ExprEmitter):
             dest = self._zone_at(w, st.zone)
             w.line(f"if {pile}:")
             with w.indent():
-                g = self._unseen(w, face, dest, pile, src)
+                g = self._unseen(w, face, dest, pile, src, st.zone)
                 whole = apart(cards.zone, st.zone, self.layout.players)  # never onto itself: no copy to take
                 if whole:
                     moving = pile
@@ -198,7 +224,7 @@ class StmtEmitter(ExprEmitter):
                 w.line("loc = s.loc")
                 w.line(f"for c in {moving}:")
                 w.line(f"    loc[c] = {dest}")
-                self._learn(w, moving, dest, face)
+                self._learn(w, moving, dest, face, st.zone)
                 if whole:
                     w.line(f"{pile}.clear()")
                 self._merge(w, g)
