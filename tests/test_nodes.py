@@ -8,11 +8,11 @@ import attrs
 import pytest
 
 from cardlang.compiler import ir
-from cardlang.lang import ast, ast_decls
+from cardlang.lang import ast, ast_base, ast_decls
 from cardlang.lang.diagnostics import Span
 from cardlang.lang.nodes import node
 
-NODE_CLASSES = [c for module in (ast, ast_decls, ir) for _, c in inspect.getmembers(module, inspect.isclass)
+NODE_CLASSES = [c for module in (ast, ast_base, ast_decls, ir) for _, c in inspect.getmembers(module, inspect.isclass)
                 if c.__module__ == module.__name__ and getattr(c, "__repr__", None) is ast.Expr.__repr__]
 SPAN = Span("f.cards", 1, 2, 3, 4)
 

@@ -6,6 +6,7 @@ from typing import Optional
 
 from .diagnostics import Span
 from .nodes import node
+from .ast_base import Expr
 from .ast_decls import (  # noqa: F401 (the declarations, read as `ast.…`)
     Decl,
     GameDecl,
@@ -37,13 +38,6 @@ from .ast_decls import (  # noqa: F401 (the declarations, read as `ast.…`)
 
 
 # ---------------------------------------------------------------- expressions
-@node
-class Expr:
-    """Base of every expression."""
-
-    span: Span
-
-
 @node
 class Number(Expr):
     """An integer literal."""

@@ -3,13 +3,11 @@ declaration, each with its `Span`. `cardlang.lang.ast` re-exports them: read the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
+from .ast_base import Expr
 from .diagnostics import Span
 from .nodes import node
-
-if TYPE_CHECKING:  # (annotations only: `ast` imports this module)
-    from .ast import Expr
 
 
 
