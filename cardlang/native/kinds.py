@@ -138,8 +138,10 @@ class Kinds:
         if isinstance(e, ir.FaceUp):
             raise refuse("`is face up` (who knows a card)", e)
         if isinstance(e, ir.HandValue):
-            raise refuse("poker hand values", e)
+            return INT  # (`native/poker.py`'s kernel)
         if isinstance(e, ir.Combination):
+            if e.name in COUNTING:
+                return INT  # (`native/melds.py`'s counting kernels)
             raise refuse(f"melds (`{e.name}`)", e)
         if isinstance(e, ir.PotValue):
             raise refuse("pots and betting", e)
@@ -148,6 +150,9 @@ class Kinds:
         if isinstance(e, ir.Text):
             return INT if plain_text(e) else TEXT_KIND
         raise refuse(f"the expression {t}", e)
+
+
+COUNTING = ("subsets", "pairs", "runs", "run_cards", "longest_suit")  # the meld functions run natively
 
 
 def plain_text(e) -> bool:
