@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 from cardlang.native.rng import getrandbits
 from cardlang.native.steps import move, deal, swap_zones, swap_cards, pick, reseed, chance_shuffle, chance_below
-from cardlang.native.melds import count_subsets, count_pairs, count_runs, longest_suit
+from cardlang.native.melds import count_subsets, count_pairs, count_runs, longest_suit, deadwood, melded, layoffs
 from cardlang.native.poker import hand_value
 '''
 

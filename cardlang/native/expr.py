@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import poker
+from . import melds, poker
 from .kinds import INT, NONE, SEQ, refuse, text_of
 from .writer import Seq
 
@@ -501,6 +501,10 @@ class ExprEmitter:
         of `native/melds.py`; a refusal of the runtime (MeldError) stops the run."""
         q = self._cards(w, e.args[0])
         name = e.name
+        if name == "deadwood":
+            x = self.tmp(w, f"deadwood({q.whole()}, {q.n}, {self._meld_table(e, melds.deadwood_table)})")
+            w.fail_if(f"{x} < 0", e)  # (more set choices than the runtime tries: its MeldError)
+            return x
         if name == "pairs":
             return self.tmp(w, f"count_pairs({q.whole()}, {q.n}, {self._deck_table('rank')}, "
                                f"{self._deck_table('suit')})")
@@ -516,6 +520,33 @@ class ExprEmitter:
         x = self.tmp(w, f"count_subsets({q.whole()}, {q.n}, {table}, {total})")
         w.fail_if(f"{x} < 0", e)  # (a value below 0, or more cards than an int64 count holds)
         return x
+
+    def _meld_table(self, e, build) -> str:
+        """The kernel table `build(layout.melds)` (refused, naming why, for a rule it cannot hold)."""
+        try:
+            return self.kernel_table((build.__name__,), lambda: build(self.layout.melds))
+        except NotImplementedError as why:
+            raise refuse(f"melds (`{e.name}`: {why})", e) from None
+
+    def s_Combination(self, w, e):
+        """`melded`, `layoffs` by the kernels of `native/melds.py` (at most 63 card ids: a mask)."""
+        if self.layout.deck.size > 63:
+            raise refuse(f"melds (`{e.name}`) over a deck of more than 63 cards", e)
+        q = self._cards(w, e.args[0])
+        if e.name == "layoffs":
+            onto = self._cards(w, e.args[1])
+        table = self._meld_table(e, melds.arrangement_table)
+        out = self.buffer(w)
+        if e.name in ("melded", "melds"):  # (`melds` is a text of the same arrangement)
+            w.line(f"{out.n} = melded({q.whole()}, {q.n}, {table}, {out.whole()})")
+        else:
+            w.line(f"{out.n} = layoffs({q.whole()}, {q.n}, {onto.whole()}, {onto.n}, {table}, {out.whole()})")
+        w.fail_if(f"{out.n} < 0", e)  # (more set choices than the runtime tries: its MeldError)
+        return out
+
+    def fx_Combination(self, w, e):
+        """`melds(cards)` (a text) is worked out for its MeldError only: the cards' arrangement."""
+        self.s_Combination(w, e)
 
     def i_TeamTable(self, w, e):
         k = self.i(w, e.index)

@@ -140,8 +140,12 @@ class Kinds:
         if isinstance(e, ir.HandValue):
             return INT  # (`native/poker.py`'s kernel)
         if isinstance(e, ir.Combination):
-            if e.name in COUNTING:
-                return INT  # (`native/melds.py`'s counting kernels)
+            if e.name in COUNTING or e.name == "deadwood":
+                return INT  # (`native/melds.py`'s kernels)
+            if e.name in ("melded", "layoffs"):
+                return SEQ
+            if e.name == "melds":
+                return TEXT_KIND  # (a text: worked out for its refusals only)
             raise refuse(f"melds (`{e.name}`)", e)
         if isinstance(e, ir.PotValue):
             raise refuse("pots and betting", e)
