@@ -207,6 +207,42 @@ def test_cache_is_keyed_and_placed_under_cardlang_cache(monkeypatch, tmp_path):
     assert cache_key("a") != cache_key("b") and cache_key("a") == cache_key("a")
 
 
+@pytest.mark.parametrize("kernel", ["melds.py", "poker.py", "rng.py", "steps.py"])
+def test_the_cache_key_follows_the_kernels_a_module_calls(monkeypatch, kernel):
+    """numba's cache does not notice a changed callee in another module: the key reads its source."""
+    from pathlib import Path as _Path
+
+    import cardlang.native.cache as cache
+
+    real = _Path.read_bytes
+    before = cache_key("a")
+    monkeypatch.setattr(_Path, "read_bytes",
+                        lambda self: real(self) + (b"# changed" if self.name == kernel else b""))
+    assert cache.cache_key("a") != before
+
+
+def test_kernel_tables_are_arguments_not_source(monkeypatch, tmp_path):
+    """The poker ranking and meld tables are built once at load and handed to `play`, never written
+    into the generated module (its module-level tables hold none of them)."""
+    import numpy as np
+
+    from cardlang.native import melds, poker
+    from cardlang.native.cache import load_module
+    from cardlang.native.emit import native_module
+
+    monkeypatch.setenv("CARDLANG_CACHE", str(tmp_path))
+    for path, want in (("examples/knock_rummy.cards", lambda layout: melds.deadwood_table(layout.melds)),
+                       ("games/pioche_poker.cards",
+                        lambda layout: poker.ranking_table(*next(iter(layout.rankings.values()))))):
+        lowered = cardlang.load(str(ROOT / path), players=2).program.lowered
+        source, tables = native_module(lowered)
+        table = want(lowered.layout)
+        assert any(t.shape == table.shape and (t == table).all() for t in tables), path
+        module = load_module(source)  # (imported, not compiled: nothing is called)
+        arrays = [v for v in vars(module).values() if isinstance(v, np.ndarray)]
+        assert not any(a.shape == table.shape and (a == table).all() for a in arrays), path
+
+
 @pytest.mark.slow
 def test_a_fresh_cache_is_written_inside_its_directory_only(monkeypatch, tmp_path):
     monkeypatch.setenv("CARDLANG_CACHE", str(tmp_path / "cache"))

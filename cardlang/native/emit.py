@@ -1,7 +1,7 @@
 """The native emitter: a lowered game (`compiler.lowered.LoweredGame`) as the source of a numba module.
 
 The module plays one whole game a call, as `runtime/playout.py`'s quiet playouts play it on the
-other engines: `play(seed, seat_seeds, mode)` deals from `random.Random(seed)`'s chance, each seat
+other engines: `play(seed, seat_seeds, mode, KT)` deals from `random.Random(seed)`'s chance, each seat
 drawing as its random bot does (mode 0: `seat_playout`, bot s seeded `seat_seeds[s]`; mode 1:
 `random_playout`'s one generator, seeded `seat_seeds[0]`), with the same Mersenne Twister draws in
 the same order (`native/rng.py`), and returns (G, RET): G[1] the rounds, G[2] the decisions, G[4]
@@ -12,7 +12,9 @@ winners' count and G[9:] the winners, then each seat's score; RET each seat's re
 The state is fixed-size int64 arrays laid out from `compiler/layout.py`: `Z[zone, i]` and `ZN[zone]`
 the cards of each zone, `LOC[card]` its zone, `V[slot]` the int-kind slots of `state.v` (none as
 `kinds.NONE`), `TV[slot, i]` and `TN[slot]` the sequence slots, `ACT[seat]` who is in play, `MT`
-the bots' generators, `B` scratch rows (one per place in the code that builds a list). Each phase
+the bots' generators, `B` scratch rows (one per place in the code that builds a list), `KT` the
+kernels' tables (`native/poker.py`, `native/melds.py`: built once when the game is loaded and
+passed to `play`, not written into the source). Each phase
 is a function (a phase never plays itself), as are the setup and the round; each returns 0, or
 END_ROUND, END_GAME or FAIL, which its caller hands on. Everything is generated from the IR's
 nodes (`expr.py`, `stmt.py`); a node it does not run raises `NativeUnsupported` here, at generation.
