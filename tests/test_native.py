@@ -183,11 +183,11 @@ def test_simulate_cli_engine_native(tmp_path):
     compiled = json.loads(runner.invoke(main, ["simulate", path, "-n", "20", "--json", "--jobs", "1"]).stdout
                           .splitlines()[-1])
     assert stats["seats"] == compiled["seats"] and stats["decisions"] == compiled["decisions"]
-    refused = runner.invoke(main, ["simulate", str(ROOT / "games/pioche_poker.cards"), "-n", "2", "--engine",
+    refused = runner.invoke(main, ["simulate", str(ROOT / "examples/holdem.cards"), "-n", "2", "--engine",
                                    "native", "--jobs", "1"])
     assert refused.exit_code == 0
     notes = [line for line in refused.stderr.splitlines() if line.startswith("native engine:")]
-    assert notes == ["native engine: poker hand values at rules line 122 is not supported yet; "
+    assert notes == ["native engine: pots and betting at rules line 50 is not supported yet; "
                      "running on the compiled engine"]
 
 
