@@ -39,6 +39,7 @@ SUPPORTED = {
     "examples/ascenseur_constrained.cards": 4,
     "examples/climb_together.cards": 2,
     "examples/coin_flip.cards": 2,
+    "examples/counting_show.cards": 2,
     "examples/colour_match.cards": 2,
     "examples/contract_auction.cards": 4,
     "examples/contract_bids.cards": 4,
@@ -46,6 +47,7 @@ SUPPORTED = {
     "examples/goofspiel.cards": 2,
     "examples/hints.cards": 2,
     "examples/high_card_chips.cards": 2,
+    "examples/knock_rummy.cards": 2,
     "examples/kuhn_poker.cards": 2,
     "examples/last_card.cards": 2,
     "examples/last_one_standing.cards": 3,
@@ -57,6 +59,8 @@ SUPPORTED = {
     "examples/war.cards": 2,
     "examples/two_hands.cards": 2,
     "games/coucou.cards": 5,
+    "games/counter_bluff.cards": 2,
+    "games/pioche_poker.cards": 2,
     "games/red_dog.cards": 2,
 }
 
@@ -67,12 +71,8 @@ UNSUPPORTED = {
                                "a quiet run keeps no knowledge; such a game is never quiet on any engine"),
     "examples/klondike.cards": (1, "a rule that reads who knows a card (`is face up`)", 55,
                                 "a quiet run keeps no knowledge; such a game is never quiet on any engine"),
-    "examples/counting_show.cards": (2, "melds (`subsets`)", 26, "meld kernels: native/melds.py (another helper)"),
-    "examples/knock_rummy.cards": (2, "melds (`deadwood`)", 70, "meld kernels: native/melds.py (another helper)"),
     "examples/holdem.cards": (2, "pots and betting", 50, "pots (runtime/pots.py) are not emitted yet"),
     "examples/limit_holdem.cards": (2, "pots and betting", 16, "pots (runtime/pots.py) are not emitted yet"),
-    "games/counter_bluff.cards": (2, "poker hand values", 113, "poker kernels: native/poker.py (another helper)"),
-    "games/pioche_poker.cards": (2, "poker hand values", 122, "poker kernels: native/poker.py (another helper)"),
 }
 
 
@@ -183,11 +183,11 @@ def test_simulate_cli_engine_native(tmp_path):
     compiled = json.loads(runner.invoke(main, ["simulate", path, "-n", "20", "--json", "--jobs", "1"]).stdout
                           .splitlines()[-1])
     assert stats["seats"] == compiled["seats"] and stats["decisions"] == compiled["decisions"]
-    refused = runner.invoke(main, ["simulate", str(ROOT / "games/pioche_poker.cards"), "-n", "2", "--engine",
+    refused = runner.invoke(main, ["simulate", str(ROOT / "examples/holdem.cards"), "-n", "2", "--engine",
                                    "native", "--jobs", "1"])
     assert refused.exit_code == 0
     notes = [line for line in refused.stderr.splitlines() if line.startswith("native engine:")]
-    assert notes == ["native engine: poker hand values at rules line 122 is not supported yet; "
+    assert notes == ["native engine: pots and betting at rules line 50 is not supported yet; "
                      "running on the compiled engine"]
 
 
@@ -205,6 +205,42 @@ def test_cache_is_keyed_and_placed_under_cardlang_cache(monkeypatch, tmp_path):
     monkeypatch.setenv("CARDLANG_CACHE", str(tmp_path))
     assert cache_dir() == tmp_path / "native"
     assert cache_key("a") != cache_key("b") and cache_key("a") == cache_key("a")
+
+
+@pytest.mark.parametrize("kernel", ["melds.py", "poker.py", "rng.py", "steps.py"])
+def test_the_cache_key_follows_the_kernels_a_module_calls(monkeypatch, kernel):
+    """numba's cache does not notice a changed callee in another module: the key reads its source."""
+    from pathlib import Path as _Path
+
+    import cardlang.native.cache as cache
+
+    real = _Path.read_bytes
+    before = cache_key("a")
+    monkeypatch.setattr(_Path, "read_bytes",
+                        lambda self: real(self) + (b"# changed" if self.name == kernel else b""))
+    assert cache.cache_key("a") != before
+
+
+def test_kernel_tables_are_arguments_not_source(monkeypatch, tmp_path):
+    """The poker ranking and meld tables are built once at load and handed to `play`, never written
+    into the generated module (its module-level tables hold none of them)."""
+    import numpy as np
+
+    from cardlang.native import melds, poker
+    from cardlang.native.cache import load_module
+    from cardlang.native.emit import native_module
+
+    monkeypatch.setenv("CARDLANG_CACHE", str(tmp_path))
+    for path, want in (("examples/knock_rummy.cards", lambda layout: melds.deadwood_table(layout.melds)),
+                       ("games/pioche_poker.cards",
+                        lambda layout: poker.ranking_table(*next(iter(layout.rankings.values()))))):
+        lowered = cardlang.load(str(ROOT / path), players=2).program.lowered
+        source, tables = native_module(lowered)
+        table = want(lowered.layout)
+        assert any(t.shape == table.shape and (t == table).all() for t in tables), path
+        module = load_module(source)  # (imported, not compiled: nothing is called)
+        arrays = [v for v in vars(module).values() if isinstance(v, np.ndarray)]
+        assert not any(a.shape == table.shape and (a == table).all() for a in arrays), path
 
 
 @pytest.mark.slow

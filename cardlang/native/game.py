@@ -13,7 +13,7 @@ from typing import Optional
 import numpy as np
 
 from .cache import load_module
-from .emit import native_source
+from .emit import native_module
 from .kinds import NativeUnsupported
 
 SEED_LIMIT = 1 << 63  # seeds natively seeded (`random.Random(seed)` of a non-negative int64)
@@ -33,14 +33,14 @@ class NativeProgram:
 
     def __init__(self, lowered):
         t0 = time.perf_counter()
-        self.source = native_source(lowered)
+        self.source, self.tables = native_module(lowered)
         self.module = load_module(self.source)
         self.players = lowered.layout.players
         self.has_score = lowered.ir.score is not None  # (without one, the scores are the returns)
         self.generate_seconds = time.perf_counter() - t0
         t0 = time.perf_counter()
         self._play = self.module.play
-        self._play(0, np.zeros(self.players, dtype=np.int64), 0)  # compiled now, or loaded from the cache
+        self._play(0, np.zeros(self.players, dtype=np.int64), 0, self.tables)  # compiled now, or loaded from the cache
         self.start_seconds = time.perf_counter() - t0
         self.cached = bool(getattr(self._play, "stats", None) and self._play.stats.cache_hits)
         self.stopped_at = 0  # the rule line where the last run that stopped stopped
@@ -55,7 +55,7 @@ class NativeProgram:
         gives the same game and says the error as it does)."""
         if not 0 <= seed < SEED_LIMIT or any(not 0 <= s < SEED_LIMIT for s in seat_seeds):
             return None
-        g, ret = self._play(seed, np.asarray(seat_seeds, dtype=np.int64), mode)
+        g, ret = self._play(seed, np.asarray(seat_seeds, dtype=np.int64), mode, self.tables)
         if g[5] != 1:
             self.stopped_at = int(g[7])
             return None

@@ -138,8 +138,14 @@ class Kinds:
         if isinstance(e, ir.FaceUp):
             raise refuse("`is face up` (who knows a card)", e)
         if isinstance(e, ir.HandValue):
-            raise refuse("poker hand values", e)
+            return INT  # (`native/poker.py`'s kernel)
         if isinstance(e, ir.Combination):
+            if e.name in COUNTING or e.name == "deadwood":
+                return INT  # (`native/melds.py`'s kernels)
+            if e.name in ("melded", "layoffs"):
+                return SEQ
+            if e.name == "melds":
+                return TEXT_KIND  # (a text: worked out for its refusals only)
             raise refuse(f"melds (`{e.name}`)", e)
         if isinstance(e, ir.PotValue):
             raise refuse("pots and betting", e)
@@ -148,6 +154,9 @@ class Kinds:
         if isinstance(e, ir.Text):
             return INT if plain_text(e) else TEXT_KIND
         raise refuse(f"the expression {t}", e)
+
+
+COUNTING = ("subsets", "pairs", "runs", "run_cards", "longest_suit")  # the meld functions run natively
 
 
 def plain_text(e) -> bool:

@@ -246,7 +246,7 @@ class StmtEmitter:
                 self.store_seq(w, slot, value)
             else:
                 w.line(f"V[{slot}] = {value}")
-        self.status(w, f"{self.phase_function(st.phase)}(Z, ZN, LOC, V, TV, TN, ACT, G, MT, B)")
+        self.status(w, f"{self.phase_function(st.phase)}(Z, ZN, LOC, V, TV, TN, ACT, G, MT, B, KT)")
 
     def x_If(self, w, st):
         self._branches(w, list(st.branches), st.orelse)
