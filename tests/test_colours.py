@@ -97,3 +97,34 @@ def test_completion_and_hover_know_colour_red_and_black():
     got = {c.label for c in analysis.complete(a, at, column)}
     assert {"colour", "red", "black"} <= got
     assert analysis.hover(a, at, column) == ("colour `red`", None)
+
+
+LEAK = '''game "Leak"
+players 2
+deck standard
+zone stock: pile, hidden
+zone hand: per player, private
+round:
+    shuffle stock
+    deal 1 from stock to hand(players)
+    announce "the top of the stock is {colour(top of stock)}"
+    for each p in players:
+        announce "{p} holds a {colour(suit(top of hand(p)))} card"
+    end game
+'''
+
+
+def test_the_colour_of_a_card_no_seat_sees_is_a_secret_the_checker_guards():
+    from cardlang.load import check_source
+
+    diagnostics = check_source(LEAK, "leak.cards")[-1]
+    assert [(d.code, d.span.line) for d in diagnostics] == [("W004", 9), ("W004", 11)]
+
+
+@pytest.mark.parametrize("file", [COLOURS, NAMES])
+def test_fmt_keeps_colour_files_as_written(file):
+    from cardlang.tools.fmt import format_source
+
+    text = open(file, encoding="utf-8").read()
+    squeezed = text.replace("colour(c) == colour(trump)", "colour( c )==colour( trump )")
+    assert format_source(squeezed, file) == text and format_source(text, file) == text
