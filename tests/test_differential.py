@@ -363,7 +363,9 @@ def bools(scope: frozenset, depth: int):
     for v in cards:
         leaves.append(st.sampled_from([f"{v} is hearts", f"{v} is K", f"{v} is none", f"{v} != none",
                                        f"{v} in table", f"suit({v}) == suit(top of table)", f"{v} is not spades",
-                                       f"{v} is face up", f"{v} is Q of spades", f"{v} != 7 of hearts"]))
+                                       f"{v} is face up", f"{v} is Q of spades", f"{v} != 7 of hearts",
+                                       f"colour({v}) == colour(top of table)", f"colour({v}) != red",
+                                       f"colour(suit({v})) == black", f"colour({v}) == none"]))
     if "p" in scope:
         leaves.append(st.sampled_from(["p == dealer", "hand(p) has Q", "hand(p) has hearts", "p is not dealer",
                                        "left of p == dealer", "p in players from dealer", "hand(p) has K of clubs",

@@ -331,8 +331,8 @@ class DefineCall(Expr):
 
 @node
 class Builtin(Expr):
-    """`count(seq)`, `random(seq)`, `suit(c)`, `rank(c)`, `abs(x)`, `min(a, b)`, `max(a, b)`,
-    `sum(list)`, `any(seq)`."""
+    """`count(seq)`, `random(seq)`, `suit(c)`, `rank(c)`, `colour(c)` (`suit_colour(s)` of a suit: "red",
+    "black" or None), `abs(x)`, `min(a, b)`, `max(a, b)`, `sum(list)`, `any(seq)`."""
 
     name: str
     args: tuple

@@ -504,6 +504,8 @@ class Lowerer(PotLowering):
             return ir.Const(e.span, self.layout.zone_families[e.name][0])
         if sym.kind in ("rank", "suit"):
             return ir.Const(e.span, self._index(sym.kind, e.name))
+        if sym.kind == "colour":  # `red`, `black`: as `colour(x)` answers
+            return ir.Const(e.span, e.name)
         if sym.kind == "value":  # a declared value: its place in its list
             return ir.Const(e.span, [n for n, _ in sym.decl.items].index(e.name))
         if sym.kind == "pot":  # the chips in a pot
@@ -688,6 +690,8 @@ class Lowerer(PotLowering):
             return self._combination(e)
         if name == "contenders":
             return self.pot_value(e.span, args[0].name, "contenders")
+        if name == "colour" and self.type(args[0]) == SUIT:  # a suit's colour; a card's is its own builtin
+            return ir.Builtin(e.span, "suit_colour", (self.expr(args[0]),))
         if name in ("count", "random", "any"):
             lowered = (self.seq(args[0]),)
         else:

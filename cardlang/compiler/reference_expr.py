@@ -294,6 +294,11 @@ class Evaluator:
             return None if c is None or self.deck.card_suit[c] < 0 else self.deck.card_suit[c]  # a joker has none
         if name == "rank":
             return None if args[0] is None else self.deck.card_rank[args[0]]
+        if name == "colour":  # a card's colour: its suit's, none for a suitless card or a suit without one
+            c = args[0]
+            return None if c is None else self.deck.suit_colours().get(self.deck.card_suit[c])
+        if name == "suit_colour":  # (the lowering's own: `colour(s)` of a suit)
+            return self.deck.suit_colours().get(args[0])
         if name == "card_subset":  # (the lowering's own: the cards a set's value stands for)
             return card_sets.subset(args[0], args[1], args[2])
         if name == "abs":

@@ -32,7 +32,7 @@ from .symbols import Symbol, Symbols
 from .types import (ANY, BOOL, BUILTINS, CARD, CARDS, ELEMENT, HANDVALUE, LIMITS, LIST, LISTS, MAX_LIMIT,  # noqa: F401
                     NONE, NONES, NULLABLE, NUMBER, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEXT, TYPE_NAMES,
                     VISIBILITY, ZONE, ZONE_WORDS, ZONES, article, fits)
-from .types import TEAMS
+from .types import COLOUR, COLOURS, TEAMS
 
 
 
@@ -237,6 +237,9 @@ class Checker(ExpressionChecks):
         for name in self.all_suits:
             if name not in s.table:
                 s.table[name] = Symbol("suit", SUIT)
+        for name in COLOURS:  # `colour(c) == red`; a file's own `red` (a suit, a variable) goes first
+            if name not in s.table and name + "()" not in s.table:
+                s.table[name] = Symbol("colour", COLOUR)
 
     def _check_points(self) -> None:
         """E021: a `points` table names ranks of the deck, each once."""

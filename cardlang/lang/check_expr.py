@@ -40,7 +40,7 @@ class ExpressionChecks:
         return {"option": "an option", "var": "a variable", "pvar": "a per-player variable", "zone": "a zone",
                 "pzone": "a per-player zone", "order": "an order", "ranking": "a hand ranking",
                 "define": "a definition", "phase": "a phase", "local": "a local name", "rank": "a rank",
-                "suit": "a suit", "const": "a constant", "points": "a points table",
+                "suit": "a suit", "colour": "a colour", "const": "a constant", "points": "a points table",
                 "tvar": "a per-team variable", "pot": "a pot", "value": f"a {sym.type}"}.get(sym.kind, sym.kind)
 
     def _suggest(self, name: str) -> Optional[str]:

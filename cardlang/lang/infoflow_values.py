@@ -158,8 +158,8 @@ class Expressions:
 
     def _face_read(self, func: str) -> Optional[str]:
         """The face of a card a function of one card reads: "rank" (`rank`, an order, points, values),
-        "suit", or None."""
-        if func == "suit":
+        "suit" (`suit`, `colour`), or None."""
+        if func in ("suit", "colour"):
             return "suit"
         sym = self.sym.table.get(func)
         if func == "rank" or func in self.sym.orders or func in self.sym.values or (sym is not None and sym.kind == "points"):

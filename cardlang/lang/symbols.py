@@ -14,7 +14,7 @@ from .diagnostics import Span
 class Symbol:
     """A declared name: what it is (`kind`), its type, and its declaration."""
 
-    kind: str  # option, var, pvar, zone, pzone, order, ranking, define, phase, local, rank, suit, const, points, value
+    kind: str  # option, var, pvar, zone, pzone, order, ranking, define, phase, local, rank, suit, colour, const, points, value
     type: str
     decl: object = None
     span: Optional[Span] = None

@@ -8,6 +8,8 @@ from typing import Iterable
 NUMBER, BOOL, TEXT, CARD, CARDS, ZONE, ZONES = "number", "bool", "text", "card", "cards", "zone", "zones"
 PLAYER, PLAYERS, SUIT, RANK, LIST, NONE, ANY = "player", "players", "suit", "rank", "list", "none", "any"
 HANDVALUE = "hand value"
+COLOUR = "card colour"  # `colour(x)`: "red", "black" or none (a name no `values` declaration can take)
+COLOURS = ("red", "black")  # the names of its values, where the file declares no such name
 SUITS, RANKS = "suits", "ranks"  # lists of suits, of ranks (an item may be none); LIST is of numbers
 NONES = "list of none"  # `[none, none]`: a list of suits or of ranks, by its declared type
 LISTS = (LIST, SUITS, RANKS)
@@ -16,7 +18,7 @@ TYPE_NAMES = {NUMBER, BOOL, TEXT, CARD, CARDS, PLAYER, PLAYERS, SUIT, RANK, LIST
 
 ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, ZONE: CARD, LIST: NUMBER, ZONES: ZONE, SUITS: SUIT, RANKS: RANK,
            TEAM: PLAYER, TEAMS: TEAM}
-NULLABLE = {CARD, PLAYER, SUIT, RANK, TEAM}
+NULLABLE = {CARD, PLAYER, SUIT, RANK, TEAM, COLOUR}
 ZONE_WORDS = {"per player", "pile", "row", "hidden", "private", "public", "facing away"}
 VISIBILITY = {"hidden", "private", "public", "facing away"}  # facing away: see lang/check_facts.py
 
@@ -26,6 +28,7 @@ BUILTINS = {
     "random": (((PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, TEAMS),), "elem"),
     "suit": (((CARD,),), SUIT),
     "rank": (((CARD,),), RANK),
+    "colour": (((CARD, SUIT),), COLOUR),
     "abs": (((NUMBER,),), NUMBER),
     "min": (((NUMBER,), (NUMBER,)), NUMBER),
     "max": (((NUMBER,), (NUMBER,)), NUMBER),
@@ -36,7 +39,7 @@ BUILTINS = {
 }
 # every type the language has of itself; any other type is that of a `values strain: …` declaration,
 # whose name is its type (`var trump: strain`), a value being its place in the list (0 for the first)
-BUILTIN_TYPES = TYPE_NAMES | {NONE, ANY, HANDVALUE, ZONES, NONES, "empty"}
+BUILTIN_TYPES = TYPE_NAMES | {NONE, ANY, HANDVALUE, ZONES, NONES, COLOUR, "empty"}
 
 
 def declared(t: str) -> bool:

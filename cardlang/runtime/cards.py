@@ -18,6 +18,7 @@ from ..lang.vocabulary import JOKER, PRESETS, STANDARD_SUITS  # noqa: F401 (the 
 
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 RED_SUITS = frozenset({"diamonds", "hearts"})
+COLOURS = {"clubs": "black", "diamonds": "red", "hearts": "red", "spades": "black"}  # `colour(x)`'s answers
 
 _LITERAL = re.compile(r"^\s*(\S+)\s+of\s+(\S+)\s*$", re.I)  # `Q of spades`, as the rules write a card
 
@@ -98,6 +99,11 @@ class Deck:
     def suit_name(self, card: int) -> Optional[str]:
         s = self.card_suit[card]
         return self.suits[s] if s >= 0 else None
+
+    def suit_colours(self) -> dict:
+        """Suit index -> "red" or "black", for the suits that have a colour (the French suits; a deck's
+        other suits have none, as a suitless card has none: `colour(x)` is then none)."""
+        return {i: COLOURS[name] for i, name in enumerate(self.suits) if name in COLOURS}
 
     def copies(self, card: int) -> int:
         """How many cards of the deck have this card's face (1 for a card without copies)."""

@@ -194,7 +194,7 @@ def hover(a: Analysis, line: int, column: int) -> Optional[tuple]:
         return keyword_doc(word), None
     if word and a.symbols is not None:
         sym = a.symbols.table.get(word)
-        if sym is not None and sym.kind in ("rank", "suit", "const"):
+        if sym is not None and sym.kind in ("rank", "suit", "colour", "const"):
             return f"{sym.kind} `{word}`", None
     return None
 
@@ -282,7 +282,7 @@ def complete(a: Analysis, line: int, column: int) -> list:
     out += [Completion(w, "keyword", "expression", 2) for w in (*_EXPRESSIONS, *expression_words())]
     out += [Completion(w, "builtin", "builtin", 2) for w in sorted({*BUILTINS, *COMBINATIONS})]
     if last not in ("is", "has", "not"):
-        out += [Completion(n, s.kind, s.kind, 3) for n, s in table.items() if s.kind in ("rank", "suit")]
+        out += [Completion(n, s.kind, s.kind, 3) for n, s in table.items() if s.kind in ("rank", "suit", "colour")]
     return _unique(out)
 
 

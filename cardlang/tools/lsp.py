@@ -38,7 +38,7 @@ _COMPLETION_KINDS = {
     "local": lsp.CompletionItemKind.Variable,
     "option": lsp.CompletionItemKind.Constant, "order": lsp.CompletionItemKind.Enum,
     "ranking": lsp.CompletionItemKind.Enum, "rank": lsp.CompletionItemKind.EnumMember,
-    "suit": lsp.CompletionItemKind.EnumMember, "builtin": lsp.CompletionItemKind.Function,
+    "suit": lsp.CompletionItemKind.EnumMember, "colour": lsp.CompletionItemKind.EnumMember, "builtin": lsp.CompletionItemKind.Function,
     "word": lsp.CompletionItemKind.Value,
 }
 _SYMBOL_KINDS = {

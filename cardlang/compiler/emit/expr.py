@@ -34,6 +34,8 @@ class ExprEmitter:
         self.ranks = deck.card_rank
         self.suits = deck.card_suit
         self.suit_of = tuple(None if x < 0 else x for x in deck.card_suit)  # a joker has no suit
+        self.suit_colours = deck.suit_colours()
+        self.card_colour = tuple(self.suit_colours.get(x) for x in deck.card_suit)
         self._texts: dict = {}
         self.never_none = program.never_none  # slots that always hold a card (`compiler/ir_facts.py`)
 
@@ -413,6 +415,10 @@ class ExprEmitter:
             return f"{self.c(steps.draw)}(s, tuple({self.x(w, e.args[0])}), {self.c(e.span)})"
         if name in ("suit", "rank"):
             return self._of_card(w, e.args[0], self.suit_of if name == "suit" else self.ranks, "None")
+        if name == "colour":
+            return self._of_card(w, e.args[0], self.card_colour, "None")
+        if name == "suit_colour":  # (a suit is an index or none: neither is a key of a suit without a colour)
+            return f"{self.c(self.suit_colours)}.get({self.x(w, e.args[0])})"
         if name == "abs":
             return f"abs({self.x(w, e.args[0])})"
         if name in ("min", "max"):
