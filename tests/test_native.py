@@ -44,6 +44,7 @@ SUPPORTED = {
     "examples/colour_match.cards": 2,
     "examples/contract_auction.cards": 4,
     "examples/contract_bids.cards": 4,
+    "examples/euchre.cards": 4,
     "examples/follow_suit.cards": 3,
     "examples/goofspiel.cards": 2,
     "examples/hints.cards": 2,
@@ -74,7 +75,6 @@ UNSUPPORTED = {
                                "a quiet run keeps no knowledge; such a game is never quiet on any engine"),
     "examples/klondike.cards": (1, "a rule that reads who knows a card (`is face up`)", 55,
                                 "a quiet run keeps no knowledge; such a game is never quiet on any engine"),
-    "examples/euchre.cards": (4, "the built-in `colour`", 39, "a suit's colour (issue 28) came after the emitter"),
     "examples/holdem.cards": (2, "pots and betting", 50, "pots (runtime/pots.py) are not emitted yet"),
     "examples/limit_holdem.cards": (2, "pots and betting", 16, "pots (runtime/pots.py) are not emitted yet"),
 }
@@ -288,3 +288,9 @@ def test_mode_1_draws_as_random_playout():
         got = game.native.game(seed, [seed + 100, 0], mode=1)
         assert got["decisions"] == decisions and got["returns"] == st.returns()
         assert got["winners"] == list(st.winners()) and got["rounds"] == st.round
+
+
+def test_colours_are_the_compiled_and_reference_colours():
+    """`colour(x)` of a card, a suit, none and a suitless wild card (tests/engine/colours.cards, which
+    the games/ and examples/ above do not cover): the native text numbers of `red`/`black` and none."""
+    _same_games("tests/engine/colours.cards", 2)

@@ -600,12 +600,14 @@ class ExprEmitter:
             k = w.fresh("k")
             w.line(f"{k}, G[0] = chance_below({q.n}, G[0], MT[{self.n}])")
             return self.tmp(w, f"{q.at(f'{k}')}")
-        args = [self.card(w, a) if name in ("suit", "rank") else self.i(w, a) for a in e.args]
+        args = [self.card(w, a) if name in ("suit", "rank", "colour") else self.i(w, a) for a in e.args]
         if name == "suit":
             suit = self._table("suit")
             return self.tmp(w, f"{NONE} if {args[0]} == {NONE} or {suit}[{args[0]}] < 0 else {suit}[{args[0]}]")
         if name == "rank":
             return self.tmp(w, f"{NONE} if {args[0]} == {NONE} else {self._table('rank')}[{args[0]}]")
+        if name in ("colour", "suit_colour"):  # "red"/"black" by their text numbers, as the constants `red`, `black`
+            return self._colour(w, name, args[0])
         if name == "seat":
             self.not_none(w, args[0], e)
             return self.tmp(w, f"{args[0]} + 1")
@@ -614,6 +616,19 @@ class ExprEmitter:
                 self.not_none(w, a, e)
             return self.tmp(w, f"{name}({', '.join(args)})")
         raise refuse(f"the built-in `{name}`", e)
+
+    def _colour(self, w, name: str, x: str) -> str:
+        """A card's (`colour`) or a suit's (`suit_colour`) colour: the number of its text, none for a
+        suitless card, a suit without a colour, or none (`Deck.suit_colours`)."""
+        deck = self.layout.deck
+        colours = deck.suit_colours()
+        if name == "colour":
+            values = tuple(self.text_id(colours[s]) if s in colours else NONE for s in deck.card_suit)
+            table = self.const("K_colour", values)
+            return self.tmp(w, f"{NONE} if {x} == {NONE} else {table}[{x}]")
+        values = tuple(self.text_id(colours[s]) if s in colours else NONE for s in range(len(deck.suits)))
+        table = self.const("K_suit_colour", values + (NONE,))  # (never empty: a deck without suits)
+        return self.tmp(w, f"{NONE} if {x} < 0 or {x} >= {len(deck.suits)} else {table}[{x}]")
 
     # ----------------------------------------------------------------------- texts
     def fx_Const(self, w, e):

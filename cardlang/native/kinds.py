@@ -75,6 +75,8 @@ class Kinds:
             return e.slot in self.text_slots
         if isinstance(e, ir.Conditional):
             return self.texty(e.then) or self.texty(e.otherwise)
+        if isinstance(e, ir.Builtin):
+            return e.name in ("colour", "suit_colour")  # ("red", "black")
         return isinstance(e, ir.DefineCall) and self.texty(e.body)
 
     def of(self, slot: int) -> str:
