@@ -39,6 +39,8 @@ SUPPORTED = {
     "examples/ascenseur_constrained.cards": 4,
     "examples/attack_defence.cards": 2,
     "examples/climb_together.cards": 2,
+    "examples/climbing.cards": 2,
+    "examples/combinations_climb.cards": 3,
     "examples/coin_flip.cards": 2,
     "examples/counting_show.cards": 2,
     "examples/colour_match.cards": 2,
@@ -68,9 +70,6 @@ SUPPORTED = {
 
 # file -> (players, the construct and rule line of its fallback line, why it is not run natively yet)
 UNSUPPORTED = {
-    "examples/climbing.cards": (2, "a choice of a set of cards", 29, "sets of cards (`card_sets`) are not emitted yet"),
-    "examples/combinations_climb.cards": (3, "a choice of a set of cards", 34,
-                                          "sets of cards (`card_sets`) are not emitted yet"),
     "examples/columns.cards": (2, "a rule that reads who knows a card (`is face up`)", 25,
                                "a quiet run keeps no knowledge; such a game is never quiet on any engine"),
     "examples/klondike.cards": (1, "a rule that reads who knows a card (`is face up`)", 55,
@@ -211,7 +210,7 @@ def test_cache_is_keyed_and_placed_under_cardlang_cache(monkeypatch, tmp_path):
     assert cache_key("a") != cache_key("b") and cache_key("a") == cache_key("a")
 
 
-@pytest.mark.parametrize("kernel", ["melds.py", "poker.py", "rng.py", "steps.py"])
+@pytest.mark.parametrize("kernel", ["climbing.py", "melds.py", "poker.py", "rng.py", "steps.py"])
 def test_the_cache_key_follows_the_kernels_a_module_calls(monkeypatch, kernel):
     """numba's cache does not notice a changed callee in another module: the key reads its source."""
     from pathlib import Path as _Path

@@ -9,9 +9,12 @@ item out of a list, a number past the native range) the code stops the run (`Wri
 
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 
-from . import melds, poker
+from . import climbing, melds, poker
+from ..runtime import card_sets
 from .kinds import INT, NONE, SEQ, refuse, text_of
 from .writer import Seq
 
@@ -501,6 +504,8 @@ class ExprEmitter:
         of `native/melds.py`; a refusal of the runtime (MeldError) stops the run."""
         q = self._cards(w, e.args[0])
         name = e.name
+        if name in ("beats", "kind"):
+            return self._climb(w, e, q)
         if name == "deadwood":
             x = self.tmp(w, f"deadwood({q.whole()}, {q.n}, {self._meld_table(e, melds.deadwood_table)})")
             w.fail_if(f"{x} < 0", e)  # (more set choices than the runtime tries: its MeldError)
@@ -520,6 +525,20 @@ class ExprEmitter:
         x = self.tmp(w, f"count_subsets({q.whole()}, {q.n}, {table}, {total})")
         w.fail_if(f"{x} < 0", e)  # (a value below 0, or more cards than an int64 count holds)
         return x
+
+    def _climb(self, w, e, q: Seq) -> str:
+        """`beats(cards, laid)` (1 or 0), `kind(cards)` (the number of its text, none for no
+        combination): `runtime/climbing.py`'s rule by the kernels of `native/climbing.py`."""
+        rule = self.layout.combos
+        height = self.kernel_table(("climb", "height"), lambda: climbing.rule_tables(rule)[0])
+        table = self.kernel_table(("climb", "rule"), lambda: climbing.rule_tables(rule)[1])
+        if e.name == "beats":
+            laid = self._cards(w, e.args[1])
+            return self.tmp(w, f"climb_beats({q.whole()}, {q.n}, {laid.whole()}, {laid.n}, {height}, {table})")
+        kind = w.fresh("k")
+        w.line(f"{kind}, _, _ = climb_of({q.whole()}, {q.n}, {height}, {table})")
+        names = self.const("K_kinds", tuple(self.text_id(k) for k in climbing.KINDS))
+        return self.tmp(w, f"{NONE} if {kind} < 0 else {names}[{kind}]")
 
     def _meld_table(self, e, build) -> str:
         """The kernel table `build(layout.melds)` (refused, naming why, for a rule it cannot hold)."""
@@ -629,6 +648,32 @@ class ExprEmitter:
         values = tuple(self.text_id(colours[s]) if s in colours else NONE for s in range(len(deck.suits)))
         table = self.const("K_suit_colour", values + (NONE,))  # (never empty: a deck without suits)
         return self.tmp(w, f"{NONE} if {x} < 0 or {x} >= {len(deck.suits)} else {table}[{x}]")
+
+    def s_Builtin(self, w, e):
+        """`card_subset(source, value, low)` (the lowering's own): the cards a set's value stands
+        for among the source as offered (`runtime.card_sets.subset`)."""
+        if e.name != "card_subset":
+            raise refuse(f"the built-in `{e.name}` as a list", e)
+        src = self.s(w, e.args[0])
+        value = self.i(w, e.args[1])
+        low = e.args[2].value
+        out = self.buffer(w)
+        w.line(f"{out.n} = set_cards({src.whole()}, {src.n}, {value}, {low}, {self.set_offsets(low)}, "
+               f"{self.set_comb()}, {out.whole()})")
+        w.fail_if(f"{out.n} < 0", e)
+        return out
+
+    def set_offsets(self, low: int) -> str:
+        """The table of the first value of the sets of k cards (k from `low`; 0 below) of a choice of
+        `low` cards or more (`runtime.card_sets._OFFSETS`)."""
+        values = tuple(card_sets.value_of(tuple(range(k)), low) if k >= low else 0
+                       for k in range(card_sets.MAX_SOURCE + 1))
+        return self.const("K_set_offsets", values)
+
+    def set_comb(self) -> str:
+        """`K[i, p]` = C(p, i), for the places of a set (`runtime.card_sets`)."""
+        m = card_sets.MAX_SOURCE + 2
+        return self.const("K_comb", tuple(tuple(comb(p, i) for p in range(m)) for i in range(m)), 2)
 
     # ----------------------------------------------------------------------- texts
     def fx_Const(self, w, e):

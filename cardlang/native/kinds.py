@@ -77,6 +77,8 @@ class Kinds:
             return self.texty(e.then) or self.texty(e.otherwise)
         if isinstance(e, ir.Builtin):
             return e.name in ("colour", "suit_colour")  # ("red", "black")
+        if isinstance(e, ir.Combination):
+            return e.name == "kind"  # (a climbing combination's kind: "pair", "run", …)
         return isinstance(e, ir.DefineCall) and self.texty(e.body)
 
     def of(self, slot: int) -> str:
@@ -133,7 +135,7 @@ class Kinds:
             return self.expr(e.body)
         if isinstance(e, ir.Builtin):
             if e.name == "card_subset":
-                raise refuse("a set of cards chosen", e)
+                return SEQ  # (the cards a set's value stands for: `steps.set_cards`)
             return INT
         if isinstance(e, ir.TeamTable):
             return SEQ if e.what == "members" else INT
@@ -142,7 +144,7 @@ class Kinds:
         if isinstance(e, ir.HandValue):
             return INT  # (`native/poker.py`'s kernel)
         if isinstance(e, ir.Combination):
-            if e.name in COUNTING or e.name == "deadwood":
+            if e.name in COUNTING or e.name in ("deadwood", "beats", "kind"):
                 return INT  # (`native/melds.py`'s kernels)
             if e.name in ("melded", "layoffs"):
                 return SEQ

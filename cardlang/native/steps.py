@@ -231,3 +231,39 @@ def chance_below(n, seed, mt):
 def seed_into(mt, seed):
     """Generator `mt` seeded as `random.Random(seed)` (a bot's)."""
     reseed(mt, seed)
+
+
+@njit(cache=True)
+def next_places(P, k, n):
+    """The places `P[:k]` (increasing, of n) made the next set of k places in the order of
+    `itertools.combinations` (`runtime.card_sets.sets`); False after the last."""
+    i = k - 1
+    while i >= 0 and P[i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    P[i] += 1
+    for j in range(i + 1, k):
+        P[j] = P[j - 1] + 1
+    return True
+
+
+@njit(cache=True)
+def set_cards(src, n, value, low, offsets, comb, out):
+    """`runtime.card_sets.subset`: the cards of `src[:n]` that set value `value` (of a choice of `low`
+    cards or more) stands for, into `out`; their count, or -1 for a place past the source.
+    `offsets[k]` is the first value of the sets of k cards, `comb[i, p]` is C(p, i)."""
+    top = offsets.shape[0] - 1
+    k = low
+    while k < top and value >= offsets[k + 1]:
+        k += 1
+    rest = value - offsets[k]
+    for i in range(k, 0, -1):  # the largest place first: the largest p with C(p, i) <= rest
+        p = i - 1
+        while comb[i, p + 1] <= rest:
+            p += 1
+        if p >= n:
+            return -1
+        out[i - 1] = src[p]
+        rest -= comb[i, p]
+    return k

@@ -10,6 +10,7 @@ random bot's draw written in place (`s_Choose`).
 from __future__ import annotations
 
 from ..compiler import ir
+from ..runtime import card_sets
 from ..runtime.actions import MAX_VALUE, VALUE_BITS, VALUE_MASK
 from .expr import BIG
 from .kinds import NONE, SEQ, refuse
@@ -324,7 +325,8 @@ class StmtEmitter:
                 self.push(w, legal, str(high), node)
             return
         if alt.kind == "set":
-            raise refuse("a choice of a set of cards", alt)
+            self._offer_sets(w, legal, high, alt, node)
+            return
         j, x = w.fresh("j"), w.fresh("x")
         if alt.kind == "number":
             lo, hi = self.i(w, alt.source), self.i(w, alt.high)
@@ -352,6 +354,35 @@ class StmtEmitter:
                 with w.block(f"if not {self.truth(c)}"):
                     w.line("continue")
             self.push(w, legal, f"{high} | {x}", node)
+
+    def _offer_sets(self, w, legal: Seq, high: int, alt, node) -> None:
+        """Each set of `low` to `high` cards of the source that the filter keeps, in the order of
+        `runtime.card_sets.sets` (by size, then as `itertools.combinations`), the filter reading
+        the set's cards; the source is kept as offered (the body works the set out from it)."""
+        cards_slot, source_slot, low = alt.card_set
+        q = self.s(w, alt.source)
+        w.fail_if(f"{q.n} > {card_sets.MAX_SOURCE}", node)  # (`card_sets.checked`'s rule error)
+        self.store_seq(w, source_slot, q)
+        offsets, comb = self.set_offsets(low), self.set_comb()
+        places = self.buffer(w)
+        k, i, x, more = w.fresh("k"), w.fresh("i"), w.fresh("x"), w.fresh("m")
+        with w.block(f"for {k} in range({low}, min({alt.high.value}, TN[{source_slot}]) + 1)"):
+            with w.block(f"for {i} in range({k})"):
+                w.line(f"{places.at(i)} = {i}")
+            w.line(f"{more} = True")
+            with w.block(f"while {more}"):
+                w.line(f"{x} = {offsets}[{k}]")
+                with w.block(f"for {i} in range({k})"):
+                    w.line(f"TV[{cards_slot}, {i}] = TV[{source_slot}, {places.at(i)}]")
+                    w.line(f"{x} += {comb}[{i} + 1, {places.at(i)}]")
+                w.line(f"TN[{cards_slot}] = {k}")
+                if alt.where is None:
+                    self.push(w, legal, f"{high} | {x}", node)
+                else:
+                    c = self.i(w, alt.where)
+                    with w.block(f"if {self.truth(c)}"):
+                        self.push(w, legal, f"{high} | {x}", node)
+                w.line(f"{more} = next_places({places.whole()}, {k}, TN[{source_slot}])")
 
 
 _REFUSED = {"PotRule": "pots and betting", "PotAward": "pots and betting"}
