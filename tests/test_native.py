@@ -293,3 +293,69 @@ def test_colours_are_the_compiled_and_reference_colours():
     """`colour(x)` of a card, a suit, none and a suitless wild card (tests/engine/colours.cards, which
     the games/ and examples/ above do not cover): the native text numbers of `red`/`black` and none."""
     _same_games("tests/engine/colours.cards", 2)
+
+
+@pytest.mark.parametrize("low, high", [(1, 4), (2, 3), (1, 16), (3, 16)])
+@pytest.mark.parametrize("n", [0, 1, 5, 9])
+def test_native_sets_are_card_sets_in_their_order(low, high, n):
+    """`steps.next_places` goes through the sets in the order of `runtime.card_sets.sets`, the values
+    the choice offers are its values, and `steps.set_cards` gives back `card_sets.subset`."""
+    from math import comb
+
+    import numpy as np
+
+    from cardlang.native.steps import next_places, set_cards
+    from cardlang.runtime import card_sets
+
+    source = tuple(range(40, 40 + n))
+    src = np.asarray(source + (0,) * (16 - n), dtype=np.int64)
+    offsets = np.asarray([card_sets.value_of(tuple(range(k)), low) if k >= low else 0 for k in range(17)],
+                         dtype=np.int64)
+    comb_table = np.asarray([[comb(p, i) for p in range(18)] for i in range(18)], dtype=np.int64)
+    got = []
+    places, out = np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64)
+    for k in range(low, min(high, n) + 1):
+        places[:k] = np.arange(k)
+        more = True
+        while more:
+            value = int(offsets[k] + sum(comb_table[i + 1, places[i]] for i in range(k)))
+            got.append((value, tuple(int(src[p]) for p in places[:k])))
+            more = next_places(places, k, n)
+    expected = list(card_sets.sets(source, low, high))
+    assert got == expected
+    for value, cards in expected[:: max(1, len(expected) // 200)]:
+        k = set_cards(src, n, value, low, offsets, comb_table, out)
+        assert tuple(out[:k]) == cards == card_sets.subset(source, value, low)
+
+
+def test_native_climbing_is_the_climb_rule():
+    """`native/climbing.py`'s `climb_beats` and `climb_of` are `ClimbRule.beats` and `kind` for random
+    sets of cards of a game declaring every kind (runs of 3, bombs of 4) and of one without runs."""
+    import numpy as np
+
+    from cardlang.native import climbing
+
+    for path, players in (("examples/combinations_climb.cards", 3), ("examples/climbing.cards", 2)):
+        rule = cardlang.load(str(ROOT / path), players=players).program.lowered.layout.combos
+        height, table = climbing.rule_tables(rule)
+        rnd = random.Random(5)
+        size = len(rule.height)
+        by_height = {}
+        for c in range(size):
+            by_height.setdefault(rule.height[c], []).append(c)
+        kinds = set()
+        for _ in range(3000):
+            if rnd.random() < 0.5:  # one rank, or ranks in a row: combinations, more often than by chance
+                h = rnd.randrange(1, max(by_height) + 1)
+                cs = by_height[h][: rnd.randrange(1, len(by_height[h]) + 1)] if rnd.random() < 0.5 else [
+                    rnd.choice(by_height.get(x, [0])) for x in range(h, min(h + rnd.randrange(1, 8), max(by_height) + 1))]
+            else:
+                cs = rnd.sample(range(size), rnd.randrange(0, 7))
+            laid = rnd.choice([[], cs[:1], rnd.sample(range(size), rnd.randrange(1, 5))])
+            a, b = np.asarray(cs + [0], dtype=np.int64), np.asarray(laid + [0], dtype=np.int64)
+            assert climbing.climb_beats(a, len(cs), b, len(laid), height, table) == rule.beats(tuple(cs), tuple(laid))
+            k = climbing.climb_of(a, len(cs), height, table)[0]
+            assert (None if k < 0 else climbing.KINDS[k]) == rule.kind(tuple(cs)), cs
+            kinds.add(rule.kind(tuple(cs)))
+        assert {"single", "pair", "triple", "four" if rule.bomb_min is None else "bomb"} <= kinds, kinds
+        assert rule.run_min is None or "run" in kinds  # (the draws reach every combination)
