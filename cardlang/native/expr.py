@@ -13,7 +13,9 @@ from math import comb
 
 import numpy as np
 
-from . import climbing, melds, poker
+from .climbing import KINDS as CLIMB_KINDS, rule_tables as climb_tables
+from .melds import arrangement_table, deadwood_table
+from .poker import ranking_table
 from ..runtime import card_sets
 from .kinds import INT, NONE, SEQ, refuse, text_of
 from .writer import Seq
@@ -494,7 +496,7 @@ class ExprEmitter:
     def i_HandValue(self, w, e):
         q = self._cards(w, e.cards)
         ranking, codes = self.layout.rankings[e.ranking]
-        table = self.kernel_table(("ranking", e.ranking), lambda: poker.ranking_table(ranking, codes))
+        table = self.kernel_table(("ranking", e.ranking), lambda: ranking_table(ranking, codes))
         x = self.tmp(w, f"hand_value({q.whole()}, {q.n}, {table})")
         w.fail_if(f"{x} < 0", e)  # (5 to 10 cards: the engines' `poker_hand_size` error)
         return x
@@ -507,7 +509,7 @@ class ExprEmitter:
         if name in ("beats", "kind"):
             return self._climb(w, e, q)
         if name == "deadwood":
-            x = self.tmp(w, f"deadwood({q.whole()}, {q.n}, {self._meld_table(e, melds.deadwood_table)})")
+            x = self.tmp(w, f"deadwood({q.whole()}, {q.n}, {self._meld_table(e, deadwood_table)})")
             w.fail_if(f"{x} < 0", e)  # (more set choices than the runtime tries: its MeldError)
             return x
         if name == "pairs":
@@ -530,14 +532,14 @@ class ExprEmitter:
         """`beats(cards, laid)` (1 or 0), `kind(cards)` (the number of its text, none for no
         combination): `runtime/climbing.py`'s rule by the kernels of `native/climbing.py`."""
         rule = self.layout.combos
-        height = self.kernel_table(("climb", "height"), lambda: climbing.rule_tables(rule)[0])
-        table = self.kernel_table(("climb", "rule"), lambda: climbing.rule_tables(rule)[1])
+        height = self.kernel_table(("climb", "height"), lambda: climb_tables(rule)[0])
+        table = self.kernel_table(("climb", "rule"), lambda: climb_tables(rule)[1])
         if e.name == "beats":
             laid = self._cards(w, e.args[1])
             return self.tmp(w, f"climb_beats({q.whole()}, {q.n}, {laid.whole()}, {laid.n}, {height}, {table})")
         kind = w.fresh("k")
         w.line(f"{kind}, _, _ = climb_of({q.whole()}, {q.n}, {height}, {table})")
-        names = self.const("K_kinds", tuple(self.text_id(k) for k in climbing.KINDS))
+        names = self.const("K_kinds", tuple(self.text_id(k) for k in CLIMB_KINDS))
         return self.tmp(w, f"{NONE} if {kind} < 0 else {names}[{kind}]")
 
     def _meld_table(self, e, build) -> str:
@@ -554,7 +556,7 @@ class ExprEmitter:
         q = self._cards(w, e.args[0])
         if e.name == "layoffs":
             onto = self._cards(w, e.args[1])
-        table = self._meld_table(e, melds.arrangement_table)
+        table = self._meld_table(e, arrangement_table)
         out = self.buffer(w)
         if e.name in ("melded", "melds"):  # (`melds` is a text of the same arrangement)
             w.line(f"{out.n} = melded({q.whole()}, {q.n}, {table}, {out.whole()})")
