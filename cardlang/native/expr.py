@@ -10,6 +10,7 @@ item out of a list, a number past the native range) the code stops the run (`Wri
 from __future__ import annotations
 
 from math import comb
+from typing import Optional
 
 import numpy as np
 
@@ -274,11 +275,13 @@ class ExprEmitter:
         q = self.s(w, e.seq)
         return self._member(w, x, q)
 
-    def _member(self, w, x: str, q: Seq) -> str:
+    def _member(self, w, x: str, q: Seq, table: Optional[str] = None) -> str:
+        """1 if some item of `q` (its entry in `table`, when given) is `x`, else 0."""
         out = self.tmp(w, "0")
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
-            with w.block(f"if {q.at(f'{j}')} == {x}"):
+            item = q.at(f"{j}") if table is None else f"{table}[{q.at(f'{j}')}]"
+            with w.block(f"if {item} == {x}"):
                 w.line(f"{out} = 1")
                 w.line("break")
         return out
@@ -318,16 +321,7 @@ class ExprEmitter:
     def i_Has(self, w, e):
         pat = self.i(w, e.pattern)
         q = self.s(w, e.cards)
-        if e.table is None:
-            return self._member(w, pat, q)
-        table = self._table(e.table)
-        out = self.tmp(w, "0")
-        j = w.fresh("j")
-        with w.block(f"for {j} in range({q.n})"):
-            with w.block(f"if {table}[{q.at(f'{j}')}] == {pat}"):
-                w.line(f"{out} = 1")
-                w.line("break")
-        return out
+        return self._member(w, pat, q, None if e.table is None else self._table(e.table))
 
     # ----------------------------------------------------------------------- seats
     def i_Neighbour(self, w, e):
