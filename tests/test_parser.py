@@ -492,3 +492,14 @@ def test_a_misspelt_keyword_where_a_name_stands_gets_did_you_mean():
     module, _ = parse(ROUND + "    for each p in playres:\n        pass\n    end game\n")
     _, found = check(module)
     assert [(d.code, d.help) for d in found if d.is_error] == [("E010", "did you mean `players`?")]
+
+
+def test_a_files_hard_names_do_not_outlive_its_parse():
+    """A file that names `players` reads `{players}` in its texts as its name; the next expression
+    parsed in the process (another file's text, the LSP) reads `players` as the word again. The
+    names were kept in a context variable never reset: a parse could depend on the file before."""
+    source = 'game "G"\nplayers 2\nvar players = 0\nsetup:\n    announce "{players}"\n'
+    module, _ = parse(source, "named.cards")
+    said = [st for d in module.decls if isinstance(d, ast.BlockDecl) for st in d.body]
+    assert isinstance(said[0].text.parts[0], ast.Name)  # in the file, its own name
+    assert isinstance(parse_text("players"), ast.Players)

@@ -612,8 +612,13 @@ def parse(source: str, file: str = "<text>") -> tuple[Optional[ast.Module], list
             builder.hard_names = hard_names(tree)
             builder.names_all = any(True for _ in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME"
                                                                      and v == "all"))
-            _HARD_NAMES.set(builder.hard_names)  # (the `{…}` parts of its texts are parsed on their own)
-            decls = builder.transform(tree)
+            # (the `{…}` parts of its texts are parsed on their own, with this file's hard names; reset
+            # after it, or the next `parse_expr` of the process would read them as another file's)
+            token = _HARD_NAMES.set(builder.hard_names)
+            try:
+                decls = builder.transform(tree)
+            finally:
+                _HARD_NAMES.reset(token)
             if builder.problems:
                 return None, builder.problems
             return ast.Module(file, source, tuple(decls)), diagnostics
