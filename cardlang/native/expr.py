@@ -114,7 +114,7 @@ class ExprEmitter:
         p = self.i(w, player)
         self.not_none(w, p, player)
         k = self.tmp(w, f"{base} + {p}")
-        w.fail_if(f"{k} < 0 or {k} >= {self.nslots}", player)  # (a slot of no variable)
+        w.fail_outside(k, self.nslots, player)  # (a slot of no variable)
         return k
 
     def i_PlayerVar(self, w, e):
@@ -126,7 +126,7 @@ class ExprEmitter:
 
     def i_PlayerZone(self, w, e):
         p = self.i(w, e.player)
-        w.fail_if(f"{p} < 0 or {p} >= {self.n}", e)
+        w.fail_outside(p, self.n, e)
         return self.tmp(w, f"{e.base} + {p}")
 
     def s_PlayerZone(self, w, e):
@@ -134,7 +134,7 @@ class ExprEmitter:
         out = self.buffer(w)
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
-            w.fail_if(f"{q.at(f'{j}')} < 0 or {q.at(f'{j}')} >= {self.n}", e)
+            w.fail_outside(q.at(f'{j}'), self.n, e)
             self.push(w, out, f"{e.base} + {q.at(f'{j}')}", e)
         return out
 
@@ -157,7 +157,7 @@ class ExprEmitter:
 
     def s_ZoneCards(self, w, e):
         z = self.i(w, e.zone)
-        w.fail_if(f"{z} < 0 or {z} >= {self.nzones}", e)
+        w.fail_outside(z, self.nzones, e)
         return Seq("Z", self.tmp(w, f"ZN[{z}]", "n"), True, z)
 
     def s_Maybe(self, w, e):
@@ -343,7 +343,7 @@ class ExprEmitter:
     def s_Players(self, w, e):
         stop = self.i(w, e.stop) if e.stop is not None else None  # the end first
         start = self.i(w, e.start) if e.start is not None else "0"
-        w.fail_if(f"{start} < 0 or {start} >= {self.n}", e)
+        w.fail_outside(start, self.n, e)
         ring = self.const("K_ring", self.layout.ring, 2)
         if e.reverse is not None:
             n, step = self.layout.players, self.layout.step
@@ -479,7 +479,7 @@ class ExprEmitter:
         q = self.s(w, e)
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
-            w.fail_if(f"{q.at(j)} < 0 or {q.at(j)} >= {self.layout.deck.size}", e)
+            w.fail_outside(q.at(j), self.layout.deck.size, e)
         return q
 
     def _deck_table(self, what: str) -> str:

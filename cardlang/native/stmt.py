@@ -113,7 +113,7 @@ class StmtEmitter:
         targets = self.s(w, st.dest)
         j = w.fresh("j")
         with w.block(f"for {j} in range({targets.n})"):
-            w.fail_if(f"{targets.at(f'{j}')} < 0 or {targets.at(f'{j}')} >= {self.nzones}", st)
+            w.fail_outside(targets.at(f'{j}'), self.nzones, st)
         w.fail_if(f"{n} == {NONE} or {n} < 0", st)
         w.fail_if(f"{n} * {targets.n} > ZN[{src}]", st)
         j = w.fresh("j")
@@ -124,7 +124,7 @@ class StmtEmitter:
     def zone(self, w, e) -> str:
         """A zone id (one of no zone stops the run)."""
         z = self.i(w, e)
-        w.fail_if(f"{z} < 0 or {z} >= {self.nzones}", e)
+        w.fail_outside(z, self.nzones, e)
         return z
 
     def x_Shuffle(self, w, st):
@@ -184,7 +184,7 @@ class StmtEmitter:
 
     def x_Eliminate(self, w, st):
         p = self.i(w, st.player)
-        w.fail_if(f"{p} < 0 or {p} >= {self.n}", st)
+        w.fail_outside(p, self.n, st)
         if st.sitting is not None:
             s, k = st.sitting, w.fresh("k")
             with w.block(f"if {self._member(w, p, self._sitting(s))}"):
@@ -199,7 +199,7 @@ class StmtEmitter:
 
     def x_SitOut(self, w, st):
         p = self.i(w, st.player)
-        w.fail_if(f"{p} < 0 or {p} >= {self.n}", st)
+        w.fail_outside(p, self.n, st)
         with w.block(f"if ACT[{p}]"):
             w.line(f"ACT[{p}] = False")
             w.line(f"TV[{st.sitting}, TN[{st.sitting}]] = {p}")
@@ -226,7 +226,7 @@ class StmtEmitter:
                         w.line("break")
             j = w.fresh("j")
             with w.block(f"for {j} in range({q.n})"):  # (none, or no seat, among the winners: an error)
-                w.fail_if(f"{q.at(f'{j}')} < 0 or {q.at(f'{j}')} >= {self.n}", st)
+                w.fail_outside(q.at(f'{j}'), self.n, st)
         w.line(f"return {END_GAME}")
 
     def x_EndRound(self, w, st):

@@ -70,3 +70,7 @@ class Writer:
     def fail_if(self, cond: str, node) -> None:
         with self.block(f"if {cond}"):
             self.fail(node)
+
+    def fail_outside(self, x: str, end, node) -> None:
+        """Stop the run unless 0 <= x < end (a seat, zone or card id read from a value)."""
+        self.fail_if(f"{x} < 0 or {x} >= {end}", node)
