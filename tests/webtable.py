@@ -88,6 +88,18 @@ def create(c, game="coucou", players=5, seats=None, **kw) -> dict:
     return r.json()
 
 
+def close_code(ws, *, next_only: bool = False):
+    """Read until the server closes the socket: the close code it gave (None if it gave none). With
+    `next_only`, the very next read must find it closed ("a message" is returned if it does not)."""
+    try:
+        while True:
+            ws.receive_text()
+            if next_only:
+                return "a message"
+    except Exception as closed:  # (starlette's test client raises WebSocketDisconnect with the code)
+        return getattr(closed, "code", None)
+
+
 def token(link: str) -> str:
     return link.rsplit("/", 1)[1]
 
