@@ -13,25 +13,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import cardlang  # noqa: E402
+from bench_card_sets import _best  # noqa: E402
 from cardlang.runtime import card_sets  # noqa: E402
 
 GAME = str(ROOT / "examples" / "combinations_climb.cards")
-
-
-def _best(f, repeat: int) -> float:
-    out = []
-    for _ in range(repeat):
-        t = time.process_time()
-        f()
-        out.append(time.process_time() - t)
-    return min(out)
 
 
 def engine_figures(repeat: int, calls: int) -> dict:

@@ -21,7 +21,6 @@ game, with the process's peak memory (a `--jobs` worker's).
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import random
@@ -37,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 import cardlang  # noqa: E402
+from bench_engine import _run_for, reference_player  # noqa: E402
 from reference import ascenseur as ref_ascenseur  # noqa: E402
 
 GAME, PLAYERS = str(ROOT / "games" / "ascenseur.cards"), 4
@@ -47,15 +47,8 @@ SIMULATE_BATCH = 20  # games a call of `simulate` in the `simulate` figure
 
 def _rate(play, seconds: float, per_call: int = 1) -> tuple:
     """Calls `play(i)` (returning its decisions) for `seconds` of CPU: (games/s, decisions/s)."""
-    gc.collect()
-    calls = decisions = 0
-    t0 = time.process_time()
-    while True:
-        decisions += play(calls)
-        calls += 1
-        elapsed = time.process_time() - t0
-        if elapsed >= seconds:
-            return calls * per_call / elapsed, decisions / elapsed
+    calls, decisions, elapsed = _run_for(play, seconds, None)
+    return calls * per_call / elapsed, decisions / elapsed
 
 
 def players(game):
@@ -75,14 +68,9 @@ def players(game):
         st = quiet(compiled.new_initial_state(seed=i, log=False))
         return seat_playout(st, [random.Random(i * 1009 + s) for s in range(PLAYERS)])
 
-    rng = random.Random(12345)
-
-    def play_reference(i):
-        return ref_ascenseur.play_game(PLAYERS, rng)[1]
-
     compiled = cardlang.load(GAME, players=PLAYERS)
     return {"native": play_native, "simulate": play_simulate, "compiled": play_compiled,
-            "reference": play_reference}
+            "reference": reference_player(ref_ascenseur.play_game, PLAYERS)}
 
 
 _START = """
