@@ -10,7 +10,7 @@ import attrs
 from ..lang import ast, statements
 from ..lang.check_melds import COMBINATIONS
 from ..lang.check import CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE, ZONES, Symbols
-from ..lang.types import ANY, RANKS, TEAM, declared
+from ..lang.types import ANY, RANKS, TEAM, declared, item_of
 from . import ir
 from .layout import Layout
 from .lower_at_once import lower_at_once
@@ -557,7 +557,7 @@ class Lowerer(PotLowering):
         lt, rt = self.type(e.left), self.type(e.right)
         if op in ("and", "or"):
             return (ir.And if op == "and" else ir.Or)(span, self.expr(e.left), self.expr(e.right))
-        if op == "+" and (lt in _SEQUENCE_TYPES or lt == "empty"):  # "empty": `[]`, or a variable it started as
+        if op == "+" and (lt in _SEQUENCE_TYPES or lt == "empty" or item_of(lt)):  # "empty": `[]`, or a variable it started as
             cards = lt in (ZONE, CARD, CARDS) or (lt == "empty" and self.type(e) == CARDS)
             left = self.cards(e.left) if cards else self.expr(e.left)
             right = self.cards(e.right) if cards else self.seq(e.right)
@@ -572,7 +572,7 @@ class Lowerer(PotLowering):
         if op == "in":
             return ir.In(span, self.expr(e.left), self.seq(e.right))
         if op == "except":
-            many = rt in (CARDS, PLAYERS, LIST, ZONE, "empty")
+            many = rt in (CARDS, PLAYERS, LIST, ZONE, "empty") or bool(item_of(rt))
             return ir.Except(span, self.seq(e.left), self.seq(e.right) if many else self.expr(e.right), many)
         if op == "+" and lt == TEXT:
             return ir.JoinText(span, self.expr(e.left), self.expr(e.right))

@@ -32,7 +32,7 @@ from .symbols import Symbol, Symbols
 from .types import (ANY, BOOL, BUILTINS, CARD, CARDS, ELEMENT, HANDVALUE, LIMITS, LIST, LISTS, MAX_LIMIT,  # noqa: F401
                     NONE, NONES, NULLABLE, NUMBER, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEXT, TYPE_NAMES,
                     VISIBILITY, ZONE, ZONE_WORDS, ZONES, article, fits)
-from .types import COLOUR, COLOURS, TEAMS
+from .types import COLOUR, COLOURS, TEAMS, VALUE_LISTS, element, is_list, item_of
 
 
 
@@ -355,7 +355,7 @@ class Checker(ExpressionChecks):
                 types = check_values.type_names(self)
                 if d.type not in types:
                     self.error("E012", f"`{d.type}` is not a type", d.name_span,
-                               help=did_you_mean(d.type, types) or "types: " + ", ".join(sorted(types)))
+                               help=check_values.type_help(self, d.type, types))
                     sym.type = ANY
                 else:
                     if not fits(t, (d.type,)):
@@ -412,8 +412,7 @@ class Checker(ExpressionChecks):
             return PLAYER
         types = check_values.type_names(self)
         if p.type not in types:
-            self.error("E012", f"`{p.type}` is not a type", p.span,
-                       help=did_you_mean(p.type, types) or "types: " + ", ".join(sorted(types)))
+            self.error("E012", f"`{p.type}` is not a type", p.span, help=check_values.type_help(self, p.type, types))
             return ANY
         return p.type
 
@@ -459,10 +458,10 @@ class Checker(ExpressionChecks):
             return sym.type
         if t.kind == "player item":
             return self._player_item(t, sym)
-        if sym.type not in LISTS:
+        if not is_list(sym.type):
             self.error("E012", f"`{t.name}` is not a list; only list items can be set with `[…]`", t.span)
         self.expect(t.key, (NUMBER,), "a list index")
-        return ELEMENT.get(sym.type, NUMBER)
+        return ELEMENT.get(sym.type) or item_of(sym.type) or NUMBER
 
     def _player_item(self, t: ast.Target, sym: Symbol) -> str:
         """`told(p)[i]`, `tricks(t)[i]`: an item of a player's or a team's list; returns the type of its items."""
@@ -474,10 +473,10 @@ class Checker(ExpressionChecks):
             check_teams.var_key(self, t.name, t.key)
         else:
             self.expect(t.key, (PLAYER,), f"the player of `{t.name}(…)`")
-        if sym.type not in LISTS and sym.type != ANY:
+        if not is_list(sym.type) and sym.type != ANY:
             self.error("E012", f"`{t.name}(…)` is not a list; only list items can be set with `[…]`", t.span)
         self.expect(t.index, (NUMBER,), "a list index")
-        return ELEMENT.get(sym.type, ANY)
+        return element(sym.type)
 
     def stmt(self, st) -> None:
         """Checks one statement."""
@@ -490,7 +489,7 @@ class Checker(ExpressionChecks):
         if isinstance(st, ast.Set):
             want = self.target(st.target)
             got = self.type_of(st.value)
-            if want == "empty" and got in (LIST, CARDS, PLAYERS, ZONE):
+            if want == "empty" and (got in (LIST, CARDS, PLAYERS, ZONE) or item_of(got)):
                 self._refine_empty(st.target, CARDS if got == ZONE else got)
             elif want not in (ANY,) and not fits(got, (want,)):
                 self.error("E012", f"`{st.target.name}` holds {article(want)}, not {article(got)}", st.value.span)
@@ -564,10 +563,10 @@ class Checker(ExpressionChecks):
                 self.block(body)
             self.block(st.orelse)
         elif isinstance(st, ast.ForEach):
-            src = self.expect(st.source, (PLAYERS, CARDS, ZONE, LIST, ZONES, SUITS, RANKS, TEAMS),
+            src = self.expect(st.source, (PLAYERS, CARDS, ZONE, LIST, ZONES, SUITS, RANKS, TEAMS, VALUE_LISTS),
                               "what `for each` goes through")
             self.scopes.append({})
-            self.bind(st.var, ELEMENT.get(src, ANY), st.var_span)
+            self.bind(st.var, element(src), st.var_span)
             if st.where is not None:
                 self.expect(st.where, (BOOL,), "a condition")
             self.loop_body(st.body)

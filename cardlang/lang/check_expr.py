@@ -8,8 +8,9 @@ from . import ast, check_melds, check_piles, check_pots, check_teams
 from .decks import literal_copies
 from .diagnostics import did_you_mean
 from .symbols import Symbol
-from .types import (ANY, BOOL, BUILTINS, CARD, CARDS, ELEMENT, HANDVALUE, LIST, NONE, NONES, NUMBER, PLAYER,
-                    PLAYERS, RANK, RANKS, SUIT, SUITS, TEXT, ZONE, ZONES, article, declared, fits)
+from .types import (ANY, BOOL, BUILTINS, CARD, CARDS, HANDVALUE, LIST, NONE, NONES, NUMBER, PLAYER, PLAYERS,
+                    RANK, RANKS, SUIT, SUITS, TEXT, VALUE_LISTS, ZONE, ZONES, article, declared, element, fits,
+                    item_of, list_of)
 from .types import TEAM, TEAMS
 
 
@@ -25,7 +26,7 @@ class ExpressionChecks:
         """The type of `e`, with an E012 when it is none of `wanted` (then ANY)."""
         t = self.type_of(e)
         if not fits(t, wanted):
-            want = " or ".join(article(w) for w in wanted if w not in (SUITS, RANKS) or LIST not in wanted)
+            want = " or ".join(article(w) for w in wanted if w not in (SUITS, RANKS, VALUE_LISTS) or LIST not in wanted)
             self.error("E012", f"{what} must be {want}, but this is {article(t)}", e.span)
             return ANY
         return t
@@ -111,18 +112,24 @@ class ExpressionChecks:
             if types == {NUMBER, RANK} and all(numbered_rank(self, i) for i in e.items if self.type_of(i) == NUMBER):
                 return RANKS  # `[A, 2, 3, …, 10, J, Q, K]`: a number beside ranks is the rank written so
             if len(types) > 1:
-                self.error("E012", "a list mixes " + " and ".join(sorted(types)), e.span)
+                kinds = [f"`{t}` values" if declared(t) else article(t).split(" ", 1)[-1] + "s" if t in (
+                    NUMBER, CARD, PLAYER, SUIT, RANK, TEXT) else article(t) for t in sorted(types)]
+                self.error("E012", "a list mixes " + " and ".join(kinds), e.span,
+                           help="a list holds things of one type: numbers, cards, players, suits, ranks, or "
+                                "the values of one `values` declaration")
                 return ANY
             t = types.pop() if types else ANY
+            if declared(t) and t != ANY:  # `[grand, null]`: a list of the values of one declaration
+                return list_of(t)
             return {NUMBER: LIST, PLAYER: PLAYERS, CARD: CARDS, SUIT: SUITS, RANK: RANKS}.get(t, ANY)
         if isinstance(e, ast.Call):
             return self.call(e)
         if isinstance(e, (ast.FaceUp, ast.PositionOf, ast.Range, ast.PilesOf)):
             return check_piles.expr_type(self, e)
         if isinstance(e, ast.Index):
-            b = self.expect(e.base, (LIST, PLAYERS, CARDS, ZONE, SUITS, RANKS), "what is indexed")
+            b = self.expect(e.base, (LIST, PLAYERS, CARDS, ZONE, SUITS, RANKS, VALUE_LISTS), "what is indexed")
             self.expect(e.index, (NUMBER,), "an index")
-            return ELEMENT.get(b, ANY)
+            return element(b)
         if isinstance(e, ast.Unary):
             if e.op == "-":
                 self.expect(e.operand, (NUMBER,), "what `-` negates")
@@ -176,9 +183,10 @@ class ExpressionChecks:
 
     def aggregate(self, e: ast.Aggregate) -> str:
         """The type of an aggregate (`any`, `count`, `select`, `sum`, `highest`, …)."""
-        src = self.expect(e.source, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, TEAMS), f"what `{e.kind}` goes through")
+        src = self.expect(e.source, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, TEAMS, VALUE_LISTS),
+                          f"what `{e.kind}` goes through")
         self.scopes.append({})
-        self.bind(e.var, ELEMENT.get(src, ANY), e.var_span)
+        self.bind(e.var, element(src), e.var_span)
         if e.where is not None:
             self.expect(e.where, (BOOL,), "a condition")
         result = {"any": BOOL, "count": NUMBER,
@@ -188,7 +196,7 @@ class ExpressionChecks:
             result = NUMBER
         elif e.kind in ("highest", "lowest"):
             self.expect(e.body, (NUMBER,), f"what `{e.kind}` compares")
-            result = ELEMENT.get(src, ANY)
+            result = element(src)
         self.scopes.pop()
         return result
 
@@ -204,12 +212,12 @@ class ExpressionChecks:
             if op == "+" and a == "empty":  # `[] + x`, or a variable that started as `[]`: the list x is
                 b = self.type_of(e.right)
                 joined = {LIST: LIST, CARDS: CARDS, ZONE: CARDS, CARD: CARDS, PLAYERS: PLAYERS, PLAYER: PLAYERS,
-                          SUITS: SUITS, RANKS: RANKS, "empty": "empty", ANY: ANY}.get(b)
+                          SUITS: SUITS, RANKS: RANKS, "empty": "empty", ANY: ANY}.get(b, b if item_of(b) else None)
                 if joined is not None:
                     return joined
                 self.error("E012", f"`+` joins a list with a list, but this is {article(b)}", e.right.span)
                 return ANY
-            if op == "+" and a in (CARDS, ZONE, CARD, PLAYERS, LIST, SUITS, RANKS):
+            if op == "+" and (a in (CARDS, ZONE, CARD, PLAYERS, LIST, SUITS, RANKS) or item_of(a)):
                 seq = CARDS if a in (ZONE, CARD) else a
                 self.expect(e.right, (seq,) if seq != CARDS else (CARDS, ZONE, CARD), "what `+` joins")
                 return seq
@@ -247,8 +255,9 @@ class ExpressionChecks:
                 self.error("E012", f"`{op}` compares {article(a)} with {article(b)}: they are never equal", e.span)
             return BOOL
         if op == "in":
-            seq = self.expect(e.right, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, TEAMS), "the right side of `in`")
-            self.expect(e.left, (ELEMENT.get(seq, ANY),), "the left side of `in`")
+            seq = self.expect(e.right, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, TEAMS, VALUE_LISTS),
+                              "the right side of `in`")
+            self.expect(e.left, (element(seq),), "the left side of `in`")
             return BOOL
         if op in ("is", "is not"):
             lit = isinstance(e.right, ast.CardLit)
@@ -260,9 +269,9 @@ class ExpressionChecks:
             self._pattern(e.right, op)
             return BOOL
         if op == "except":
-            seq = self.expect(e.left, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS), "the left side of `except`")
+            seq = self.expect(e.left, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, VALUE_LISTS), "the left side of `except`")
             seq = CARDS if seq == ZONE else PLAYERS if seq == TEAM else seq
-            self.expect(e.right, (seq, ELEMENT.get(seq, ANY)), "what `except` leaves out")
+            self.expect(e.right, (seq, element(seq)), "what `except` leaves out")
             return seq
         raise AssertionError(op)  # pragma: no cover
 
@@ -383,5 +392,5 @@ class ExpressionChecks:
             t = self.expect(a, wanted, f"the argument of `{e.func}`")
             first = first or t
         if result == "elem":
-            return ELEMENT.get(first, ANY)
+            return element(first)
         return result

@@ -8,8 +8,10 @@ rules speak of); `suit(s)` is the suit of that name, none if the deck has none (
 
 A choice of a value picks a rank, a suit, a declared value or a number of a list: `a rank r where
 hand(p) has r` (every rank of the deck, the filter applied to each), `a suit s from [hearts,
-spades]`, `a number b from [18, 20, 22]`. A number or a player may be chosen with a second value
-at once: `a number level from 1 to 7 and a strain s where …` (see `compiler.lower`).
+spades]`, `a number b from [18, 20, 22]`; a declared value from a list of them, written out or
+kept in a variable (`var allowed = [grand, null]`, typed `list of kind`: see `types.list_of`). A
+number or a player may be chosen with a second value at once: `a number level from 1 to 7 and a
+strain s where …` (see `compiler.lower`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from __future__ import annotations
 from . import ast
 from .diagnostics import did_you_mean
 from .vocabulary import MAX_SET_SOURCE as MAX_SOURCE
-from .types import BUILTIN_TYPES, CARDS, LIST, NUMBER, RANK, RANKS, SUIT, SUITS, TYPE_NAMES, ZONE, declared
+from .types import (BUILTIN_TYPES, CARDS, LIST, NUMBER, RANK, RANKS, SUIT, SUITS, TYPE_NAMES, ZONE, article, declared,
+                    fits, list_of)
 
 MAX_NAMED_VALUES = 256  # the most values a `values` declaration lists (a choice offers each)
 CHOSEN = {RANK: RANKS, SUIT: SUITS, NUMBER: LIST}  # a value's type -> the list it may be chosen `from`
@@ -51,8 +54,19 @@ def collect(checker, d: ast.NamedValuesDecl, symbol) -> None:
 
 
 def type_names(checker) -> set:
-    """Every type a declaration may name: the language's and the declared `values`."""
-    return set(TYPE_NAMES) | set(checker.sym.named_values)
+    """Every type a declaration may name: the language's, the declared `values`, and a list of each
+    (`list of kind`)."""
+    named = set(checker.sym.named_values)
+    return set(TYPE_NAMES) | named | {list_of(n) for n in named}
+
+
+def type_help(checker, t: str, names: set):
+    """The help of E012 for `t`, a type no declaration can name (`list of kinds`, `cards of kind`)."""
+    if " of " in t:
+        some = sorted(checker.sym.named_values)
+        return did_you_mean(t, names) or ("a list of declared values is `list of NAME`, NAME a `values` list"
+                                          + (f": `list of {some[0]}`" if some else ""))
+    return did_you_mean(t, names) or "types: " + ", ".join(sorted(names))
 
 
 def index_of(d: ast.NamedValuesDecl, name: str) -> int:
@@ -77,11 +91,14 @@ def choose_value(checker, alt: ast.Alternative) -> str:
         if declared(t) and isinstance(alt.source, ast.ListExpr) and alt.source.items:
             for item in alt.source.items:  # a subset of its values written out: `a kind k from [null, suit]`
                 checker.expect(item, (t,), f"a {t} to choose from")
-        elif declared(t):
-            some = ", ".join(name for name, _ in checker.sym.named_values[t].items[:2])
-            checker.error("E012", f"a {t} is chosen among all its values, or from a list of them written out: "
-                                  f"`from [{some}]`", alt.source.span, help="or leave out `from` and say which with `where`")
-            checker.type_of(alt.source)
+            checker.sym.types[id(alt.source)] = list_of(t)  # (items of other types: E012 above, once each)
+        elif declared(t):  # a list of them kept in a variable, or worked out: `a kind k from allowed`
+            got = checker.type_of(alt.source)
+            if not fits(got, (list_of(t),)):
+                some = ", ".join(name for name, _ in checker.sym.named_values[t].items[:2])
+                checker.error("E012", f"a {t} is chosen from a list of {t} values, but this is {article(got)}",
+                              alt.source.span, help=f"e.g. `from [{some}]`, a variable holding such a list, or no "
+                                                    "`from` at all (every value, `where` saying which)")
         else:
             checker.expect(alt.source, (CHOSEN[t],), f"the {t}s to choose from")
     return t

@@ -14,6 +14,14 @@ from . import ast
 from .text_literals import unquote
 
 
+def type_name(name, item) -> Optional[str]:
+    """A declared type as written: `suit`, or `list of kind` (a list of declared values: the checker
+    tells whether the words name a type)."""
+    if name is None:
+        return None
+    return f"{name} of {item}" if item is not None else str(name)
+
+
 @attrs.define(frozen=True)
 class _DeckRank:
     """A rank of `deck ranks …`, maybe with how players read it (`DrawTwo "Draw Two"`)."""
@@ -186,10 +194,10 @@ class _Declarations(Transformer):
         return ast.ZoneDecl(self.S(meta), str(c[0]), tuple(c[1:]), self.T(c[0]))
 
     def var_decl(self, meta, c):
-        return ast.VarDecl(self.S(meta), str(c[0]), str(c[1]) if c[1] else None, c[2], False, self.T(c[0]))
+        return ast.VarDecl(self.S(meta), str(c[0]), type_name(c[1], c[2]), c[3], False, self.T(c[0]))
 
     def player_var_decl(self, meta, c):
-        return ast.VarDecl(self.S(meta), str(c[0]), str(c[1]) if c[1] else None, c[2], True, self.T(c[0]))
+        return ast.VarDecl(self.S(meta), str(c[0]), type_name(c[1], c[2]), c[3], True, self.T(c[0]))
 
     # -- partnerships
     def teams_across(self, meta, c):
@@ -202,7 +210,7 @@ class _Declarations(Transformer):
         return (tuple(int(x) for x in c), self.S(meta))
 
     def team_var_decl(self, meta, c):
-        return ast.VarDecl(self.S(meta), str(c[0]), str(c[1]) if c[1] else None, c[2], False, self.T(c[0]), True)
+        return ast.VarDecl(self.S(meta), str(c[0]), type_name(c[1], c[2]), c[3], False, self.T(c[0]), True)
 
     def team_score_decl(self, meta, c):
         return ast.ScoreDecl(self.S(meta), str(c[0]), c[1], str(c[2]) if c[2] is not None else None, True)
@@ -223,7 +231,7 @@ class _Declarations(Transformer):
         return tuple(c)
 
     def param(self, meta, c):
-        return ast.Param(self.S(meta), str(c[0]), str(c[1]) if c[1] else None)
+        return ast.Param(self.S(meta), str(c[0]), type_name(c[1], c[2]))
 
     def define_decl(self, meta, c):
         return ast.DefineDecl(self.S(meta), str(c[0]), c[1] or (), c[2], self.T(c[0]))

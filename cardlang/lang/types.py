@@ -13,6 +13,11 @@ COLOURS = ("red", "black")  # the names of its values, where the file declares n
 SUITS, RANKS = "suits", "ranks"  # lists of suits, of ranks (an item may be none); LIST is of numbers
 NONES = "list of none"  # `[none, none]`: a list of suits or of ranks, by its declared type
 LISTS = (LIST, SUITS, RANKS)
+# a list of the values of one declaration (`[grand, null]`) is typed `list of kind`: a name has no
+# space, so no declaration can take that type's name; VALUE_LISTS stands, where types are wanted, for
+# every such list (a declaration's item type is then told by `item_of`)
+LIST_OF = "list of "
+VALUE_LISTS = LIST_OF + "declared values"
 TEAM, TEAMS = "team", "teams"  # partnerships: a team (its players where players are wanted), every team
 TYPE_NAMES = {NUMBER, BOOL, TEXT, CARD, CARDS, PLAYER, PLAYERS, SUIT, RANK, LIST, ZONE, SUITS, RANKS, TEAM, TEAMS}
 
@@ -24,8 +29,8 @@ VISIBILITY = {"hidden", "private", "public", "facing away"}  # facing away: see 
 
 # name: (argument types (a tuple of alternatives each), result) — result "elem" means the element type
 BUILTINS = {
-    "count": (((CARDS, ZONE, PLAYERS, LIST, ZONES, SUITS, RANKS, TEAMS),), NUMBER),
-    "random": (((PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, TEAMS),), "elem"),
+    "count": (((CARDS, ZONE, PLAYERS, LIST, ZONES, SUITS, RANKS, TEAMS, VALUE_LISTS),), NUMBER),
+    "random": (((PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, TEAMS, VALUE_LISTS),), "elem"),
     "suit": (((CARD,),), SUIT),
     "rank": (((CARD,),), RANK),
     "colour": (((CARD, SUIT),), COLOUR),
@@ -33,7 +38,7 @@ BUILTINS = {
     "min": (((NUMBER,), (NUMBER,)), NUMBER),
     "max": (((NUMBER,), (NUMBER,)), NUMBER),
     "sum": (((LIST,),), NUMBER),
-    "any": (((CARDS, ZONE, PLAYERS, LIST, SUITS, RANKS, TEAMS),), BOOL),
+    "any": (((CARDS, ZONE, PLAYERS, LIST, SUITS, RANKS, TEAMS, VALUE_LISTS),), BOOL),
     "seat": (((PLAYER,),), NUMBER),
     "select": None,
 }
@@ -42,9 +47,29 @@ BUILTINS = {
 BUILTIN_TYPES = TYPE_NAMES | {NONE, ANY, HANDVALUE, ZONES, NONES, COLOUR, "empty"}
 
 
+def list_of(t: str) -> str:
+    """The type of a list of values of the declared type `t` (`list of kind`)."""
+    return LIST_OF + t
+
+
+def item_of(t: str):
+    """The declared type whose values a list of type `t` holds (`kind` for `list of kind`), else None."""
+    return t[len(LIST_OF):] if t.startswith(LIST_OF) and t not in (VALUE_LISTS, NONES) else None
+
+
+def is_list(t: str) -> bool:
+    """Whether `t` is a list type: of numbers, suits, ranks or declared values (cards and players aside)."""
+    return t in LISTS or item_of(t) is not None
+
+
+def element(t: str) -> str:
+    """The type of an item of a sequence of type `t` (ANY when `t` is no sequence)."""
+    return ELEMENT.get(t) or item_of(t) or ANY
+
+
 def declared(t: str) -> bool:
     """Whether `t` is the type of a `values` declaration (`strain`): ordered named values."""
-    return t not in BUILTIN_TYPES
+    return t not in BUILTIN_TYPES and item_of(t) is None and t != VALUE_LISTS
 
 
 LIMITS = ("decisions", "rounds")  # what a `limit` line caps (the engine has a default for each)
@@ -55,6 +80,8 @@ def fits(actual: str, wanted: Iterable[str]) -> bool:
     """Whether a value of type `actual` may stand where one of `wanted` is expected."""
     wanted = tuple(wanted)
     if actual == ANY or ANY in wanted or actual in wanted:
+        return True
+    if VALUE_LISTS in wanted and item_of(actual) is not None:
         return True
     if actual == NONE:
         return any(w in NULLABLE or declared(w) for w in wanted)
@@ -69,7 +96,7 @@ def fits(actual: str, wanted: Iterable[str]) -> bool:
     if actual == HANDVALUE and NUMBER in wanted:
         return True
     if actual == "empty":
-        return any(w in (CARDS, PLAYERS, LIST, SUITS, RANKS) for w in wanted)
+        return any(w in (CARDS, PLAYERS, LIST, SUITS, RANKS, VALUE_LISTS) or item_of(w) for w in wanted)
     if actual == NONES:
         return any(w in (SUITS, RANKS) for w in wanted)
     return False
@@ -81,4 +108,6 @@ def article(t: str) -> str:
         return f"{t}"
     if t == ANY:
         return "a value"
+    if item_of(t) is not None or t == VALUE_LISTS:  # `a list of kind values`, `a list of declared values`
+        return "a " + t + ("" if t == VALUE_LISTS else " values")
     return ("an " if t[0] in "aeiou" else "a ") + t

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..lang.types import (BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEAM, TEAMS,
-                          TEXT, ZONE, ZONES)
+                          TEXT, ZONE, ZONES, item_of)
 from . import among, card_sets, engine, view
 from .actions import alt_of, value_of
 from .basics import MAX_EVENTS, Events, RuleError
@@ -267,6 +267,8 @@ class ProgramBase:
         if type_ in (SUITS, RANKS):  # each item by its name (none stays none)
             item = SUIT if type_ == SUITS else RANK
             return [self.value_text(x, item, seat, st) for x in value]
+        if item_of(type_) in self.named_values:  # a list of declared values: each by its name
+            return [self.value_text(x, item_of(type_), seat, st) for x in value]
         if type_ == TEXT:
             return fill_refs(self.deck, value, lambda c: seat is None or st.known[c] >> seat & 1)
         return value
