@@ -557,7 +557,8 @@ class Lowerer(PotLowering):
         lt, rt = self.type(e.left), self.type(e.right)
         if op in ("and", "or"):
             return (ir.And if op == "and" else ir.Or)(span, self.expr(e.left), self.expr(e.right))
-        if op == "+" and (lt in _SEQUENCE_TYPES or lt == "empty" or item_of(lt)):  # "empty": `[]`, or a variable it started as
+        # "empty": `[]`, or a variable it started as; `list of kind`: a list of declared values
+        if op == "+" and (lt in _SEQUENCE_TYPES or lt == "empty" or item_of(lt)):
             cards = lt in (ZONE, CARD, CARDS) or (lt == "empty" and self.type(e) == CARDS)
             left = self.cards(e.left) if cards else self.expr(e.left)
             right = self.cards(e.right) if cards else self.seq(e.right)

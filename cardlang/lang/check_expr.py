@@ -271,7 +271,8 @@ class ExpressionChecks:
             self._pattern(e.right, op)
             return BOOL
         if op == "except":
-            seq = self.expect(e.left, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, VALUE_LISTS), "the left side of `except`")
+            seq = self.expect(e.left, (PLAYERS, CARDS, ZONE, LIST, SUITS, RANKS, VALUE_LISTS),
+                              "the left side of `except`")
             seq = CARDS if seq == ZONE else PLAYERS if seq == TEAM else seq
             self.expect(e.right, (seq, element(seq)), "what `except` leaves out")
             return seq

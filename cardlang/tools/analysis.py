@@ -266,7 +266,8 @@ def complete(a: Analysis, line: int, column: int) -> list:
         return [Completion(w, "word", "deck", 0) for w in [*PRESETS, "ranks"]]
     declared = sorted(good.symbols.named_values) if good.symbols is not None else []  # `values strain: …`
     if re.match(r"\s*((per\s+player\s+)?var\s+\w+|(phase|define)\s+\w+\s*\([^)]*\w)\s*:\s*$", head):
-        return [Completion(w, "word", "type", 0) for w in sorted(TYPE_NAMES) + declared + [f"list of {d}" for d in declared]]
+        lists = [f"list of {d}" for d in declared]  # a list of declared values: `list of strain`
+        return [Completion(w, "word", "type", 0) for w in sorted(TYPE_NAMES) + declared + lists]
     table = good.symbols.table if good.symbols is not None else {}
     if re.search(r"(\bchooses|\band|^)\s+a\s+$", head):  # what a player may name: `a card`, `a rank`, `a strain`
         return [Completion(w, "word", "choice", 0) for w in ["card", "number", "player", "rank", "set", "suit", *declared]]
