@@ -235,6 +235,8 @@ zone table: pile, public
 var total = 0
 var turns = 0
 var marks: list = [1, 2, 3]
+values mood: calm keen wild
+var moods: list of mood = [wild, calm]
 var dealer: player = none
 per player var points = 0
 define bonus(q) = {bonus}
@@ -264,6 +266,8 @@ round:
                 set marks[1 + k] = {number_total}
             a rank r where {rank_filter} as "ask {{r}}s":
                 add 1 to total
+            a mood j from moods where {mood_filter}:
+                set moods = {moods_after}
             a set cs of 1 to 2 cards from hand(p) where {set_filter}:
                 move cs to table face up
             "say {option_text}" if {option_cond}:
@@ -314,7 +318,7 @@ phase keep(q, z: zone):
         tell {tell_to_q} the {tell_face} of top of z
     if count(z) > 2:
         move bottom of z to stock
-    announce "{{q}} {{told(q)}} {{tally(z)}} {{shown}}"
+    announce "{{q}} {{told(q)}} {{tally(z)}} {{shown}} {{moods}}"
 '''
 
 _CHARS = st.sampled_from(["a", "b", " ", "s.v[0]", "s.v[1]", "[", "]", "'", '\\"', "\\\\", "#", "x = 1", "v["])
@@ -437,7 +441,12 @@ def programs(draw) -> str:
         # choices of a rank and of a set of cards (issue 28)
         rank_filter=draw(st.sampled_from(["hand(p) has r", "not (hand(p) has r)", "true", "total > 3"])),
         set_filter=draw(st.sampled_from(["count(cs) == 2", "true", "(sum x in cs of pips(x)) > 9",
-                                         "rank(top of cs) == rank(bottom of cs)", "total < 2"])))
+                                         "rank(top of cs) == rank(bottom of cs)", "total < 2"])),
+        # a list of declared values kept in a variable (issue 28, 6(g))
+        mood_filter=draw(st.sampled_from(["j != calm", "j > keen", "true", "j in moods except [wild]",
+                                          "count(moods) > 1", "moods == [wild, calm]"])),
+        moods_after=draw(st.sampled_from(["moods except j", "moods + [j]", "moods except [j, keen]",
+                                          "moods + [keen] if count(moods) < 4 else [calm]", "[j] + moods"])))
 
 
 def _run_generated(tmp_path_factory, source: str, players: int, seed: int, passes=None) -> None:
