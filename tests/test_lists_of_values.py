@@ -142,6 +142,7 @@ def test_a_list_of_declared_values_is_set_indexed_compared_joined_and_chosen_fro
     ('var bad = [grand, low]', "E012", "a list mixes `kind` values and `strain` values"),
     ('var bad = [grand, 3]', "E012", "a list mixes `kind` values and numbers"),
     ('var bad = [grand, hearts]', "E012", "a list mixes `kind` values and suits"),
+    ('var bad = [grand, none]', "E012", "a list mixes `kind` values and `none`"),
     ('var bad: list of kind = [low]', "E012",
      "`bad` is declared a list of kind values but starts as a list of strain values"),
     ('var bad: list of kinds = []', "E012", "`list of kinds` is not a type"),
@@ -172,6 +173,18 @@ def test_a_list_of_values_used_with_another_declarations_values_is_E012(old, new
     assert old in EVERY_USE
     got = codes(EVERY_USE.replace(old, new))
     assert ("E012", message) in got, got
+
+
+def test_a_list_changed_by_what_a_hand_holds_is_seen_by_every_seat_W004():
+    source = open(path(OPEN)).read()
+    assert codes(source) == []
+    told = source.replace("                set open = open except k\n",
+                          "                set open = open except k\n"
+                          "                if hand(p) has A of spades:\n"
+                          "                    set open = open except suit\n")
+    assert told != source
+    got = codes(told)
+    assert [c for c, _ in got] == ["W004"] and "`open`" in got[0][1] and "hand(p)" in got[0][1]
 
 
 def test_completion_offers_a_list_of_each_declared_type():

@@ -114,7 +114,7 @@ class ExpressionChecks:
             if len(types) > 1:
                 seen = [self.sym.types.get(id(i)) for i in e.items]  # in the order the list has them
                 kinds = [f"`{t}` values" if declared(t) else article(t).split(" ", 1)[-1] + "s" if t in (
-                    NUMBER, CARD, PLAYER, SUIT, RANK, TEXT) else article(t)
+                    NUMBER, CARD, PLAYER, SUIT, RANK, TEXT) else "`none`" if t == NONE else article(t)
                     for t in sorted(types, key=lambda t: seen.index(t) if t in seen else len(seen))]
                 self.error("E012", "a list mixes " + " and ".join(kinds), e.span,
                            help="a list holds things of one type: numbers, cards, players, suits, ranks, or "
