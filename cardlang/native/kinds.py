@@ -150,6 +150,8 @@ class Kinds:
                 return SEQ
             if e.name == "melds":
                 return TEXT_KIND  # (a text: worked out for its refusals only)
+            if e.name == "groups":
+                raise refuse("zones of groups (`melds` of one)", e)
             raise refuse(f"melds (`{e.name}`)", e)
         if isinstance(e, ir.PotValue):
             raise refuse("pots and betting", e)

@@ -44,6 +44,7 @@ class ProgramBase:
     at_once: dict = {}  # choice index -> `compiler.ir.AtOnce`, for each choice made at once
     plays_whole_games = False  # whether `playout(...)` plays the rest of a game itself (runtime/playout.py)
     reads_knowledge = False  # whether a rule reads who knows a card (then no state is quiet)
+    group_slot = None  # the slot of the groups of the zones of groups, if the game has one (runtime/groups.py)
     # a function `(state, action)` that the game's states use as their `apply` (a program's own fast
     # path, which must do what `State.apply` does), or None for `State.apply`
     state_apply = None
