@@ -76,6 +76,16 @@ class FaceUp(Expr):
 
 
 @node
+class GroupOf(Expr):
+    """`group of c`: the cards of the group card `c` lies in, when it lies in one of the zones of
+    groups `zones` (its groups' numbers in slot `slot`: runtime/groups.py); no cards otherwise."""
+
+    card: Expr
+    slot: int
+    zones: frozenset
+
+
+@node
 class PositionOf(Expr):
     """`position of c in cards`: the 1-based place of `c` from the bottom, 0 when not there; the card
     is worked out first."""

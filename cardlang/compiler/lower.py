@@ -633,6 +633,13 @@ class Lowerer(PotLowering):
     def x_Seats(self, e):
         return ir.Const(e.span, tuple(range(self.n)))
 
+    def x_GroupOf(self, e: ast.GroupOf):
+        layout = self.layout
+        zones = frozenset(layout.zone_families[name][0] + k for name in sorted(self.sym.group_zones)
+                          for k in range(layout.players if layout.zone_families[name][1]
+                                         else layout.zone_counts.get(name, 1)))
+        return ir.GroupOf(e.span, self.expr(e.card), self.group_slot, zones)
+
     def x_FaceUp(self, e: ast.FaceUp):
         return ir.FaceUp(e.span, self.expr(e.card))
 

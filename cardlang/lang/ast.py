@@ -498,6 +498,13 @@ class FaceUp(Expr):
 
 
 @node
+class GroupOf(Expr):
+    """`group of c`: the cards of the group `c` lies in, in a zone of groups (none when it lies elsewhere)."""
+
+    card: Expr
+
+
+@node
 class PositionOf(Expr):
     """`position of c in z`: 1 for the bottom card of `z`, `count(z)` for its top; 0 if `c` is not there."""
 

@@ -48,6 +48,16 @@ def put(checker, zone, how: str) -> None:
                       help=f"`lay cs to {name}(…)` lays a new group; `lay c to {name}(…) with x` joins the group of x")
 
 
+def group_of(checker, e: ast.GroupOf) -> str:
+    """The type of `group of c`: cards (E060 in a game without a zone of groups)."""
+    checker.expect(e.card, (CARD,), "the card `group of` finds")
+    if not checker.sym.group_zones:
+        checker.error("E060", "`group of` reads the groups of a zone of groups, and this game has none", e.span,
+                      help="declare the zone the melds are laid in with `groups` "
+                           "(`zone laid: per player, public, groups`)")
+    return CARDS
+
+
 def passed_on(checker, e, where: str) -> None:
     """E060 where a zone of groups is given to a parameter or kept (`where`): what moves cards into
     it there could not say their group."""

@@ -385,6 +385,9 @@ class _ToAst(_Declarations):
     def face_up_op(self, meta, c):
         return ast.FaceUp(self.S(meta), c[0])
 
+    def group_of(self, meta, c):
+        return ast.GroupOf(self.S(meta), c[0])
+
     def position_of(self, meta, c):
         return ast.PositionOf(self.S(meta), c[0], c[1])
 

@@ -46,6 +46,18 @@ def swap(s, slot: int, a, b) -> None:
         s.v[slot] = tuple(tags)
 
 
+def group_of(s, slot: int, zones: frozenset, card) -> tuple:
+    """`group of card`: the cards of its group, in their zone's order, when it lies in one of the
+    zones of groups `zones`; no cards for none or a card elsewhere."""
+    if card is None or s.loc[card] not in zones:
+        return ()
+    tags = s.v[slot]
+    if tags is None:  # (a card there went by `lay`, which numbered its group: never so)
+        return (card,)
+    mine = tags[card]
+    return tuple(c for c in s.zones[s.loc[card]] if tags[c] == mine)
+
+
 def follow(tags, moved: dict):
     """The numbers after a redeal (`moved`: old card -> the card dealt into its place): each place
     keeps its group (runtime/view.py)."""
