@@ -34,9 +34,10 @@ def lay(checker, st: ast.Lay) -> None:
     if st.joins is not None:
         checker.expect(st.joins, (CARD,), "the card whose group `lay … with` joins")
     if family(checker, st.zone) is None:
+        z = st.zone
+        name = z.name if isinstance(z, ast.Name) else z.func if isinstance(z, ast.Call) else "…"
         checker.error("E060", "`lay` lays cards in a zone of groups, and this zone keeps no groups", st.zone.span,
-                      help="declare the zone with `groups` (`zone laid: per player, public, groups`), "
-                           "or `move` the cards")
+                      help=f"add `groups` to the declaration of `{name}` (`zone {name}: …, groups`), or `move` the cards")
 
 
 def put(checker, zone, how: str) -> None:
