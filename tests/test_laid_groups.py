@@ -262,3 +262,22 @@ def test_the_native_engine_refuses_zones_of_groups_by_name_and_the_game_runs_com
     assert game.native_note.endswith("is not supported yet; running on the compiled engine")
     st = game.new_initial_state(seed=0, log=False)
     assert st.legal_action_ids()
+
+
+# ------------------------------------------------------------------ views
+def test_a_seat_observes_the_groups_as_laid_and_the_table_shows_them():
+    from rich.console import Console
+
+    from cardlang.play.seen import common_observation
+    from cardlang.play.table_view import Layout, Style, render_table
+
+    st = rummy("compiled")
+    play(st, "draw from the stock", "lay down 7♥, 7♦, 7♠", "discard", "discard K♠",
+         "draw from the stock", "discard", "discard Q♦", "draw from the stock", "lay down 8♣, 9♣, 10♣")
+    laid = [[["7♥", "7♦", "7♠"], ["8♣", "9♣", "10♣"]], []]
+    assert st.observation(1)["groups"] == st.observation(0)["groups"] == {"laid": laid}
+    assert st.view(1).observation()["groups"] == {"laid": laid}
+    assert common_observation(st, [0, 1])["groups"] == {"laid": laid}
+    console = Console(width=120, record=True, color_system=None)
+    console.print(render_table(st.view(1).observation(), Layout.of(st.game), Style(ascii=True), viewer=1))
+    assert "7h 7d 7s | 8c 9c 10c" in console.export_text()
