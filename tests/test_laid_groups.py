@@ -10,10 +10,13 @@ import random
 import textwrap
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cardlang
 from cardlang import RuleError
 from cardlang.runtime import groups
+from cardlang.runtime.melds import laid_groups
 from scenario import ENGINES
 from test_melds_games import choose, dealt
 from test_table_structures import diagnostics_of
@@ -281,3 +284,47 @@ def test_a_seat_observes_the_groups_as_laid_and_the_table_shows_them():
     console = Console(width=120, record=True, color_system=None)
     console.print(render_table(st.view(1).observation(), Layout.of(st.game), Style(ascii=True), viewer=1))
     assert "7h 7d 7s | 8c 9c 10c" in console.export_text()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_save_replays_to_the_same_groups(engine):
+    from cardlang.runtime.engine import State
+
+    st = rummy(engine)
+    play(st, "draw from the stock", "lay down 7♥, 7♦, 7♠", "discard", "discard K♠",
+         "draw from the stock", "discard", "discard Q♦", "draw from the stock", "lay down 8♣, 9♣, 10♣")
+    again = State.from_json(st.game, st.to_json())
+    slot = st.game.program.group_slot
+    assert again.v[slot] == st.v[slot] and again.transcript() == st.transcript()
+    assert again.observation(1)["groups"] == st.observation(1)["groups"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(0, 11), max_size=4, unique=True), st.integers(-1, 11)), max_size=8))
+def test_lays_make_groups_in_the_order_laid_each_card_in_one(lays):
+    """Cards 0..11 lie in zone 0 (a talon); zone 1 is a zone of groups. Each lay moves its cards to
+    zone 1 as a new group (`joins` -1) or into the group of card `joins` when that lies there."""
+    from types import SimpleNamespace
+
+    s = SimpleNamespace(v=[None], loc=[0] * 12, zones=[list(range(12)), []])
+    expected: list = []  # the groups as laid, each a list of cards in the zone's order
+    for cards, joins in lays:
+        if joins >= 0 and s.loc[joins] != 1:
+            continue  # (a rule error: tested above)
+        groups.lay(s, 0, tuple(cards), 1, joins if joins >= 0 else None, joins >= 0, None)
+        target = next(g for g in expected if joins in g) if joins >= 0 else None  # (before the cards leave theirs)
+        for c in cards:  # the move itself, as `move_cards` does it
+            s.zones[s.loc[c]].remove(c)
+            s.zones[1].append(c)
+            s.loc[c] = 1
+            for g in expected:
+                if c in g:
+                    g.remove(c)
+        if cards:
+            if target is not None:
+                target.extend(cards)
+            else:
+                expected.append(list(cards))
+    expected = [g for g in expected if g]
+    got = [list(g) for g in laid_groups(None, s.zones[1], s.v[0])]
+    assert got == [sorted(g, key=s.zones[1].index) for g in expected]
