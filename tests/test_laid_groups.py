@@ -217,16 +217,24 @@ def test_a_zone_of_groups_read_moved_from_and_laid_into_checks():
     assert [d for d in diagnostics_of(GAME.format(body=body, extra="")) if not d.startswith("W001")] == []
 
 
+OLD_NAMES = [  # (the variable each sets, what it ends at)
+    ('game "t"\nplayers 2\ndeck standard\nzone stock: pile, hidden\nvar lay = 0\nvar groups = 2\n'
+     "define group(n: number) = n * 10\n"
+     "round:\n    move all cards to stock\n    set lay = group(groups) + count(stock)\n    lay_down\n    end game\n"
+     "phase lay_down:\n    add 1 to lay\n", "lay", 20 + 52 + 1),
+    ('game "t"\nplayers 2\ndeck standard\nzone stock: pile, hidden\nvar group = 0\n'
+     "round:\n    move all cards to stock\n    lay\n    set group = group * 10\n    end game\n"
+     "phase lay:\n    add 3 to group\n", "group", 30),
+]
+
+
 @pytest.mark.parametrize("engine", ENGINES)
-def test_a_file_that_names_things_lay_group_and_groups_keeps_working(tmp_path, engine):
-    src = ('game "t"\nplayers 2\ndeck standard\nzone stock: pile, hidden\nvar lay = 0\nvar groups = 2\n'
-           "define group(n: number) = n * 10\n"
-           "round:\n    move all cards to stock\n    set lay = group(groups) + count(stock)\n    lay_down\n    end game\n"
-           "phase lay_down:\n    add 1 to lay\n")
+@pytest.mark.parametrize("src, name, value", OLD_NAMES)
+def test_a_file_that_names_things_lay_group_and_groups_keeps_working(tmp_path, engine, src, name, value):
     assert diagnostics_of(src) == []
     (tmp_path / "t.cards").write_text(src, encoding="utf-8")
     st = cardlang.load(str(tmp_path / "t.cards"), engine=engine).new_initial_state(seed=0)
-    assert st.var("lay") == 20 + 52 + 1
+    assert st.var(name) == value
 
 
 def test_fmt_writes_lay_and_group_of_as_the_page_does_and_keeps_them():
