@@ -261,7 +261,8 @@ def test_completion_offers_lay_group_of_and_the_groups_attribute():
     got = [c.label for c in analysis.complete(analysis.analyse(text, "x.cards"), at, 5)]
     assert "lay" in got
     zone = text.split("\n").index("zone laid: per player, public, groups") + 1
-    got = [c.label for c in analysis.complete(analysis.analyse(text, "x.cards"), zone, len("zone laid: per player, public, ") + 1)]
+    column = len("zone laid: per player, public, ") + 1
+    got = [c.label for c in analysis.complete(analysis.analyse(text, "x.cards"), zone, column)]
     assert "groups" in got
 
 

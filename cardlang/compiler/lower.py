@@ -222,7 +222,8 @@ class Lowerer(PotLowering):
         cards = self.slot(CARDS, "laid")
         zone = self.expr(st.zone)
         before = [ir.Assign(sp, ir.SlotTarget(cards), self.cards(st.cards))]
-        index = zone.player if isinstance(zone, ir.PlayerZone) else zone.index if isinstance(zone, ir.PileZone) else zone
+        index = (zone.player if isinstance(zone, ir.PlayerZone) else zone.index if isinstance(zone, ir.PileZone)
+                 else zone)
         if not isinstance(index, (ir.Const, ir.Slot)):
             place = self.slot(name="lay_to")
             before.append(ir.Assign(sp, ir.SlotTarget(place), zone))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import ast, check_at_once, check_facts, check_groups, check_melds, check_piles, check_pots, check_teams, check_values
+from . import (ast, check_at_once, check_facts, check_groups, check_melds, check_piles, check_pots, check_teams,
+               check_values)
 from .vocabulary import PRESETS
 from .decks import option_defaults, plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean

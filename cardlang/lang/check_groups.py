@@ -37,7 +37,8 @@ def lay(checker, st: ast.Lay) -> None:
         z = st.zone
         name = z.name if isinstance(z, ast.Name) else z.func if isinstance(z, ast.Call) else "…"
         checker.error("E060", "`lay` lays cards in a zone of groups, and this zone keeps no groups", st.zone.span,
-                      help=f"add `groups` to the declaration of `{name}` (`zone {name}: …, groups`), or `move` the cards")
+                      help=f"add `groups` to the declaration of `{name}` (`zone {name}: …, groups`), "
+                           "or `move` the cards")
 
 
 def put(checker, zone, how: str) -> None:
@@ -46,7 +47,8 @@ def put(checker, zone, how: str) -> None:
     if name is not None:
         checker.error("E060", f"`{how}` cannot put cards in `{name}`: a zone of groups takes cards by `lay`, "
                       "which says their group", zone.span,
-                      help=f"`lay cs to {name}(…)` lays a new group; `lay c to {name}(…) with x` joins the group of x")
+                      help=f"`lay cs to {name}(…)` lays a new group; "
+                           f"`lay c to {name}(…) with x` joins the group of x")
 
 
 def group_of(checker, e: ast.GroupOf) -> str:

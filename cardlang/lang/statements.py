@@ -46,8 +46,9 @@ def _(st: ast.Choose) -> list:
 
 
 for _leaf in (ast.Pass, ast.Passes, ast.Set, ast.Let, ast.Add, ast.Move, ast.Lay, ast.Deal, ast.Shuffle, ast.Swap,
-              ast.Reveal, ast.Hide, ast.TellFace, ast.TellWhich, ast.ForgetOrder, ast.Announce, ast.Reverse, ast.SetDirection,
-              ast.Break, ast.Eliminate, ast.EndGame, ast.EndRound, ast.CallPhase, ast.PutIn, ast.Betting, ast.Award):
+              ast.Reveal, ast.Hide, ast.TellFace, ast.TellWhich, ast.ForgetOrder, ast.Announce, ast.Reverse,
+              ast.SetDirection, ast.Break, ast.Eliminate, ast.EndGame, ast.EndRound, ast.CallPhase, ast.PutIn,
+              ast.Betting, ast.Award):
     child_blocks.register(_leaf)(lambda st: [])  # (a statement with no block inside)
 del _leaf
 
