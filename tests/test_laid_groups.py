@@ -337,3 +337,12 @@ def test_lays_make_groups_in_the_order_laid_each_card_in_one(lays):
     expected = [g for g in expected if g]
     got = [list(g) for g in laid_groups(None, s.zones[1], s.v[0])]
     assert got == [sorted(g, key=s.zones[1].index) for g in expected]
+
+
+def test_the_cards_of_a_zone_of_groups_given_as_cards_are_no_error():
+    body = ("    lay top 3 of stock to laid(top of players)\n    show(laid(top of players))\n"
+            "    set kept = laid(top of players)\n")
+    extra = "phase show(cs: cards):\n    announce \"{count(cs)} cards\"\n"
+    src = GAME.format(body=body, extra=extra).replace("var x = 0\n", "var x = 0\nvar kept = []\n")
+    found = [d for d in diagnostics_of(src) if not d.startswith("W001")]
+    assert not any(d.startswith("E060") for d in found), found

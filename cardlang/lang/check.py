@@ -493,7 +493,8 @@ class Checker(ExpressionChecks):
         if isinstance(st, ast.Set):
             want = self.target(st.target)
             got = self.type_of(st.value)
-            check_groups.passed_on(self, st.value, f"kept in `{st.target.name}`")
+            if want == ZONE:  # (a variable of cards keeps the cards, not the zone)
+                check_groups.passed_on(self, st.value, f"kept in `{st.target.name}`")
             if want == "empty" and got in (LIST, CARDS, PLAYERS, ZONE):
                 self._refine_empty(st.target, CARDS if got == ZONE else got)
             elif want not in (ANY,) and not fits(got, (want,)):
@@ -639,7 +640,8 @@ class Checker(ExpressionChecks):
                        st.expr.span)
         for a, p in zip(st.args, decl.params):
             self.expect(a, (self._param_type(p),), f"parameter `{p.name}`")
-            check_groups.passed_on(self, a, f"given to parameter `{p.name}`")
+            if self._param_type(p) == ZONE:  # (a parameter of cards is given the cards, not the zone)
+                check_groups.passed_on(self, a, f"given to parameter `{p.name}`")
 
     def choose(self, st: ast.Choose) -> None:
         """Checks a `chooses` and each of its alternatives."""
