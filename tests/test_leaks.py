@@ -39,6 +39,8 @@ FILES = sorted(os.path.relpath(p, ROOT) for folder in ("games", "examples", os.p
 FILES += [os.path.join("tests", "engine", name) for name in ("sealed_numbers.cards", "at_once_kinds.cards")]
 # structures on the table (issue 28 item 4): a row of piles chosen by number, melds read as groups
 FILES += [os.path.join("tests", "engine", name) for name in ("pile_family.cards", "meld_groups.cards")]
+# melds kept as the groups they were laid in (`lay`, `group of`: issue 28 item 4)
+FILES += [os.path.join("tests", "engine", "laid_groups.cards")]
 
 
 def _has_hidden_zones(relative) -> bool:

@@ -76,6 +76,16 @@ class FaceUp(Expr):
 
 
 @node
+class GroupOf(Expr):
+    """`group of c`: the cards of the group card `c` lies in, when it lies in one of the zones of
+    groups `zones` (its groups' numbers in slot `slot`: runtime/groups.py); no cards otherwise."""
+
+    card: Expr
+    slot: int
+    zones: frozenset
+
+
+@node
 class PositionOf(Expr):
     """`position of c in cards`: the 1-based place of `c` from the bottom, 0 when not there; the card
     is worked out first."""
@@ -445,6 +455,18 @@ class Move(Stmt):
 
 
 @node
+class Lay(Stmt):
+    """`lay cards to zone [with card]`, before the `Move` face up that follows it: the cards make a
+    new group of the zone of groups, or join the group of `joins` (a card that must lie in the zone);
+    the groups' numbers are kept in slot `slot` (runtime/groups.py)."""
+
+    cards: Expr
+    zone: Expr
+    joins: Optional[Expr]
+    slot: int
+
+
+@node
 class Deal(Stmt):
     """`deal count from source to zones`: count rounds of one card from the top to each zone."""
 
@@ -745,6 +767,7 @@ class Program:
     reverse_slot: Optional[int] = None  # true while play goes against the declared direction, if it may
     at_once: tuple = ()  # an `AtOnce` for each choice made at once
     slot_names: dict = attrs.Factory(dict)  # slot of a local -> the rule's name for it (for readers of generated code)
+    group_slot: Optional[int] = None  # the groups of the zones of groups (runtime/groups.py), if the game has one
 
 
 # ------------------------------------------------------------- pots and betting

@@ -122,7 +122,7 @@ def phases_spend_steps(program: ir.Program) -> bool:
 def writes(stmts, slot: int) -> bool:
     """Whether a statement under `stmts` (phases played included) sets slot `slot`."""
     return any(isinstance(n, (ir.Assign, ir.Increase)) and isinstance(n.target, ir.SlotTarget)
-               and n.target.slot == slot for n in statements(stmts))
+               and n.target.slot == slot or isinstance(n, ir.Lay) and n.slot == slot for n in statements(stmts))
 
 
 def draws(node) -> bool:

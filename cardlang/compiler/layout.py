@@ -54,6 +54,7 @@ class Layout:
     facts: object = None  # `runtime.facts.Facts` for a game that tells facts of cards (`tell …`), else None
     named_values: dict = attrs.Factory(dict)  # `values strain: …` -> its names in order (a value is its place)
     combos: object = None  # the `combinations` declaration's `runtime.climbing.ClimbRule`, if the game has one
+    group_zones: frozenset = frozenset()  # the zones declared with `groups` (runtime/groups.py)
 
 
 def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
@@ -110,7 +111,7 @@ def build_layout(symbols: Symbols, players: int, deck: Deck) -> Layout:
                   tuple(card_slots), tuple(cards_slots), dict(symbols.zone_counts), _meld_rule(symbols, deck, orders),
                   teams, team_of, tvar_slots, pots, Facts(deck, players) if symbols.facts else None,
                   {name: tuple(n for n, _ in d.items) for name, d in symbols.named_values.items()},
-                  _climb_rule(symbols, deck, orders))
+                  _climb_rule(symbols, deck, orders), frozenset(symbols.group_zones))
 
 
 def seat_ring(players: int, direction: str) -> tuple:

@@ -38,6 +38,7 @@ class Lowerer(PotLowering):
         self.choices: list = []
         self.at_once: list = []  # an `ir.AtOnce` for each choice made at once
         self.slot_names: dict = {}  # slot of a local -> the rule's name for it (`ir.Program.slot_names`)
+        self.group_slot: Optional[int] = None  # the groups of the zones of groups (`program` sets it)
 
     def slot(self, type_: Optional[str] = None, name: Optional[str] = None) -> int:
         """A new slot of `state.v` for a local (`name`: what the rule calls it, for a reader of
@@ -62,6 +63,7 @@ class Lowerer(PotLowering):
         self.sitting = self.state_slot(lambda st: isinstance(st, ast.Eliminate) and st.for_round, "sitting_out")
         self.reverse = self.state_slot(lambda st: isinstance(st, (ast.Reverse, ast.SetDirection)), "reversed")
         self.passes = self.state_slot(lambda st: isinstance(st, ast.Passes), "passes_in_a_row")
+        self.group_slot = self.slot(name="groups") if s.group_zones else None  # (runtime/groups.py)
         var_inits = [(layout.var_slots[name][0], False, self.as_type(sym.decl.value, sym.type))
                      for name, sym in s.vars.items()]
         var_inits += [(layout.pvar_slots[name][0], True, self.as_type(sym.decl.value, sym.type))
@@ -87,7 +89,7 @@ class Lowerer(PotLowering):
         payoff = self.payoff()
         return ir.Program(setup, round_, s.round.span, self.phases, self.choices, var_inits, score, self.nslots,
                           tuple(self.card_slots), tuple(self.cards_slots), payoff, self.sitting,
-                          self.reverse, tuple(self.at_once), self.slot_names)
+                          self.reverse, tuple(self.at_once), self.slot_names, self.group_slot)
 
     def payoff(self) -> Optional[ir.Payoff]:
         """The game's payoff (`payoff of p: …`, `shared payoff: …`), or None when it declares none."""
@@ -212,6 +214,23 @@ class Lowerer(PotLowering):
             need = ir.Const(st.span, 1)
         move = ir.Move(st.span, cards, self.expr(st.zone), st.place == "under", st.facing, need)
         return before + (move,) if before else move
+
+    def s_Lay(self, st: ast.Lay):
+        """`lay cards to zone [with card]`: the cards worked out once, then their group (`ir.Lay`),
+        then the move face up; the zone is worked out once too where it could differ (`random`)."""
+        sp = st.span
+        cards = self.slot(CARDS, "laid")
+        zone = self.expr(st.zone)
+        before = [ir.Assign(sp, ir.SlotTarget(cards), self.cards(st.cards))]
+        index = (zone.player if isinstance(zone, ir.PlayerZone) else zone.index if isinstance(zone, ir.PileZone)
+                 else zone)
+        if not isinstance(index, (ir.Const, ir.Slot)):
+            place = self.slot(name="lay_to")
+            before.append(ir.Assign(sp, ir.SlotTarget(place), zone))
+            zone = ir.Slot(sp, place)
+        joins = self.expr(st.joins) if st.joins is not None else None
+        return (*before, ir.Lay(sp, ir.Slot(sp, cards), zone, joins, self.group_slot),
+                ir.Move(sp, ir.Slot(sp, cards), zone, False, "up"))
 
     def s_Deal(self, st: ast.Deal):
         dest = self.expr(st.dest)
@@ -616,6 +635,13 @@ class Lowerer(PotLowering):
     def x_Seats(self, e):
         return ir.Const(e.span, tuple(range(self.n)))
 
+    def x_GroupOf(self, e: ast.GroupOf):
+        layout = self.layout
+        zones = frozenset(layout.zone_families[name][0] + k for name in sorted(self.sym.group_zones)
+                          for k in range(layout.players if layout.zone_families[name][1]
+                                         else layout.zone_counts.get(name, 1)))
+        return ir.GroupOf(e.span, self.expr(e.card), self.group_slot, zones)
+
     def x_FaceUp(self, e: ast.FaceUp):
         return ir.FaceUp(e.span, self.expr(e.card))
 
@@ -711,10 +737,20 @@ class Lowerer(PotLowering):
                               ir.Index(span, ir.Const(span, table), at))
 
     def _combination(self, e: ast.Call):
+        if e.func == "melds" and self.group_slot is not None and self._of_groups(e.args[0]):
+            # the melds of a zone of groups: its groups as laid (runtime/groups.py), not the best arrangement
+            arg = e.args[0]
+            return ir.Combination(e.span, "groups", (ir.ZoneCards(arg.span, self.expr(arg)),
+                                                     ir.Slot(arg.span, self.group_slot)), None)
         kinds = COMBINATIONS[e.func][0]
         table = next((a.name for a, k in zip(e.args, kinds) if k == "table"), None)
         args = tuple(self.cards(a) if k == "cards" else self.expr(a) for a, k in zip(e.args, kinds) if k != "table")
         return ir.Combination(e.span, e.func, args, table)
+
+    def _of_groups(self, e) -> bool:
+        """Whether `e` names a zone of groups (`laid`, `laid(p)`)."""
+        name = e.name if isinstance(e, ast.Name) else e.func if isinstance(e, ast.Call) else None
+        return name in self.sym.group_zones and self.type(e) == ZONE and not any(name in sc for sc in self.scopes)
 
     # -------------------------------------------------- conversions by static type
     def cards(self, e) -> ir.Expr:

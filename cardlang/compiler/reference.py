@@ -20,6 +20,7 @@ from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error
 from ..runtime.program import ProgramBase, loops_forever, round_begins
 from ..runtime import among, card_sets, effects, facts, steps
+from ..runtime import groups as zone_groups
 from ..runtime.zones import known_only_by, learn, move_cards
 from . import ir
 from .ir_facts import phases_spend_steps, reads_knowledge  # (walks over the IR, shared with the emitter)
@@ -62,6 +63,7 @@ class ReferenceProgram(ProgramBase):
         self.x = Evaluator(layout, self)
         self.nslots = program.nslots
         self.card_slots, self.cards_slots = program.card_slots, program.cards_slots
+        self.group_slot = program.group_slot  # (runtime/groups.py: what a redeal keeps by place)
         self.var_inits = [(slot, per_player, self._closure(e)) for slot, per_player, e in program.var_inits]
         self.score = None if program.score is None else (program.score[0], self._closure(program.score[1]))
         self.payoff = payoff_rule(program.payoff, self.x.eval)
@@ -327,6 +329,13 @@ class ReferenceProgram(ProgramBase):
         learn(st, (b,), self.zone_vis[za])
         if groups:  # (each card, as if moved to the other's place: runtime/among.py)
             among.merge(st, groups)
+        if self.ir.group_slot is not None:  # (each card in the other's group: runtime/groups.py)
+            zone_groups.swap(st, self.ir.group_slot, a, b)
+
+    def s_Lay(self, st, node: ir.Lay):
+        joins = self.x.eval(st, node.joins) if node.joins is not None else None
+        zone_groups.lay(st, node.slot, self.x.eval(st, node.cards), self.x.eval(st, node.zone), joins,
+                        node.joins is not None, node.span)
 
     def s_Reveal(self, st, node: ir.Reveal):
         shown = tuple(self.x.eval(st, node.cards))

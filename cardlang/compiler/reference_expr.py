@@ -12,6 +12,7 @@ from . import ir
 from ..lang.check import BOOL, CARD, CARDS, HANDVALUE, ZONE, ZONES
 from ..lang.check_melds import NEEDS_COMBINATIONS as CLIMBING
 from ..runtime import budget, card_sets, effects, melds, pots, steps
+from ..runtime import groups as zone_groups
 from ..runtime.log import embed
 from ..runtime.zones import first_in
 
@@ -57,6 +58,9 @@ class Evaluator:
         if not 1 <= k <= e.count:
             steps.no_such_pile(k, e.family, e.count, e.span)
         return e.base + k - 1
+
+    def e_GroupOf(self, st, e: ir.GroupOf):
+        return zone_groups.group_of(st, e.slot, e.zones, self.eval(st, e.card))
 
     def e_FaceUp(self, st, e: ir.FaceUp):
         c = self.eval(st, e.card)

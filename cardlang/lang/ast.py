@@ -248,6 +248,16 @@ class Move(Stmt):
 
 
 @node
+class Lay(Move):
+    """`lay cards to zone [with card]`: the cards go face up on top of a zone of groups as one new
+    group, or (`with`) join the group of that card, which lies in the zone (docs/language.md,
+    "Structures on the table"). A move as far as every analysis goes (its place `to`, face up),
+    with one more expression to read."""
+
+    joins: Optional[Expr] = None
+
+
+@node
 class Deal(Stmt):
     """`deal n from zone to zones`: n rounds of one card to each zone in turn; `deal all from …`
     (`count` None): the whole zone so, the first zones one card more where it does not divide."""
@@ -483,6 +493,13 @@ class AtOnce:
 @node
 class FaceUp(Expr):
     """`c is face up`: every seat sees card `c`."""
+
+    card: Expr
+
+
+@node
+class GroupOf(Expr):
+    """`group of c`: the cards of the group `c` lies in, in a zone of groups (none when it lies elsewhere)."""
 
     card: Expr
 

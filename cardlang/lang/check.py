@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import ast, check_at_once, check_facts, check_melds, check_piles, check_pots, check_teams, check_values
+from . import (ast, check_at_once, check_facts, check_groups, check_melds, check_piles, check_pots, check_teams,
+               check_values)
 from .vocabulary import PRESETS
 from .decks import option_defaults, plan_deck, ranking_problem
 from .diagnostics import Diagnostic, Span, did_you_mean
@@ -320,6 +321,8 @@ class Checker(ExpressionChecks):
                            help=did_you_mean(words, ZONE_WORDS) or "attributes: " + ", ".join(sorted(ZONE_WORDS)))
             elif words == "per player":
                 per_player = True
+            elif words == "groups":  # its cards lie in the groups they were laid in (lang/check_groups.py)
+                self.sym.group_zones.add(d.name)
             elif words in VISIBILITY:
                 if visibility is not None:
                     self.error("E019", f"zone `{d.name}` is both `{visibility}` and `{words}`", span)
@@ -489,12 +492,15 @@ class Checker(ExpressionChecks):
         if isinstance(st, ast.Set):
             want = self.target(st.target)
             got = self.type_of(st.value)
+            if want == ZONE:  # (a variable of cards keeps the cards, not the zone)
+                check_groups.passed_on(self, st.value, f"kept in `{st.target.name}`")
             if want == "empty" and (got in (LIST, CARDS, PLAYERS, ZONE) or item_of(got)):
                 self._refine_empty(st.target, CARDS if got == ZONE else got)
             elif want not in (ANY,) and not fits(got, (want,)):
                 self.error("E012", f"`{st.target.name}` holds {article(want)}, not {article(got)}", st.value.span)
         elif isinstance(st, ast.Let):
             t = self.type_of(st.value)
+            check_groups.passed_on(self, st.value, f"kept in `{st.name}`")
             if t == NONES:
                 self.error("E012", f"the type of `{st.name}` cannot be told from a list of `none`", st.value.span,
                            help=f"declare a variable with its type instead: `var {st.name}: suits = …` (or `ranks`)")
@@ -506,9 +512,12 @@ class Checker(ExpressionChecks):
                 self.error("E012", f"`{st.target.name}` holds {article(want)}: only numbers can be added to",
                            st.target.span)
             self.expect(st.amount, (NUMBER,), "the amount")
+        elif isinstance(st, ast.Lay):  # (a move into a zone of groups: lang/check_groups.py)
+            check_groups.lay(self, st)
         elif isinstance(st, ast.Move):
             moved = self.expect(st.cards, (CARD, CARDS, ZONE), "what `move` moves")
             self.expect(st.zone, (ZONE,), "where `move` puts cards")
+            check_groups.put(self, st.zone, "move")
             if st.strict and moved in (CARDS, ZONE) and not isinstance(st.cards, ast.EndCard):
                 self.warn("W003", "`strictly` changes nothing here: this `move` moves all the cards it names, "
                           "however many they are", st.span,
@@ -518,11 +527,15 @@ class Checker(ExpressionChecks):
                 self.expect(st.count, (NUMBER,), "how many cards `deal` gives")
             self.expect(st.source, (ZONE,), "where `deal` takes cards")
             self.expect(st.dest, (ZONE, ZONES), "where `deal` puts cards")
+            for zone in st.dest.items if isinstance(st.dest, ast.ListExpr) else (st.dest,):
+                check_groups.put(self, zone, "deal")
         elif isinstance(st, ast.Shuffle):
             self.expect(st.zone, (ZONE,), "what `shuffle` shuffles")
         elif isinstance(st, ast.Swap):
             a = self.expect(st.left, (ZONE, CARD), "what `swap` exchanges")
             b = self.expect(st.right, (ZONE, CARD), "what `swap` exchanges")
+            check_groups.put(self, st.left, "swap")
+            check_groups.put(self, st.right, "swap")
             if ANY not in (a, b) and {a, b} != {a} and NONE not in (a, b):
                 self.error("E012", f"`swap` exchanges two zones or two cards, not {article(a)} and {article(b)}",
                            st.span)
@@ -626,6 +639,8 @@ class Checker(ExpressionChecks):
                        st.expr.span)
         for a, p in zip(st.args, decl.params):
             self.expect(a, (self._param_type(p),), f"parameter `{p.name}`")
+            if self._param_type(p) == ZONE:  # (a parameter of cards is given the cards, not the zone)
+                check_groups.passed_on(self, a, f"given to parameter `{p.name}`")
 
     def choose(self, st: ast.Choose) -> None:
         """Checks a `chooses` and each of its alternatives."""

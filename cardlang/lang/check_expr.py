@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import ast, check_melds, check_piles, check_pots, check_teams
+from . import ast, check_groups, check_melds, check_piles, check_pots, check_teams
 from .decks import literal_copies
 from .diagnostics import did_you_mean
 from .symbols import Symbol
@@ -128,6 +128,8 @@ class ExpressionChecks:
             return self.call(e)
         if isinstance(e, (ast.FaceUp, ast.PositionOf, ast.Range, ast.PilesOf)):
             return check_piles.expr_type(self, e)
+        if isinstance(e, ast.GroupOf):
+            return check_groups.group_of(self, e)
         if isinstance(e, ast.Index):
             b = self.expect(e.base, (LIST, PLAYERS, CARDS, ZONE, SUITS, RANKS, VALUE_LISTS), "what is indexed")
             self.expect(e.index, (NUMBER,), "an index")

@@ -63,6 +63,7 @@ CODES = {
     "E057": "tell of something not a suit or a rank",
     "E058": "tell which cards are something not a suit or a rank",
     "E059": "break outside a loop",
+    "E060": "cards put in a zone of groups other than by lay",
     "E900": "internal checker error",
     "W001": "unused declaration",
     "W002": "unreachable phase",

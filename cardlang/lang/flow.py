@@ -122,6 +122,7 @@ def _writes_let(st: ast.Let, sym) -> set:
 
 
 @statement_writes.register(ast.Move)
+@statement_writes.register(ast.Lay)  # (and the groups of its zone, which only its cards' text reads)
 @statement_writes.register(ast.Deal)
 @statement_writes.register(ast.Swap)
 @statement_writes.register(ast.Shuffle)
@@ -160,8 +161,9 @@ def _writes_pot(st, sym) -> set:
 # asks it of every statement of a loop's body, and looks into a phase played (`CallPhase`) itself.
 hands_over = question("flow.hands_over", yes=(ast.Choose, ast.Betting, ast.EndGame, ast.EndRound), no=(
     ast.Add, ast.Announce, ast.Award, ast.Break, ast.CallPhase, ast.Deal, ast.Eliminate, ast.ForEach,
-    ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat, ast.Reveal,
-    ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
+    ast.ForgetOrder, ast.Hide, ast.If, ast.Lay, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat,
+    ast.Reveal, ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich,
+    ast.While))
 
 
 class Flow:

@@ -268,6 +268,14 @@ class InfoFlow(Expressions):
         return facts
 
     @_effect.register
+    def _lay(self, st: ast.Lay, env: dict, facts: frozenset) -> frozenset:
+        # a lay is a move face up; the group it joins is that of a card of the zone, whose cards the
+        # text of its groups (`melds(z)`) shows each seat as it knows them
+        if st.joins is not None:
+            self._ev(st.joins, env, facts)
+        return self._move(st, env, facts)
+
+    @_effect.register
     def _move(self, st: ast.Move, env: dict, facts: frozenset) -> frozenset:
         v = self._ev(st.cards, env, facts)
         self._ev(st.zone, env, facts)

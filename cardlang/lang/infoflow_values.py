@@ -125,6 +125,8 @@ class Expressions:
             return Val(self._ev(e.card, env, facts).shape)
         if isinstance(e, ast.PositionOf):
             return _scalar(self._ev(e.card, env, facts), self._ev(e.zone, env, facts))
+        if isinstance(e, ast.GroupOf):  # (which cards lie with it: told by the card, all laid face up)
+            return _scalar(self._ev(e.card, env, facts))
         if isinstance(e, ast.Range):  # (its length and its numbers are what its ends are)
             return _scalar(self._ev(e.low, env, facts), self._ev(e.high, env, facts))
         return NOTHING  # (`piles of column`: numbers the rules write)

@@ -46,15 +46,17 @@ from .zone_facts import Facts, ZoneFacts, _join
 # Whether a statement itself may put a player out (`eliminate`, or a phase played, which may).
 puts_out = question("nonempty.puts_out", yes=(ast.Eliminate, ast.CallPhase), no=(
     ast.Add, ast.Announce, ast.Award, ast.Betting, ast.Break, ast.Choose, ast.Deal, ast.EndGame, ast.EndRound,
-    ast.ForEach, ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat,
-    ast.Reveal, ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
+    ast.ForEach, ast.ForgetOrder, ast.Hide, ast.If, ast.Lay, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn,
+    ast.Repeat, ast.Reveal, ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace,
+    ast.TellWhich, ast.While))
 
 # Whether a statement itself may end the round or the game (or play a phase, which may).
 # (`break`: what follows it in its loop may not be reached)
 may_end = question("nonempty.may_end", yes=(ast.EndGame, ast.EndRound, ast.CallPhase, ast.Break), no=(
     ast.Add, ast.Announce, ast.Award, ast.Betting, ast.Choose, ast.Deal, ast.Eliminate, ast.ForEach,
-    ast.ForgetOrder, ast.Hide, ast.If, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat, ast.Reveal,
-    ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich, ast.While))
+    ast.ForgetOrder, ast.Hide, ast.If, ast.Lay, ast.Let, ast.Move, ast.Pass, ast.Passes, ast.PutIn, ast.Repeat,
+    ast.Reveal, ast.Reverse, ast.Set, ast.SetDirection, ast.Shuffle, ast.Swap, ast.TellFace, ast.TellWhich,
+    ast.While))
 
 
 def _eliminates(stmts) -> bool:

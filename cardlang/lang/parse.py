@@ -109,6 +109,9 @@ class _ToAst(_Declarations):
     def move_stmt(self, meta, c):
         return ast.Move(self.S(meta), c[0], str(c[1]), c[2], c[3], c[4] is not None)
 
+    def lay_stmt(self, meta, c):
+        return ast.Lay(self.S(meta), c[0], "to", c[1], "up", False, c[2])
+
     def deal_stmt(self, meta, c):
         return ast.Deal(self.S(meta), c[0], c[1], c[2], c[3])
 
@@ -381,6 +384,9 @@ class _ToAst(_Declarations):
 
     def face_up_op(self, meta, c):
         return ast.FaceUp(self.S(meta), c[0])
+
+    def group_of(self, meta, c):
+        return ast.GroupOf(self.S(meta), c[0])
 
     def position_of(self, meta, c):
         return ast.PositionOf(self.S(meta), c[0], c[1])

@@ -45,9 +45,10 @@ def _(st: ast.Choose) -> list:
     return [a.body for a in st.alternatives]
 
 
-for _leaf in (ast.Pass, ast.Passes, ast.Set, ast.Let, ast.Add, ast.Move, ast.Deal, ast.Shuffle, ast.Swap, ast.Reveal,
-              ast.Hide, ast.TellFace, ast.TellWhich, ast.ForgetOrder, ast.Announce, ast.Reverse, ast.SetDirection,
-              ast.Break, ast.Eliminate, ast.EndGame, ast.EndRound, ast.CallPhase, ast.PutIn, ast.Betting, ast.Award):
+for _leaf in (ast.Pass, ast.Passes, ast.Set, ast.Let, ast.Add, ast.Move, ast.Lay, ast.Deal, ast.Shuffle, ast.Swap,
+              ast.Reveal, ast.Hide, ast.TellFace, ast.TellWhich, ast.ForgetOrder, ast.Announce, ast.Reverse,
+              ast.SetDirection, ast.Break, ast.Eliminate, ast.EndGame, ast.EndRound, ast.CallPhase, ast.PutIn,
+              ast.Betting, ast.Award):
     child_blocks.register(_leaf)(lambda st: [])  # (a statement with no block inside)
 del _leaf
 
@@ -60,7 +61,10 @@ def statement_classes() -> list:
             if sub not in found:
                 found.add(sub)
                 todo.append(sub)
-    return sorted((c for c in found if c.__module__ == ast.__name__), key=lambda c: c.__name__)
+    # (the module's own name for it: attrs makes a slotted class anew, and the class it was made
+    # from stays a subclass until the garbage collector takes it, a class no analysis registered)
+    return sorted((c for c in found if c.__module__ == ast.__name__ and getattr(ast, c.__name__, None) is c),
+                  key=lambda c: c.__name__)
 
 
 def cases(dispatch) -> set:

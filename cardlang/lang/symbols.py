@@ -36,6 +36,7 @@ class Symbols:
     rankings: dict = attrs.Factory(dict)
     zones: dict = attrs.Factory(dict)  # name -> (per_player, visibility, kind)
     zone_counts: dict = attrs.Factory(dict)  # name of a numbered family (`7 piles`) -> its number of piles
+    group_zones: set = attrs.Factory(set)  # zones of groups (`groups`): cards go in by `lay` (lang/check_groups.py)
     vars: dict = attrs.Factory(dict)  # name -> Symbol
     pvars: dict = attrs.Factory(dict)
     defines: dict = attrs.Factory(dict)

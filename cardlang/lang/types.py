@@ -24,7 +24,7 @@ TYPE_NAMES = {NUMBER, BOOL, TEXT, CARD, CARDS, PLAYER, PLAYERS, SUIT, RANK, LIST
 ELEMENT = {PLAYERS: PLAYER, CARDS: CARD, ZONE: CARD, LIST: NUMBER, ZONES: ZONE, SUITS: SUIT, RANKS: RANK,
            TEAM: PLAYER, TEAMS: TEAM}
 NULLABLE = {CARD, PLAYER, SUIT, RANK, TEAM, COLOUR}
-ZONE_WORDS = {"per player", "pile", "row", "hidden", "private", "public", "facing away"}
+ZONE_WORDS = {"per player", "pile", "row", "hidden", "private", "public", "facing away", "groups"}
 VISIBILITY = {"hidden", "private", "public", "facing away"}  # facing away: see lang/check_facts.py
 
 # name: (argument types (a tuple of alternatives each), result) — result "elem" means the element type

@@ -298,7 +298,8 @@ class ZoneFacts:
     def _moves_no_card(self, st, facts: Facts, scopes, cardvars: dict) -> None:
         pass
 
-    @_apply.register
+    @_apply.register(ast.Move)
+    @_apply.register(ast.Lay)  # (a move face up: which group the cards join changes no count)
     def _apply_move(self, st: ast.Move, facts: Facts, scopes, cardvars: dict) -> None:
         self._move(st, facts, scopes, cardvars)
 
@@ -390,7 +391,8 @@ class ZoneFacts:
     def _changes_no_zone(self, st, scopes, cardvars: dict) -> Optional[list]:
         return []
 
-    @_changes.register
+    @_changes.register(ast.Move)
+    @_changes.register(ast.Lay)
     def _changes_move(self, st: ast.Move, scopes, cardvars: dict) -> Optional[list]:
         if isinstance(st.cards, ast.AllCards):
             return None

@@ -141,6 +141,8 @@ class Kinds:
             return SEQ if e.what == "members" else INT
         if isinstance(e, ir.FaceUp):
             raise refuse("`is face up` (who knows a card)", e)
+        if isinstance(e, ir.GroupOf):
+            raise refuse("zones of groups (`group of`)", e)
         if isinstance(e, ir.HandValue):
             return INT  # (`native/poker.py`'s kernel)
         if isinstance(e, ir.Combination):
@@ -150,6 +152,8 @@ class Kinds:
                 return SEQ
             if e.name == "melds":
                 return TEXT_KIND  # (a text: worked out for its refusals only)
+            if e.name == "groups":
+                raise refuse("zones of groups (`melds` of one)", e)
             raise refuse(f"melds (`{e.name}`)", e)
         if isinstance(e, ir.PotValue):
             raise refuse("pots and betting", e)

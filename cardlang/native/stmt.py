@@ -385,4 +385,4 @@ class StmtEmitter:
                 w.line(f"{more} = next_places({places.whole()}, {k}, TN[{source_slot}])")
 
 
-_REFUSED = {"PotRule": "pots and betting", "PotAward": "pots and betting"}
+_REFUSED = {"PotRule": "pots and betting", "PotAward": "pots and betting", "Lay": "zones of groups (`lay`)"}

@@ -47,6 +47,8 @@ def common_observation(state, seats: Sequence[int]) -> dict:
             obs[key] = {name: merge([v[key][name] for v in views]) for name in obs[key]}
         else:
             obs.pop(key, None)
+    if "groups" in obs:  # the same groups for every seat: a card only where all of them know it
+        obs["groups"] = {name: merge([v["groups"][name] for v in views]) for name in obs["groups"]}
     obs["log"] = common_log(state, seats)
     obs.pop("legal_actions", None)
     return obs

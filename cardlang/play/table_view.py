@@ -213,6 +213,22 @@ def zone_text(cards: Sequence[Optional[str]], kind: str, style: Style) -> Text:
     return out
 
 
+def groups_text(groups: Sequence[Sequence[Optional[str]]], style: Style) -> Text:
+    """A zone of groups (`observation()["groups"]`): each group as laid, ` | ` between them, a
+    count for the cards the viewer does not know."""
+    if not groups:
+        return Text(style.dot, style="dim")
+    out = Text()
+    for i, group in enumerate(groups):
+        if i:
+            out.append(" | ", style="dim")
+        known = [c for c in group if c is not None]
+        out.append_text(cards_text(known, style) if known else Text(_count(len(group)), style="dim"))
+        if known and len(known) < len(group):
+            out.append(f" +{len(group) - len(known)}", style="dim")
+    return out
+
+
 def seat_zone_text(cards: Sequence[Optional[str]], style: Style, count_only: bool = False) -> Text:
     """A player's zone in the players' table: the cards the viewer knows, a count for the rest."""
     if not cards:
@@ -271,6 +287,7 @@ def render_table(obs: dict, layout: Layout, style: Optional[Style] = None, *, ev
                       style="dim"))
 
     zones = obs["zones"]
+    laid = obs.get("groups") or {}  # the zones of groups, group by group (runtime/groups.py)
     per_player = [n for n in zones if layout.zones.get(n, (False,))[0]]
     shared = [n for n in zones if n not in per_player]
 
@@ -294,6 +311,9 @@ def render_table(obs: dict, layout: Layout, style: Optional[Style] = None, *, ev
         if zones[name] and isinstance(zones[name][0], list):  # a numbered family: a row per pile
             for k, pile in enumerate(zones[name], 1):
                 grid.add_row(f"{words(name)} {k}", zone_text(pile, kind, style))
+            continue
+        if name in laid:  # a zone of groups: its groups as laid
+            grid.add_row(words(name), groups_text(laid[name], style))
             continue
         grid.add_row(words(name), zone_text(zones[name], kind, style))
     badges: dict = {}
@@ -343,6 +363,9 @@ def render_table(obs: dict, layout: Layout, style: Optional[Style] = None, *, ev
         for name in per_player:
             # the viewer's own private cards are shown above, as a hand
             own_hand = s == viewer and layout.zones[name][1] == "private"
+            if name in laid and not own_hand:
+                row.append(groups_text(laid[name][s], style))
+                continue
             row.append(seat_zone_text(zones[name][s], style, count_only=own_hand))
         for name, values in obs["player_variables"].items():
             row.append(value_text(values[s], layout.pvar_types.get(name), style))

@@ -30,7 +30,7 @@ from .basics import RuleError
 from .log import CARD_REF, MARK_END
 
 __all__ = ["MeldRule", "MeldError", "combination", "count_subsets", "count_pairs",
-           "count_runs", "longest_suit"]
+           "count_runs", "longest_suit", "laid_groups"]
 
 MAX_COMBINATIONS = 4096  # set choices tried for one arrangement: beyond, a rule error (bounded time)
 _MEMO_LIMIT = 200_000  # arrangements and suit tables memoised per rule before the memo is cleared
@@ -662,10 +662,13 @@ def _runs(order, run_min: int, ace, ace_rank) -> frozenset:
 
 def combination(name: str, rule, deck, table, *args):
     """The value of the language's function `name` (`melded`, `melds`, `deadwood`, `layoffs`, `subsets`,
-    `pairs`, `runs`, `run_cards`, `longest_suit`) over `args`; `rule` is the game's MeldRule,
-    `table` the card table (an order or values) an argument names. Raises MeldError."""
+    `pairs`, `runs`, `run_cards`, `longest_suit`; `groups`: `melds` of a zone of groups) over `args`;
+    `rule` is the game's MeldRule, `table` the card table (an order or values) an argument names.
+    Raises MeldError."""
     if name == "melded":
         return rule.melded(args[0])
+    if name == "groups":  # `melds(z)` of a zone of groups: its groups as laid (runtime/groups.py)
+        return laid_groups_text(rule, args[0], args[1])
     if name == "melds":  # a text that keeps its cards (shown to each seat as it knows them)
         return " | ".join(" ".join(f"{CARD_REF}{c}{MARK_END}" for c in meld) for meld in rule.groups(args[0]))
     if name == "deadwood":
@@ -681,6 +684,33 @@ def combination(name: str, rule, deck, table, *args):
     if name == "longest_suit":
         return longest_suit(args[0], deck.card_suit)
     raise AssertionError(name)  # pragma: no cover
+
+
+def laid_groups(rule, cards, tags) -> tuple:
+    """The groups of `cards` (a zone of groups' cards, bottom first; `tags`: each card's group number,
+    runtime/groups.py), in the order they were laid: each group's cards in the zone's order, or,
+    when the group is one meld, as the meld reads (a run from its lowest rank up, as `melds` reads it)."""
+    by_group: dict = {}
+    for c in cards:
+        by_group.setdefault(tags[c] if tags is not None else 0, []).append(c)
+    out = []
+    for number in sorted(by_group):
+        group = tuple(by_group[number])
+        if rule is not None and len(group) > 1:
+            try:
+                reading = rule.groups(group)
+            except MeldError:  # (more cards than one meld can be: they read as laid)
+                reading = ()
+            if len(reading) == 1 and len(reading[0]) == len(group):
+                group = reading[0]
+        out.append(group)
+    return tuple(out)
+
+
+def laid_groups_text(rule, cards, tags) -> str:
+    """`melds(z)` of a zone of groups: its groups as laid, ` | ` between them, as a text that keeps
+    its cards (each seat reads those it knows)."""
+    return " | ".join(" ".join(f"{CARD_REF}{c}{MARK_END}" for c in group) for group in laid_groups(rule, cards, tags))
 
 
 def count_subsets(cards, values, total: int) -> int:

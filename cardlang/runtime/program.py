@@ -17,6 +17,7 @@ from . import among, card_sets, engine, view
 from .actions import alt_of, value_of
 from .basics import MAX_EVENTS, Events, RuleError
 from .log import MARK_RE, absorb, describe, fill_marks, fill_refs, mark, placed_mark, player_name, render_log, secret
+from .melds import laid_groups
 from .payoffs import final_returns, payoffs_now
 
 
@@ -44,6 +45,7 @@ class ProgramBase:
     at_once: dict = {}  # choice index -> `compiler.ir.AtOnce`, for each choice made at once
     plays_whole_games = False  # whether `playout(...)` plays the rest of a game itself (runtime/playout.py)
     reads_knowledge = False  # whether a rule reads who knows a card (then no state is quiet)
+    group_slot = None  # the slot of the groups of the zones of groups, if the game has one (runtime/groups.py)
     # a function `(state, action)` that the game's states use as their `apply` (a program's own fast
     # path, which must do what `State.apply` does), or None for `State.apply`
     state_apply = None
@@ -314,6 +316,16 @@ class ProgramBase:
                                        [one_of(st.zones[base + s]) for s in range(self.n)] if per_player
                                        else one_of(st.zones[base]))
                                 for name, (base, per_player) in self.zone_families.items()}
+        if self.group_slot is not None:  # the zones of groups: each group as laid (runtime/groups.py)
+            tags, rule = st.v[self.group_slot], self.layout.melds
+
+            def laid(z):
+                return [[deck.label_of(c) if st.known[c] >> seat & 1 else None for c in group]
+                        for group in laid_groups(rule, st.zones[z], tags)]
+            obs["groups"] = {name: ([laid(base + k) for k in range(self.zone_counts[name])] if name in self.zone_counts
+                                    else [laid(base + s) for s in range(self.n)] if per_player else laid(base))
+                             for name, (base, per_player) in self.zone_families.items()
+                             if name in self.layout.group_zones}
         if self.teams:  # partnerships: who plays with whom, and each team's variables
             obs["teams"] = [[player_name(p) for p in t] for t in self.teams]
             obs["team_variables"] = {name: [self.value_text(st.v[slot + k], t, seat, st) for k in range(len(self.teams))]

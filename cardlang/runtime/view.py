@@ -32,7 +32,7 @@ import random
 from typing import TYPE_CHECKING, Optional
 
 from ..lang.types import TEXT
-from . import among, at_once, facts
+from . import among, at_once, facts, groups
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
 from .log import CARD_REF, CARD_REF_RE, MARK_END
@@ -132,6 +132,8 @@ def _follow(s, moved: dict) -> None:
     for slot in program.cards_slots:
         if v[slot]:
             v[slot] = tuple([get(c, c) for c in v[slot]])
+    if program.group_slot is not None:  # a place keeps its group (runtime/groups.py)
+        v[program.group_slot] = groups.follow(v[program.group_slot], moved)
     for slot in text_slots(program):  # a text quoting a card names the card now in its place
         t = v[slot]
         if type(t) is str and CARD_REF in t:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from .. import ir
 from ...lang.check_melds import NEEDS_COMBINATIONS as CLIMBING
 from ...runtime import budget, card_sets, effects, pots, steps
+from ...runtime import groups as zone_groups
 from ...runtime.zones import first_in, still_in
 from . import helpers
 from . import seats
@@ -76,6 +77,9 @@ class ExprEmitter:
         k = w.fresh()
         return (f"({e.base - 1} + {k} if 1 <= ({k} := {self.x(w, e.index)}) <= {e.count} "
                 f"else {self.c(steps.no_such_pile)}({k}, {self.c(e.family)}, {e.count}, {self.c(e.span)}))")
+
+    def x_GroupOf(self, w, e: ir.GroupOf):
+        return f"{self.c(zone_groups.group_of)}(s, {e.slot}, {self.c(e.zones, 'group_zones')}, ({self.x(w, e.card)}))"
 
     def x_FaceUp(self, w, e: ir.FaceUp):
         c = w.fresh()

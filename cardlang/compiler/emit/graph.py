@@ -150,7 +150,7 @@ class NextRound:
 STOPS = (ir.Choose, ir.CallPhase, ir.EndGame, ir.EndRound)
 SIMPLE = (ir.Assign, ir.Increase, ir.Move, ir.Deal, ir.Shuffle, ir.SwapZones, ir.SwapCards, ir.Reveal, ir.Hide,
           ir.Announce, ir.Eliminate, ir.SitOut, ir.ReverseDirection, ir.SetDirection, ir.PotRule, ir.PotAward, ir.Conceal,
-          ir.TellFace, ir.TellWhich, ir.ForgetOrder)  # (finer knowledge: runtime/facts.py)
+          ir.TellFace, ir.TellWhich, ir.ForgetOrder, ir.Lay)  # (finer knowledge: runtime/facts.py)
 
 
 def straight(st) -> bool:

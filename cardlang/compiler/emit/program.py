@@ -296,6 +296,7 @@ class Program(ProgramBase):
         self.taken[:] = [0] * len(self.rule_points)
         self.nslots = graph.nslots
         self.card_slots, self.cards_slots = self.ir.card_slots, self.ir.cards_slots
+        self.group_slot = self.ir.group_slot  # (runtime/groups.py: what a redeal keeps by place)
         self.entry, self.round_pc = graph.entry, graph.round_pc
         self.op_spans = [op.span for op in graph.ops]
         self.resumes = tuple(graph.resumes)

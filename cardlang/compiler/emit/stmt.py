@@ -19,6 +19,7 @@ from ...runtime import budget, steps
 from ...runtime.zones import move_cards
 from ...runtime.log import flush
 from ...runtime import among, facts
+from ...runtime import groups as zone_groups
 from ...runtime.at_once import conceal
 from ...runtime import pots
 from ...runtime import bet_counts
@@ -357,6 +358,13 @@ class StmtEmitter(ExprEmitter):
             w.line(f"known[{a}] |= {vis}[zb]")
             w.line(f"known[{b}] |= {vis}[za]")
         self._merge(w, g)
+        if self.program.ir.group_slot is not None:  # (each card in the other's group: runtime/groups.py)
+            w.line(f"{self.c(zone_groups.swap)}(s, {self.program.ir.group_slot}, {a}, {b})")
+
+    def s_Lay(self, w, st: ir.Lay):
+        joins = f"({self.x(w, st.joins)})" if st.joins is not None else "None"
+        w.line(f"{self.c(zone_groups.lay)}(s, {st.slot}, {self.x(w, st.cards)}, {self.x(w, st.zone)}, {joins}, "
+               f"{st.joins is not None}, {self.c(st.span)})")
 
     def s_Reveal(self, w, st: ir.Reveal):
         shown = w.fresh("_q")
