@@ -18,6 +18,7 @@ from .climbing import KINDS as CLIMB_KINDS, rule_tables as climb_tables
 from .melds import arrangement_table, deadwood_table
 from .poker import ranking_table
 from ..runtime import card_sets
+from ..runtime.effects import MAX_RANGE
 from .kinds import INT, NONE, SEQ, refuse, text_of
 from .writer import Seq
 
@@ -69,7 +70,7 @@ class ExprEmitter:
 
     def push(self, w, out: Seq, value: str, node) -> None:
         """Appends `value` to the scratch row `out` (a list past the row stops the run)."""
-        w.fail_if(f"{out.n} >= {self.cap}", node)
+        w.fail_if(f"{out.n} >= {self.legal_cap if out.arr == 'LG' else self.cap}", node)
         w.line(f"{out.at(f'{out.n}')} = {value}")
         w.line(f"{out.n} += 1")
 
@@ -153,6 +154,53 @@ class ExprEmitter:
                 with w.block(f"if {q.at(f'{j}')} == {c}"):
                     w.line(f"{out} = {j} + 1")
                     w.line("break")
+        return out
+
+    def i_FaceUp(self, w, e):
+        """`c is face up`: every seat knows c (`KN`, kept when a rule reads it; false for none)."""
+        c = self.i(w, e.card)
+        out = self.tmp(w, "0")
+        with w.block(f"if {c} != {NONE}"):
+            w.fail_outside(c, self.layout.deck.size, e)
+            w.line(f"{out} = 1 if KN[{c}] == {self.layout.all} else 0")
+        return out
+
+    # ------------------------------------------------------------------- pots (`runtime.pots.READERS`)
+    def i_PotValue(self, w, e):
+        pot, what = e.pot, e.what
+        s = pot.base + 4 * pot.n
+        if what == "total":
+            return self.tmp(w, f"V[{pot.base}:{pot.base + pot.n}].sum()")
+        if what == "contribution":
+            p = self.i(w, e.args[0])
+            w.fail_outside(p, pot.n, e)
+            return self.tmp(w, f"V[{pot.base} + {p}]")
+        if what == "betting":
+            return self.tmp(w, f"1 if V[{s + 3}] != {NONE} else 0")
+        if what == "actor":
+            return self.tmp(w, f"V[{s + 3}]")
+        column = {"fold": 0, "check": 1, "call": 2, "raise_low": 3, "raise_high": 4}.get(what)
+        if column is None:
+            raise refuse(f"the pot's value `{what}`", e)
+        return self.tmp(w, f"TV[{s + 6}, {column}]")
+
+    def s_PotValue(self, w, e):  # (`contenders`: active seats that have not folded, in seat order)
+        pot = e.pot
+        out = self.buffer(w)
+        p = w.fresh("p")
+        with w.block(f"for {p} in range({pot.n})"):
+            with w.block(f"if ACT[{p}] and V[{pot.base + 2 * pot.n} + {p}] == 0"):
+                self.push(w, out, p, e)
+        return out
+
+    def s_Range(self, w, e):
+        """`lo..hi` (`effects.number_range`); a range past a scratch row stops the run."""
+        lo, hi = self.i(w, e.low), self.i(w, e.high)
+        w.fail_if(f"{lo} == {NONE} or {hi} == {NONE} or {hi} - {lo} >= {MAX_RANGE}", e)
+        out = self.buffer(w)
+        x = w.fresh("x")
+        with w.block(f"for {x} in range({lo}, {hi} + 1)"):
+            self.push(w, out, x, e)
         return out
 
     def s_ZoneCards(self, w, e):

@@ -11,6 +11,7 @@ import contextlib
 
 import attrs
 
+ARGS = "Z, ZN, LOC, V, TV, TN, ACT, G, MT, B, KT, KN, LG"  # the state every function of a module takes
 FAIL = 3  # the status of a run that met a rule error (or a native limit): played again on the compiled engine
 
 
