@@ -76,6 +76,8 @@ class Emitter(ExprEmitter, StmtEmitter):
         self.counter = [0]
         self.phases: dict = {}  # id(phase) -> function name
         self.functions: list = []
+        self.define_functions: dict = {}  # define name -> [(its first call, function name)] (`define_function`)
+        self.define_functions_all: list = []
         # who knows each card (`KN`, `native/knowledge.py`): kept only when a rule reads it
         self.knows = reads_knowledge(program)
         self.any_held = any(among.held(layout))
@@ -108,10 +110,11 @@ class Emitter(ExprEmitter, StmtEmitter):
         return f"KT[{k}]"
 
     # ------------------------------------------------------------------ functions
-    def function(self, name: str, write, args: str = ARGS) -> None:
-        w = Writer(self.counter)
+    def function(self, name: str, write, args: str = ARGS, value: bool = False) -> None:
+        w = Writer(self.counter, value)
         write(w)
-        w.line("return 0")
+        if not value:
+            w.line("return 0")
         self.functions.append(f"@njit(cache=True)\ndef {name}({args}):\n" + "\n".join(w.lines) + "\n")
 
     def phase_function(self, phase: ir.Phase) -> str:

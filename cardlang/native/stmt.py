@@ -10,6 +10,7 @@ random bot's draw written in place (`s_Choose`).
 from __future__ import annotations
 
 from ..compiler import ir
+from ..compiler.ir_facts import written_size
 from ..runtime import among, card_sets
 from ..runtime.actions import MAX_VALUE, VALUE_BITS, VALUE_MASK
 from .expr import BIG
@@ -17,6 +18,7 @@ from .kinds import NONE, SEQ, refuse
 from .writer import ARGS, Seq
 
 END_ROUND, END_GAME = 1, 2
+OUTLINED = 3  # an alternative's body of at least so many statements is a function of its own
 
 
 class StmtEmitter:
@@ -382,7 +384,20 @@ class StmtEmitter:
             with w.block(f"{'if' if ai == 0 else 'elif'} {alt_no} == {ai}"):
                 if alt.slot is not None:
                     w.line(f"V[{alt.slot}] = {value}")
-                self.body(w, alt.body)
+                if written_size(alt.body) >= OUTLINED:  # (a function of its own: `alternative_function`)
+                    self.status(w, f"{self.alternative_function(alt)}({ARGS})")
+                else:
+                    self.body(w, alt.body)
+
+    def alternative_function(self, alt) -> str:
+        """The function that plays the body of a choice's alternative (a round of many choices, or of
+        alternatives written out pile by pile, is then many functions of a few hundred lines: numba's
+        time and memory grow faster than a function's length)."""
+        name = self.phases.get(id(alt))
+        if name is None:
+            name = self.phases[id(alt)] = f"alternative_{len(self.phases)}"
+            self.function(name, lambda w: self.body(w, alt.body))
+        return name
 
     def _offer(self, w, legal: Seq, ai: int, alt, node) -> None:
         """Appends the legal actions of alternative `ai` (the reference's `_values`)."""
