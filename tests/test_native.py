@@ -125,9 +125,9 @@ def _random_game(game, seed: int) -> dict:
             "decisions": decisions, "rounds": st.round, "first": first if first >= 0 else 0}
 
 
-def _same_games(path: str, players: int, seeds=SEEDS) -> None:
-    compiled = cardlang.load(str(ROOT / path), players=players)
-    reference = cardlang.load(str(ROOT / path), players=players, engine="reference")
+def _same_games(path: str, players: int, seeds=SEEDS, options=None) -> None:
+    compiled = cardlang.load(str(ROOT / path), players=players, options=options)
+    reference = cardlang.load(str(ROOT / path), players=players, engine="reference", options=options)
     native = native_program(compiled.program.lowered)
     for seed in seeds:
         bots = [seed * 1009 + s for s in range(players)]
@@ -151,6 +151,17 @@ def test_native_games_are_the_compiled_and_reference_games_slow(path):
 @pytest.mark.parametrize("path, players", sorted(MORE))
 def test_native_betting_and_face_up_games_for_more_seats_and_seeds(path, players):
     _same_games(path, players, MORE[path, players])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path, players, options", [
+    ("tests/check/valid/limit_pots.cards", 2, None),  # antes (`put`), `pay … to lowest`, the pot's values
+    ("tests/check/valid/limit_pots.cards", 3, None),
+    ("tests/check/valid/limit_pots.cards", 2, {"ante": 5}),  # an ante past a stack: all in, no betting
+    ("examples/holdem.cards", 4, {"deals": 20}),  # hands after hands: busted players out, the deal moving
+])
+def test_native_pots_the_game_files_do_not_use(path, players, options):
+    _same_games(path, players, range(10), options)
 
 
 FACE_DOWN = """game "Face down"
