@@ -32,7 +32,10 @@ def unseen(Z, ZN, LOC, KN, cards, n, HELD, after):
         return 0
     moving = np.zeros(ZN.shape[0], dtype=np.int64)  # the moving cards each zone holds
     for i in range(n):
-        moving[LOC[cards[i]]] += 1
+        c = cards[i]
+        if c < 0 or c >= LOC.shape[0]:  # (none, or no card: the move's rule error)
+            return 1
+        moving[LOC[c]] += 1
     for z in range(ZN.shape[0]):
         if moving[z] == 0 or moving[z] >= ZN[z]:  # (the whole zone goes: every seat sees which cards)
             continue
