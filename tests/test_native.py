@@ -335,7 +335,10 @@ def test_kernel_tables_are_arguments_not_source(monkeypatch, tmp_path):
 
 @pytest.mark.slow
 def test_a_fresh_cache_is_written_inside_its_directory_only(monkeypatch, tmp_path):
+    import cardlang.native.cache as cache
+
     monkeypatch.setenv("CARDLANG_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_MODULES", {})  # (a module this process loaded before is not read again)
     game = cardlang.load(str(ROOT / "examples/fewest_hearts.cards"), players=2, engine="native")
     assert game.native is not None and not game.native.cached
     written = [p for p in tmp_path.rglob("*") if p.is_file()]
