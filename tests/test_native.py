@@ -3,7 +3,8 @@
 Every file of games/ and examples/ is either run natively, giving the same winners, scores,
 returns, decision and round counts and first seat as the compiled AND the reference engines for
 several seeds (random bots, as `cardlang simulate` seeds them), or listed in `UNSUPPORTED` with the
-construct and rule line its one-line fallback names, and why. That list may only shrink.
+construct and rule line its one-line fallback names, and why. That list may only shrink (it is empty:
+what a refusal says is tested on a rule written here, `REFUSED_RULES`).
 
 A first run compiles each game with numba (seconds to tens of seconds a game); the machine code
 is kept in the native cache (`$CARDLANG_CACHE`, else the user's cache: docs/engine.md), so later
@@ -66,17 +67,43 @@ SUPPORTED = {
     "games/counter_bluff.cards": 2,
     "games/pioche_poker.cards": 2,
     "games/red_dog.cards": 2,
+    "examples/holdem.cards": 2,
+    "examples/limit_holdem.cards": 2,
+    "examples/columns.cards": 2,
+    "examples/klondike.cards": 1,
+}
+# more player counts and seeds for the files whose constructs are the native engine's newest: betting
+# rounds, all-ins and side pots (`native/pots.py`), who knows each card (`is face up`: `KN`)
+MORE = {
+    ("examples/holdem.cards", 3): range(12),
+    ("examples/holdem.cards", 6): range(12),
+    ("examples/limit_holdem.cards", 4): range(12),
+    ("examples/columns.cards", 4): range(12),
+    ("examples/klondike.cards", 1): range(8, 20),
 }
 
 # file -> (players, the construct and rule line of its fallback line, why it is not run natively yet)
-UNSUPPORTED = {
-    "examples/columns.cards": (2, "a rule that reads who knows a card (`is face up`)", 25,
-                               "a quiet run keeps no knowledge; such a game is never quiet on any engine"),
-    "examples/klondike.cards": (1, "a rule that reads who knows a card (`is face up`)", 55,
-                                "a quiet run keeps no knowledge; such a game is never quiet on any engine"),
-    "examples/holdem.cards": (2, "pots and betting", 50, "pots (runtime/pots.py) are not emitted yet"),
-    "examples/limit_holdem.cards": (2, "pots and betting", 16, "pots (runtime/pots.py) are not emitted yet"),
-}
+UNSUPPORTED: dict = {}
+
+# a rule the native engine refuses (its meld kernels hold four-suit decks only): what a refusal says
+REFUSED_RULES = """game "Two suits"
+players 2
+deck ranks A 2 3 4 5 6 7 8 suits hearts spades
+order run: A 2 3 4 5 6 7 8
+values pips: A=1 2=2 3=3 4=4 5=5 6=6 7=7 8=8
+melds: sets 3, runs 3 in run, ace low, deadwood pips
+zone stock: pile, hidden
+zone hand: per player, private
+score of p: 0 - deadwood(hand(p))
+round:
+    move all cards to stock
+    shuffle stock
+    deal 5 from stock to hand(players)
+    end game
+"""
+REFUSED_NOTE = ("native engine: melds (`deadwood`: native deadwood: only a deck of four suits, no jokers, sets of "
+                "at most 4 cards and at most 16 ranks (the runtime's four-suit tables)) at rules line 9 is not "
+                "supported yet; running on the compiled engine")
 
 
 def _files():
@@ -98,11 +125,11 @@ def _random_game(game, seed: int) -> dict:
             "decisions": decisions, "rounds": st.round, "first": first if first >= 0 else 0}
 
 
-def _same_games(path: str, players: int) -> None:
-    compiled = cardlang.load(str(ROOT / path), players=players)
-    reference = cardlang.load(str(ROOT / path), players=players, engine="reference")
+def _same_games(path: str, players: int, seeds=SEEDS, options=None) -> None:
+    compiled = cardlang.load(str(ROOT / path), players=players, options=options)
+    reference = cardlang.load(str(ROOT / path), players=players, engine="reference", options=options)
     native = native_program(compiled.program.lowered)
-    for seed in SEEDS:
+    for seed in seeds:
         bots = [seed * 1009 + s for s in range(players)]
         got = native.game(seed, bots)
         assert got is not None, f"{path} seed {seed}: the native run stopped (line {native.last_line()})"
@@ -120,15 +147,74 @@ def test_native_games_are_the_compiled_and_reference_games_slow(path):
     _same_games(path, SUPPORTED[path])
 
 
-@pytest.mark.parametrize("path", sorted(UNSUPPORTED))
-def test_an_unsupported_file_says_its_construct_and_line_and_runs_compiled(path):
-    players, construct, line, _why = UNSUPPORTED[path]
-    game = cardlang.load(str(ROOT / path), players=players, engine="native")
-    assert game.native is None
-    assert game.native_note == (f"native engine: {construct} at rules line {line} is not supported yet; "
-                                "running on the compiled engine")
+@pytest.mark.slow
+@pytest.mark.parametrize("path, players", sorted(MORE))
+def test_native_betting_and_face_up_games_for_more_seats_and_seeds(path, players):
+    _same_games(path, players, MORE[path, players])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path, players, options", [
+    ("tests/check/valid/limit_pots.cards", 2, None),  # antes (`put`), `pay … to lowest`, the pot's values
+    ("tests/check/valid/limit_pots.cards", 3, None),
+    ("tests/check/valid/limit_pots.cards", 2, {"ante": 5}),  # an ante past a stack: all in, no betting
+    ("examples/holdem.cards", 4, {"deals": 20}),  # hands after hands: busted players out, the deal moving
+])
+def test_native_pots_the_game_files_do_not_use(path, players, options):
+    _same_games(path, players, range(10), options)
+
+
+FACE_DOWN = """game "Face down"
+players 2
+deck standard
+zone stock: pile, hidden
+zone hand: per player, private
+zone discard: pile, public
+var up = 0
+round:
+    move all cards to stock
+    shuffle stock
+    deal 3 from stock to hand(players)
+{reveal}
+    for each p in players:
+        p chooses:
+            a card c from hand(p):
+                move c to discard face down
+        for each c in all cards where c is face up:
+            add 1 to up
+    end game winner top of players if up % 2 == 0 else next of top of players
+"""
+
+
+@pytest.mark.parametrize("reveal", ["", "    reveal top of hand(top of players)"])
+def test_a_card_leaving_a_hand_unseen_stops_the_native_run(tmp_path, reveal):
+    """The native state keeps who knows each card (`KN`), not `state.among`: where a seat would see
+    a card leave a hand it knows a card of without seeing which (`among.before`), the run stops
+    at that move and the game is played compiled (`native/knowledge.py`); else it runs natively."""
+    from cardlang.play.simulate import simulate
+
+    rules = tmp_path / "face_down.cards"
+    rules.write_text(FACE_DOWN.format(reveal=reveal), encoding="utf-8")
+    game = cardlang.load(str(rules), players=2, engine="native")
+    assert game.native is not None, game.native_note
+    outcomes = [game.native.game(seed, [seed * 1009, seed * 1009 + 1]) for seed in range(6)]
+    if reveal:  # (P1 knows a card of P0's hand, and sees one of them go face down)
+        assert outcomes == [None] * 6 and game.native.last_line() == 16
+    else:
+        assert outcomes == [_random_game(game, seed) for seed in range(6)]
+    native = simulate(game, 6, seed=0, jobs=1)
+    compiled = simulate(cardlang.load(str(rules), players=2), 6, seed=0, jobs=1, coverage=False)
+    for key in ("seats", "decisions", "rounds"):
+        assert native[key] == compiled[key], key
+
+
+def test_a_refused_rule_says_its_construct_and_line_and_runs_compiled(tmp_path):
+    rules = tmp_path / "two_suits.cards"
+    rules.write_text(REFUSED_RULES, encoding="utf-8")
+    game = cardlang.load(str(rules), players=2, engine="native")
+    assert game.native is None and game.native_note == REFUSED_NOTE
     st = game.new_initial_state(seed=0, log=False)  # (the compiled engine plays it)
-    assert st.legal_action_ids() or st.is_terminal()
+    assert st.is_terminal() and len(st.scores()) == 2
 
 
 def test_fallback_line_names_the_construct_and_line():
@@ -186,12 +272,12 @@ def test_simulate_cli_engine_native(tmp_path):
     compiled = json.loads(runner.invoke(main, ["simulate", path, "-n", "20", "--json", "--jobs", "1"]).stdout
                           .splitlines()[-1])
     assert stats["seats"] == compiled["seats"] and stats["decisions"] == compiled["decisions"]
-    refused = runner.invoke(main, ["simulate", str(ROOT / "examples/holdem.cards"), "-n", "2", "--engine",
-                                   "native", "--jobs", "1"])
+    rules = tmp_path / "two_suits.cards"
+    rules.write_text(REFUSED_RULES, encoding="utf-8")
+    refused = runner.invoke(main, ["simulate", str(rules), "-n", "2", "--engine", "native", "--jobs", "1"])
     assert refused.exit_code == 0
     notes = [line for line in refused.stderr.splitlines() if line.startswith("native engine:")]
-    assert notes == ["native engine: pots and betting at rules line 50 is not supported yet; "
-                     "running on the compiled engine"]
+    assert notes == [REFUSED_NOTE]
 
 
 def test_playouts_returns_arrays_of_the_simulated_games():
@@ -210,7 +296,8 @@ def test_cache_is_keyed_and_placed_under_cardlang_cache(monkeypatch, tmp_path):
     assert cache_key("a") != cache_key("b") and cache_key("a") == cache_key("a")
 
 
-@pytest.mark.parametrize("kernel", ["climbing.py", "melds.py", "poker.py", "rng.py", "steps.py"])
+@pytest.mark.parametrize("kernel", ["climbing.py", "knowledge.py", "melds.py", "poker.py", "pots.py", "rng.py",
+                                    "steps.py"])
 def test_the_cache_key_follows_the_kernels_a_module_calls(monkeypatch, kernel):
     """numba's cache does not notice a changed callee in another module: the key reads its source."""
     from pathlib import Path as _Path
@@ -248,7 +335,10 @@ def test_kernel_tables_are_arguments_not_source(monkeypatch, tmp_path):
 
 @pytest.mark.slow
 def test_a_fresh_cache_is_written_inside_its_directory_only(monkeypatch, tmp_path):
+    import cardlang.native.cache as cache
+
     monkeypatch.setenv("CARDLANG_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_MODULES", {})  # (a module this process loaded before is not read again)
     game = cardlang.load(str(ROOT / "examples/fewest_hearts.cards"), players=2, engine="native")
     assert game.native is not None and not game.native.cached
     written = [p for p in tmp_path.rglob("*") if p.is_file()]

@@ -3,7 +3,7 @@ poker hand values (`native.poker` against `runtime.poker.Ranking.evaluate_value`
 layouts of the games that rank hands and of variants: short decks, two decks, fewer suits, an
 order shorter than the deck, reordered and missing categories), the meld counting functions
 (`native.melds` against `runtime.melds`) and the showdown's split (`native.pots.shares` against
-`runtime.pots.side_pots` and `shares`)."""
+`runtime.pots.side_pots` and `shares`), and betting rounds (`native.pots` against `runtime.pots`)."""
 
 from __future__ import annotations
 
@@ -418,3 +418,86 @@ def test_the_split_of_side_pots(case):
                       np.array(value, dtype=np.int64), np.array(order, dtype=np.int64))
     assert got.tolist() == want
     assert sum(want) == sum(contrib)
+
+
+class _PotState:
+    """What `runtime.pots` reads and writes of a state: `v` and `active`."""
+
+    def __init__(self, v, active):
+        self.v, self.active, self.log, self.fresh = v, active, None, []
+
+
+def _native_row(row):
+    return [int(x) for x in row]
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_betting_rounds_are_the_runtimes(data):
+    """`native.pots.start_round`, `act`, `put` and `award` over `V` (none as NONE, the decision a
+    row of `TV`) leave what `runtime.pots` leaves in `state.v`, and offer the same decisions, for
+    random stacks, seats out, antes, blinds, no-limit and limit rounds with caps, and choices."""
+    from cardlang.runtime.pots import PotSpec
+
+    n = data.draw(st.integers(2, 6), label="players")
+    stacks = data.draw(st.lists(st.integers(0, 40), min_size=n, max_size=n), label="stacks")
+    active = data.draw(st.lists(st.booleans(), min_size=n, max_size=n), label="active")
+    ring = tuple(tuple((s + i) % n for i in range(n)) for s in range(n))
+    spec = PotSpec("pot", n, n, 0, ring)  # (the stacks in slots 0 .. n-1, the pot's after them)
+    v = list(stacks) + [0] * spec.size
+    for slot, per_player, init in spec.slots():
+        for s in range(slot, slot + (n if per_player else 1)):
+            v[s] = init
+    py = _PotState(v, list(active))
+    NONE = pots.NONE
+    row = spec.base + 4 * n + 6
+    V = np.array([NONE if x is None else x for x in v[:row]] + [0], dtype=np.int64)
+    TV = np.zeros((row + 1, 8), dtype=np.int64)
+    TV[row, :5] = [0, 0, 0, 1, 0]
+    ACT = np.array(active, dtype=np.bool_)
+    R = np.array(ring, dtype=np.int64)
+    args = (V, TV, ACT, spec.base, n, spec.stacks, R)
+
+    def same():
+        assert [NONE if x is None else int(x) for x in py.v[:row]] == V[:row].tolist()
+        assert [int(x) for x in py.v[row]] == _native_row(TV[row, :5])
+
+    ante = data.draw(st.integers(0, 3), label="ante")
+    for p in range(n):
+        pots.put(V, spec.base, n, spec.stacks, ante, p)
+        py_pots.put(py, spec, ante, p)
+    same()
+    for _ in range(data.draw(st.integers(1, 3), label="rounds")):
+        first = data.draw(st.integers(0, n - 1), label="first")
+        blinds = data.draw(st.lists(st.integers(0, 6), max_size=3), label="blinds")
+        fixed = data.draw(st.one_of(st.none(), st.integers(1, 4)), label="fixed")
+        minimum = None if fixed is not None else data.draw(st.one_of(st.none(), st.integers(1, 4)), label="min")
+        cap = data.draw(st.one_of(st.none(), st.integers(0, 4)), label="cap")
+        try:
+            py_pots.start_round(py, spec, first, blinds, minimum, fixed, cap)
+        except ValueError:  # (more blinds than players to post them: the native run stops)
+            assert pots.start_round(*args, first, np.array(blinds + [0], dtype=np.int64), len(blinds),
+                                    NONE if minimum is None else minimum, NONE if fixed is None else fixed,
+                                    NONE if cap is None else cap) == 1
+            return
+        assert pots.start_round(*args, first, np.array(blinds + [0], dtype=np.int64), len(blinds),
+                                NONE if minimum is None else minimum, NONE if fixed is None else fixed,
+                                NONE if cap is None else cap) == 0
+        same()
+        for _ in range(60):  # (a round ends in a few decisions: every raise costs a chip)
+            if not py_pots.betting(py, spec):
+                break
+            fold, check, call, lo, hi = py.v[row]
+            kinds = [k for k, ok in ((0, fold), (1, check), (2, call)) if ok] + ([3] if lo <= hi else [])
+            kind = data.draw(st.sampled_from(kinds), label="kind")
+            amount = data.draw(st.integers(lo, hi), label="amount") if kind == 3 else 0
+            py_pots.act(py, spec, kind, amount)
+            assert pots.act(*args, kind, amount) == 0
+            same()
+        values = data.draw(st.lists(st.integers(0, 5), min_size=n, max_size=n), label="values")
+        anchor = data.draw(st.one_of(st.none(), st.integers(0, n - 1)), label="anchor")
+        lowest = data.draw(st.booleans(), label="lowest")
+        contenders = py_pots.contenders(py, spec)
+        py_pots.award(py, spec, anchor, {p: values[p] for p in contenders} if len(contenders) > 1 else {}, lowest)
+        assert pots.award(*args, NONE if anchor is None else anchor, np.array(values, dtype=np.int64), lowest) == 0
+        same()

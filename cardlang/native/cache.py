@@ -3,7 +3,7 @@
 A module is written once into `cache_dir()/<key>/` (`$CARDLANG_CACHE/native`, else the user's
 cache directory: `$XDG_CACHE_HOME/cardlang/native` or `~/.cache/cardlang/native`), where `key` hashes
 the generated source (itself a function of the IR listing: layout, nodes, caps), the numba and
-cardlang versions, and the native runtime's own sources (`rng.py`, `steps.py` and the kernels `melds.py`, `poker.py`, `climbing.py`, which the module's
+cardlang versions, and the native runtime's own sources (`rng.py`, `steps.py` and the kernels `melds.py`, `poker.py`, `climbing.py`, `pots.py`, `knowledge.py`, which the module's
 functions call and numba's cache does not watch). It is then imported from there, and numba's
 `cache=True` keeps the compiled functions in that directory's `__pycache__`, so a second process
 loads machine code instead of compiling. Nothing is ever written outside the cache directory; a
@@ -41,7 +41,7 @@ def cache_key(source: str) -> str:
     for part in (source, numba.__version__, _cardlang_version(), sys.version.split()[0]):
         h.update(part.encode())
         h.update(b"\0")
-    for name in ("rng.py", "steps.py", "melds.py", "poker.py", "climbing.py"):
+    for name in ("rng.py", "steps.py", "melds.py", "poker.py", "climbing.py", "pots.py", "knowledge.py"):
         h.update((_HERE / name).read_bytes())
     return h.hexdigest()[:32]
 

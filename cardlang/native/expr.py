@@ -12,14 +12,18 @@ from __future__ import annotations
 from math import comb
 from typing import Optional
 
+import attrs
+
 import numpy as np
 
 from .climbing import KINDS as CLIMB_KINDS, rule_tables as climb_tables
 from .melds import arrangement_table, deadwood_table
 from .poker import ranking_table
 from ..runtime import card_sets
+from ..runtime.effects import MAX_RANGE
+from ..compiler import ir
 from .kinds import INT, NONE, SEQ, refuse, text_of
-from .writer import Seq
+from .writer import ARGS, Seq
 
 BIG = 1 << 62  # a number at or past it stops the run (the compiled engine then plays the game)
 SQRT = 3037000499  # operands of `*` past it stop the run (no int64 product overflows)
@@ -69,7 +73,7 @@ class ExprEmitter:
 
     def push(self, w, out: Seq, value: str, node) -> None:
         """Appends `value` to the scratch row `out` (a list past the row stops the run)."""
-        w.fail_if(f"{out.n} >= {self.cap}", node)
+        w.fail_if(f"{out.n} >= {self.legal_cap if out.arr == 'LG' else self.cap}", node)
         w.line(f"{out.at(f'{out.n}')} = {value}")
         w.line(f"{out.n} += 1")
 
@@ -153,6 +157,53 @@ class ExprEmitter:
                 with w.block(f"if {q.at(f'{j}')} == {c}"):
                     w.line(f"{out} = {j} + 1")
                     w.line("break")
+        return out
+
+    def i_FaceUp(self, w, e):
+        """`c is face up`: every seat knows c (`KN`, kept when a rule reads it; false for none)."""
+        c = self.i(w, e.card)
+        out = self.tmp(w, "0")
+        with w.block(f"if {c} != {NONE}"):
+            w.fail_outside(c, self.layout.deck.size, e)
+            w.line(f"{out} = 1 if KN[{c}] == {self.layout.all} else 0")
+        return out
+
+    # ------------------------------------------------------------------- pots (`runtime.pots.READERS`)
+    def i_PotValue(self, w, e):
+        pot, what = e.pot, e.what
+        s = pot.base + 4 * pot.n
+        if what == "total":
+            return self.tmp(w, f"V[{pot.base}:{pot.base + pot.n}].sum()")
+        if what == "contribution":
+            p = self.i(w, e.args[0])
+            w.fail_outside(p, pot.n, e)
+            return self.tmp(w, f"V[{pot.base} + {p}]")
+        if what == "betting":
+            return self.tmp(w, f"1 if V[{s + 3}] != {NONE} else 0")
+        if what == "actor":
+            return self.tmp(w, f"V[{s + 3}]")
+        column = {"fold": 0, "check": 1, "call": 2, "raise_low": 3, "raise_high": 4}.get(what)
+        if column is None:
+            raise refuse(f"the pot's value `{what}`", e)
+        return self.tmp(w, f"TV[{s + 6}, {column}]")
+
+    def s_PotValue(self, w, e):  # (`contenders`: active seats that have not folded, in seat order)
+        pot = e.pot
+        out = self.buffer(w)
+        p = w.fresh("p")
+        with w.block(f"for {p} in range({pot.n})"):
+            with w.block(f"if ACT[{p}] and V[{pot.base + 2 * pot.n} + {p}] == 0"):
+                self.push(w, out, p, e)
+        return out
+
+    def s_Range(self, w, e):
+        """`lo..hi` (`effects.number_range`); a range past a scratch row stops the run."""
+        lo, hi = self.i(w, e.low), self.i(w, e.high)
+        w.fail_if(f"{lo} == {NONE} or {hi} == {NONE} or {hi} - {lo} >= {MAX_RANGE}", e)
+        out = self.buffer(w)
+        x = w.fresh("x")
+        with w.block(f"for {x} in range({lo}, {hi} + 1)"):
+            self.push(w, out, x, e)
         return out
 
     def s_ZoneCards(self, w, e):
@@ -584,8 +635,41 @@ class ExprEmitter:
             self.store(w, slot, arg)
 
     def i_DefineCall(self, w, e):
-        self._define_args(w, e)
-        return self.i(w, e.body)
+        fn = self.define_function(e)
+        if fn is None:
+            self._define_args(w, e)
+            return self.i(w, e.body)
+        first, name = fn
+        values = [self.i(w, a) for a in e.args]  # (each worked out in turn; none reads another's slot)
+        for slot, x in zip(first.slots, values):
+            w.line(f"V[{slot}] = {x}")
+        out = self.tmp(w, f"{name}({ARGS})")
+        w.stop_if_failed()
+        return out
+
+    def define_function(self, e):
+        """(the call whose body the function was written from, the function's name) for a `define`
+        used as a number whose parameters are numbers, else None (written in place). Its body is a
+        function of its own, written once for all the calls whose bodies are the same but for their
+        slots (`same_but_slots`): a call puts its arguments into the first call's slots and calls
+        it (a body reads only its parameters, its own locals and the globals, and a define never
+        calls itself), which keeps a rule that calls its helpers many times a small module."""
+        if self.kinds.expr(e.body) != INT or any(self.kinds.expr(a) != INT for a in e.args) \
+                or any(self.kinds.of(s) != INT for s in e.slots):
+            return None
+        for first, name in self.define_functions.get(e.name, ()):
+            mapping = dict(zip(first.slots, e.slots))
+            if len(first.slots) == len(e.slots) and len(mapping) == len(e.slots) \
+                    and same_but_slots(first.body, e.body, mapping, self.kinds):
+                return first, name
+        name = f"define_{len(self.define_functions_all)}_{''.join(ch if ch.isalnum() else '_' for ch in e.name)[:30]}"
+        self.define_functions.setdefault(e.name, []).append((e, name))
+        self.define_functions_all.append(name)
+
+        def write(w):
+            w.line(f"return {self.i(w, e.body)}")
+        self.function(name, write, value=True)
+        return e, name
 
     def s_DefineCall(self, w, e):
         self._define_args(w, e)
@@ -700,3 +784,37 @@ class ExprEmitter:
         raise AttributeError(name)
 
 
+
+
+SLOT_FIELDS = ("slot", "slots", "seq_slot")  # the fields of IR expressions that hold slots
+
+
+def same_but_slots(a, b, mapping: dict, kinds) -> bool:
+    """Whether IR trees `a` and `b` are the same but for the slots they use, each slot of `a`
+    always standing for the same slot of `b` and of the same kind (`mapping` is filled)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same_but_slots(x, y, mapping, kinds) for x, y in zip(a, b))
+    if not attrs.has(type(a)):
+        return a == b
+    for f in attrs.fields(type(a)):
+        if f.name == "span":
+            continue
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if f.name in SLOT_FIELDS and isinstance(a, ir.Expr):
+            xs, ys = (x, y) if isinstance(x, tuple) else ((x,), (y,))
+            if len(xs) != len(ys):
+                return False
+            for s, t in zip(xs, ys):
+                if s is None or t is None:
+                    if s is not t:
+                        return False
+                    continue
+                if mapping.setdefault(s, t) != t or kinds.of(s) != kinds.of(t):
+                    return False
+            continue
+        if not same_but_slots(x, y, mapping, kinds):
+            return False
+    # (one slot of `b` for each of `a`: two locals of `a` are never one of `b`)
+    return len(set(mapping.values())) == len(mapping)

@@ -56,6 +56,10 @@ class Kinds:
             self.slots.setdefault(s, INT)
         if program.sitting_slot is not None:
             self.slots[program.sitting_slot] = SEQ
+        for spec in layout.pots.values():  # (a pot's slots: numbers, and the row of what the actor may do)
+            for slot, per_player, init in spec.slots():
+                for s in range(slot, slot + (layout.players if per_player else 1)):
+                    self.slots[s] = SEQ if isinstance(init, tuple) else INT
         for a in program.at_once:
             self.slots[a.seats_slot] = self.slots[a.picks_slot] = SEQ
         self.text_slots = {first for table in (layout.var_slots,) for first, t in table.values() if t == TEXT}
@@ -140,7 +144,7 @@ class Kinds:
         if isinstance(e, ir.TeamTable):
             return SEQ if e.what == "members" else INT
         if isinstance(e, ir.FaceUp):
-            raise refuse("`is face up` (who knows a card)", e)
+            return INT  # (the native state keeps who knows each card when a rule reads it: `KN`)
         if isinstance(e, ir.GroupOf):
             raise refuse("zones of groups (`group of`)", e)
         if isinstance(e, ir.HandValue):
@@ -156,7 +160,7 @@ class Kinds:
                 raise refuse("zones of groups (`melds` of one)", e)
             raise refuse(f"melds (`{e.name}`)", e)
         if isinstance(e, ir.PotValue):
-            raise refuse("pots and betting", e)
+            return SEQ if e.what == "contenders" else INT  # (`native/pots.py`'s betting over `V`)
         if isinstance(e, ir.JoinText):
             return TEXT_KIND
         if isinstance(e, ir.Text):
@@ -177,7 +181,7 @@ def text_of(e) -> str:
     return e.value if isinstance(e, ir.Const) else "".join(e.parts)
 
 
-_KIND = {ir.PileZone: INT, ir.PositionOf: INT, ir.ZoneCards: SEQ, ir.Maybe: SEQ, ir.Tuple: SEQ, ir.Index: INT,
+_KIND = {ir.Range: SEQ, ir.PileZone: INT, ir.PositionOf: INT, ir.ZoneCards: SEQ, ir.Maybe: SEQ, ir.Tuple: SEQ, ir.Index: INT,
          ir.Negate: INT, ir.Not: INT, ir.Arith: INT, ir.Compare: INT, ir.Concat: SEQ, ir.In: INT, ir.Except: SEQ,
          ir.Is: INT, ir.Has: INT, ir.Neighbour: INT, ir.Players: SEQ, ir.BestScorers: SEQ, ir.OrderOf: INT,
          ir.RankPoints: INT}
@@ -228,7 +232,7 @@ class _Walk:
         elif isinstance(x, ir.ForEach):
             k.set(x.slot, INT, x)
             k.set(x.seq_slot, SEQ, x)
-        elif isinstance(x, (ir.Aggregate, ir.BestScorers)):
+        elif isinstance(x, (ir.Aggregate, ir.BestScorers, ir.PotAward)):
             k.set(x.slot, INT, x)
         elif isinstance(x, ir.DefineCall):
             for slot, a in zip(x.slots, x.args):

@@ -10,13 +10,15 @@ random bot's draw written in place (`s_Choose`).
 from __future__ import annotations
 
 from ..compiler import ir
-from ..runtime import card_sets
+from ..compiler.ir_facts import written_size
+from ..runtime import among, card_sets
 from ..runtime.actions import MAX_VALUE, VALUE_BITS, VALUE_MASK
 from .expr import BIG
 from .kinds import NONE, SEQ, refuse
-from .writer import Seq
+from .writer import ARGS, Seq
 
 END_ROUND, END_GAME = 1, 2
+OUTLINED = 3  # an alternative's body of at least so many statements is a function of its own
 
 
 class StmtEmitter:
@@ -105,7 +107,36 @@ class StmtEmitter:
             need = self.i(w, st.need)
             w.fail_if(f"{need} == {NONE} or {q.n} < {need}", st)
         with w.block(f"if {q.n} > 0"):
+            if self.knows:
+                w.fail_outside(dest, self.nzones, st)
+                if self.any_held and st.face != "up":  # (a face-up move starts no `among`)
+                    after = f"{self.vis()}[{dest}]" if st.face is None else "0"
+                    w.fail_if(f"unseen(Z, ZN, LOC, KN, {q.whole()}, {q.n}, {self.held()}, {after})", st)
             w.fail_if(f"move(Z, ZN, LOC, {q.whole()}, {q.n}, {dest}, {bool(st.bottom)})", st)
+            if self.knows and st.face != "down":  # (`reference._learn`)
+                j = w.fresh("j")
+                with w.block(f"for {j} in range({q.n})"):
+                    if st.face == "up":
+                        w.line(f"KN[{q.at(j)}] = {self.layout.all}")
+                    else:
+                        w.line(f"KN[{q.at(j)}] |= {self.vis()}[{dest}]")
+
+    # who knows each card (`KN`: kept only when a rule reads it, `native/knowledge.py`)
+    def vis(self) -> str:
+        """The table of the seats that see each zone's cards (`layout.zone_vis`)."""
+        return self.const("VIS", self.layout.zone_vis)
+
+    def held(self) -> str:
+        """The table of the seats blind to each zone's places (`runtime.among.held`)."""
+        return self.const("HELD", among.held(self.layout))
+
+    def known_by_zone(self, w, q: Seq, extra: str = "0", learn: bool = False) -> None:
+        """Each card of `q` known to the seats that see its zone (and `extra`); `learn`: they learn
+        it (`zones.learn`), else only they know it (`zones.known_only_by`)."""
+        j = w.fresh("j")
+        with w.block(f"for {j} in range({q.n})"):
+            c = q.at(j)
+            w.line(f"KN[{c}] {'|=' if learn else '='} {self.vis()}[LOC[{c}]] | {extra}")
 
     def x_Deal(self, w, st):
         n = self.i(w, st.count)
@@ -119,7 +150,12 @@ class StmtEmitter:
         j = w.fresh("j")
         with w.block(f"for {j} in range({targets.n})"):  # (each place must take the cards)
             w.fail_if(f"ZN[{targets.at(f'{j}')}] + {n} > {self.zcap}", st)
-        w.line(f"deal(Z, ZN, LOC, {n}, {src}, {targets.whole()}, {targets.n})")
+        if self.knows:
+            face = {None: 0, "up": 1, "down": 2}[st.face]
+            w.fail_if(f"deal_known(Z, ZN, LOC, KN, {n}, {src}, {targets.whole()}, {targets.n}, {face}, "
+                      f"{self.vis()}, {self.held()}, {self.layout.all})", st)
+        else:
+            w.line(f"deal(Z, ZN, LOC, {n}, {src}, {targets.whole()}, {targets.n})")
 
     def zone(self, w, e) -> str:
         """A zone id (one of no zone stops the run)."""
@@ -130,28 +166,55 @@ class StmtEmitter:
     def x_Shuffle(self, w, st):
         z = self.zone(w, st.zone)
         w.line(f"G[0] = chance_shuffle(Z[{z}, :ZN[{z}]], G[0], MT[{self.n}])")
+        if self.knows:  # (only who sees the zone knows its cards: `steps.shuffle_zone`)
+            self.known_by_zone(w, Seq("Z", f"ZN[{z}]", True, z))
 
     def x_SwapZones(self, w, st):
         a = self.zone(w, st.left)
         b = self.zone(w, st.right)
         w.line(f"swap_zones(Z, ZN, LOC, {a}, {b})")
+        if self.knows:
+            for z in (a, b):
+                self.known_by_zone(w, Seq("Z", f"ZN[{z}]", True, z), learn=True)
 
     def x_SwapCards(self, w, st):
         a = self.card(w, st.left)
         b = self.card(w, st.right)
         w.fail_if(f"{a} == {NONE} or {b} == {NONE}", st)
+        if self.knows:
+            w.fail_outside(a, self.ncards, st)
+            w.fail_outside(b, self.ncards, st)
+            if self.any_held:
+                w.fail_if(f"unseen_swap(Z, ZN, LOC, KN, {a}, {b}, {self.held()}, {self.vis()})", st)
         w.fail_if(f"swap_cards(Z, ZN, LOC, {a}, {b})", st)
+        if self.knows:
+            for c in (a, b):
+                w.line(f"KN[{c}] |= {self.vis()}[LOC[{c}]]")
 
-    def x_Reveal(self, w, st):  # (who knows a card: a quiet run keeps no knowledge)
-        self.s(w, st.cards)
-        if st.to is not None:
-            self.s(w, st.to)
+    def x_Reveal(self, w, st):  # (who knows a card: kept only when a rule reads it)
+        q = self.s(w, st.cards)
+        to = self.s(w, st.to) if st.to is not None else None
+        if not self.knows:
+            return
+        if to is None:
+            mask = str(self.layout.all)
+        else:
+            mask, j = self.tmp(w, "0", "m"), w.fresh("j")
+            with w.block(f"for {j} in range({to.n})"):
+                w.fail_outside(to.at(j), self.n, st)
+                w.line(f"{mask} |= 1 << {to.at(j)}")
+        j = w.fresh("j")
+        with w.block(f"for {j} in range({q.n})"):
+            w.fail_outside(q.at(j), self.ncards, st)
+            w.line(f"KN[{q.at(j)}] |= {mask}")
 
     def x_Hide(self, w, st):
         q = self.s(w, st.cards)
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):  # (a none card has no place: the reference's error)
             self.not_none(w, f"{q.at(f'{j}')}", st)
+        if self.knows:  # (each known only to who sees its zone)
+            self.known_by_zone(w, q)
 
     def x_Conceal(self, w, st):
         q = self.s(w, st.cards)
@@ -160,6 +223,9 @@ class StmtEmitter:
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
             self.not_none(w, f"{q.at(f'{j}')}", st)
+        if self.knows:  # (`at_once.conceal`: known to the chooser and to who sees its zone)
+            w.fail_outside(p, self.n, st)
+            self.known_by_zone(w, q, f"(1 << {p})")
 
     def x_TellFace(self, w, st):  # (facts told of cards: knowledge, which a quiet run keeps not)
         self.s(w, st.to)
@@ -171,7 +237,9 @@ class StmtEmitter:
         self.not_none(w, self.i(w, st.value), st)
 
     def x_ForgetOrder(self, w, st):
-        self.zone(w, st.zone)
+        z = self.zone(w, st.zone)
+        if self.knows:  # (`facts.forget_order`: only who sees the zone knows which card is which)
+            self.known_by_zone(w, Seq("Z", f"ZN[{z}]", True, z))
 
     def x_Announce(self, w, st):  # (its parts and speaker are worked out, shown to nobody)
         self.fx(w, st.text)
@@ -247,7 +315,7 @@ class StmtEmitter:
                 self.store_seq(w, slot, value)
             else:
                 w.line(f"V[{slot}] = {value}")
-        self.status(w, f"{self.phase_function(st.phase)}(Z, ZN, LOC, V, TV, TN, ACT, G, MT, B, KT)")
+        self.status(w, f"{self.phase_function(st.phase)}({ARGS})")
 
     def x_If(self, w, st):
         self._branches(w, list(st.branches), st.orelse)
@@ -296,7 +364,12 @@ class StmtEmitter:
     # ----------------------------------------------------------- choices
     def x_Choose(self, w, st):
         p = self.i(w, st.player)
-        legal = self.buffer(w)
+        if any(alt.kind == "number" for alt in st.alternatives):  # (up to 65536 numbers: the long row `LG`)
+            n = w.fresh("n")
+            w.line(f"{n} = 0")
+            legal = Seq("LG", n, False)
+        else:
+            legal = self.buffer(w)
         for ai, alt in enumerate(st.alternatives):
             self._offer(w, legal, ai, alt, st)
         w.fail_if(f"{legal.n} == 0 or {p} < 0 or {p} >= {self.n}", st)
@@ -311,7 +384,20 @@ class StmtEmitter:
             with w.block(f"{'if' if ai == 0 else 'elif'} {alt_no} == {ai}"):
                 if alt.slot is not None:
                     w.line(f"V[{alt.slot}] = {value}")
-                self.body(w, alt.body)
+                if written_size(alt.body) >= OUTLINED:  # (a function of its own: `alternative_function`)
+                    self.status(w, f"{self.alternative_function(alt)}({ARGS})")
+                else:
+                    self.body(w, alt.body)
+
+    def alternative_function(self, alt) -> str:
+        """The function that plays the body of a choice's alternative (a round of many choices, or of
+        alternatives written out pile by pile, is then many functions of a few hundred lines: numba's
+        time and memory grow faster than a function's length)."""
+        name = self.phases.get(id(alt))
+        if name is None:
+            name = self.phases[id(alt)] = f"alternative_{len(self.phases)}"
+            self.function(name, lambda w: self.body(w, alt.body))
+        return name
 
     def _offer(self, w, legal: Seq, ai: int, alt, node) -> None:
         """Appends the legal actions of alternative `ai` (the reference's `_values`)."""
@@ -384,5 +470,49 @@ class StmtEmitter:
                         self.push(w, legal, f"{high} | {x}", node)
                 w.line(f"{more} = next_places({places.whole()}, {k}, TN[{source_slot}])")
 
+    # ----------------------------------------------------------- pots and betting (`native/pots.py`)
+    def pot_args(self, pot) -> str:
+        """The arguments every betting kernel takes after the state: where the pot lives, its ring."""
+        ring = self.const("RING", pot.ring, dims=2)
+        return f"V, TV, ACT, {pot.base}, {pot.n}, {pot.stacks}, {ring}"
 
-_REFUSED = {"PotRule": "pots and betting", "PotAward": "pots and betting", "Lay": "zones of groups (`lay`)"}
+    def x_PotRule(self, w, st):
+        pot, what = st.pot, st.what
+        if what == "put":
+            amount, p = self.i(w, st.args[0]), self.i(w, st.args[1])
+            w.fail_if(f"pot_put(V, {pot.base}, {pot.n}, {pot.stacks}, {amount}, {p})", st)
+        elif what == "start":
+            first = self.i(w, st.args[0])
+            blinds = self.s(w, st.args[1])
+            minimum, fixed, cap = (self.i(w, a) for a in st.args[2:5])
+            w.fail_if(f"pot_start({self.pot_args(pot)}, {first}, {blinds.whole()}, {blinds.n}, {minimum}, "
+                      f"{fixed}, {cap})", st)
+        elif what == "act":
+            kind, amount = self.i(w, st.args[0]), self.i(w, st.args[1])
+            w.fail_if(f"pot_act({self.pot_args(pot)}, {kind}, {amount})", st)
+        else:
+            raise refuse(f"the pot rule `{what}`", st)
+
+    def x_PotAward(self, w, st):
+        pot = st.pot
+        anchor = self.i(w, st.anchor) if st.anchor is not None else str(NONE)
+        anchor = self.tmp(w, anchor, "a")  # (worked out before the values: a name kept past them)
+        values = self.buffer(w)
+        fold, k, p = pot.base + 2 * pot.n, w.fresh("k"), w.fresh("p")
+        w.line(f"{k} = 0")
+        with w.block(f"for {p} in range({pot.n})"):
+            with w.block(f"if ACT[{p}] and V[{fold} + {p}] == 0"):
+                w.line(f"{k} += 1")
+        with w.block(f"for {p} in range({pot.n})"):
+            w.line(f"{values.at(p)} = 0")
+        with w.block(f"if {k} > 1"):  # (a lone contender takes it all: no showdown)
+            with w.block(f"for {p} in range({pot.n})"):
+                with w.block(f"if ACT[{p}] and V[{fold} + {p}] == 0"):
+                    w.line(f"V[{st.slot}] = {p}")
+                    x = self.i(w, st.value)
+                    self.not_none(w, x, st)
+                    w.line(f"{values.at(p)} = {x}")
+        w.fail_if(f"pot_award({self.pot_args(pot)}, {anchor}, {values.whole()}, {bool(st.lowest)})", st)
+
+
+_REFUSED = {"Lay": "zones of groups (`lay`)"}  # statement class name -> the construct a refusal names

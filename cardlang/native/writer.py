@@ -11,6 +11,7 @@ import contextlib
 
 import attrs
 
+ARGS = "Z, ZN, LOC, V, TV, TN, ACT, G, MT, B, KT, KN, LG"  # the state every function of a module takes
 FAIL = 3  # the status of a run that met a rule error (or a native limit): played again on the compiled engine
 
 
@@ -38,10 +39,13 @@ class Seq:
 class Writer:
     """Lines at an indentation, and fresh local names."""
 
-    def __init__(self, counter: list):
+    def __init__(self, counter: list, value: bool = False):
         self.lines: list = []
         self.depth = 1
         self.counter = counter  # shared by the module's functions (names never clash)
+        # a function that returns a value (a `define`'s, `ExprEmitter.i_DefineCall`) stops the run
+        # by setting G[5] = -1 and returning 0, which its caller checks (`stop_if_failed`)
+        self.value = value
 
     def line(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
@@ -65,7 +69,18 @@ class Writer:
         """Stops the run: a rule error (or a native limit) at `node`'s rule line."""
         span = getattr(node, "span", None)
         self.line(f"G[7] = {span.line if span is not None else 0}")
-        self.line(f"return {FAIL}")
+        if self.value:
+            self.line("G[5] = -1")
+        self.bail()
+
+    def bail(self) -> None:
+        """Returns from a function whose run has stopped (G[7] and, in a value function, G[5] set)."""
+        self.line("return 0" if self.value else f"return {FAIL}")
+
+    def stop_if_failed(self) -> None:
+        """After a call of a value function: stop this one too if the run stopped there."""
+        with self.block("if G[5] == -1"):
+            self.bail()
 
     def fail_if(self, cond: str, node) -> None:
         with self.block(f"if {cond}"):
