@@ -398,7 +398,7 @@ class CardsState(pyspiel.State):
         observer = self.get_game().info_observer()
         if not 0 <= player < observer.encoder.players:
             raise pyspiel.SpielError(f"information_state_tensor of player {player}")
-        return observer.tensor_of(self, player).tolist()
+        return observer.tensor_of(self, player)[:]  # (a copy: the caller may change it)
 
     def _legal_actions(self, player: int) -> list:
         """The seat's legal action indices, ascending (from its view; kept with the core)."""
@@ -500,21 +500,21 @@ class CardsObserver:
         as it read them)."""
         self.tensor[:] = self.tensor_of(state, player)
 
-    def tensor_of(self, state: CardsState, player: int) -> np.ndarray:
-        """What `set_from` writes, as an array kept with the state's core (a core never changes):
-        read only."""
+    def tensor_of(self, state: CardsState, player: int) -> list:
+        """What `set_from` writes, as a list of floats kept with the state's core (a core never
+        changes): read only. (A list: cheaper than an array for a small game, and what a Python
+        caller is handed.)"""
         core = state._core
         key = ("tensor", player, self.tensor.size)
         kept = core.views.get(key)
         if kept is not None:
             return kept
-        out = np.zeros(self.tensor.size, np.float32)
         view = core.table_view(player)
         n = self.encoder.size
-        if view is not None:
-            self.encoder.observation(view, out=out[:n])
+        out = [0.0] * n if view is None else self.encoder.observation_list(view)
         if self.perfect_recall:
-            self.history.fill(out[n:], core.decisions, player)
+            out += [0.0] * self.history.size
+            self.history.write(out, n, core.decisions, player)
         core.views[key] = out
         return out
 

@@ -31,7 +31,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from .encoding import SCALE_BOUND, Block, Encoder, scaled
+from .encoding import Block, Encoder, scaled32
 
 DEFAULT_LENGTH = 32  # decisions the block holds when the game declares no smaller `limit N decisions`
 
@@ -77,10 +77,15 @@ class History:
     def fill(self, out: np.ndarray, decisions: tuple, seat: int) -> None:
         """Writes the block for `seat` into `out` (its length `size`, zeroed here)."""
         out.fill(0.0)
+        self.write(out, 0, decisions, seat)
+
+    def write(self, out, start: int, decisions: tuple, seat: int) -> None:
+        """Writes the block for `seat` into `out` (an array or a list) from index `start`, where
+        its entries are zeros (its values as float32 holds them: a list equals an array)."""
         shown = decisions[-self.length:] if self.length else ()
         bit = 1 << seat
         for i, d in enumerate(shown):
-            at = i * self.width
+            at = start + i * self.width
             out[at + self.actor_at + d.player] = 1.0
             if d.secret is not None and d.player != seat and not (d.seen or 0) & bit:
                 continue  # another seat's pick made at once, not shown to this one: who chose, nothing more
@@ -93,8 +98,8 @@ class History:
                 elif d.player == seat:
                     out[at + self.card_at + value] = 1.0
             elif kind in ("number", "value"):  # (a rank, a suit, a declared value: its place, as a number)
-                out[at + self.number_at] = min(scaled(value), SCALE_BOUND)
-        out[self.length * self.width] = min(scaled(len(decisions)), SCALE_BOUND)
+                out[at + self.number_at] = scaled32(value)
+        out[start + self.length * self.width] = scaled32(len(decisions))
 
 
 def history_length(game, asked: int = 0) -> int:

@@ -50,10 +50,14 @@ def table_of(s, seat: int, current_player: int, choice: int) -> Table:
         mine = np.flatnonzero(np.array(known, dtype=np.int64) & bit)
         zones = np.array(s.loc, dtype=np.int64)[mine]
     else:  # (a small deck: a Python loop costs less than numpy's calls on small arrays)
-        ids = [c for c, k in enumerate(known) if k & bit]
-        loc = s.loc
+        ids, places, loc, c = [], [], s.loc, 0
+        for k in known:
+            if k & bit:
+                ids.append(c)
+                places.append(loc[c])
+            c += 1
         mine = np.array(ids, dtype=np.int64)
-        zones = np.array([loc[c] for c in ids], dtype=np.int64)
+        zones = np.array(places, dtype=np.int64)
     values = s.v[:layout.nslots]
     for slot in layout.card_slots:  # a card value the seat does not know is no card to it
         c = values[slot]
@@ -62,8 +66,15 @@ def table_of(s, seat: int, current_player: int, choice: int) -> Table:
     for slot in layout.cards_slots:
         if values[slot] and any(not known[c] & bit for c in values[slot] if c >= 0):
             values[slot] = tuple([c if c >= 0 and known[c] & bit else -1 for c in values[slot]])
-    tops = [z[-1] if z and known[z[-1]] & bit else -1 for z in s.zones]
+    tops, sizes = [], []
+    for z in s.zones:  # (one plain loop: a comprehension is a call)
+        if z:
+            tops.append(z[-1] if known[z[-1]] & bit else -1)
+            sizes.append(len(z))
+        else:
+            tops.append(-1)
+            sizes.append(0)
     told = () if s.facts is None else facts.told_in_place(s, seat)  # (its own facts follow the place: the
     # same in a state and in its view's canonical copy)
-    return Table(seat, mine, zones, [len(z) for z in s.zones], tops, values, s.active[:], current_player, choice,
+    return Table(seat, mine, zones, sizes, tops, values, s.active[:], current_player, choice,
                  s.round, s.terminal, s.winner_seats, told)
