@@ -259,6 +259,8 @@ def _run(core: _Core, game) -> _Core:
     try:
         if core.base is None:
             st = game.new_initial_state(seed=0, chance=Script(core.script, 0, _LAZY[core.key]), log=core.logged)
+            if not core.logged:  # nothing reads its rounds' past (`TableView` takes no past): no copy of the
+                st.checkpoint = False  # state at each round's first decision (`runtime.past.record`)
         else:
             st = core.base.clone()
             st.rng = core.base.rng.again(core.script)  # (the lazy piles' open cards go on)
