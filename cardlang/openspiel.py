@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 from typing import Optional
 
 import numpy as np
@@ -316,13 +317,18 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
         return _run(new, game)
     st = core.st
     view = core.legal_view(player)
-    a = encoder.action_of(view.choice, action)
-    real = view.action_in(st, a)
-    card = value_of(real) if game.program.chooses[view.choice].alts[alt_of(real)].kind == "card" else -1
-    secret = (view.choice, real) if view.choice in game.program.at_once else None
-    new.decisions = core.decisions + (Decision(player, action, card, None if card >= 0 else 0, secret),)
+    choice = view.choice
+    real = view.action_in(st, encoder.action_of(choice, action))
+    program = game.program
+    card = value_of(real) if choice in program.card_choices and \
+        program.chooses[choice].alts[alt_of(real)].kind == "card" else -1
+    secret = (choice, real) if choice in program.at_once else None
+    new.decisions = core.decisions + (_decision((player, action, card, None if card >= 0 else 0, secret, None)),)
     new.base, new.action, new.script = st, real, ()
     return _run(new, game)
+
+
+_decision = partial(tuple.__new__, Decision)  # (`Decision(…)` without its Python-level `__new__`: a step makes one)
 
 
 def _shown_picks(decisions: tuple, st) -> tuple:
@@ -419,8 +425,10 @@ class CardsState(pyspiel.State):
                                  f"{max(self._cards.deck.size, MAX_DRAW)} chance outcomes")
             return [(i, 1.0 / data) for i in range(data)]
         if kind == "card":
-            left = [c for c in data[0] if c not in self._core.drawn]
-            return [(c, 1.0 / len(left)) for c in left]
+            drawn = self._core.drawn
+            left = [c for c in data[0] if c not in drawn] if drawn else data[0]
+            p = 1.0 / len(left)
+            return [(c, p) for c in left]
         left = sorted(set(data).difference(self._core.drawn))
         return [(c, 1.0 / len(left)) for c in left]
 

@@ -24,6 +24,7 @@ from ..runtime.engine import TERMINAL
 MAX_NUMBER = 1023  # the largest number a `a number … from a to b` choice may index, unless `b` is a constant
 LIST_ITEMS = 8  # the first items of a list variable that the vector holds
 FEW_CARDS = 16  # known cards up to which the vector's card entries are worked out in Python (not numpy)
+LEGAL_KEPT = 1 << 12  # the sets of legal ids whose indices an encoder remembers
 SCALE_BOUND = 64.0  # |a scaled number| never exceeds this (log1p of any 64-bit int is under 45)
 
 
@@ -358,6 +359,7 @@ class Encoder:
                 at += width
             self.offsets.append(row)
         self.num_actions = max(at, 1)
+        self._indices = {}  # (choice, legal ids) -> their sorted indices (`legal_indices`)
         # index -> its run in `alternatives` (a list lookup: an environment step asks it every time)
         self._run_of = [-1] * self.num_actions
         for k, (_, _, start, width, _) in enumerate(self.alternatives):
@@ -385,8 +387,13 @@ class Encoder:
         legal = view.legal_action_ids()
         if not legal:
             return []
-        choice = view.choice
-        return sorted([self.index_of(choice, a) for a in legal])
+        key = (view.choice, legal)
+        got = self._indices.get(key)
+        if got is None:  # (a game offers few distinct sets of legal ids: each is worked out once)
+            got = tuple(sorted([self.index_of(view.choice, a) for a in legal]))
+            if len(self._indices) < LEGAL_KEPT:
+                self._indices[key] = got
+        return list(got)
 
     def mask(self, view) -> np.ndarray:
         """An int8 vector over the action space: 1 for each legal action of the view's seat."""

@@ -9,6 +9,7 @@ objects whose `label(st)` gives (text with card marks, the cards marked)).
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Optional
 
 from ..lang.types import (BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEAM, TEAMS,
@@ -65,6 +66,12 @@ class ProgramBase:
         # the caps on one game (the game's own, from its `limit` line, else the engine's defaults)
         self.max_decisions = engine.MAX_DECISIONS
         self.max_rounds = engine.MAX_ROUNDS
+
+    @cached_property
+    def card_choices(self) -> frozenset:
+        """The indices of the choices with an alternative that picks a card: only their legal
+        actions can name a card the deciding seat does not know (views test this first)."""
+        return frozenset(i for i, c in enumerate(self.chooses) if any(a.kind == "card" for a in c.alts))
 
     # ---------------------------------------------------------------- running
     def init_state(self, st) -> None:
