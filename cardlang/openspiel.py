@@ -46,6 +46,7 @@ from .research.history import Decision, History, history_length
 from .runtime import at_once
 from .runtime.actions import alt_of, value_of
 from .runtime.encoder_view import TableView
+from .runtime.seat_table import vector_of
 
 SHORT_NAME = "python_cardlang"
 MAX_DRAW = 256  # chance outcomes a `random` draw may have (beyond the deck's size)
@@ -498,7 +499,8 @@ class CardsObserver:
         self.encoder = game.encoder
         self.history = game.history if self.perfect_recall else None
         n = game.encoder.size
-        self.tensor = np.zeros(n + (self.history.size if self.perfect_recall else 0), np.float32)
+        self.size = n + (self.history.size if self.perfect_recall else 0)
+        self.tensor = np.zeros(self.size, np.float32)
         self.dict = {b.name: self.tensor[b.start:b.start + b.size] for b in game.encoder.blocks}
         if self.perfect_recall:  # the decisions as the seat read them (`research/history.py`)
             h = self.history
@@ -515,15 +517,19 @@ class CardsObserver:
         changes): read only. (A list: cheaper than an array for a small game, and what a Python
         caller is handed.)"""
         core = state._core
-        key = ("tensor", player, self.tensor.size)
+        key = ("tensor", player, self.size)
         kept = core.views.get(key)
         if kept is not None:
             return kept
-        view = core.table_view(player)
         n = self.encoder.size
-        out = [0.0] * n if view is None else self.encoder.observation_list(view)
+        plan = self.encoder.plan
+        if plan is not None:  # (the seat's vector straight from the state: no table made)
+            st = core.st if core.st is not None else core.base  # (at a chance node: where the step began)
+            out = [0.0] * self.size if st is None else vector_of(st, player, plan, self.size - n)
+        else:
+            view = core.table_view(player)
+            out = [0.0] * self.size if view is None else self.encoder.observation_list(view, self.size - n)
         if self.perfect_recall:
-            out += [0.0] * self.history.size
             self.history.write(out, n, core.decisions, player)
         core.views[key] = out
         return out

@@ -20,6 +20,7 @@ from ..compiler import ir
 from ..lang.check import BOOL, CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE
 from ..runtime import card_sets
 from ..runtime.engine import TERMINAL
+from ..runtime.seat_table import VectorPlan
 
 MAX_NUMBER = 1023  # the largest number a `a number … from a to b` choice may index, unless `b` is a constant
 LIST_ITEMS = 8  # the first items of a list variable that the vector holds
@@ -162,6 +163,12 @@ class Encoder:
         self._size32 = [as_float32(k / D) for k in range(D + 1)]  # a count of cards / the deck's size
         self._others = [(slot, t, at) for slot, t, at, _ in self.vars if t in (PLAYERS, CARDS, TEXT, LIST)]
         self._init_actions(max_number)
+        # the same vector written straight from a state by `runtime.seat_table.vector_of` (what
+        # OpenSpiel's tensors use): for a vector with no card set, text, list or told facts
+        self.plan = None if self._others or self.facts is not None else VectorPlan(
+            self.size, D, self.cards_at, tuple(self._pile_at), self.sizes_at, self._size32, tuple(self._one_hot),
+            tuple(self._bools), tuple(self._numbers), scaled32, self.seat_at, self.current_at, self.active_at,
+            self.winners_at, self.choice_at, self.terminal_at, self.round_at)
 
     # ------------------------------------------------------------------ observation
     def _width(self, t: str) -> int:
@@ -197,14 +204,15 @@ class Encoder:
         self._put_rest(v, t)
         return v
 
-    def observation_list(self, view) -> list:
-        """`observation(view)` as a list of floats (each as the float32 array holds it): for a small
-        vector a list costs less than an array's calls, and a list is what OpenSpiel hands out.
+    def observation_list(self, view, more: int = 0) -> list:
+        """`observation(view)` as a list of floats (each as the float32 array holds it), followed
+        by `more` zeros: for a small vector a list costs less than an array's calls, and a list is
+        what OpenSpiel hands out.
 
         The entries of `_ones` and `_values`, written one by one in plain loops (a comprehension
         is a call: on a small game most of the cost)."""
         t = view.table()
-        v = [0.0] * self.size
+        v = [0.0] * (self.size + more)
         D = self.D
         at = self.cards_at
         for z, c in zip(t.zones.tolist(), t.cards.tolist()):

@@ -50,14 +50,11 @@ class TableView:
         self._table = table_of(state, seat, self.current_player, self.choice) if table else None
 
     def with_table(self, state) -> "TableView":
-        """This view made without its table, with it: `state` must be the state it was made of."""
-        if self._table is not None:
-            return self
-        view = TableView.__new__(TableView)
-        view.game, view.seat, view.choice, view.current_player = self.game, self.seat, self.choice, self.current_player
-        view._legal, view._full = self._legal, self._full
-        view._table = table_of(state, self.seat, self.current_player, self.choice)
-        return view
+        """This view, made without its table, given it (in place); `state` must be the state it was
+        made of."""
+        if self._table is None:
+            self._table = table_of(state, self.seat, self.current_player, self.choice)
+        return self
 
     def table(self) -> Table:
         """What the seat knows as flat data (see `Table`)."""
