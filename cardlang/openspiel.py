@@ -271,7 +271,7 @@ def _run(core: _Core, game) -> _Core:
         st, core.event, core.player = None, (e.kind, e.data), _CHANCE
     else:
         core.event = None
-        core.player = _TERMINAL if st.is_terminal() else st.current_player
+        core.player = _TERMINAL if st.terminal else st._pending[1]  # (`current_player` without its property)
         last = core.decisions[-1] if core.decisions else None
         if last is not None and last.known is None:  # its step is over: who knows the card chosen now
             core.decisions = core.decisions[:-1] + (last._replace(known=st.known[last.card]),)
@@ -356,8 +356,11 @@ class CardsState(pyspiel.State):
     """A state of a `.cards` game for OpenSpiel: a decision, a chance node or the end."""
 
     def __init__(self, game: CardsGame):
-        super().__init__(game)
-        self._core = _start(game.key, game.cards)  # (the only attribute: OpenSpiel copies and pickles them)
+        pyspiel.State.__init__(self, game)
+        key = game.key
+        core = _STARTS.get((key, False))  # (`_start`'s lookup, without its call: a game begins each time)
+        self._core = core if core is not None else _start(key, game.cards)  # (the only attribute: OpenSpiel
+        # copies and pickles them)
 
     @property
     def _cards(self):
@@ -419,6 +422,15 @@ class CardsState(pyspiel.State):
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) of the chance event under way: a card drawn, or an index drawn."""
+        core = self._core
+        if not core.drawn:  # (the first outcome of the event: kept with the core, as a tuple)
+            got = core.views.get("outcomes")
+            if got is None:
+                got = core.views["outcomes"] = tuple(self._outcomes())
+            return list(got)
+        return self._outcomes()
+
+    def _outcomes(self) -> list:
         kind, data = self._core.event
         if kind == "draw":
             if data > max(self._cards.deck.size, MAX_DRAW):

@@ -58,6 +58,8 @@ class Script:
 
     def again(self, outcomes: tuple) -> "Script":
         """A script for the next step: `outcomes` from the first, the same lazy zones and open cards."""
+        if not outcomes and not self.outcomes:  # (none given, none held: this script, as it is)
+            return self
         return Script(outcomes, 0, self.lazy, self.open)
 
     def _opened(self, zone: int, cards: Optional[frozenset]) -> tuple:
