@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 from typing import Optional
 
 import numpy as np
@@ -45,6 +46,7 @@ from .research.history import Decision, History, history_length
 from .runtime import at_once
 from .runtime.actions import alt_of, value_of
 from .runtime.encoder_view import TableView
+from .runtime.seat_table import vector_of
 
 SHORT_NAME = "python_cardlang"
 MAX_DRAW = 256  # chance outcomes a `random` draw may have (beyond the deck's size)
@@ -259,6 +261,8 @@ def _run(core: _Core, game) -> _Core:
     try:
         if core.base is None:
             st = game.new_initial_state(seed=0, chance=Script(core.script, 0, _LAZY[core.key]), log=core.logged)
+            if not core.logged:  # nothing reads its rounds' past (`TableView` takes no past): no copy of the
+                st.checkpoint = False  # state at each round's first decision (`runtime.past.record`)
         else:
             st = core.base.clone()
             st.rng = core.base.rng.again(core.script)  # (the lazy piles' open cards go on)
@@ -267,7 +271,7 @@ def _run(core: _Core, game) -> _Core:
         st, core.event, core.player = None, (e.kind, e.data), _CHANCE
     else:
         core.event = None
-        core.player = _TERMINAL if st.is_terminal() else st.current_player
+        core.player = _TERMINAL if st.terminal else st._pending[1]  # (`current_player` without its property)
         last = core.decisions[-1] if core.decisions else None
         if last is not None and last.known is None:  # its step is over: who knows the card chosen now
             core.decisions = core.decisions[:-1] + (last._replace(known=st.known[last.card]),)
@@ -314,13 +318,18 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
         return _run(new, game)
     st = core.st
     view = core.legal_view(player)
-    a = encoder.action_of(view.choice, action)
-    real = view.action_in(st, a)
-    card = value_of(real) if game.program.chooses[view.choice].alts[alt_of(real)].kind == "card" else -1
-    secret = (view.choice, real) if view.choice in game.program.at_once else None
-    new.decisions = core.decisions + (Decision(player, action, card, None if card >= 0 else 0, secret),)
+    choice = view.choice
+    real = view.action_in(st, encoder.action_of(choice, action))
+    program = game.program
+    card = value_of(real) if choice in program.card_choices and \
+        program.chooses[choice].alts[alt_of(real)].kind == "card" else -1
+    secret = (choice, real) if choice in program.at_once else None
+    new.decisions = core.decisions + (_decision((player, action, card, None if card >= 0 else 0, secret, None)),)
     new.base, new.action, new.script = st, real, ()
     return _run(new, game)
+
+
+_decision = partial(tuple.__new__, Decision)  # (`Decision(…)` without its Python-level `__new__`: a step makes one)
 
 
 def _shown_picks(decisions: tuple, st) -> tuple:
@@ -347,8 +356,11 @@ class CardsState(pyspiel.State):
     """A state of a `.cards` game for OpenSpiel: a decision, a chance node or the end."""
 
     def __init__(self, game: CardsGame):
-        super().__init__(game)
-        self._core = _start(game.key, game.cards)  # (the only attribute: OpenSpiel copies and pickles them)
+        pyspiel.State.__init__(self, game)
+        key = game.key
+        core = _STARTS.get((key, False))  # (`_start`'s lookup, without its call: a game begins each time)
+        self._core = core if core is not None else _start(key, game.cards)  # (the only attribute: OpenSpiel
+        # copies and pickles them)
 
     @property
     def _cards(self):
@@ -398,7 +410,7 @@ class CardsState(pyspiel.State):
         observer = self.get_game().info_observer()
         if not 0 <= player < observer.encoder.players:
             raise pyspiel.SpielError(f"information_state_tensor of player {player}")
-        return observer.tensor_of(self, player).tolist()
+        return observer.tensor_of(self, player)[:]  # (a copy: the caller may change it)
 
     def _legal_actions(self, player: int) -> list:
         """The seat's legal action indices, ascending (from its view; kept with the core)."""
@@ -410,6 +422,15 @@ class CardsState(pyspiel.State):
 
     def chance_outcomes(self) -> list:
         """(outcome, probability) of the chance event under way: a card drawn, or an index drawn."""
+        core = self._core
+        if not core.drawn:  # (the first outcome of the event: kept with the core, as a tuple)
+            got = core.views.get("outcomes")
+            if got is None:
+                got = core.views["outcomes"] = tuple(self._outcomes())
+            return list(got)
+        return self._outcomes()
+
+    def _outcomes(self) -> list:
         kind, data = self._core.event
         if kind == "draw":
             if data > max(self._cards.deck.size, MAX_DRAW):
@@ -417,8 +438,10 @@ class CardsState(pyspiel.State):
                                  f"{max(self._cards.deck.size, MAX_DRAW)} chance outcomes")
             return [(i, 1.0 / data) for i in range(data)]
         if kind == "card":
-            left = [c for c in data[0] if c not in self._core.drawn]
-            return [(c, 1.0 / len(left)) for c in left]
+            drawn = self._core.drawn
+            left = [c for c in data[0] if c not in drawn] if drawn else data[0]
+            p = 1.0 / len(left)
+            return [(c, p) for c in left]
         left = sorted(set(data).difference(self._core.drawn))
         return [(c, 1.0 / len(left)) for c in left]
 
@@ -488,7 +511,8 @@ class CardsObserver:
         self.encoder = game.encoder
         self.history = game.history if self.perfect_recall else None
         n = game.encoder.size
-        self.tensor = np.zeros(n + (self.history.size if self.perfect_recall else 0), np.float32)
+        self.size = n + (self.history.size if self.perfect_recall else 0)
+        self.tensor = np.zeros(self.size, np.float32)
         self.dict = {b.name: self.tensor[b.start:b.start + b.size] for b in game.encoder.blocks}
         if self.perfect_recall:  # the decisions as the seat read them (`research/history.py`)
             h = self.history
@@ -500,21 +524,25 @@ class CardsObserver:
         as it read them)."""
         self.tensor[:] = self.tensor_of(state, player)
 
-    def tensor_of(self, state: CardsState, player: int) -> np.ndarray:
-        """What `set_from` writes, as an array kept with the state's core (a core never changes):
-        read only."""
+    def tensor_of(self, state: CardsState, player: int) -> list:
+        """What `set_from` writes, as a list of floats kept with the state's core (a core never
+        changes): read only. (A list: cheaper than an array for a small game, and what a Python
+        caller is handed.)"""
         core = state._core
-        key = ("tensor", player, self.tensor.size)
+        key = ("tensor", player, self.size)
         kept = core.views.get(key)
         if kept is not None:
             return kept
-        out = np.zeros(self.tensor.size, np.float32)
-        view = core.table_view(player)
         n = self.encoder.size
-        if view is not None:
-            self.encoder.observation(view, out=out[:n])
+        plan = self.encoder.plan
+        if plan is not None:  # (the seat's vector straight from the state: no table made)
+            st = core.st if core.st is not None else core.base  # (at a chance node: where the step began)
+            out = [0.0] * self.size if st is None else vector_of(st, player, plan, self.size - n)
+        else:
+            view = core.table_view(player)
+            out = [0.0] * self.size if view is None else self.encoder.observation_list(view, self.size - n)
         if self.perfect_recall:
-            self.history.fill(out[n:], core.decisions, player)
+            self.history.write(out, n, core.decisions, player)
         core.views[key] = out
         return out
 

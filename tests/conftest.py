@@ -18,14 +18,13 @@ def leaky_history(monkeypatch):
     leak the leak tests must catch (they are not blind)."""
     from cardlang.research import history
 
-    def leaky(self, out, decisions, seat):
-        out.fill(0.0)
+    def leaky(self, out, start, decisions, seat):
         for i, d in enumerate(decisions[-self.length:]):
             if d.card >= 0:
-                out[i * self.width + self.card_at + d.card] = 1.0
+                out[start + i * self.width + self.card_at + d.card] = 1.0
     from cardlang import openspiel
 
     openspiel.forget_states()  # (states remember their tensors: none made by the real block is kept)
-    monkeypatch.setattr(history.History, "fill", leaky)
+    monkeypatch.setattr(history.History, "write", leaky)  # (what OpenSpiel's tensors and `fill` write with)
     yield
     openspiel.forget_states()  # (nor one made by the leaky block, for the tests after)

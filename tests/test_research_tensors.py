@@ -182,7 +182,8 @@ def test_a_state_without_log_answers_as_its_twin_with_the_log(relative):
     courses of every game, the seat to act, the legal actions, the chance outcomes, every seat's
     information-state and observation tensors and the returns are those of the twin whose states
     keep the log, and the seat table's known cards and the vector's card entries worked out in
-    Python (a small deck, few known cards) are those worked out by numpy."""
+    Python (a small deck, few known cards), the vector made as a list and the tensors' vector
+    (written straight from the state: `seat_table.vector_of`) are those worked out by numpy."""
     g = openspiel.load_game(path(relative), players=_players(relative))
     try:
         _courses_without_log(g, random.Random(relative))
@@ -218,6 +219,10 @@ def _courses_without_log(g, rng):
                     finally:
                         encoding.FEW_CARDS, seat_table.SMALL_DECK = kept
                     assert np.array_equal(by_numpy, g.encoder.observation(view))
+                    assert g.encoder.observation_list(view) == by_numpy.tolist()  # (OpenSpiel's list path)
+                    # the tensor's vector, written straight from the state where the game allows it
+                    assert state.information_state_tensor(p)[:g.encoder.size] == by_numpy.tolist()
+                    assert state.observation_tensor(p) == by_numpy.tolist()
                     table = view.table()
                     assert np.array_equal(numpy_table.cards, table.cards) and table.cards.dtype == np.int64
                     assert np.array_equal(numpy_table.zones, table.zones) and table.zones.dtype == np.int64

@@ -58,10 +58,15 @@ class Script:
 
     def again(self, outcomes: tuple) -> "Script":
         """A script for the next step: `outcomes` from the first, the same lazy zones and open cards."""
+        if not outcomes and not self.outcomes:  # (none given, none held: this script, as it is)
+            return self
         return Script(outcomes, 0, self.lazy, self.open)
 
     def _opened(self, zone: int, cards: Optional[frozenset]) -> tuple:
-        rest = tuple((z, c) for z, c in self.open if z != zone)
+        rest = ()
+        for z, c in self.open:  # (a plain loop: a game has a lazy zone or two)
+            if z != zone:
+                rest += ((z, c),)
         return rest + ((zone, cards),) if cards else rest
 
     def shuffle(self, pile: list, zone: int = -1) -> "Script":
@@ -80,31 +85,37 @@ class Script:
         """Chooses the cards of the top `k` places of a lazy zone that hold an open card, top first
         (each a scripted card among the open ones still there, swapped into the place); the next
         script."""
-        cards = next((c for z, c in self.open if z == zone), None)
+        cards = None
+        for z, c in self.open:
+            if z == zone:
+                cards = c
+                break
         if not cards:
             return self
-        at = self.at
+        at, outcomes = self.at, self.outcomes
         low = max(len(pile) - k, 0)
+        left = cards.intersection(pile)  # the open cards still in the pile
+        picked = []
         for i in range(len(pile) - 1, low - 1, -1):
-            if pile[i] not in cards:
+            if pile[i] not in left:
                 continue
-            left = sorted(c for c in pile if c in cards)
             if len(left) == 1:
-                pick = left[0]
-            elif at >= len(self.outcomes):
+                pick = pile[i]  # (the last open card, in its place: no choice)
+            elif at >= len(outcomes):
                 # the open places this deal takes from here on (a pick leaves the others open), the
                 # last open card of the pile, if it is one of them, going to its place without a choice
-                places = sum(1 for j in range(i, low - 1, -1) if pile[j] in cards)
-                raise NeedChance("card", (tuple(left), min(places, len(left) - 1)))
+                places = sum(1 for j in range(i, low - 1, -1) if pile[j] in left)
+                raise NeedChance("card", (tuple(sorted(left)), min(places, len(left) - 1)))
             else:
-                pick = self.outcomes[at]
+                pick = outcomes[at]
                 at += 1
-                if pick not in cards or pick not in pile:
+                if pick not in left:
                     raise ValueError(f"scripted card {pick} is not an open card of zone {zone}")
             j = pile.index(pick)
             pile[i], pile[j] = pile[j], pile[i]
-            cards = cards - {pick}
-        return Script(self.outcomes, at, self.lazy, self._opened(zone, cards))
+            left = left - {pick}
+            picked.append(pick)
+        return Script(outcomes, at, self.lazy, self._opened(zone, cards.difference(picked)))
 
     def randbelow(self, n: int) -> tuple:
         """(the scripted index below `n`, the next script)."""

@@ -10,6 +10,7 @@ not know. `docs/research.md` documents both layouts.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Optional
 
 import attrs
@@ -19,16 +20,31 @@ from ..compiler import ir
 from ..lang.check import BOOL, CARD, CARDS, LIST, NUMBER, PLAYER, PLAYERS, RANK, SUIT, TEXT, ZONE
 from ..runtime import card_sets
 from ..runtime.engine import TERMINAL
+from ..runtime.seat_table import VectorPlan
 
 MAX_NUMBER = 1023  # the largest number a `a number … from a to b` choice may index, unless `b` is a constant
 LIST_ITEMS = 8  # the first items of a list variable that the vector holds
 FEW_CARDS = 16  # known cards up to which the vector's card entries are worked out in Python (not numpy)
+LEGAL_KEPT = 1 << 12  # the sets of legal ids whose indices an encoder remembers
 SCALE_BOUND = 64.0  # |a scaled number| never exceeds this (log1p of any 64-bit int is under 45)
 
 
 def scaled(x) -> float:
     """A number as the vector holds it: sign(x) * log(1 + |x|), so counts and chips stay small."""
     return math.copysign(math.log1p(abs(x)), x) if x else 0.0
+
+
+def as_float32(x: float) -> float:
+    """`x` as a float32 vector holds it (rounded to the nearest float32), as a Python float: what a
+    list path writes, so a vector made as a list equals one made as an array."""
+    return float(np.float32(x))
+
+
+@lru_cache(maxsize=1 << 16)
+def scaled32(x) -> float:
+    """A number as the vector holds it (`scaled`, within ±SCALE_BOUND), as a float32 (remembered:
+    a game's numbers come back again and again)."""
+    return as_float32(max(-SCALE_BOUND, min(SCALE_BOUND, scaled(x))))
 
 
 def _walk(node, out: set) -> None:
@@ -143,8 +159,16 @@ class Encoder:
         self._number_slots = [slot for slot, _ in self._numbers]
         self._value_at = np.array([self.sizes_at + z for z in range(Z)] + [at for _, at in self._numbers]
                                   + [self.round_at], dtype=np.int64)
+        self._value_list = self._value_at.tolist()
+        self._size32 = [as_float32(k / D) for k in range(D + 1)]  # a count of cards / the deck's size
         self._others = [(slot, t, at) for slot, t, at, _ in self.vars if t in (PLAYERS, CARDS, TEXT, LIST)]
         self._init_actions(max_number)
+        # the same vector written straight from a state by `runtime.seat_table.vector_of` (what
+        # OpenSpiel's tensors use): for a vector with no card set, text, list or told facts
+        self.plan = None if self._others or self.facts is not None else VectorPlan(
+            self.size, D, self.cards_at, tuple(self._pile_at), self.sizes_at, self._size32, tuple(self._one_hot),
+            tuple(self._bools), tuple(self._numbers), scaled32, self.seat_at, self.current_at, self.active_at,
+            self.winners_at, self.choice_at, self.terminal_at, self.round_at)
 
     # ------------------------------------------------------------------ observation
     def _width(self, t: str) -> int:
@@ -172,14 +196,76 @@ class Encoder:
         else:
             v = out
             v.fill(0.0)
-        D = self.D
         cards = t.cards
         if len(cards) > FEW_CARDS:
-            v[self.cards_at + t.zones * D + cards] = 1.0
-            hot = []
-        else:  # (a few indices: Python's arithmetic is cheaper than numpy's on small arrays)
+            v[self.cards_at + t.zones * self.D + cards] = 1.0
+        v[self._ones(t, len(cards) <= FEW_CARDS)] = 1.0
+        v[self._value_at] = self._values(t)
+        self._put_rest(v, t)
+        return v
+
+    def observation_list(self, view, more: int = 0) -> list:
+        """`observation(view)` as a list of floats (each as the float32 array holds it), followed
+        by `more` zeros: for a small vector a list costs less than an array's calls, and a list is
+        what OpenSpiel hands out.
+
+        The entries of `_ones` and `_values`, written one by one in plain loops (a comprehension
+        is a call: on a small game most of the cost)."""
+        t = view.table()
+        v = [0.0] * (self.size + more)
+        D = self.D
+        at = self.cards_at
+        for z, c in zip(t.zones.tolist(), t.cards.tolist()):
+            v[at + z * D + c] = 1.0
+        tops = t.tops
+        for at, z in self._pile_at:
+            top = tops[z]
+            if top >= 0:
+                v[at + top] = 1.0
+        values = t.values
+        for slot, at, card in self._one_hot:
+            x = values[slot]
+            if x is not None:
+                v[at + (D if card and x < 0 else x)] = 1.0
+        v[self.seat_at + t.seat] = 1.0
+        if t.current_player != TERMINAL:
+            v[self.current_at + t.current_player] = 1.0
+        if t.terminal:
+            v[self.terminal_at] = 1.0
+            for w in t.winners:
+                v[self.winners_at + w] = 1.0
+        if t.choice >= 0:
+            v[self.choice_at + t.choice] = 1.0
+        at = self.active_at
+        for on in t.active:
+            if on:
+                v[at] = 1.0
+            at += 1
+        for slot, at in self._bools:
+            if values[slot]:
+                v[at] = 1.0
+        at = self.sizes_at
+        size32 = self._size32
+        for n in t.sizes:
+            v[at] = size32[n]
+            at += 1
+        for slot, at in self._numbers:
+            x = values[slot]
+            if x:
+                v[at] = scaled32(x)
+        v[self.round_at] = scaled32(t.round)
+        if self._others or t.told:
+            self._put_rest(v, t)
+        return v
+
+    def _ones(self, t, cards: bool) -> list:
+        """The indices whose entry is 1 (with `cards`, the known cards' entries among them)."""
+        D = self.D
+        if cards:  # (a few indices: Python's arithmetic is cheaper than numpy's on small arrays)
             at = self.cards_at
-            hot = [at + z * D + c for z, c in zip(t.zones.tolist(), cards.tolist())]
+            hot = [at + z * D + c for z, c in zip(t.zones.tolist(), t.cards.tolist())]
+        else:
+            hot = []
         tops = t.tops
         hot.extend([at + top for at, z in self._pile_at if (top := tops[z]) >= 0])
         values = t.values
@@ -196,19 +282,24 @@ class Encoder:
         active_at = self.active_at
         hot.extend([active_at + p for p, on in enumerate(t.active) if on])
         hot.extend([at for slot, at in self._bools if values[slot]])
-        v[hot] = 1.0
-        # the values that are not 1: zone sizes, numbers, the round (scaled in Python: a few each)
-        val = [n / D for n in t.sizes]
-        log1p, copysign, bound = math.log1p, math.copysign, SCALE_BOUND
-        val.extend([copysign(min(log1p(abs(x)), bound), x) if (x := values[slot]) else 0.0
-                    for slot in self._number_slots])
-        val.append(min(scaled(t.round), SCALE_BOUND))
-        v[self._value_at] = val
+        return hot
+
+    def _values(self, t) -> list:
+        """The entries that are not 1, in `_value_at`'s order: zone sizes, numbers, the round (as
+        float32 values: see `observation_list`)."""
+        val = [self._size32[n] for n in t.sizes]
+        values = t.values
+        val.extend([scaled32(x) if (x := values[slot]) else 0.0 for slot in self._number_slots])
+        val.append(scaled32(t.round))
+        return val
+
+    def _put_rest(self, v, t) -> None:
+        """The variables of other types and the facts block (into an array or a list)."""
+        values = t.values
         for slot, typ, at in self._others:
             self._put(v, at, typ, values[slot])
         if t.told:
             self._put_facts(v, t.told)
-        return v
 
     def _put_facts(self, v, told: tuple) -> None:
         """The `facts` block: a row for each card the seat does not know, in place order."""
@@ -226,7 +317,7 @@ class Encoder:
         if x is None:
             return
         if t == NUMBER:
-            v[at] = max(-SCALE_BOUND, min(SCALE_BOUND, scaled(x)))
+            v[at] = scaled32(x)
         elif t == BOOL:
             v[at] = float(bool(x))
         elif t in (PLAYER, SUIT, RANK, ZONE):
@@ -243,13 +334,13 @@ class Encoder:
                     hidden += 1
                 else:
                     v[at + c] = 1.0
-            v[at + self.D] = hidden / self.D
+            v[at + self.D] = self._size32[hidden]
         elif t == TEXT:
             v[at + self._text_index.get(x, len(self.texts))] = 1.0
         elif t == LIST:
             for i, item in enumerate(x[:LIST_ITEMS]):
-                v[at + i] = max(-SCALE_BOUND, min(SCALE_BOUND, scaled(item)))
-            v[at + LIST_ITEMS] = scaled(len(x))
+                v[at + i] = scaled32(item)
+            v[at + LIST_ITEMS] = as_float32(scaled(len(x)))
 
     # --------------------------------------------------------------------- actions
     def _init_actions(self, max_number: int) -> None:
@@ -276,6 +367,7 @@ class Encoder:
                 at += width
             self.offsets.append(row)
         self.num_actions = max(at, 1)
+        self._indices = {}  # (choice, legal ids) -> their sorted indices (`legal_indices`)
         # index -> its run in `alternatives` (a list lookup: an environment step asks it every time)
         self._run_of = [-1] * self.num_actions
         for k, (_, _, start, width, _) in enumerate(self.alternatives):
@@ -303,8 +395,13 @@ class Encoder:
         legal = view.legal_action_ids()
         if not legal:
             return []
-        choice = view.choice
-        return sorted([self.index_of(choice, a) for a in legal])
+        key = (view.choice, legal)
+        got = self._indices.get(key)
+        if got is None:  # (a game offers few distinct sets of legal ids: each is worked out once)
+            got = tuple(sorted([self.index_of(view.choice, a) for a in legal]))
+            if len(self._indices) < LEGAL_KEPT:
+                self._indices[key] = got
+        return list(got)
 
     def mask(self, view) -> np.ndarray:
         """An int8 vector over the action space: 1 for each legal action of the view's seat."""

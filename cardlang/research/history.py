@@ -31,7 +31,7 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from .encoding import SCALE_BOUND, Block, Encoder, scaled
+from .encoding import Block, Encoder, scaled32
 
 DEFAULT_LENGTH = 32  # decisions the block holds when the game declares no smaller `limit N decisions`
 
@@ -77,24 +77,34 @@ class History:
     def fill(self, out: np.ndarray, decisions: tuple, seat: int) -> None:
         """Writes the block for `seat` into `out` (its length `size`, zeroed here)."""
         out.fill(0.0)
-        shown = decisions[-self.length:] if self.length else ()
+        self.write(out, 0, decisions, seat)
+
+    def write(self, out, start: int, decisions: tuple, seat: int) -> None:
+        """Writes the block for `seat` into `out` (an array or a list) from index `start`, where
+        its entries are zeros (its values as float32 holds them: a list equals an array)."""
+        length, width = self.length, self.width
+        shown = decisions[-length:] if length else ()
         bit = 1 << seat
-        for i, d in enumerate(shown):
-            at = i * self.width
-            out[at + self.actor_at + d.player] = 1.0
-            if d.secret is not None and d.player != seat and not (d.seen or 0) & bit:
+        run_of, kinds, starts = self._run_of, self._kinds, self._starts
+        actor_at, alt_at, card_at, number_at = self.actor_at, self.alt_at, self.card_at, self.number_at
+        at = start
+        for player, index, card, known, secret, seen in shown:  # (a Decision's fields, in order)
+            out[at + actor_at + player] = 1.0
+            if secret is not None and player != seat and not (seen or 0) & bit:
+                at += width
                 continue  # another seat's pick made at once, not shown to this one: who chose, nothing more
-            k = self._run_of[d.index]
-            out[at + self.alt_at + k] = 1.0
-            kind, value = self._kinds[k], d.index - self._starts[k]
+            k = run_of[index]
+            out[at + alt_at + k] = 1.0
+            kind, value = kinds[k], index - starts[k]
             if kind == "card":
-                if d.known is not None and d.known & bit and d.card >= 0:
-                    out[at + self.card_at + d.card] = 1.0
-                elif d.player == seat:
-                    out[at + self.card_at + value] = 1.0
+                if known is not None and known & bit and card >= 0:
+                    out[at + card_at + card] = 1.0
+                elif player == seat:
+                    out[at + card_at + value] = 1.0
             elif kind in ("number", "value"):  # (a rank, a suit, a declared value: its place, as a number)
-                out[at + self.number_at] = min(scaled(value), SCALE_BOUND)
-        out[self.length * self.width] = min(scaled(len(decisions)), SCALE_BOUND)
+                out[at + number_at] = scaled32(value)
+            at += width
+        out[start + length * width] = scaled32(len(decisions))
 
 
 def history_length(game, asked: int = 0) -> int:

@@ -16,6 +16,11 @@ from .seat_table import Table, table_of
 from .view import SeatView
 
 
+def _names_unknown(alts, legal: tuple, known: list, bit: int) -> bool:
+    """Whether one of the legal actions picks a card that the seat (`bit`) does not know."""
+    return any(alts[alt_of(a)].kind == "card" and not known[value_of(a)] & bit for a in legal)
+
+
 class TableView:
     """A seat's view for encoders: its table, the pending choice, its legal action ids and
     `action_in`, as `SeatView` gives them (see the module's docstring)."""
@@ -25,19 +30,19 @@ class TableView:
     def __init__(self, state, seat: int, table: bool = True):
         """The view of `seat` in `state`; without `table`, only the choice, the legal ids and
         `action_in` (`table()` then raises: the seat table is most of the cost)."""
-        self.game = state.game
+        self.game = game = state.game
         self.seat = seat
-        pending = state.pending
+        pending = state._pending  # ((choice, player, legal): a `Pending`, or the plain tuple the engine left)
         over = state.terminal or pending is None
-        self.current_player = TERMINAL if state.terminal else pending.player
-        self.choice = -1 if over else pending.choice
+        self.current_player = TERMINAL if state.terminal else pending[1]
+        self.choice = choice = -1 if over else pending[0]
         self._full = None
         legal = ()
-        if not over and pending.player == seat:
-            legal = pending.legal
-            alts = self.game.program.chooses[pending.choice].alts
-            known, bit = state.known, 1 << seat
-            if any(alts[alt_of(a)].kind == "card" and not known[value_of(a)] & bit for a in legal):
+        if not over and pending[1] == seat:
+            legal = pending[2]
+            program = game.program
+            if choice in program.card_choices and _names_unknown(program.chooses[choice].alts, legal,
+                                                                 state.known, 1 << seat):
                 # a card it does not know is named by its place: the view's canonical ids say which
                 self._full = SeatView(state, seat, past=False)
                 legal = self._full.legal_action_ids()
@@ -45,14 +50,11 @@ class TableView:
         self._table = table_of(state, seat, self.current_player, self.choice) if table else None
 
     def with_table(self, state) -> "TableView":
-        """This view made without its table, with it: `state` must be the state it was made of."""
-        if self._table is not None:
-            return self
-        view = TableView.__new__(TableView)
-        view.game, view.seat, view.choice, view.current_player = self.game, self.seat, self.choice, self.current_player
-        view._legal, view._full = self._legal, self._full
-        view._table = table_of(state, self.seat, self.current_player, self.choice)
-        return view
+        """This view, made without its table, given it (in place); `state` must be the state it was
+        made of."""
+        if self._table is None:
+            self._table = table_of(state, self.seat, self.current_player, self.choice)
+        return self
 
     def table(self) -> Table:
         """What the seat knows as flat data (see `Table`)."""

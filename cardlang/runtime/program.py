@@ -9,6 +9,7 @@ objects whose `label(st)` gives (text with card marks, the cards marked)).
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Optional
 
 from ..lang.types import (BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, RANK, RANKS, SUIT, SUITS, TEAM, TEAMS,
@@ -57,6 +58,7 @@ class ProgramBase:
         self.zone_names, self.zone_owner = layout.zone_names, layout.zone_owner
         self.zone_vis, self.zone_kind = layout.zone_vis, layout.zone_kind
         self.zone_families, self.first_zone = layout.zone_families, layout.first_zone
+        self._no_zones = ((),) * len(layout.zone_names)  # (what a new state's zones are made of)
         self.zone_counts = layout.zone_counts  # a numbered family's piles (`column(1)` … `column(N)`)
         self.var_slots, self.pvar_slots = dict(layout.var_slots), dict(layout.pvar_slots)
         self.facts = layout.facts  # what seats are told of cards (`runtime.facts.Facts`), None without `tell`
@@ -68,22 +70,29 @@ class ProgramBase:
         self.max_decisions = engine.MAX_DECISIONS
         self.max_rounds = engine.MAX_ROUNDS
 
+    @cached_property
+    def card_choices(self) -> frozenset:
+        """The indices of the choices with an alternative that picks a card: only their legal
+        actions can name a card the deciding seat does not know (views test this first)."""
+        return frozenset(i for i, c in enumerate(self.chooses) if any(a.kind == "card" for a in c.alts))
+
     # ---------------------------------------------------------------- running
     def init_state(self, st) -> None:
         """Fills a new state (cards in the first shared zone, variables at their initial values)
         and runs it to its first decision."""
         n = self.n
         self._start(st)
-        st.v = [None] * self.nslots
-        st.zones = [[] for _ in self.zone_names]
-        ncards = self.deck.size
-        st.zones[self.first_zone] = list(range(ncards))
-        st.loc = [self.first_zone] * ncards
-        st.known = [self.zone_vis[self.first_zone]] * ncards  # (a public first zone: known to all)
+        v = st.v = [None] * self.nslots
+        zones = st.zones = list(map(list, self._no_zones))  # (empty lists, made in C)
+        ncards = len(self.deck.card_rank)  # (the deck's size)
+        first = self.first_zone
+        zones[first] = list(range(ncards))
+        st.loc = [first] * ncards
+        st.known = [self.zone_vis[first]] * ncards  # (a public first zone: known to all)
         st.facts = None if self.facts is None else [0] * ncards
         st.among = None
         st.active = [True] * n
-        st.pending = None
+        st._pending = None  # (what `pending = None` sets)
         st.fresh = Events(0) if st.log is None else Events(MAX_EVENTS)
         st.history = []
         st.terminal = False
@@ -93,9 +102,9 @@ class ProgramBase:
         for slot, per_player, init in self.var_inits:
             if per_player:
                 for seat in range(n):
-                    st.v[slot + seat] = init(st)
+                    v[slot + seat] = init(st)
             else:
-                st.v[slot] = init(st)
+                v[slot] = init(st)
         self.run(st)
 
     # --------------------------------------------------------------- labels
