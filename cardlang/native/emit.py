@@ -29,6 +29,7 @@ from ..compiler.ir_facts import phases_spend_steps, reads_knowledge
 from ..runtime import engine
 from .expr import ExprEmitter
 from .kinds import NONE, Kinds, refuse
+from .options import ALL_ON, Optimisations
 from .stmt import END_GAME, StmtEmitter
 from .writer import FAIL, Writer
 
@@ -48,8 +49,11 @@ from cardlang.native.steps import next_places, set_cards
 class Emitter(ExprEmitter, StmtEmitter):
     """Writes the module of one lowered game (`source()`), or refuses it (`NativeUnsupported`)."""
 
-    def __init__(self, lowered):
+    def __init__(self, lowered, optimisations: Optimisations = ALL_ON):
         self.lowered = lowered
+        self.opt = optimisations
+        # (the kernels the generated functions call allocate nothing, or say `_nrt=True` themselves)
+        self.jit_options = "cache=True, _nrt=False" if optimisations.no_refcounts else "cache=True"
         self.layout = layout = lowered.layout
         self.program = program = lowered.ir
         if layout.pots:
@@ -100,7 +104,7 @@ class Emitter(ExprEmitter, StmtEmitter):
         w = Writer(self.counter)
         write(w)
         w.line("return 0")
-        self.functions.append(f"@njit(cache=True)\ndef {name}({args}):\n" + "\n".join(w.lines) + "\n")
+        self.functions.append(f"@njit({self.jit_options})\ndef {name}({args}):\n" + "\n".join(w.lines) + "\n")
 
     def phase_function(self, phase: ir.Phase) -> str:
         name = self.phases.get(id(phase))
@@ -250,15 +254,15 @@ def _ident(name: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in name)[:40] or "game"
 
 
-def native_source(lowered) -> str:
+def native_source(lowered, optimisations: Optimisations = ALL_ON) -> str:
     """The numba module of a lowered game; `NativeUnsupported` for a construct it does not run."""
-    return Emitter(lowered).source()
+    return Emitter(lowered, optimisations).source()
 
 
-def native_module(lowered):
+def native_module(lowered, optimisations: Optimisations = ALL_ON):
     """(source, tables): the numba module of a lowered game and the tuple of kernel tables its
     `play(seed, seat_seeds, mode, tables)` takes; `NativeUnsupported` for a construct it does not run."""
-    emitter = Emitter(lowered)
+    emitter = Emitter(lowered, optimisations)
     source = emitter.source()
     tables = tuple(emitter.tables) or (np.zeros(1, dtype=np.int64),)  # (numba types no empty tuple here)
     return source, tables

@@ -9,6 +9,9 @@ Words are kept in int64 and masked to 32 bits, so no product overflows (the larg
 below 2**31, a word below 2**32).
 
 The generator is one int64 array of N + 1: the N words and, last, the index of the next word.
+
+The functions that allocate nothing say `_nrt=False` (no reference counting of their array
+arguments: they are the hottest calls of a native run).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ UPPER, LOWER = 0x80000000, 0x7FFFFFFF
 MATRIX_A = 0x9908B0DF
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _init_genrand(mt, s):
     mt[0] = s & MASK
     for i in range(1, N):
@@ -60,7 +63,7 @@ def seeded(seed):
     return mt
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next_word(mt):
     """`genrand_uint32`: the next 32-bit word, regenerating the N words when they are used up."""
     if mt[N] >= N:  # (three loops, as `genrand_uint32` has: no index wraps, no division)
@@ -82,7 +85,7 @@ def _next_word(mt):
     return y & MASK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def getrandbits(mt, k):
     """`Random.getrandbits(k)` for 0 <= k <= 64 (as an int64 holding the bits: 64 bits wrap)."""
     if k == 0:
@@ -94,7 +97,7 @@ def getrandbits(mt, k):
     return low | (high << 32)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bit_length(n):
     k = 0
     while n:
@@ -103,7 +106,7 @@ def _bit_length(n):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _below(mt, n):
     """`Random._randbelow(n)` for n >= 1: k bits until a draw is below n."""
     k = _bit_length(n)

@@ -5,6 +5,9 @@ zone of card c. Each step does what `runtime/zones.py` and the reference's `s_De
 `s_SwapZones`, `s_SwapCards` do to the cards (a quiet run keeps no knowledge); each returns 0, or 1
 where the reference meets a rule error (the caller then stops the run, which is played again on the
 compiled engine, so the error reads as it does there).
+
+The steps allocate nothing and say `_nrt=False` (no reference counting of their array arguments),
+but `filter_out`, whose scratch arrays need it (`_nrt=True`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from numba import njit
 from .rng import MASK, N, _below, _next_word, getrandbits
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_out(Z, ZN, LOC, c):
     """Takes card c out of its zone, the cards above it moving down; 1 if it is not there."""
     if c < 0 or c >= LOC.shape[0]:
@@ -35,7 +38,7 @@ def take_out(Z, ZN, LOC, c):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def filter_out(Z, ZN, LOC, cards, n):
     """Takes the n cards out of their piles, each pile filtered once; 1 for a card named twice (the
     runtime would then move it twice: the compiled engine plays that game)."""
@@ -60,7 +63,7 @@ def filter_out(Z, ZN, LOC, cards, n):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move(Z, ZN, LOC, cards, n, dest, bottom):
     """`runtime.zones.move_cards`: the n cards out of wherever they are, on top of (or under) `dest`."""
     if dest < 0 or dest >= ZN.shape[0]:
@@ -88,7 +91,7 @@ def move(Z, ZN, LOC, cards, n, dest, bottom):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal(Z, ZN, LOC, n, src, targets, nt):
     """`deal n from src to targets`: n rounds of one card from the top of src to each target."""
     for _ in range(n):
@@ -104,7 +107,7 @@ def deal(Z, ZN, LOC, n, src, targets, nt):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swap_zones(Z, ZN, LOC, a, b):
     """`swap a with b`: the two zones exchange their cards."""
     m = max(ZN[a], ZN[b])
@@ -122,7 +125,7 @@ def swap_zones(Z, ZN, LOC, a, b):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swap_cards(Z, ZN, LOC, a, b):
     """`swap card a with card b`: they exchange their places."""
     za, zb = LOC[a], LOC[b]
@@ -144,7 +147,7 @@ def swap_cards(Z, ZN, LOC, a, b):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick(MT, mode, p, count):
     """The index a seat's random bot draws among `count` legal actions: mode 0, seat p's own
     generator as `RandomBot` draws (`randrange`, `runtime.playout.seat_playout`); mode 1, one
@@ -172,7 +175,7 @@ def _first_words():
 FIRST_WORDS = _first_words()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reseed(mt, seed):
     """Seeds generator `mt` (N + 1 words) as `random.Random(seed)` is (`rng.seeded`, without
     allocating: a chance draw reseeds at each shuffle, so this is the run's hottest loop)."""
@@ -207,7 +210,7 @@ def reseed(mt, seed):
     mt[N] = N
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chance_shuffle(pile, seed, mt):
     """`rng.shuffle(pile, seed)` with the scratch generator `mt`: the pile shuffled, the next seed."""
     reseed(mt, seed)
@@ -219,7 +222,7 @@ def chance_shuffle(pile, seed, mt):
     return getrandbits(mt, 64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chance_below(n, seed, mt):
     """`rng.randbelow(n, seed)` with the scratch generator `mt`: (the draw, the next seed)."""
     reseed(mt, seed)
@@ -227,13 +230,13 @@ def chance_below(n, seed, mt):
     return r, getrandbits(mt, 64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_into(mt, seed):
     """Generator `mt` seeded as `random.Random(seed)` (a bot's)."""
     reseed(mt, seed)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_places(P, k, n):
     """The places `P[:k]` (increasing, of n) made the next set of k places in the order of
     `itertools.combinations` (`runtime.card_sets.sets`); False after the last."""
@@ -248,7 +251,7 @@ def next_places(P, k, n):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def set_cards(src, n, value, low, offsets, comb, out):
     """`runtime.card_sets.subset`: the cards of `src[:n]` that set value `value` (of a choice of `low`
     cards or more) stands for, into `out`; their count, or -1 for a place past the source.

@@ -1,0 +1,33 @@
+"""The native engine's switchable optimisations: each is exact (the same games, draw for draw), and
+the differential tests (tests/test_native.py) play the games with each switched off as well as on.
+
+`Optimisations()` switches all on (what `cardlang.load(..., engine="native")` uses); the emitter
+reads it, so a switch changes the generated source (and with it the cache key).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Optimisations:
+    """Which optimisations the native emitter writes (all on by default)."""
+
+    # The generated functions are compiled without numba's reference counting (`_nrt=False`): they
+    # allocate nothing (the state's arrays are `play`'s), so each call and each row view of an
+    # array would otherwise cost atomic increments and decrements.
+    no_refcounts: bool = True
+
+    @classmethod
+    def each_off(cls) -> list:
+        """One `Optimisations` per switch, that switch off and the others on (for the tests)."""
+        return [cls(**{f.name: False}) for f in attrs.fields(cls)]
+
+    def names_off(self) -> list:
+        """The names of the switches that are off."""
+        return [f.name for f in attrs.fields(type(self)) if not getattr(self, f.name)]
+
+
+ALL_ON = Optimisations()
+ALL_OFF = Optimisations(**{f.name: False for f in attrs.fields(Optimisations)})
