@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 from cardlang.native.rng import getrandbits
 from cardlang.native.steps import move, deal, swap_zones, swap_cards, pick, reseed, chance_shuffle, chance_below
+from cardlang.native.steps import chance_shuffle_lazy, chance_below_lazy, first_chance
 from cardlang.native.melds import count_subsets, count_pairs, count_runs, longest_suit, deadwood, melded, layoffs
 from cardlang.native.poker import hand_value
 from cardlang.native.climbing import climb_of, climb_beats
@@ -54,6 +55,8 @@ class Emitter(ExprEmitter, StmtEmitter):
         self.opt = optimisations
         # (the kernels the generated functions call allocate nothing, or say `_nrt=True` themselves)
         self.jit_options = "cache=True, _nrt=False" if optimisations.no_refcounts else "cache=True"
+        lazy = "_lazy" if optimisations.lazy_twist else ""  # (the chance's draws: `native/steps.py`)
+        self.chance_shuffle, self.chance_below = "chance_shuffle" + lazy, "chance_below" + lazy
         self.layout = layout = lowered.layout
         self.program = program = lowered.ir
         if layout.pots:
@@ -188,8 +191,8 @@ class Emitter(ExprEmitter, StmtEmitter):
             f"    RET = np.zeros({n}, dtype=np.float64)",
             f"    MT = np.zeros(({n + 1}, 625), dtype=np.int64)",  # (the bots', and a scratch one for the chance)
             f"    B = np.zeros(({max(self.sites, 1)}, {self.cap}), dtype=np.int64)",
-            f"    reseed(MT[{n}], seed)",
-            f"    G[0] = getrandbits(MT[{n}], 64)",
+            *([f"    G[0] = first_chance(MT[{n}], seed)"] if self.opt.lazy_twist else
+              [f"    reseed(MT[{n}], seed)", f"    G[0] = getrandbits(MT[{n}], 64)"]),
             f"    for s in range({n} if mode == 0 else 1):",
             "        reseed(MT[s], seat_seeds[s])",
             f"    G[3] = {self.step_budget}",

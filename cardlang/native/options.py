@@ -18,6 +18,9 @@ class Optimisations:
     # allocate nothing (the state's arrays are `play`'s), so each call and each row view of an
     # array would otherwise cost atomic increments and decrements.
     no_refcounts: bool = True
+    # The state's chance (reseeded at each shuffle and `random` draw) twists its generator word by
+    # word as it draws (`rng.lazy_word`), not all 624 words after each seeding.
+    lazy_twist: bool = True
 
     @classmethod
     def each_off(cls) -> list:

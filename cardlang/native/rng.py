@@ -85,6 +85,51 @@ def _next_word(mt):
     return y & MASK
 
 
+LAZY = -N  # mt[N] of a generator just seeded whose first twist is left to its draws (`lazy_word`)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def lazy_word(mt):
+    """`_next_word` of a generator whose twist is done word by word as its words are drawn (mt[N] from
+    LAZY up to -1: the next word, not twisted yet, is mt[N] + N; from 0, `_next_word`).
+
+    Word kk of a twist reads old words kk, kk + 1 and kk + M (below N - M) or the new word kk + M - N
+    (drawn already), and word N - 1 reads new words 0 and M - 1: so twisting each word in place as it
+    is drawn gives the twist's words, and a draw of a few dozen words does not twist all N."""
+    p = mt[N]
+    if p >= 0:
+        return _next_word(mt)
+    kk = p + N
+    if kk < N - M:
+        y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
+        mt[kk] = mt[kk + M] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    elif kk < N - 1:
+        y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
+        mt[kk] = mt[kk + M - N] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    else:
+        y = (mt[N - 1] & UPPER) | (mt[0] & LOWER)
+        mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    mt[N] = p + 1 if p + 1 < 0 else N  # (after word N - 1, a generator whose N words are used)
+    y = mt[kk]
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y & MASK
+
+
+@njit(cache=True, _nrt=False)
+def lazy_bits(mt, k):
+    """`getrandbits` of a lazily twisted generator (`lazy_word`)."""
+    if k == 0:
+        return 0
+    if k <= 32:
+        return lazy_word(mt) >> (32 - k)
+    low = lazy_word(mt)
+    high = lazy_word(mt) >> (64 - k)
+    return low | (high << 32)
+
+
 @njit(cache=True, _nrt=False)
 def getrandbits(mt, k):
     """`Random.getrandbits(k)` for 0 <= k <= 64 (as an int64 holding the bits: 64 bits wrap)."""
@@ -113,6 +158,16 @@ def _below(mt, n):
     r = getrandbits(mt, k)
     while r >= n:
         r = getrandbits(mt, k)
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def lazy_below(mt, n):
+    """`_below` of a lazily twisted generator (`lazy_word`)."""
+    k = _bit_length(n)
+    r = lazy_bits(mt, k)
+    while r >= n:
+        r = lazy_bits(mt, k)
     return r
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .rng import MASK, N, _below, _next_word, getrandbits
+from .rng import LAZY, MASK, N, _below, _bit_length, _next_word, getrandbits, lazy_below, lazy_bits, lazy_word
 
 
 @njit(cache=True, _nrt=False)
@@ -228,6 +228,46 @@ def chance_below(n, seed, mt):
     reseed(mt, seed)
     r = _below(mt, n)
     return r, getrandbits(mt, 64)
+
+
+@njit(cache=True, _nrt=False)
+def chance_shuffle_lazy(pile, seed, mt):
+    """`chance_shuffle`, the generator's first twist done word by word as the shuffle draws
+    (`rng.lazy_word`: a shuffle of 52 cards draws about 60 of the 624 words), each draw's bit count
+    kept from one card to the next (switch `lazy_twist`)."""
+    reseed(mt, seed)
+    mt[N] = LAZY
+    n = len(pile)
+    k = _bit_length(n)
+    for i in range(n - 1, 0, -1):  # (`_below(mt, i + 1)`: k bits until one is below i + 1)
+        b = i + 1
+        while b >> (k - 1) == 0:
+            k -= 1
+        j = lazy_word(mt) >> (32 - k)
+        while j >= b:
+            j = lazy_word(mt) >> (32 - k)
+        x = pile[i]
+        pile[i] = pile[j]
+        pile[j] = x
+    return lazy_bits(mt, 64)
+
+
+@njit(cache=True, _nrt=False)
+def chance_below_lazy(n, seed, mt):
+    """`chance_below`, the first twist done word by word as it draws (switch `lazy_twist`)."""
+    reseed(mt, seed)
+    mt[N] = LAZY
+    r = lazy_below(mt, n)
+    return r, lazy_bits(mt, 64)
+
+
+@njit(cache=True, _nrt=False)
+def first_chance(mt, seed):
+    """A state's first chance from its seed: `random.Random(seed).getrandbits(64)`, the first twist
+    done word by word (two words of it; switch `lazy_twist`)."""
+    reseed(mt, seed)
+    mt[N] = LAZY
+    return lazy_bits(mt, 64)
 
 
 @njit(cache=True, _nrt=False)

@@ -129,7 +129,7 @@ class StmtEmitter:
 
     def x_Shuffle(self, w, st):
         z = self.zone(w, st.zone)
-        w.line(f"G[0] = chance_shuffle(Z[{z}, :ZN[{z}]], G[0], MT[{self.n}])")
+        w.line(f"G[0] = {self.chance_shuffle}(Z[{z}, :ZN[{z}]], G[0], MT[{self.n}])")
 
     def x_SwapZones(self, w, st):
         a = self.zone(w, st.left)
