@@ -64,18 +64,25 @@ def seeded(seed):
 
 
 @njit(cache=True, _nrt=False)
+def _twist(mt):
+    """The N words regenerated (`genrand_uint32`'s three loops: no index wraps, no division)."""
+    for kk in range(N - M):
+        y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
+        mt[kk] = mt[kk + M] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    for kk in range(N - M, N - 1):
+        y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
+        mt[kk] = mt[kk + M - N] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    y = (mt[N - 1] & UPPER) | (mt[0] & LOWER)
+    mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    mt[N] = 0
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def _next_word(mt):
-    """`genrand_uint32`: the next 32-bit word, regenerating the N words when they are used up."""
-    if mt[N] >= N:  # (three loops, as `genrand_uint32` has: no index wraps, no division)
-        for kk in range(N - M):
-            y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
-            mt[kk] = mt[kk + M] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
-        for kk in range(N - M, N - 1):
-            y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
-            mt[kk] = mt[kk + M - N] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
-        y = (mt[N - 1] & UPPER) | (mt[0] & LOWER)
-        mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
-        mt[N] = 0
+    """`genrand_uint32`: the next 32-bit word, regenerating the N words when they are used up
+    (inlined where it is called: a bot's draw is a few instructions; the twist is a call)."""
+    if mt[N] >= N:
+        _twist(mt)
     y = mt[mt[N]]
     mt[N] += 1
     y ^= y >> 11
@@ -88,7 +95,7 @@ def _next_word(mt):
 LAZY = -N  # mt[N] of a generator just seeded whose first twist is left to its draws (`lazy_word`)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def lazy_word(mt):
     """`_next_word` of a generator whose twist is done word by word as its words are drawn (mt[N] from
     LAZY up to -1: the next word, not twisted yet, is mt[N] + N; from 0, `_next_word`).
@@ -130,7 +137,7 @@ def lazy_bits(mt, k):
     return low | (high << 32)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def getrandbits(mt, k):
     """`Random.getrandbits(k)` for 0 <= k <= 64 (as an int64 holding the bits: 64 bits wrap)."""
     if k == 0:
@@ -142,7 +149,7 @@ def getrandbits(mt, k):
     return low | (high << 32)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _bit_length(n):
     k = 0
     while n:
@@ -151,7 +158,7 @@ def _bit_length(n):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _below(mt, n):
     """`Random._randbelow(n)` for n >= 1: k bits until a draw is below n."""
     k = _bit_length(n)
