@@ -21,6 +21,9 @@ class Optimisations:
     # The state's chance (reseeded at each shuffle and `random` draw) twists its generator word by
     # word as it draws (`rng.lazy_word`), not all 624 words after each seeding.
     lazy_twist: bool = True
+    # `move <a zone's cards> to …` moves the zone's cards in one step (`steps.move_zone`), not
+    # copied to a scratch row and each taken out of its zone.
+    zone_moves: bool = True
 
     @classmethod
     def each_off(cls) -> list:

@@ -92,6 +92,39 @@ def move(Z, ZN, LOC, cards, n, dest, bottom):
 
 
 @njit(cache=True, _nrt=False)
+def move_zone(Z, ZN, LOC, src, dest, bottom):
+    """`move(Z, ZN, LOC, <a copy of zone src's cards>, ZN[src], dest, bottom)`: all the cards of zone
+    src on top of (or under, reversed) `dest`; onto itself, the zone keeps its order (or is reversed
+    under: `target[:0] = moving[::-1]` of an emptied zone)."""
+    if dest < 0 or dest >= ZN.shape[0]:
+        return 1
+    n = ZN[src]
+    if src == dest:
+        if bottom:
+            for i in range(n // 2):
+                x = Z[src, i]
+                Z[src, i] = Z[src, n - 1 - i]
+                Z[src, n - 1 - i] = x
+        return 0
+    m = ZN[dest]
+    if m + n > Z.shape[1]:
+        return 1
+    if bottom:
+        for i in range(m - 1, -1, -1):
+            Z[dest, i + n] = Z[dest, i]
+        for i in range(n):
+            Z[dest, i] = Z[src, n - 1 - i]
+    else:
+        for i in range(n):
+            Z[dest, m + i] = Z[src, i]
+    for i in range(n):
+        LOC[Z[src, i]] = dest
+    ZN[dest] = m + n
+    ZN[src] = 0
+    return 0
+
+
+@njit(cache=True, _nrt=False)
 def deal(Z, ZN, LOC, n, src, targets, nt):
     """`deal n from src to targets`: n rounds of one card from the top of src to each target."""
     for _ in range(n):

@@ -97,6 +97,9 @@ class StmtEmitter:
 
     # ----------------------------------------------------------- cards
     def x_Move(self, w, st):
+        if self.opt.zone_moves and isinstance(st.cards, ir.ZoneCards):
+            self._move_zone(w, st)
+            return
         q = self.s(w, st.cards)
         if q.view:
             q = self.copy(w, q, st)
@@ -106,6 +109,19 @@ class StmtEmitter:
             w.fail_if(f"{need} == {NONE} or {q.n} < {need}", st)
         with w.block(f"if {q.n} > 0"):
             w.fail_if(f"move(Z, ZN, LOC, {q.whole()}, {q.n}, {dest}, {bool(st.bottom)})", st)
+
+    def _move_zone(self, w, st):
+        """`move <a zone's cards> to …`: the zone's cards straight onto the destination
+        (`steps.move_zone`), not copied first and each taken out of its zone (switch `zone_moves`)."""
+        src = self.i(w, st.cards.zone)
+        w.fail_outside(src, self.nzones, st.cards)  # (as `s_ZoneCards` stops)
+        n = self.tmp(w, f"ZN[{src}]", "n")
+        dest = self.i(w, st.zone)
+        if st.need is not None:
+            need = self.i(w, st.need)
+            w.fail_if(f"{need} == {NONE} or {n} < {need}", st)
+        with w.block(f"if {n} > 0"):
+            w.fail_if(f"move_zone(Z, ZN, LOC, {src}, {dest}, {bool(st.bottom)})", st)
 
     def x_Deal(self, w, st):
         n = self.i(w, st.count)
