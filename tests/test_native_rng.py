@@ -103,3 +103,17 @@ def test_lazy_chance_below_and_first_chance(seed, n):
     value, after = steps.chance_below_lazy(n, as_int64(seed), mt)
     assert (int(value), as_uint64(after)) == rng.randbelow(n, seed)
     assert as_uint64(steps.first_chance(mt, as_int64(seed))) == random.Random(seed).getrandbits(64)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(SEEDS, min_size=1, max_size=6), st.data())
+def test_seeding_rows_in_one_pass_is_seeding_each(seeds, data):
+    """`steps.reseed_rows` (switch `interleaved_seeding`) leaves each row as `reseed` of its seed:
+    seeds of one and of two 32-bit words side by side, rows in any order."""
+    rows = data.draw(st.permutations(range(len(seeds))))
+    MT = np.zeros((len(seeds), native.N + 1), dtype=np.int64)
+    steps.reseed_rows(MT, np.array(rows, dtype=np.int64), np.array([as_int64(s) for s in seeds], dtype=np.int64),
+                      len(seeds))
+    for r, seed in zip(rows, seeds):
+        mine, theirs = MT[r], random.Random(seed)
+        assert [as_uint64(native.getrandbits(mine, 32)) for _ in range(630)] == [theirs.getrandbits(32) for _ in range(630)]

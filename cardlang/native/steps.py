@@ -244,6 +244,40 @@ def reseed(mt, seed):
 
 
 @njit(cache=True, _nrt=False)
+def reseed_rows(MT, rows, seeds, count):
+    """`reseed(MT[rows[k]], seeds[k])` for k < count, in one pass: each seeding is a chain of 1247
+    dependent steps (a multiply each), so the rows' chains are interleaved, step by step, for the
+    processor to run side by side (a game seeds its chance and each seat's bot at its start)."""
+    for k in range(count):
+        MT[rows[k], 0] = FIRST_WORDS[0]
+    for i in range(1, N):  # init_by_array's first loop: key word j = (i - 1) % length, plus j
+        fw = FIRST_WORDS[i]
+        for k in range(count):
+            r, s = rows[k], seeds[k]
+            k1 = (s >> 32) & MASK
+            key = (k1 + 1 if k1 != 0 else s & MASK) if (i - 1) & 1 else s & MASK
+            prev = MT[r, i - 1]
+            MT[r, i] = ((fw ^ ((prev ^ (prev >> 30)) * 1664525)) + key) & MASK
+    for k in range(count):  # its N-th step, at word 1 again (j = (N - 1) % length)
+        r, s = rows[k], seeds[k]
+        k1 = (s >> 32) & MASK
+        prev = MT[r, N - 1]
+        MT[r, 0] = prev
+        MT[r, 1] = ((MT[r, 1] ^ ((prev ^ (prev >> 30)) * 1664525)) + (k1 + 1 if k1 != 0 else s & MASK)) & MASK
+    for i in range(2, N):  # the second loop
+        for k in range(count):
+            r = rows[k]
+            prev = MT[r, i - 1]
+            MT[r, i] = ((MT[r, i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK
+    for k in range(count):  # its last step, at word 1 again
+        r = rows[k]
+        prev = MT[r, N - 1]
+        MT[r, 1] = ((MT[r, 1] ^ ((prev ^ (prev >> 30)) * 1566083941)) - 1) & MASK
+        MT[r, 0] = 0x80000000
+        MT[r, N] = N
+
+
+@njit(cache=True, _nrt=False)
 def chance_shuffle(pile, seed, mt):
     """`rng.shuffle(pile, seed)` with the scratch generator `mt`: the pile shuffled, the next seed."""
     reseed(mt, seed)
