@@ -26,6 +26,7 @@ import cardlang  # noqa: E402
 from cardlang.native.cache import cache_dir, cache_key  # noqa: E402
 from cardlang.native.game import fallback_line, native_program, playouts  # noqa: E402
 from cardlang.native.kinds import NativeUnsupported  # noqa: E402
+from cardlang.native.options import ALL_OFF, Optimisations  # noqa: E402
 from cardlang.runtime.playout import quiet, seat_playout  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,10 +126,11 @@ def _random_game(game, seed: int) -> dict:
             "decisions": decisions, "rounds": st.round, "first": first if first >= 0 else 0}
 
 
-def _same_games(path: str, players: int, seeds=SEEDS, options=None) -> None:
+def _same_games(path: str, players: int, seeds=SEEDS, options=None,
+                optimisations: Optimisations = Optimisations()) -> None:
     compiled = cardlang.load(str(ROOT / path), players=players, options=options)
     reference = cardlang.load(str(ROOT / path), players=players, engine="reference", options=options)
-    native = native_program(compiled.program.lowered)
+    native = native_program(compiled.program.lowered, optimisations)
     for seed in seeds:
         bots = [seed * 1009 + s for s in range(players)]
         got = native.game(seed, bots)
@@ -139,6 +141,16 @@ def _same_games(path: str, players: int, seeds=SEEDS, options=None) -> None:
 @pytest.mark.parametrize("path", sorted(FAST))
 def test_native_games_are_the_compiled_and_reference_games(path):
     _same_games(path, FAST[path])
+
+
+# every switchable optimisation off alone, and all off (each is exact: the same games as all on)
+SWITCHED = list(dict.fromkeys([*Optimisations.each_off(), ALL_OFF]))
+
+
+@pytest.mark.parametrize("optimisations", SWITCHED, ids=lambda o: "off-" + "-".join(o.names_off()))
+@pytest.mark.parametrize("path", sorted(FAST))
+def test_native_games_with_optimisations_switched_off(path, optimisations):
+    _same_games(path, FAST[path], optimisations)
 
 
 @pytest.mark.slow

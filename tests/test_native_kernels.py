@@ -501,3 +501,41 @@ def test_betting_rounds_are_the_runtimes(data):
         py_pots.award(py, spec, anchor, {p: values[p] for p in contenders} if len(contenders) > 1 else {}, lowest)
         assert pots.award(*args, NONE if anchor is None else anchor, np.array(values, dtype=np.int64), lowest) == 0
         same()
+
+
+# ------------------------------------------------ a zone's cards moved in one step (switch `zone_moves`)
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_move_zone_is_move_of_a_copy_of_the_zones_cards(data):
+    """`steps.move_zone` leaves the zones, their order and each card's zone as `steps.move` of a copy
+    of the source zone's cards does: onto another zone, under it, onto itself, under itself, into a
+    destination that is no zone."""
+    from cardlang.native import steps
+
+    nzones = data.draw(st.integers(min_value=1, max_value=5))
+    places = data.draw(st.lists(st.integers(min_value=0, max_value=nzones - 1), max_size=12))
+    order = data.draw(st.permutations(range(len(places))))
+    src = data.draw(st.integers(min_value=0, max_value=nzones - 1))
+    dest = data.draw(st.integers(min_value=-1, max_value=nzones))
+    bottom = data.draw(st.booleans())
+    cap = max(len(places), 1)
+
+    def state():
+        Z, ZN = np.zeros((nzones, cap), dtype=np.int64), np.zeros(nzones, dtype=np.int64)
+        LOC = np.zeros(cap, dtype=np.int64)
+        for c in order:
+            z = places[c]
+            Z[z, ZN[z]] = c
+            ZN[z] += 1
+            LOC[c] = z
+        return Z, ZN, LOC
+
+    Z, ZN, LOC = state()
+    cards = Z[src, :ZN[src]].copy()
+    expected = steps.move(Z, ZN, LOC, cards, len(cards), dest, bottom) if len(cards) else 0
+    Z2, ZN2, LOC2 = state()
+    got = steps.move_zone(Z2, ZN2, LOC2, src, dest, bottom) if ZN2[src] else 0
+    assert got == expected
+    if not expected:
+        assert ZN2.tolist() == ZN.tolist() and LOC2.tolist() == LOC.tolist()
+        assert all(Z2[z, :ZN[z]].tolist() == Z[z, :ZN[z]].tolist() for z in range(nzones))

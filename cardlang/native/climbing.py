@@ -1,5 +1,9 @@
 """A climbing game's combinations (`runtime/climbing.py`'s `ClimbRule.of`, `kind`, `beats`) for the
-native engine: the rule as two tables built once when the game is loaded (`rule_tables`)."""
+native engine: the rule as two tables built once when the game is loaded (`rule_tables`).
+
+Functions that allocate scratch arrays say `_nrt=True`: they keep numba's reference counting when a
+generated function that calls them is compiled without it (`native/options.py`).
+"""
 
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ def rule_tables(rule) -> tuple:
     return height, np.asarray([run, bomb, *sizes], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def climb_of(cards, n, height, rule):
     """`ClimbRule.of`: (the kind's number in `KINDS`, size, height of the highest rank), kind -1 for
     a set that is no combination."""
@@ -53,7 +57,7 @@ def climb_of(cards, n, height, rule):
     return -1, 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def climb_beats(cards, n, laid, m, height, rule):
     """`ClimbRule.beats(cards, laid)`: 1 if the n cards may be laid on the m cards laid, else 0."""
     k, kn, kt = climb_of(cards, n, height, rule)

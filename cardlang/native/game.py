@@ -15,6 +15,7 @@ import numpy as np
 from .cache import load_module
 from .emit import native_module
 from .kinds import NativeUnsupported
+from .options import ALL_ON, Optimisations
 
 SEED_LIMIT = 1 << 63  # seeds natively seeded (`random.Random(seed)` of a non-negative int64)
 
@@ -31,9 +32,9 @@ class NativeProgram:
     """One game's native module: `game(seed, seat_seeds)` plays a whole game as `simulate`'s random
     bots do (seat s drawing from `random.Random(seat_seeds[s])`)."""
 
-    def __init__(self, lowered):
+    def __init__(self, lowered, optimisations: Optimisations = ALL_ON):
         t0 = time.perf_counter()
-        self.source, self.tables = native_module(lowered)
+        self.source, self.tables = native_module(lowered, optimisations)
         self.module = load_module(self.source)
         self.players = lowered.layout.players
         self.has_score = lowered.ir.score is not None  # (without one, the scores are the returns)
@@ -67,9 +68,10 @@ class NativeProgram:
                 "decisions": gl[2], "rounds": gl[1], "first": gl[4] if gl[4] >= 0 else 0}
 
 
-def native_program(lowered) -> NativeProgram:
-    """The native program of a lowered game (NativeUnsupported, or ImportError without numba)."""
-    return NativeProgram(lowered)
+def native_program(lowered, optimisations: Optimisations = ALL_ON) -> NativeProgram:
+    """The native program of a lowered game (NativeUnsupported, or ImportError without numba), with
+    the optimisations switched as `optimisations` says (all on by default)."""
+    return NativeProgram(lowered, optimisations)
 
 
 def playouts(game, n: int, seed: int = 0) -> dict:

@@ -30,6 +30,9 @@ and `MeldRule.layoffs` for the same rules, over `table = arrangement_table(rule)
 every suit mask read from the rule's own `_suit_best` (its tie-breaks with them), the set choices
 of `_arrange_packed` tried in the runtime's order, the first best kept on a tie, the runs grown by
 laid-off cards in the runtime's order. The melded cards are an int64 mask of ids: at most 63.
+
+Functions that allocate scratch arrays say `_nrt=True`: they keep numba's reference counting when a
+generated function that calls them is compiled without it (`native/options.py`).
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ MAX_SUBSET_CARDS = 62  # at most 2**62 subsets: every count fits an int64
 TOO_MANY_WAYS = -1  # `deadwood` has more set choices than the runtime tries (its MeldError)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def count_subsets(cards, n, values, total):
     """How many subsets of `cards[:n]` have `values[card]` adding up to `total` (`subsets`);
     NEGATIVE_VALUE for a card whose value is below 0, TOO_MANY past MAX_SUBSET_CARDS cards."""
@@ -70,7 +73,7 @@ def count_subsets(cards, n, values, total):
     return ways[total]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def count_pairs(cards, n, card_rank, card_suit):
     """How many pairs of cards of one rank `cards[:n]` holds, jokers (suit -1) left out (`pairs`)."""
     top = 0
@@ -88,7 +91,7 @@ def count_pairs(cards, n, card_rank, card_suit):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def count_runs(cards, n, positions, length_weighted):
     """How many runs `cards[:n]` holds: 3 or more cards of consecutive `positions[card]` (0: outside
     the order; a `values` table may hold negative ones), one card a position, each as long as it
@@ -128,7 +131,7 @@ def count_runs(cards, n, positions, length_weighted):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def longest_suit(cards, n, card_suit):
     """The number of cards of the suit `cards[:n]` holds most of, 0 for none (`longest_suit`)."""
     top = -1
@@ -201,20 +204,20 @@ def deadwood_table(rule) -> np.ndarray:
     return table
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _suits_dead(table, a, b, c, d):
     dead = table[D_DEAD]
     return table[dead + a] + table[dead + b] + table[dead + c] + table[dead + d]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _without(masks, bit, kept):
     """The four suit masks less the cards of rank `bit` in the suits of the pattern `kept`."""
     return ((masks[0] & ~bit) if kept & 1 else masks[0], (masks[1] & ~bit) if kept & 2 else masks[1],
             (masks[2] & ~bit) if kept & 4 else masks[2], (masks[3] & ~bit) if kept & 8 else masks[3])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def deadwood(cards, n, table):
     """The points of the cards of `cards[:n]` the best arrangement leaves out of melds, as the
     runtime's `MeldRule.deadwood` gives it (a card given twice counts once); TOO_MANY_WAYS where
@@ -265,7 +268,7 @@ def deadwood(cards, n, table):
     return _with_sets(table, (a, b, c, d), sets)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _with_sets(table, masks, sets):
     """The runtime's `_deadwood_with_sets`: each rank that can make a set keeps its whole set when
     no run could take one of its cards, else tries the choices for the cards a run could take;
@@ -385,7 +388,7 @@ def arrangement_table(rule) -> np.ndarray:
     return table
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _best_runs(table, m0, m1, m2, m3, value, idmask):
     """The arrangement's value and melded ids once each suit's best runs are added (`_best_runs`)."""
     masks = (m0, m1, m2, m3)
@@ -397,7 +400,7 @@ def _best_runs(table, m0, m1, m2, m3, value, idmask):
     return value, idmask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def arrange(cards, n, table):
     """The runtime's `MeldRule.arrange` of `cards[:n]` (a card given twice counts once), as
     (value, idmask, set ranks, the four suit masks left to the runs): the points melded, `sum(1 <<
@@ -490,7 +493,7 @@ def arrange(cards, n, table):
     return best_v, best_ids, best_sets, b0, b1, b2, b3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _popcount(x):
     c = 0
     while x:
@@ -499,7 +502,7 @@ def _popcount(x):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def melded(cards, n, table, out):
     """The cards of `cards[:n]`, in their order, in their best arrangement (`melded`), written to
     `out`; returns how many, or TOO_MANY_WAYS where the runtime raises its MeldError."""
@@ -514,7 +517,7 @@ def melded(cards, n, table, out):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def layoffs(cards, n, onto, m, table, out):
     """The cards of `cards[:n]` that can be laid off onto the melds of `onto[:m]`'s best
     arrangement (`layoffs`): a card of a set's rank, or a card of a run's suit that extends it,

@@ -12,6 +12,9 @@ Array conventions (what the native emitter passes), one entry a seat, seats 0 ..
 `shares(contrib, contender, value, order)` returns what each seat wins: the runtime's
 `shares(side_pots(contrib, contenders), value, order)`. Moving the chips (stacks, the pot's slots,
 the log) stays with the caller, as in `award`.
+
+Functions that allocate scratch arrays say `_nrt=True`: they keep numba's reference counting when a
+generated function that calls them is compiled without it (`native/options.py`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def shares(contrib, contender, value, order):
     """What each seat wins of the side pots of `contrib` (see the module's docstring)."""
     n = contrib.shape[0]

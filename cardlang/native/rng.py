@@ -9,6 +9,9 @@ Words are kept in int64 and masked to 32 bits, so no product overflows (the larg
 below 2**31, a word below 2**32).
 
 The generator is one int64 array of N + 1: the N words and, last, the index of the next word.
+
+The functions that allocate nothing say `_nrt=False` (no reference counting of their array
+arguments: they are the hottest calls of a native run).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ UPPER, LOWER = 0x80000000, 0x7FFFFFFF
 MATRIX_A = 0x9908B0DF
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _init_genrand(mt, s):
     mt[0] = s & MASK
     for i in range(1, N):
@@ -60,19 +63,26 @@ def seeded(seed):
     return mt
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _twist(mt):
+    """The N words regenerated (`genrand_uint32`'s three loops: no index wraps, no division)."""
+    for kk in range(N - M):
+        y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
+        mt[kk] = mt[kk + M] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    for kk in range(N - M, N - 1):
+        y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
+        mt[kk] = mt[kk + M - N] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    y = (mt[N - 1] & UPPER) | (mt[0] & LOWER)
+    mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    mt[N] = 0
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def _next_word(mt):
-    """`genrand_uint32`: the next 32-bit word, regenerating the N words when they are used up."""
-    if mt[N] >= N:  # (three loops, as `genrand_uint32` has: no index wraps, no division)
-        for kk in range(N - M):
-            y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
-            mt[kk] = mt[kk + M] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
-        for kk in range(N - M, N - 1):
-            y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
-            mt[kk] = mt[kk + M - N] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
-        y = (mt[N - 1] & UPPER) | (mt[0] & LOWER)
-        mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
-        mt[N] = 0
+    """`genrand_uint32`: the next 32-bit word, regenerating the N words when they are used up
+    (inlined where it is called: a bot's draw is a few instructions; the twist is a call)."""
+    if mt[N] >= N:
+        _twist(mt)
     y = mt[mt[N]]
     mt[N] += 1
     y ^= y >> 11
@@ -82,7 +92,52 @@ def _next_word(mt):
     return y & MASK
 
 
-@njit(cache=True)
+LAZY = -N  # mt[N] of a generator just seeded whose first twist is left to its draws (`lazy_word`)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def lazy_word(mt):
+    """`_next_word` of a generator whose twist is done word by word as its words are drawn (mt[N] from
+    LAZY up to -1: the next word, not twisted yet, is mt[N] + N; from 0, `_next_word`).
+
+    Word kk of a twist reads old words kk, kk + 1 and kk + M (below N - M) or the new word kk + M - N
+    (drawn already), and word N - 1 reads new words 0 and M - 1: so twisting each word in place as it
+    is drawn gives the twist's words, and a draw of a few dozen words does not twist all N."""
+    p = mt[N]
+    if p >= 0:
+        return _next_word(mt)
+    kk = p + N
+    if kk < N - M:
+        y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
+        mt[kk] = mt[kk + M] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    elif kk < N - 1:
+        y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
+        mt[kk] = mt[kk + M - N] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    else:
+        y = (mt[N - 1] & UPPER) | (mt[0] & LOWER)
+        mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+    mt[N] = p + 1 if p + 1 < 0 else N  # (after word N - 1, a generator whose N words are used)
+    y = mt[kk]
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y & MASK
+
+
+@njit(cache=True, _nrt=False)
+def lazy_bits(mt, k):
+    """`getrandbits` of a lazily twisted generator (`lazy_word`)."""
+    if k == 0:
+        return 0
+    if k <= 32:
+        return lazy_word(mt) >> (32 - k)
+    low = lazy_word(mt)
+    high = lazy_word(mt) >> (64 - k)
+    return low | (high << 32)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def getrandbits(mt, k):
     """`Random.getrandbits(k)` for 0 <= k <= 64 (as an int64 holding the bits: 64 bits wrap)."""
     if k == 0:
@@ -94,7 +149,7 @@ def getrandbits(mt, k):
     return low | (high << 32)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _bit_length(n):
     k = 0
     while n:
@@ -103,13 +158,23 @@ def _bit_length(n):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _below(mt, n):
     """`Random._randbelow(n)` for n >= 1: k bits until a draw is below n."""
     k = _bit_length(n)
     r = getrandbits(mt, k)
     while r >= n:
         r = getrandbits(mt, k)
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def lazy_below(mt, n):
+    """`_below` of a lazily twisted generator (`lazy_word`)."""
+    k = _bit_length(n)
+    r = lazy_bits(mt, k)
+    while r >= n:
+        r = lazy_bits(mt, k)
     return r
 
 

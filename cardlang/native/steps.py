@@ -5,6 +5,9 @@ zone of card c. Each step does what `runtime/zones.py` and the reference's `s_De
 `s_SwapZones`, `s_SwapCards` do to the cards (a quiet run keeps no knowledge); each returns 0, or 1
 where the reference meets a rule error (the caller then stops the run, which is played again on the
 compiled engine, so the error reads as it does there).
+
+The steps allocate nothing and say `_nrt=False` (no reference counting of their array arguments),
+but `filter_out`, whose scratch arrays need it (`_nrt=True`).
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .rng import MASK, N, _below, _next_word, getrandbits
+from .rng import LAZY, MASK, N, _below, _bit_length, _next_word, getrandbits, lazy_below, lazy_bits, lazy_word
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_out(Z, ZN, LOC, c):
     """Takes card c out of its zone, the cards above it moving down; 1 if it is not there."""
     if c < 0 or c >= LOC.shape[0]:
@@ -35,7 +38,7 @@ def take_out(Z, ZN, LOC, c):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def filter_out(Z, ZN, LOC, cards, n):
     """Takes the n cards out of their piles, each pile filtered once; 1 for a card named twice (the
     runtime would then move it twice: the compiled engine plays that game)."""
@@ -60,7 +63,7 @@ def filter_out(Z, ZN, LOC, cards, n):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move(Z, ZN, LOC, cards, n, dest, bottom):
     """`runtime.zones.move_cards`: the n cards out of wherever they are, on top of (or under) `dest`."""
     if dest < 0 or dest >= ZN.shape[0]:
@@ -88,7 +91,40 @@ def move(Z, ZN, LOC, cards, n, dest, bottom):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def move_zone(Z, ZN, LOC, src, dest, bottom):
+    """`move(Z, ZN, LOC, <a copy of zone src's cards>, ZN[src], dest, bottom)`: all the cards of zone
+    src on top of (or under, reversed) `dest`; onto itself, the zone keeps its order (or is reversed
+    under: `target[:0] = moving[::-1]` of an emptied zone)."""
+    if dest < 0 or dest >= ZN.shape[0]:
+        return 1
+    n = ZN[src]
+    if src == dest:
+        if bottom:
+            for i in range(n // 2):
+                x = Z[src, i]
+                Z[src, i] = Z[src, n - 1 - i]
+                Z[src, n - 1 - i] = x
+        return 0
+    m = ZN[dest]
+    if m + n > Z.shape[1]:
+        return 1
+    if bottom:
+        for i in range(m - 1, -1, -1):
+            Z[dest, i + n] = Z[dest, i]
+        for i in range(n):
+            Z[dest, i] = Z[src, n - 1 - i]
+    else:
+        for i in range(n):
+            Z[dest, m + i] = Z[src, i]
+    for i in range(n):
+        LOC[Z[src, i]] = dest
+    ZN[dest] = m + n
+    ZN[src] = 0
+    return 0
+
+
+@njit(cache=True, _nrt=False)
 def deal(Z, ZN, LOC, n, src, targets, nt):
     """`deal n from src to targets`: n rounds of one card from the top of src to each target."""
     for _ in range(n):
@@ -104,7 +140,7 @@ def deal(Z, ZN, LOC, n, src, targets, nt):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swap_zones(Z, ZN, LOC, a, b):
     """`swap a with b`: the two zones exchange their cards."""
     m = max(ZN[a], ZN[b])
@@ -122,7 +158,7 @@ def swap_zones(Z, ZN, LOC, a, b):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swap_cards(Z, ZN, LOC, a, b):
     """`swap card a with card b`: they exchange their places."""
     za, zb = LOC[a], LOC[b]
@@ -144,7 +180,7 @@ def swap_cards(Z, ZN, LOC, a, b):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick(MT, mode, p, count):
     """The index a seat's random bot draws among `count` legal actions: mode 0, seat p's own
     generator as `RandomBot` draws (`randrange`, `runtime.playout.seat_playout`); mode 1, one
@@ -172,7 +208,7 @@ def _first_words():
 FIRST_WORDS = _first_words()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reseed(mt, seed):
     """Seeds generator `mt` (N + 1 words) as `random.Random(seed)` is (`rng.seeded`, without
     allocating: a chance draw reseeds at each shuffle, so this is the run's hottest loop)."""
@@ -207,7 +243,41 @@ def reseed(mt, seed):
     mt[N] = N
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def reseed_rows(MT, rows, seeds, count):
+    """`reseed(MT[rows[k]], seeds[k])` for k < count, in one pass: each seeding is a chain of 1247
+    dependent steps (a multiply each), so the rows' chains are interleaved, step by step, for the
+    processor to run side by side (a game seeds its chance and each seat's bot at its start)."""
+    for k in range(count):
+        MT[rows[k], 0] = FIRST_WORDS[0]
+    for i in range(1, N):  # init_by_array's first loop: key word j = (i - 1) % length, plus j
+        fw = FIRST_WORDS[i]
+        for k in range(count):
+            r, s = rows[k], seeds[k]
+            k1 = (s >> 32) & MASK
+            key = (k1 + 1 if k1 != 0 else s & MASK) if (i - 1) & 1 else s & MASK
+            prev = MT[r, i - 1]
+            MT[r, i] = ((fw ^ ((prev ^ (prev >> 30)) * 1664525)) + key) & MASK
+    for k in range(count):  # its N-th step, at word 1 again (j = (N - 1) % length)
+        r, s = rows[k], seeds[k]
+        k1 = (s >> 32) & MASK
+        prev = MT[r, N - 1]
+        MT[r, 0] = prev
+        MT[r, 1] = ((MT[r, 1] ^ ((prev ^ (prev >> 30)) * 1664525)) + (k1 + 1 if k1 != 0 else s & MASK)) & MASK
+    for i in range(2, N):  # the second loop
+        for k in range(count):
+            r = rows[k]
+            prev = MT[r, i - 1]
+            MT[r, i] = ((MT[r, i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK
+    for k in range(count):  # its last step, at word 1 again
+        r = rows[k]
+        prev = MT[r, N - 1]
+        MT[r, 1] = ((MT[r, 1] ^ ((prev ^ (prev >> 30)) * 1566083941)) - 1) & MASK
+        MT[r, 0] = 0x80000000
+        MT[r, N] = N
+
+
+@njit(cache=True, _nrt=False)
 def chance_shuffle(pile, seed, mt):
     """`rng.shuffle(pile, seed)` with the scratch generator `mt`: the pile shuffled, the next seed."""
     reseed(mt, seed)
@@ -219,7 +289,7 @@ def chance_shuffle(pile, seed, mt):
     return getrandbits(mt, 64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chance_below(n, seed, mt):
     """`rng.randbelow(n, seed)` with the scratch generator `mt`: (the draw, the next seed)."""
     reseed(mt, seed)
@@ -227,13 +297,53 @@ def chance_below(n, seed, mt):
     return r, getrandbits(mt, 64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def chance_shuffle_lazy(pile, seed, mt):
+    """`chance_shuffle`, the generator's first twist done word by word as the shuffle draws
+    (`rng.lazy_word`: a shuffle of 52 cards draws about 60 of the 624 words), each draw's bit count
+    kept from one card to the next (switch `lazy_twist`)."""
+    reseed(mt, seed)
+    mt[N] = LAZY
+    n = len(pile)
+    k = _bit_length(n)
+    for i in range(n - 1, 0, -1):  # (`_below(mt, i + 1)`: k bits until one is below i + 1)
+        b = i + 1
+        while b >> (k - 1) == 0:
+            k -= 1
+        j = lazy_word(mt) >> (32 - k)
+        while j >= b:
+            j = lazy_word(mt) >> (32 - k)
+        x = pile[i]
+        pile[i] = pile[j]
+        pile[j] = x
+    return lazy_bits(mt, 64)
+
+
+@njit(cache=True, _nrt=False)
+def chance_below_lazy(n, seed, mt):
+    """`chance_below`, the first twist done word by word as it draws (switch `lazy_twist`)."""
+    reseed(mt, seed)
+    mt[N] = LAZY
+    r = lazy_below(mt, n)
+    return r, lazy_bits(mt, 64)
+
+
+@njit(cache=True, _nrt=False)
+def first_chance(mt, seed):
+    """A state's first chance from its seed: `random.Random(seed).getrandbits(64)`, the first twist
+    done word by word (two words of it; switch `lazy_twist`)."""
+    reseed(mt, seed)
+    mt[N] = LAZY
+    return lazy_bits(mt, 64)
+
+
+@njit(cache=True, _nrt=False)
 def seed_into(mt, seed):
     """Generator `mt` seeded as `random.Random(seed)` (a bot's)."""
     reseed(mt, seed)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_places(P, k, n):
     """The places `P[:k]` (increasing, of n) made the next set of k places in the order of
     `itertools.combinations` (`runtime.card_sets.sets`); False after the last."""
@@ -248,7 +358,7 @@ def next_places(P, k, n):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def set_cards(src, n, value, low, offsets, comb, out):
     """`runtime.card_sets.subset`: the cards of `src[:n]` that set value `value` (of a choice of `low`
     cards or more) stands for, into `out`; their count, or -1 for a place past the source.

@@ -99,6 +99,9 @@ class StmtEmitter:
 
     # ----------------------------------------------------------- cards
     def x_Move(self, w, st):
+        if self.opt.zone_moves and isinstance(st.cards, ir.ZoneCards) and not self.knows:
+            self._move_zone(w, st)
+            return
         q = self.s(w, st.cards)
         if q.view:
             q = self.copy(w, q, st)
@@ -138,6 +141,19 @@ class StmtEmitter:
             c = q.at(j)
             w.line(f"KN[{c}] {'|=' if learn else '='} {self.vis()}[LOC[{c}]] | {extra}")
 
+    def _move_zone(self, w, st):
+        """`move <a zone's cards> to …`: the zone's cards straight onto the destination
+        (`steps.move_zone`), not copied first and each taken out of its zone (switch `zone_moves`)."""
+        src = self.i(w, st.cards.zone)
+        w.fail_outside(src, self.nzones, st.cards)  # (as `s_ZoneCards` stops)
+        n = self.tmp(w, f"ZN[{src}]", "n")
+        dest = self.i(w, st.zone)
+        if st.need is not None:
+            need = self.i(w, st.need)
+            w.fail_if(f"{need} == {NONE} or {n} < {need}", st)
+        with w.block(f"if {n} > 0"):
+            w.fail_if(f"move_zone(Z, ZN, LOC, {src}, {dest}, {bool(st.bottom)})", st)
+
     def x_Deal(self, w, st):
         n = self.i(w, st.count)
         src = self.zone(w, st.source)
@@ -165,7 +181,7 @@ class StmtEmitter:
 
     def x_Shuffle(self, w, st):
         z = self.zone(w, st.zone)
-        w.line(f"G[0] = chance_shuffle(Z[{z}, :ZN[{z}]], G[0], MT[{self.n}])")
+        w.line(f"G[0] = {self.chance_shuffle}(Z[{z}, :ZN[{z}]], G[0], MT[{self.n}])")
         if self.knows:  # (only who sees the zone knows its cards: `steps.shuffle_zone`)
             self.known_by_zone(w, Seq("Z", f"ZN[{z}]", True, z))
 

@@ -1,0 +1,42 @@
+"""The native engine's switchable optimisations: each is exact (the same games, draw for draw), and
+the differential tests (tests/test_native.py) play the games with each switched off as well as on.
+
+`Optimisations()` switches all on (what `cardlang.load(..., engine="native")` uses); the emitter
+reads it, so a switch changes the generated source (and with it the cache key).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Optimisations:
+    """Which optimisations the native emitter writes (all on by default)."""
+
+    # The generated functions are compiled without numba's reference counting (`_nrt=False`): they
+    # allocate nothing (the state's arrays are `play`'s), so each call and each row view of an
+    # array would otherwise cost atomic increments and decrements.
+    no_refcounts: bool = True
+    # The state's chance (reseeded at each shuffle and `random` draw) twists its generator word by
+    # word as it draws (`rng.lazy_word`), not all 624 words after each seeding.
+    lazy_twist: bool = True
+    # `move <a zone's cards> to …` moves the zone's cards in one step (`steps.move_zone`), not
+    # copied to a scratch row and each taken out of its zone.
+    zone_moves: bool = True
+    # A game's start seeds the chance's generator and each bot's in one pass, their chains of
+    # dependent steps interleaved (`steps.reseed_rows`), not one after the other.
+    interleaved_seeding: bool = True
+
+    @classmethod
+    def each_off(cls) -> list:
+        """One `Optimisations` per switch, that switch off and the others on (for the tests)."""
+        return [cls(**{f.name: False}) for f in attrs.fields(cls)]
+
+    def names_off(self) -> list:
+        """The names of the switches that are off."""
+        return [f.name for f in attrs.fields(type(self)) if not getattr(self, f.name)]
+
+
+ALL_ON = Optimisations()
+ALL_OFF = Optimisations(**{f.name: False for f in attrs.fields(Optimisations)})
