@@ -3,20 +3,22 @@
 and every view must be the one a state that copies it gives."""
 
 import random
+from pathlib import Path
 
 import pytest
 
+import cardlang
 from cardlang.runtime.past import Later, kept
-from scenario import game
 
+ROOT = Path(__file__).resolve().parent.parent
 CASES = [("games/ascenseur.cards", 4), ("examples/follow_suit.cards", 3)]
 FIELDS = ("pc", "stack", "v", "zones", "loc", "known", "facts", "among", "active", "rng", "_pending", "terminal",
           "winner_seats", "stacks", "draws", "seed", "round", "history", "checkpoint", "quiet", "log")
 
 
 @pytest.mark.parametrize("path,players", CASES)
-def test_a_round_first_decision_made_again_is_the_copy_taken_then(path, players):
-    g = game(path, players)
+def test_a_round_first_decision_made_again_is_the_copy_taken_then(path, players, engine):
+    g = cardlang.load(str(ROOT / path), players=players, engine=engine)
     for seed in range(3):
         rng = random.Random(seed)
         st = g.new_initial_state(seed=seed, log=False)
@@ -40,8 +42,8 @@ def test_a_round_first_decision_made_again_is_the_copy_taken_then(path, players)
 
 
 @pytest.mark.parametrize("path,players", CASES)
-def test_views_of_a_state_that_makes_its_past_again_are_those_of_one_that_copies_it(path, players):
-    g = game(path, players)
+def test_views_of_a_state_that_makes_its_past_again_are_those_of_one_that_copies_it(path, players, engine):
+    g = cardlang.load(str(ROOT / path), players=players, engine=engine)
     for seed in range(2):
         rng = random.Random(seed)
         lazy = g.new_initial_state(seed=seed, log=False)
