@@ -24,17 +24,23 @@ def place_of(s, card: int) -> tuple:
 
 
 def record(st, a: int) -> None:
-    """Called before each action `a` is played: at the round's first decision, keeps a copy of the
-    state and the length of its history then, in `st.checkpoint` (never changed in place). The
+    """Called before each action `a` is played: at the round's first decision, keeps the state as it
+    stands and the length of its history then, in `st.checkpoint` (never changed in place). The
     round's actions since are the history's; `round_steps` names their cards by place, only when a
     view asks, so that a game nobody takes a view of pays one comparison a decision. A quiet state
-    (`runtime.playout.quiet`) keeps none."""
+    (`runtime.playout.quiet`) keeps none. A seeded state without a log keeps the way to make that
+    decision again (`Later`: the decision kept before it and the actions since), made only when a
+    view reads it: a game nobody takes a view of copies no state a round."""
     if st.quiet:
         return
     cp = st.checkpoint
     if cp is None or cp[0] != st.round:
-        snap = st.clone(history=False)  # (the round's past is the history's end: see `round_steps`)
-        snap.checkpoint = False
+        later = _later(st, cp)
+        if later is None:
+            snap = st.clone(history=False)  # (the round's past is the history's end: see `round_steps`)
+            snap.checkpoint = False
+        else:
+            snap = later
         # (the earlier rounds' first decisions stay chained behind: `past_steps` replays each), but
         # only while they can serve: not once chance was met since (a draw or a shuffle changes the
         # state's chance; `past_steps` then answers None anyway), nor past `MAX_PAST_ROUNDS`, so
@@ -43,6 +49,57 @@ def record(st, a: int) -> None:
         if before is not None and (before[1] is None or before[1].rng != st.rng or _kept(before) >= MAX_PAST_ROUNDS):
             before = NO_START  # (no whole past: `past_steps` answers None, and no copy is kept)
         st.checkpoint = (st.round, snap, len(st.history), before)
+
+
+class Later:
+    """A round's first decision kept as the way to make it again (`record`): the state of an
+    earlier decision kept (`base`, never changed), and the actions played since, the slice
+    `history[base_at:at]` of the state's history (which only grows); `rng`, the state's chance
+    then, as a kept state's. `state()` plays them again on a copy of `base`, once, when a view
+    first reads the decision: a seeded game plays the same again (its chance is an int that
+    travels in the state), so the copy is the state as it stood then."""
+
+    __slots__ = ("base", "history", "base_at", "at", "rng", "made")
+
+    def __init__(self, base, history: list, base_at: int, at: int, rng: int):
+        self.base, self.history, self.base_at, self.at, self.rng = base, history, base_at, at, rng
+        self.made = None
+
+    def state(self):
+        """The decision as a state (made on the first call, then kept)."""
+        made = self.made
+        if made is None:
+            w = self.base.clone(history=False)
+            resume = w.game.program.resume
+            for a in self.history[self.base_at:self.at]:
+                resume(w, a)
+            w.history = []
+            made = self.made = w
+            self.base = self.history = None  # (what made it is no longer needed)
+        return made
+
+
+def kept(cp):
+    """The state of the round's first decision a checkpoint holds (see `record`)."""
+    snap = cp[1]
+    return snap.state() if type(snap) is Later else snap
+
+
+def _later(st, cp) -> Optional[Later]:
+    """A `Later` for the round's first decision of `st`, or None where the decision must be copied:
+    a state with a log (its copy keeps the log up to there), one whose chance is not a seeded int
+    (a chance source answers as it likes: a replay could go otherwise; a determinized copy or a
+    world has no seed), or with no decision kept before to start from."""
+    if st.log is not None or st.seed is None or type(st.rng) is not int or not cp or cp[1] is None:
+        return None
+    snap = cp[1]
+    if type(snap) is Later:
+        if snap.made is None:
+            return Later(snap.base, st.history, snap.base_at, len(st.history), st.rng)
+        snap = snap.made
+    if type(snap.rng) is not int:
+        return None
+    return Later(snap, st.history, cp[2], len(st.history), st.rng)
 
 
 def _kept(cp) -> int:
@@ -78,6 +135,7 @@ def past_steps(st, seat: int) -> Optional[tuple]:
     out, players, marks, chance = [], [], [], []
     bit = 1 << seat
     for k, (_, snap, start, _) in enumerate(chain):
+        snap = kept(chain[k])
         marks.append((start, tuple((z, i, c) for z, pile in enumerate(snap.zones) for i, c in enumerate(pile)
                                    if snap.known[c] & bit), tuple(len(pile) for pile in snap.zones)))
         end = chain[k + 1][2] if k + 1 < len(chain) else len(st.history)
@@ -106,6 +164,7 @@ def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None, part
     `chance` the index of each action after which a shuffle or a draw was met."""
     if part is None:
         _, snap, start = st.checkpoint[:3]
+        snap = kept(st.checkpoint)
         end = len(st.history)
     else:
         snap, start, end = part

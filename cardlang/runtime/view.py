@@ -36,7 +36,7 @@ from . import among, at_once, facts, groups
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
 from .log import CARD_REF, CARD_REF_RE, MARK_END
-from .past import NO_START, UNSEEN, Worlds, mend_plan, past_steps, place_of, record, round_steps  # noqa: F401  (`view.record`: the engines call it)
+from .past import NO_START, UNSEEN, Worlds, kept, mend_plan, past_steps, place_of, record, round_steps  # noqa: F401  (`view.record`: the engines call it)
 
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
     from .seat_table import Table
@@ -385,13 +385,14 @@ class SeatView:
             # same places then: what moved, moved by place), and the actions since, by place
             # (a card the seat knew then, not now — it saw it go one of several ways — keeps its id there)
             # (and so does a card it saw during the round, when it saw cards go one of several ways)
-            then = cp[1].known
+            first = kept(cp)
+            then = first.known
             steps = round_steps(state, seat)
             # (a card it knows now but did not then keeps no place there: where it lay, in the stock or
             # in a hand, the seat did not see; the round's replays put it where the steps need it)
             unknown_then = [c for c in range(len(then)) if not then[c] & bit]
-            start = _canonical(cp[1], unknown_then, seat)
-            start_lines = tuple(cp[1].transcript(seat)) if cp[1].log is not None else ()
+            start = _canonical(first, unknown_then, seat)
+            start_lines = tuple(first.transcript(seat)) if first.log is not None else ()
             self._past = (start, steps, start_lines, tuple(unknown_then))
         self._worked = None  # see `_settled`
         # the whole game as the seat read it, for worlds played again from the start (`_from_start`)
@@ -608,7 +609,7 @@ class SeatView:
                         w.rng = rng.getrandbits(64)  # (chance of its own from here, as in the copies kept behind)
                         cp = w.checkpoint
                         while cp:  # (made by this replay: nothing else holds them)
-                            cp[1].rng = w.rng
+                            kept(cp).rng = w.rng  # (copies: its chance was a source, not a seed)
                             cp = cp[3]
                         w.seed = w.stacks = w.draws = None
                         if not history:
