@@ -150,7 +150,7 @@ SWITCHED = list(dict.fromkeys([*Optimisations.each_off(), ALL_OFF]))
 @pytest.mark.parametrize("optimisations", SWITCHED, ids=lambda o: "off-" + "-".join(o.names_off()))
 @pytest.mark.parametrize("path", sorted(FAST))
 def test_native_games_with_optimisations_switched_off(path, optimisations):
-    _same_games(path, FAST[path], optimisations)
+    _same_games(path, FAST[path], optimisations=optimisations)
 
 
 @pytest.mark.slow
