@@ -33,10 +33,11 @@ from typing import TYPE_CHECKING, Optional
 
 from ..lang.types import TEXT
 from . import among, at_once, facts
+from . import past as past_module
 from .actions import Pending, alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
 from .log import CARD_REF, CARD_REF_RE, MARK_END
-from .past import NO_START, UNSEEN, Worlds, mend_plan, past_steps, place_of, record, round_steps  # noqa: F401  (`view.record`: the engines call it)
+from .past import NO_START, UNSEEN, Replay, Worlds, drop_after, mend_plan, past_steps, place_of, record, redraw_at, round_steps, shown_mends  # noqa: F401  (`view.record`: the engines call it)
 
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
     from .seat_table import Table
@@ -161,6 +162,52 @@ def text_slots(program) -> tuple:
     return slots
 
 
+def _unlike(got: Optional[tuple], want: tuple) -> Optional[tuple]:
+    """None when a world's past as the seat reads it (`past_steps`) is the seat's; else the indices
+    of the steps that differ (all, when it has none)."""
+    if got == want:
+        return None
+    if got is None or len(got[0]) != len(want[0]):
+        return tuple(range(len(want[0])))
+    return tuple(j for j, (x, y) in enumerate(zip(got[0], want[0])) if x != y)
+
+
+def _afresh(plan: list, bounds: list, kept: list, tried: dict) -> tuple:
+    """(the plan and bounds of a world dealt afresh from the last round's first decision `kept`, or
+    from the start, 0): what chance gave before it stays (see `SeatView._from_start`)."""
+    at = kept[-1][1].rng.at if kept else 0
+    drop_after(at, kept, tried)
+    return plan[:at], bounds[:at], 0
+
+
+def _patch(w, x: int, y: Optional[int], bit: int, rng: random.Random) -> Optional[int]:
+    """Cards `x` and `y` (None: one lying in another zone), neither known to the seat of `bit`,
+    exchanged in the last shuffle of the world's chance (`past.Worlds`) that held both, and in the
+    world `w` as it stands, its pending actions worked out again (see `SeatView._from_start`): the
+    index of that shuffle, None where none held both (nothing changed)."""
+    known, loc = w.known, w.loc
+    if known[x] & bit or y is not None and known[y] & bit:
+        return None
+    plan = w.rng.played
+    for k in range(w.rng.at - 1, -1, -1):
+        order = plan[k]
+        if type(order) is list and x in order and (y is None or y in order):
+            if y is None:
+                free = [c for c in order if loc[c] != loc[x] and not known[c] & bit]
+                if not free:
+                    return None
+                y = free[int(rng.random() * len(free))]
+            i, j = order.index(x), order.index(y)
+            order[i], order[j] = y, x
+            _exchange(w, x, y)
+            try:
+                _repend(w)
+            except RuleError:  # (no legal action left him: this world stops here, played again)
+                w.pending = w.pending._replace(legal=())
+            return k
+    return None
+
+
 def _exchange(s, a: int, b: int) -> None:
     """In place: cards `a` and `b` trade places; what belongs to each place stays there."""
     if a == b:
@@ -193,7 +240,7 @@ def place_text(program, s, card: int, where: bool = True) -> str:
     return f"a card from {zone}, {i + 1} of {len(s.zones[z])}" if where else f"a card from {zone}"
 
 
-def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
+def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None, stale: Optional[list] = None):
     """A copy of `state` with `unknown` dealt in the fixed order, no log, history or chance of its own:
     the unknown cards in the order of their places (`placed`, if known) get the unknown ids in
     increasing order.
@@ -240,13 +287,13 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
     if state.game.program.at_once:  # the picks others made at once: the first legal action of each
         at_once.mask_picks(s, seat, lambda legal: legal[0])
         _forget_picks_played(s)
-    _forget_chosen_cards(s, seat)
+    _forget_chosen_cards(s, seat, state.v if stale is None else stale, state.v)
     if s.pending is not None and s.pending.player != seat:
         s.pending = s.pending._replace(legal=())
     return s
 
 
-def _forget_chosen_cards(s, seat: int) -> None:
+def _forget_chosen_cards(s, seat: int, stale: list, now: list) -> None:
     """In place: a choice's card variable (`a card c from …`) that holds a card the seat does not
     know is emptied. It outlives its alternative's body in the state, and the card it names may
     since have been shuffled into a pile (the card a player discarded face down, now somewhere in
@@ -255,14 +302,34 @@ def _forget_chosen_cards(s, seat: int) -> None:
     The same holds of a set of cards (`a set cs of … from …`) and of the source it was chosen
     from, kept beside it: a tuple in the order of places the seat did not see, with a card it saw
     played among cards it does not know, would pin where that card lay. Such a tuple is emptied,
-    except the source of the choice the seat itself is making now (its own cards: it decodes it)."""
+    except the source of the choice the seat itself is making now (its own cards: it decodes it).
+    A card variable that holds a card the seat knows but not every seat does is emptied too: the
+    seat may have come to know the card later (the discarded card drawn from the new talon), and
+    the variable would tell it which card was chosen, which it did not see (found by worlds played
+    again from the start across a reshuffle, issue 26). So is a local (`let`, a loop's variable)
+    that names a card the seat does not know and holds what it held at the round's first decision
+    (`stale`, the real state's values there; `now`, its values now): set in an earlier round, the
+    card it names was shuffled since, and where it lies no seat saw."""
     v, known = s.v, s.known
     program = s.game.program
     cards, sets = chosen_card_slots(program)
+    # (across chance only: `past.CHANCE_PAST`)
+    everyone = (1 << program.n) - 1 if past_module.CHANCE_PAST else 1 << seat
     for slot in cards:
         c = v[slot]
-        if c is not None and not known[c] >> seat & 1:
+        if c is not None and known[c] & everyone != everyone:
             v[slot] = None
+    bit = 1 << seat
+    one, many = local_card_slots(program) if past_module.CHANCE_PAST else ((), ())
+    for slot in one:
+        c = v[slot]
+        if c is not None and stale[slot] == now[slot] and not known[c] & bit:
+            v[slot] = None
+    for slot in many:
+        held = v[slot]
+        if held and type(held) is tuple and stale[slot] == now[slot] and \
+                not all(type(c) is int and known[c] & bit for c in held):
+            v[slot] = ()
     pending = s.pending
     keep = set()
     if pending is not None and pending.player == seat:
@@ -271,6 +338,24 @@ def _forget_chosen_cards(s, seat: int) -> None:
         held = v[slot]
         if held and slot not in keep and not all(known[c] >> seat & 1 for c in held):
             v[slot] = ()
+
+
+_LOCAL_SLOTS: dict = {}  # program -> the slots of its local card values (`let`, loops)
+
+
+def local_card_slots(program) -> tuple:
+    """(the slots of the local values that hold a card, those that hold cards): `let` and loop
+    variables, which the program sets where it reads them, not the declared variables."""
+    slots = _LOCAL_SLOTS.get(program)
+    if slots is None:
+        layout = program.layout
+        chosen = set(chosen_card_slots(program)[0]) | set(chosen_card_slots(program)[1])
+        slots = (tuple(x for x in program.card_slots if x not in set(layout.card_slots) and x not in chosen),
+                 tuple(x for x in program.cards_slots if x not in set(layout.cards_slots) and x not in chosen))
+        if len(_LOCAL_SLOTS) > 256:
+            _LOCAL_SLOTS.clear()
+        _LOCAL_SLOTS[program] = slots
+    return slots
 
 
 _CHOSEN_SLOTS: dict = {}  # program -> the slots of its choices' card variables, and of its sets'
@@ -374,7 +459,8 @@ class SeatView:
         placed = [c for pile in state.zones for c in pile if not known[c] & bit]  # (every card has a place)
         unknown = sorted(placed)
         self._unknown = tuple(unknown)
-        self._canon = _canonical(state, unknown, seat, placed)
+        cp = state.checkpoint  # (the locals as the round's first decision held them: see `_forget_chosen_cards`)
+        self._canon = _canonical(state, unknown, seat, placed, cp[1].v if cp and cp[0] == state.round else None)
         self._lines = tuple(state.transcript(seat)) if state.log is not None else ()
         self._past = None
         cp = state.checkpoint
@@ -539,42 +625,72 @@ class SeatView:
         return s, self._past is None and not whole
 
     def _from_start(self, rng: random.Random, history: bool, tries: int = WHOLE_TRIES) -> Optional[object]:
-        """A world played again from the game's start that fits the whole past, or None after `tries`.
+        """A world played again from the game's start that fits the whole past, or None after `tries`
+        tries that got no further.
 
         The game starts again with a chance of the world's own (`Worlds`: each shuffle a random
-        order), every action of the past is played again as the seat read it, by the seat that took
-        it (`past_steps`), and the world is kept if at each round's first decision the seat's cards
-        lay as it saw them, it reads the same transcript and it stands where the seat stands
-        (`_fits`). What a deal made true (a pair laid down, hearts put aside) then holds in it,
-        which a deal of the present alone does not see. A world that does not fit is mended in its
-        shuffles (`past.mend_plan`): a card the seat saw in a place, or saw chosen, that lies elsewhere is
-        exchanged, in the last shuffle that held both, with the card lying there (or one the chooser
-        could choose); a draw that gave another seat the turn is drawn again; else two cards it does
-        not know are exchanged. Mended `MENDS` times without getting further, it is dealt afresh."""
+        order, each draw a random index), every action of the past is played again as the seat read
+        it, by the seat that took it (`past_steps`), and the world is kept if at each round's first
+        decision the seat's cards lay as it saw them, it reads the same transcript and it stands
+        where the seat stands (`_fits`). What a deal made true (a pair laid down, hearts put aside)
+        then holds in it, which a deal of the present alone does not see. Chance met between
+        decisions is drawn again, to fit what the seat saw of it: a step after which another seat is
+        to decide than the seat saw decide, or which writes lines the seat did not read, draws its
+        `random(…)` again, a value not tried there yet (the world goes on from that step's round's
+        first decision, kept: `kept`); a shuffle is mended (`past.mend_plan`): a card the seat saw in
+        a place, or saw chosen, that lies elsewhere is exchanged, in the last shuffle that held both,
+        with the card lying there (or one the chooser could choose), else two cards it does not know
+        are exchanged, and the world goes on from the last round's first decision before that
+        shuffle. Mended `MENDS` times without getting further, it is dealt afresh."""
         program = self.game.program
+        seat = self.seat
         lines = list(self._lines)
-        bit = 1 << self.seat
+        bit = 1 << seat
         c = self._canon
         steps, marks = self._whole
         marks = {k: (seen, sizes) for k, seen, sizes in marks}
         plan: list = []
-        best, stalled = -1, 0
-        for _ in range(tries):
-            chance = Worlds(rng, plan)
-            w = None
-            ended = False
+        bounds: list = []  # (how many items each draw of `plan` picked among; None for a shuffle)
+        kept: list = []  # (step index, the world there, `patched` there): the rounds' first decisions passed
+        tried: dict = {}  # plan index of a draw -> the values drawn there in vain
+        picks: dict = {}  # step index -> where among its legal actions a step the seat did not see took
+        best, stalled, left = -1, 0, tries
+        for _ in range(tries * (len(marks) + 1) + 2 * len(steps)):  # (tries a round, and the draws drawn again)
+            w = chance = None
+            ended = deaf = False
             misplaced: list = []
             extra: set = set()
+            last = redraw = None  # (the plan positions of the chance of the step played last, of the step that misfit)
+            patched = upto = None  # (the first shuffle this world exchanged two cards in, going on; see `mend_plan`)
             k = -1
             try:
-                w = self.game.new_initial_state(chance=chance, log=bool(lines))  # (no log: none to read again)
-                if not history:
-                    w.checkpoint = False
-                for k, (player, step) in enumerate(steps):
-                    if w.terminal or w.pending.player != player:
-                        if any(type(x) is int for x in chance.played):  # (a draw that went otherwise)
-                            chance.played = [x if type(x) is list else None for x in chance.played]
+                if kept:
+                    k0, there, patched = kept[-1]
+                    at = there.rng.at
+                    w = there.clone()
+                    w.rng = chance = Worlds(rng, plan, plan[:at], bounds[:at], at, w.log, there.rng.heard[:at])
+                    heard = len(w.log) if lines else 0
+                    last = (at, at)
+                else:
+                    k0 = 0
+                    log = [] if lines else None  # (no log: none to read again)
+                    chance = Worlds(rng, plan, log=log)
+                    w = self.game.new_initial_state(chance=chance, log=log if lines else False)
+                    if not history:
+                        w.checkpoint = False
+                    last = (0, w.rng.at)
+                    heard = len(w.log) if lines else 0
+                    if lines[:heard] != w.transcript(seat):
+                        redraw = last
+                        misplaced, entry = shown_mends(w, 0, lines, bit)  # (cards shown otherwise: mended)
+                        if misplaced:
+                            upto = w.rng.before_line(entry)
+                        else:
+                            deaf = True  # (the lines are read again as a whole at the end)
+                for k in range(k0, len(steps)):
+                    if misplaced:  # (the deal showed other cards than the seat saw)
                         break
+                    player, step = steps[k]
                     mark = marks.get(k)
                     if mark is not None:
                         seen, sizes = mark
@@ -585,7 +701,12 @@ class SeatView:
                             extra = {x for z, pile in enumerate(zones) if len(pile) > sizes[z] for x in pile
                                      if not c.known[x] & bit}
                             break
-                    a = self._step_in(w, step, rng)
+                    if w.terminal or w.pending.player != player:  # (the last step, or its chance, went otherwise)
+                        redraw = last
+                        break
+                    if mark is not None and (not kept or k > kept[-1][0]):  # (a round's first decision that fits: go on from it)
+                        kept.append((k, w.clone(), patched))
+                    a = self._step_in(w, step, rng, picks, k)
                     if a is None or a not in w.pending.legal:
                         alts = program.chooses[w.pending.choice].alts
                         if a is not None and alt_of(a) < len(alts) and alts[alt_of(a)].kind == "card":
@@ -594,36 +715,94 @@ class SeatView:
                             if mates:
                                 mate = mates[int(rng.random() * len(mates))]
                                 if w.loc[value_of(a)] == w.loc[mate]:  # (there, but barred by another: that one goes)
-                                    misplaced.append((mate, None))
+                                    pair = (mate, None)
                                 else:
-                                    misplaced.append((value_of(a), mate))
+                                    pair = (value_of(a), mate)
+                                at = _patch(w, pair[0], pair[1], bit, rng)
+                                if at is None:
+                                    misplaced.append(pair)
+                                else:  # (exchanged in the shuffle and in this world, which goes on to find the next
+                                    # misfit: it is played again from before that shuffle to be kept)
+                                    patched = at if patched is None else min(patched, at)
+                                    if a in w.pending.legal:
+                                        last = (w.rng.at, w.rng.at)
+                                        program.resume(w, a)
+                                        last = (last[0], w.rng.at)
+                                        continue
                         break
+                    before = w.rng.at
+                    last = (before, before)
                     program.resume(w, a)
+                    last = (before, w.rng.at)
+                    if lines and not deaf:  # (the lines this step wrote, as the seat read them)
+                        new = w.transcript(seat, heard)
+                        if new != lines[heard:heard + len(new)]:
+                            if any(w.rng.bounds[i] is not None for i in range(*last)):
+                                redraw = last  # (its draw went otherwise: drawn again at once)
+                                break
+                            misplaced, entry = shown_mends(w, heard, lines, bit)  # (cards shown otherwise: mended)
+                            if misplaced:  # (in a shuffle met before that line)
+                                upto = w.rng.before_line(entry)
+                                break
+                            deaf = True  # (else read again at the end, as a whole, and the deal mended)
+                        heard += len(new)
                 else:
                     ended = True
                     k = len(steps)
-                    if (not lines or w.transcript(self.seat) == lines) and self._fits(w):
-                        w.rng = rng.getrandbits(64)  # (chance of its own from here, as in the copies kept behind)
-                        cp = w.checkpoint
-                        while cp:  # (made by this replay: nothing else holds them)
-                            cp[1].rng = w.rng
+                    if patched is not None:  # (played again, mended, from before the first shuffle exchanged)
+                        misplaced = []
+                    elif (not lines or w.transcript(seat) == lines) and self._fits(w):
+                        final = rng.getrandbits(64)  # (chance of its own from here)
+                        outcomes = tuple(w.rng.played[:w.rng.at])
+                        chance, w.rng = w.rng, final
+                        cp, was = w.checkpoint, []
+                        while cp:  # (made by this replay; each plays its round again)
+                            if cp[1] is not None and type(cp[1].rng) is Worlds:
+                                was.append((cp[1], cp[1].rng))
+                                cp[1].rng = Replay.at_event(outcomes, cp[1].rng.at, final)
                             cp = cp[3]
-                        w.seed = w.stacks = w.draws = None
-                        if not history:
-                            w.log, w.fresh, w.rounds_at = None, Events(0), None
-                        return w
+                        unlike = _unlike(past_steps(w, seat), self._whole) if history else None
+                        if unlike is None:  # (its own past reads as the seat's: a twin the seat cannot tell apart)
+                            w.seed = w.stacks = w.draws = None
+                            if not history:
+                                w.log, w.fresh, w.rounds_at = None, Events(0), None
+                            return w
+                        for snap, worlds in was:  # (the worlds kept share them: as they were)
+                            snap.rng = worlds
+                        w.rng = chance
+                        for j in unlike:  # (a pick the seat did not see that this world shows it: another)
+                            picks.pop(j, None)
+                    elif not misplaced:
+                        redraw = last  # (the last step's draw, if any, may be what does not fit)
             except RuleError:
-                pass
-            plan = chance.played
+                if w is not None and type(w.rng) is Worlds and last is not None:
+                    redraw = (last[0], w.rng.at)  # (a step that erred: its draws, if any)
+            if chance is None:  # (no world could be started)
+                return None
+            plan, bounds = chance.played, chance.bounds
             if not plan:
                 return None
-            if k > best:
-                best, stalled = k, 0
-            else:
+            further = k > best
+            if further:  # (a try that gets further costs no try)
+                best, stalled, left = k, 0, tries
+            d = redraw_at(redraw, plan, bounds, tried)
+            if d is not None:  # (a draw tried again, another value: no mend)
+                plan, bounds = plan[:d] + [frozenset(tried[d])], bounds[:d]
+                drop_after(d, kept, tried)
+                continue
+            if not further:
                 stalled += 1
-                if stalled >= MENDS:  # (mended that often in vain: a fresh deal)
-                    plan, best, stalled = [], -1, 0
+                left -= 1
+                if left <= 0:
+                    break
+                if stalled >= MENDS:  # (mended that often in vain: dealt afresh from the last round's first decision)
+                    plan, bounds, stalled = _afresh(plan, bounds, kept, tried)
+                    picks.clear()
                     continue
+            if patched is not None:  # (cards exchanged as it went: played again, mended, from before them)
+                first = mend_plan(plan, misplaced, extra, c.known, bit, rng) if misplaced else None
+                drop_after(patched if first is None else min(patched, first), kept, tried)
+                continue
             if ended:  # (each card the seat knows that lies elsewhere, and the card in its place, if any)
                 for cz, wz in zip(c.zones, w.zones):
                     for i, b in enumerate(cz):
@@ -632,23 +811,39 @@ class SeatView:
             if ended:  # (a card the seat does not know in a zone fuller than the seat's: one that went elsewhere)
                 extra = {x for cz, wz in zip(c.zones, w.zones) if len(wz) > len(cz) for x in wz
                          if not c.known[x] & bit}
-            if not mend_plan(plan, misplaced, extra, c.known, bit, rng):
-                plan, best, stalled = [], -1, 0
+            first = mend_plan(plan, misplaced, extra, c.known, bit, rng, upto)
+            if first is None:
+                plan, bounds, stalled = _afresh(plan, bounds, kept, tried)
+                picks.clear()
+            else:
+                drop_after(first, kept, tried)
         return None
 
     @staticmethod
-    def _step_in(w, step, rng: random.Random) -> Optional[int]:
-        """The action of `w` that is the past's `step` (see `round_steps`), None if it has none."""
+    def _step_in(w, step, rng: random.Random, picks: Optional[dict] = None, k: int = -1) -> Optional[int]:
+        """The action of `w` that is the past's `step` (see `round_steps`), None if it has none. A
+        step the seat did not see (a pick made at once, another seat's card of a zone) is any legal
+        one: with `picks`, the one at the same place among them as the `k`-th step took the last
+        time, so that a world mended in its shuffles takes the card mended into that place."""
         if step == at_once.SECRET_STEP:  # a pick the seat has not learnt: any legal one
             legal = w.pending.legal
-            return legal[int(rng.random() * len(legal))]
-        if type(step) is int:
+        elif type(step) is int:
             return step
-        if step[0] == UNSEEN:  # any card of that zone, that way
+        elif step[0] == UNSEEN:  # any card of that zone, that way
             loc = w.loc
             legal = [x for x in w.pending.legal if with_value(x, 0) == step[2]
                      and loc[value_of(x)] == step[3]] if w.pending.choice == step[1] else []
-            return legal[int(rng.random() * len(legal))] if legal else None
+        else:
+            legal = None
+        if legal is not None:
+            if not legal:
+                return None
+            i = picks.get(k) if picks is not None else None
+            if i is None or i >= len(legal):
+                i = int(rng.random() * len(legal))
+                if picks is not None:
+                    picks[k] = i
+            return legal[i]
         if step[2] < len(w.zones[step[1]]):
             return with_value(step[0], w.zones[step[1]][step[2]])
         return None
