@@ -319,7 +319,7 @@ class Game:
         st.rng = random.Random(seed).getrandbits(64) if chance is None else chance
         st.stacks = _stacks(self.deck, stack) if stack else None
         st.draws = (0, tuple(draws)) if draws else None
-        st.log = log if type(log) is list else [] if log else None  # (a list: the log to write, `SeatView._from_start`)
+        st.log = log if type(log) is list else [] if log else None  # (a list: the log to write, `whole_past.from_start`)
         st.checkpoint = None
         st.quiet = False
         try:

@@ -19,11 +19,10 @@ UNSEEN = "unseen"  # a round step: another seat's card taken from a zone whose p
 NO_START = (-1, None, 0, None)  # the checkpoint of a world whose past is kept from its round's first decision only
 MAX_PAST_ROUNDS = 64  # rounds' first decisions kept chained for worlds played from the start (`record`)
 # Whether the chain goes on across chance (a shuffle or a draw between two rounds' first decisions),
-# so that worlds fit the whole past after chance too. Off: the worlds played again from the start
-# across chance differ from the real game in what the views still read of the real course (a
-# choice's card variable, a local naming a card the seat came to know later: see
-# `view._forget_chosen_cards`), and `tests/test_leaks.py` tells such twins apart (docs/knowledge.md).
-CHANCE_PAST = False
+# so that worlds fit the whole past after chance too (docs/knowledge.md, "Worlds that fit the whole
+# past, across chance"). Off: chance met since the game's first decision cuts the chain, and the
+# worlds fit the round's past only (as before issue 26's last part; `bench_view_past.py` measures both).
+CHANCE_PAST = True
 
 
 def place_of(s, card: int) -> tuple:
@@ -70,7 +69,7 @@ def past_steps(st, seat: int) -> Optional[tuple]:
     action, the cards the seat knew then, each (zone, position, card), and how many cards each zone
     held). Each round is replayed with the chance its copy kept, so the shuffles and draws met since
     the game's first decision come out as they did; none of their outcomes is in the answer (a
-    world draws them again to fit what the seat saw: `SeatView._from_start`). None where a round's
+    world draws them again to fit what the seat saw: `whole_past.from_start`). None where a round's
     first decision was not kept (a state made without its past, a determinized copy, a game of more
     than `MAX_PAST_ROUNDS` rounds), a round cannot be replayed (a rule stops it), or its copy's
     chance holds no outcome for a replay (`rng.NoOutcome`: OpenSpiel's script of one step)."""
@@ -178,7 +177,7 @@ def _saw(w, card: int, bit: int, logged: int) -> bool:
 
 
 class Worlds:
-    """The chance of a world played again from the start (`SeatView._from_start`), at its `at`-th
+    """The chance of a world played again from the start (`whole_past.from_start`), at its `at`-th
     chance event: each shuffle puts its pile in the order `plan` holds for it, if it holds those
     cards, else in a random order, and each `random(…)` draw gives what `plan` holds for it, if it
     is in range, else a random index (one not in the set `plan` holds there: the values tried in vain,
@@ -202,9 +201,10 @@ class Worlds:
         self.heard: list = [0] * len(self.played) if heard is None else heard
 
     def _next(self, got, bound) -> "Worlds":
-        k = self.at
-        del self.played[k:], self.bounds[k:], self.heard[k:]
-        self.played.append(got)
+        k, played = self.at, self.played
+        if len(played) > k:  # (a copy played on from an earlier place: what came after is gone)
+            del played[k:], self.bounds[k:], self.heard[k:]
+        played.append(got)
         self.bounds.append(bound)
         self.heard.append(len(self.log) if self.log is not None else 0)
         nxt = Worlds.__new__(Worlds)
@@ -242,7 +242,7 @@ class Worlds:
 
 
 class Replay:
-    """The chance of a world's round replayed (`past_steps` of a world `SeatView._from_start` made):
+    """The chance of a world's round replayed (`past_steps` of a world `whole_past.from_start` made):
     the outcomes the world drew, from the `at`-th, then the seed `then`, the world's own chance
     from there on. What the rounds' first decisions kept behind such a world hold, so that each
     round plays again as it was played. (A chance source: see `runtime/rng.py`.)"""
@@ -277,7 +277,7 @@ def shown_mends(w, heard: int, lines: list, bit: int) -> tuple:
     """[(card, card)] to exchange in a world's chance when the log lines `w` wrote from entry `heard`
     on are not those the seat read (`lines` from the same place): where a line says the same but
     for the cards it names, each card the seat read there (by its label) and the card the world
-    named in its place (see `SeatView._from_start`: a card shown at a showdown, then shuffled away),
+    named in its place (see `whole_past.from_start`: a card shown at a showdown, then shuffled away),
     and the index of the first entry that names one; [] where the lines differ otherwise."""
     deck = w.game.deck
     out = []
@@ -285,20 +285,14 @@ def shown_mends(w, heard: int, lines: list, bit: int) -> tuple:
     for e, ((text, cards, _), line) in enumerate(zip(w.log[heard:], lines[heard:]), heard):
         if not cards or SECRET_OPEN in text:
             continue
-        parts = MARK_RE.split(text)  # (text, index, place, text, index, place, …, text)
-        pattern = "".join(re.escape(part) if j % 3 == 0 else "(.+?)" if j % 3 == 1 else ""
-                          for j, part in enumerate(parts) if part is not None or j % 3 == 1)
-        got = re.fullmatch(pattern, line)
+        pattern, marks = _line_pattern(text)
+        got = pattern.fullmatch(line)
         if got is None:
             continue
-        for label, i in zip(got.groups(), parts[1::3]):
-            x = cards[int(i)]
-            if deck.label_of(x) == label:
-                continue
+        for label, i in zip(got.groups(), marks):
+            x = cards[i]
             if named is None:
-                named = {}
-                for c in range(len(w.known)):
-                    named.setdefault(deck.label_of(c), []).append(c)
+                named = _labels(deck)
             want = named.get(label)
             if want and x not in want:
                 out.append((want[0], x))
@@ -306,9 +300,42 @@ def shown_mends(w, heard: int, lines: list, bit: int) -> tuple:
     return out, first
 
 
+_PATTERNS: dict = {}  # a log entry's text -> (the pattern of its lines, the index of each card it names)
+_LABELS: dict = {}  # id of a deck -> (the deck, {label: the cards of that label})
+
+
+def _line_pattern(text: str) -> tuple:
+    """(a pattern a line of the log entry `text` matches whatever cards it names, one group a card;
+    the index in the entry's cards of each), made once a text (`shown_mends` meets the same few)."""
+    got = _PATTERNS.get(text)
+    if got is None:
+        parts = MARK_RE.split(text)  # (text, index, place, text, index, place, …, text)
+        pattern = "".join(re.escape(part) if j % 3 == 0 else "(.+?)" if j % 3 == 1 else ""
+                          for j, part in enumerate(parts) if part is not None or j % 3 == 1)
+        got = (re.compile(pattern), tuple(int(i) for i in parts[1::3]))
+        if len(_PATTERNS) > 4096:
+            _PATTERNS.clear()
+        _PATTERNS[text] = got
+    return got
+
+
+def _labels(deck) -> dict:
+    """{the label players read (`Deck.label_of`): the cards of the deck that bear it}, made once a deck."""
+    held = _LABELS.get(id(deck))
+    if held is not None and held[0] is deck:
+        return held[1]
+    got: dict = {}
+    for c in range(deck.size):
+        got.setdefault(deck.label_of(c), []).append(c)
+    if len(_LABELS) > 64:
+        _LABELS.clear()
+    _LABELS[id(deck)] = (deck, got)  # (by identity: a deck's fields are lists; kept, so its id is not another's)
+    return got
+
+
 def redraw_at(span: Optional[tuple], plan: list, bounds: list, tried: dict) -> Optional[int]:
     """The index in `plan` of the draw a world draws again when the step whose chance is `span`
-    (its first and last plan index) did not fit what the seat saw (see `SeatView._from_start`):
+    (its first and last plan index) did not fit what the seat saw (see `whole_past.from_start`):
     the step's last draw with a value not tried there yet (each value drawn in vain is kept in
     `tried`; one that has tried every value is forgotten, and the draw before it is tried again),
     None when it drew nothing left to try."""
@@ -336,7 +363,7 @@ def drop_after(first: int, kept: list, tried: dict) -> None:
 
 def mend_plan(plan: list, misplaced: list, extra: set, known: list, bit: int, rng: random.Random,
               upto: Optional[int] = None) -> Optional[int]:
-    """In place: the shuffles of `plan` changed for another try (see `SeatView._from_start`):
+    """In place: the shuffles of `plan` changed for another try (see `whole_past.from_start`):
     each (card the seat knows, card lying in its place, or None) of `misplaced` exchanged in the last
     shuffle that held both (with None, with a card of `extra`, the cards the seat does not know in
     zones fuller than it sees them, or any it does not know), or, with none, one of `extra` (or any

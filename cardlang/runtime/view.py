@@ -21,7 +21,7 @@ shuffle or a random draw since its first decision gives another outcome in the c
 the plain one: the unknown cards dealt into their places, blind to how the others played.
 
 Where no shuffle or draw was met since the game's first decision, `determinize` first plays the
-whole game again from its start (`SeatView._from_start`: the game's first decisions are kept
+whole game again from its start (`whole_past.from_start`: the game's first decisions are kept
 chained behind `checkpoint`, `past_steps` reads every action as the seat read it), so that the
 worlds fit what the deal made true too (issue 26, finding 8; docs/simulation.md, step 0).
 """
@@ -31,13 +31,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Optional
 
-from ..lang.types import TEXT
 from . import among, at_once, facts
 from . import past as past_module
-from .actions import Pending, alt_of, value_of, with_value
+from .actions import alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
-from .log import CARD_REF, CARD_REF_RE, MARK_END
-from .past import NO_START, UNSEEN, Replay, Worlds, drop_after, mend_plan, past_steps, place_of, record, redraw_at, round_steps, shown_mends  # noqa: F401  (`view.record`: the engines call it)
+from .past import NO_START, UNSEEN, past_steps, place_of, record, round_steps  # noqa: F401  (`view.record`: the engines call it)
+from .places import exchange as _exchange, follow as _follow
+from .whole_past import from_start
 
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
     from .seat_table import Table
@@ -45,7 +45,6 @@ if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` s
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
 WHOLE_TRIES = 24  # games played again from the start before `determinize` falls back to the round's past
-MENDS = 5  # tries of a world played from the start before it is dealt afresh
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
 
 
@@ -120,116 +119,6 @@ def _deal_tracked(s, seat: int, placed: list, unknown: list, tracked: tuple, rng
     return dealt
 
 
-def _follow(s, moved: dict) -> None:
-    """What belongs to a place follows the card now there (`moved`: old card -> new card): card
-    values held in variables, card ids in pending actions."""
-    program = s.game.program
-    v = s.v
-    get = moved.get
-    for slot in program.card_slots:
-        c = v[slot]
-        if c in moved:
-            v[slot] = moved[c]
-    for slot in program.cards_slots:
-        if v[slot]:
-            v[slot] = tuple([get(c, c) for c in v[slot]])
-    for slot in text_slots(program):  # a text quoting a card names the card now in its place
-        t = v[slot]
-        if type(t) is str and CARD_REF in t:
-            v[slot] = CARD_REF_RE.sub(lambda m: f"{CARD_REF}{get(int(m.group(1)), int(m.group(1)))}{MARK_END}", t)
-    if s.pending is not None:
-        index, player, legal = s.pending
-        alts = program.chooses[index].alts
-        s.pending = Pending(index, player, tuple([a if alts[alt_of(a)].kind != "card"
-                                                  else with_value(a, get(value_of(a), value_of(a))) for a in legal]))
-
-
-_TEXT_SLOTS: dict = {}  # program -> the slots of its text variables
-
-
-def text_slots(program) -> tuple:
-    """The slots of the variables of type text (every player's, every team's), whose values may quote
-    cards (`log.CARD_REF`): what `_follow` deals again with the cards they name."""
-    slots = _TEXT_SLOTS.get(program)
-    if slots is None:
-        widths = ((program.var_slots, 1), (program.pvar_slots, program.n),
-                  (getattr(program, "tvar_slots", {}), len(getattr(program, "teams", ()) or ())))
-        slots = tuple(s + i for table, width in widths for s, t in table.values() if t == TEXT
-                      for i in range(width))
-        if len(_TEXT_SLOTS) > 256:
-            _TEXT_SLOTS.clear()
-        _TEXT_SLOTS[program] = slots
-    return slots
-
-
-def _unlike(got: Optional[tuple], want: tuple) -> Optional[tuple]:
-    """None when a world's past as the seat reads it (`past_steps`) is the seat's; else the indices
-    of the steps that differ (all, when it has none)."""
-    if got == want:
-        return None
-    if got is None or len(got[0]) != len(want[0]):
-        return tuple(range(len(want[0])))
-    return tuple(j for j, (x, y) in enumerate(zip(got[0], want[0])) if x != y)
-
-
-def _afresh(plan: list, bounds: list, kept: list, tried: dict) -> tuple:
-    """(the plan and bounds of a world dealt afresh from the last round's first decision `kept`, or
-    from the start, 0): what chance gave before it stays (see `SeatView._from_start`)."""
-    at = kept[-1][1].rng.at if kept else 0
-    drop_after(at, kept, tried)
-    return plan[:at], bounds[:at], 0
-
-
-def _patch(w, x: int, y: Optional[int], bit: int, rng: random.Random) -> Optional[int]:
-    """Cards `x` and `y` (None: one lying in another zone), neither known to the seat of `bit`,
-    exchanged in the last shuffle of the world's chance (`past.Worlds`) that held both, and in the
-    world `w` as it stands, its pending actions worked out again (see `SeatView._from_start`): the
-    index of that shuffle, None where none held both (nothing changed)."""
-    known, loc = w.known, w.loc
-    if known[x] & bit or y is not None and known[y] & bit:
-        return None
-    plan = w.rng.played
-    for k in range(w.rng.at - 1, -1, -1):
-        order = plan[k]
-        if type(order) is list and x in order and (y is None or y in order):
-            if y is None:
-                free = [c for c in order if loc[c] != loc[x] and not known[c] & bit]
-                if not free:
-                    return None
-                y = free[int(rng.random() * len(free))]
-            i, j = order.index(x), order.index(y)
-            order[i], order[j] = y, x
-            _exchange(w, x, y)
-            try:
-                _repend(w)
-            except RuleError:  # (no legal action left him: this world stops here, played again)
-                w.pending = w.pending._replace(legal=())
-            return k
-    return None
-
-
-def _exchange(s, a: int, b: int) -> None:
-    """In place: cards `a` and `b` trade places; what belongs to each place stays there."""
-    if a == b:
-        return
-    za, zb = s.loc[a], s.loc[b]
-    ia, ib = s.zones[za].index(a), s.zones[zb].index(b)
-    s.zones[za][ia], s.zones[zb][ib] = b, a
-    s.loc[a], s.loc[b] = zb, za
-    s.known[a], s.known[b] = s.known[b], s.known[a]
-    if s.facts is not None:
-        s.facts[a], s.facts[b] = s.facts[b], s.facts[a]
-    if s.among is not None:
-        got = dict(s.among)
-        fa, fb = got.pop(a, 0), got.pop(b, 0)
-        if fb:
-            got[a] = fb
-        if fa:
-            got[b] = fa
-        s.among = got or None
-    _follow(s, {a: b, b: a})
-
-
 def place_text(program, s, card: int, where: bool = True) -> str:
     """`a card from P1's hand, 3 of 4`: a card by its place, as a seat that does not know it reads it
     (without `where`: `a card from P1's hand`, as a seat that does not see the hand's places reads it)."""
@@ -240,7 +129,7 @@ def place_text(program, s, card: int, where: bool = True) -> str:
     return f"a card from {zone}, {i + 1} of {len(s.zones[z])}" if where else f"a card from {zone}"
 
 
-def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None, stale: Optional[list] = None):
+def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
     """A copy of `state` with `unknown` dealt in the fixed order, no log, history or chance of its own:
     the unknown cards in the order of their places (`placed`, if known) get the unknown ids in
     increasing order.
@@ -287,13 +176,13 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None, s
     if state.game.program.at_once:  # the picks others made at once: the first legal action of each
         at_once.mask_picks(s, seat, lambda legal: legal[0])
         _forget_picks_played(s)
-    _forget_chosen_cards(s, seat, state.v if stale is None else stale, state.v)
+    _forget_chosen_cards(s, seat)
     if s.pending is not None and s.pending.player != seat:
         s.pending = s.pending._replace(legal=())
     return s
 
 
-def _forget_chosen_cards(s, seat: int, stale: list, now: list) -> None:
+def _forget_chosen_cards(s, seat: int) -> None:
     """In place: a choice's card variable (`a card c from …`) that holds a card the seat does not
     know is emptied. It outlives its alternative's body in the state, and the card it names may
     since have been shuffled into a pile (the card a player discarded face down, now somewhere in
@@ -306,10 +195,9 @@ def _forget_chosen_cards(s, seat: int, stale: list, now: list) -> None:
     A card variable that holds a card the seat knows but not every seat does is emptied too: the
     seat may have come to know the card later (the discarded card drawn from the new talon), and
     the variable would tell it which card was chosen, which it did not see (found by worlds played
-    again from the start across a reshuffle, issue 26). So is a local (`let`, a loop's variable)
-    that names a card the seat does not know and holds what it held at the round's first decision
-    (`stale`, the real state's values there; `now`, its values now): set in an earlier round, the
-    card it names was shuffled since, and where it lies no seat saw."""
+    again from the start across a reshuffle, issue 26). (A local set in an earlier round, which
+    would name a card shuffled since, is gone: a round starts with its locals empty,
+    `program.round_locals`.)"""
     v, known = s.v, s.known
     program = s.game.program
     cards, sets = chosen_card_slots(program)
@@ -319,17 +207,6 @@ def _forget_chosen_cards(s, seat: int, stale: list, now: list) -> None:
         c = v[slot]
         if c is not None and known[c] & everyone != everyone:
             v[slot] = None
-    bit = 1 << seat
-    one, many = local_card_slots(program) if past_module.CHANCE_PAST else ((), ())
-    for slot in one:
-        c = v[slot]
-        if c is not None and stale[slot] == now[slot] and not known[c] & bit:
-            v[slot] = None
-    for slot in many:
-        held = v[slot]
-        if held and type(held) is tuple and stale[slot] == now[slot] and \
-                not all(type(c) is int and known[c] & bit for c in held):
-            v[slot] = ()
     pending = s.pending
     keep = set()
     if pending is not None and pending.player == seat:
@@ -338,24 +215,6 @@ def _forget_chosen_cards(s, seat: int, stale: list, now: list) -> None:
         held = v[slot]
         if held and slot not in keep and not all(known[c] >> seat & 1 for c in held):
             v[slot] = ()
-
-
-_LOCAL_SLOTS: dict = {}  # program -> the slots of its local card values (`let`, loops)
-
-
-def local_card_slots(program) -> tuple:
-    """(the slots of the local values that hold a card, those that hold cards): `let` and loop
-    variables, which the program sets where it reads them, not the declared variables."""
-    slots = _LOCAL_SLOTS.get(program)
-    if slots is None:
-        layout = program.layout
-        chosen = set(chosen_card_slots(program)[0]) | set(chosen_card_slots(program)[1])
-        slots = (tuple(x for x in program.card_slots if x not in set(layout.card_slots) and x not in chosen),
-                 tuple(x for x in program.cards_slots if x not in set(layout.cards_slots) and x not in chosen))
-        if len(_LOCAL_SLOTS) > 256:
-            _LOCAL_SLOTS.clear()
-        _LOCAL_SLOTS[program] = slots
-    return slots
 
 
 _CHOSEN_SLOTS: dict = {}  # program -> the slots of its choices' card variables, and of its sets'
@@ -459,8 +318,7 @@ class SeatView:
         placed = [c for pile in state.zones for c in pile if not known[c] & bit]  # (every card has a place)
         unknown = sorted(placed)
         self._unknown = tuple(unknown)
-        cp = state.checkpoint  # (the locals as the round's first decision held them: see `_forget_chosen_cards`)
-        self._canon = _canonical(state, unknown, seat, placed, cp[1].v if cp and cp[0] == state.round else None)
+        self._canon = _canonical(state, unknown, seat, placed)
         self._lines = tuple(state.transcript(seat)) if state.log is not None else ()
         self._past = None
         cp = state.checkpoint
@@ -478,7 +336,7 @@ class SeatView:
             start_lines = tuple(cp[1].transcript(seat)) if cp[1].log is not None else ()
             self._past = (start, steps, start_lines, tuple(unknown_then))
         self._worked = None  # see `_settled`
-        # the whole game as the seat read it, for worlds played again from the start (`_from_start`)
+        # the whole game as the seat read it, for worlds played again from the start (`whole_past.from_start`)
         self._whole = past_steps(state, seat) if past and unknown else None
 
     def _settled(self):
@@ -592,14 +450,14 @@ class SeatView:
 
     def sample(self, rng: random.Random, consistent: bool = True, history: bool = False) -> tuple:
         """(a determinized state, whether it fits the past the view holds: the whole game's where
-        it holds it (`_from_start`), else the round's). With `history`, the state keeps a log (a
+        it holds it (`whole_past.from_start`), else the round's). With `history`, the state keeps a log (a
         world played from the start: its own; else this seat's transcript up to the round's first
         decision, then its own) and a checkpoint, so that a view of it can be taken again (the leak
         tests do). A world played from the start that fits nothing in `WHOLE_TRIES` gives way to one
         that fits the round's past, which is no fit of the whole past (False)."""
         whole = consistent and self._whole is not None
         if whole:
-            world = self._from_start(rng, history)
+            world = from_start(self, rng, history, WHOLE_TRIES)
             if world is not None:
                 return world, True
         if consistent and self._past is not None:
@@ -623,230 +481,6 @@ class SeatView:
             s.fresh = Events(MAX_EVENTS - len(s.log))
             s.checkpoint = NO_START
         return s, self._past is None and not whole
-
-    def _from_start(self, rng: random.Random, history: bool, tries: int = WHOLE_TRIES) -> Optional[object]:
-        """A world played again from the game's start that fits the whole past, or None after `tries`
-        tries that got no further.
-
-        The game starts again with a chance of the world's own (`Worlds`: each shuffle a random
-        order, each draw a random index), every action of the past is played again as the seat read
-        it, by the seat that took it (`past_steps`), and the world is kept if at each round's first
-        decision the seat's cards lay as it saw them, it reads the same transcript and it stands
-        where the seat stands (`_fits`). What a deal made true (a pair laid down, hearts put aside)
-        then holds in it, which a deal of the present alone does not see. Chance met between
-        decisions is drawn again, to fit what the seat saw of it: a step after which another seat is
-        to decide than the seat saw decide, or which writes lines the seat did not read, draws its
-        `random(…)` again, a value not tried there yet (the world goes on from that step's round's
-        first decision, kept: `kept`); a shuffle is mended (`past.mend_plan`): a card the seat saw in
-        a place, or saw chosen, that lies elsewhere is exchanged, in the last shuffle that held both,
-        with the card lying there (or one the chooser could choose), else two cards it does not know
-        are exchanged, and the world goes on from the last round's first decision before that
-        shuffle. Mended `MENDS` times without getting further, it is dealt afresh."""
-        program = self.game.program
-        seat = self.seat
-        lines = list(self._lines)
-        bit = 1 << seat
-        c = self._canon
-        steps, marks = self._whole
-        marks = {k: (seen, sizes) for k, seen, sizes in marks}
-        plan: list = []
-        bounds: list = []  # (how many items each draw of `plan` picked among; None for a shuffle)
-        kept: list = []  # (step index, the world there, `patched` there): the rounds' first decisions passed
-        tried: dict = {}  # plan index of a draw -> the values drawn there in vain
-        picks: dict = {}  # step index -> where among its legal actions a step the seat did not see took
-        best, stalled, left = -1, 0, tries
-        for _ in range(tries * (len(marks) + 1) + 2 * len(steps)):  # (tries a round, and the draws drawn again)
-            w = chance = None
-            ended = deaf = False
-            misplaced: list = []
-            extra: set = set()
-            last = redraw = None  # (the plan positions of the chance of the step played last, of the step that misfit)
-            patched = upto = None  # (the first shuffle this world exchanged two cards in, going on; see `mend_plan`)
-            k = -1
-            try:
-                if kept:
-                    k0, there, patched = kept[-1]
-                    at = there.rng.at
-                    w = there.clone()
-                    w.rng = chance = Worlds(rng, plan, plan[:at], bounds[:at], at, w.log, there.rng.heard[:at])
-                    heard = len(w.log) if lines else 0
-                    last = (at, at)
-                else:
-                    k0 = 0
-                    log = [] if lines else None  # (no log: none to read again)
-                    chance = Worlds(rng, plan, log=log)
-                    w = self.game.new_initial_state(chance=chance, log=log if lines else False)
-                    if not history:
-                        w.checkpoint = False
-                    last = (0, w.rng.at)
-                    heard = len(w.log) if lines else 0
-                    if lines[:heard] != w.transcript(seat):
-                        redraw = last
-                        misplaced, entry = shown_mends(w, 0, lines, bit)  # (cards shown otherwise: mended)
-                        if misplaced:
-                            upto = w.rng.before_line(entry)
-                        else:
-                            deaf = True  # (the lines are read again as a whole at the end)
-                for k in range(k0, len(steps)):
-                    if misplaced:  # (the deal showed other cards than the seat saw)
-                        break
-                    player, step = steps[k]
-                    mark = marks.get(k)
-                    if mark is not None:
-                        seen, sizes = mark
-                        zones = w.zones
-                        misplaced = [(x, zones[z][i] if i < len(zones[z]) else None)
-                                     for z, i, x in seen if i >= len(zones[z]) or zones[z][i] != x]
-                        if misplaced:  # (and the cards it did not know in zones fuller than it saw them)
-                            extra = {x for z, pile in enumerate(zones) if len(pile) > sizes[z] for x in pile
-                                     if not c.known[x] & bit}
-                            break
-                    if w.terminal or w.pending.player != player:  # (the last step, or its chance, went otherwise)
-                        redraw = last
-                        break
-                    if mark is not None and (not kept or k > kept[-1][0]):  # (a round's first decision that fits: go on from it)
-                        kept.append((k, w.clone(), patched))
-                    a = self._step_in(w, step, rng, picks, k)
-                    if a is None or a not in w.pending.legal:
-                        alts = program.chooses[w.pending.choice].alts
-                        if a is not None and alt_of(a) < len(alts) and alts[alt_of(a)].kind == "card":
-                            # (a card the seat saw chosen, not where the chooser takes from: one that is)
-                            mates = [value_of(x) for x in w.pending.legal if with_value(x, 0) == with_value(a, 0)]
-                            if mates:
-                                mate = mates[int(rng.random() * len(mates))]
-                                if w.loc[value_of(a)] == w.loc[mate]:  # (there, but barred by another: that one goes)
-                                    pair = (mate, None)
-                                else:
-                                    pair = (value_of(a), mate)
-                                at = _patch(w, pair[0], pair[1], bit, rng)
-                                if at is None:
-                                    misplaced.append(pair)
-                                else:  # (exchanged in the shuffle and in this world, which goes on to find the next
-                                    # misfit: it is played again from before that shuffle to be kept)
-                                    patched = at if patched is None else min(patched, at)
-                                    if a in w.pending.legal:
-                                        last = (w.rng.at, w.rng.at)
-                                        program.resume(w, a)
-                                        last = (last[0], w.rng.at)
-                                        continue
-                        break
-                    before = w.rng.at
-                    last = (before, before)
-                    program.resume(w, a)
-                    last = (before, w.rng.at)
-                    if lines and not deaf:  # (the lines this step wrote, as the seat read them)
-                        new = w.transcript(seat, heard)
-                        if new != lines[heard:heard + len(new)]:
-                            if any(w.rng.bounds[i] is not None for i in range(*last)):
-                                redraw = last  # (its draw went otherwise: drawn again at once)
-                                break
-                            misplaced, entry = shown_mends(w, heard, lines, bit)  # (cards shown otherwise: mended)
-                            if misplaced:  # (in a shuffle met before that line)
-                                upto = w.rng.before_line(entry)
-                                break
-                            deaf = True  # (else read again at the end, as a whole, and the deal mended)
-                        heard += len(new)
-                else:
-                    ended = True
-                    k = len(steps)
-                    if patched is not None:  # (played again, mended, from before the first shuffle exchanged)
-                        misplaced = []
-                    elif (not lines or w.transcript(seat) == lines) and self._fits(w):
-                        final = rng.getrandbits(64)  # (chance of its own from here)
-                        outcomes = tuple(w.rng.played[:w.rng.at])
-                        chance, w.rng = w.rng, final
-                        cp, was = w.checkpoint, []
-                        while cp:  # (made by this replay; each plays its round again)
-                            if cp[1] is not None and type(cp[1].rng) is Worlds:
-                                was.append((cp[1], cp[1].rng))
-                                cp[1].rng = Replay.at_event(outcomes, cp[1].rng.at, final)
-                            cp = cp[3]
-                        unlike = _unlike(past_steps(w, seat), self._whole) if history else None
-                        if unlike is None:  # (its own past reads as the seat's: a twin the seat cannot tell apart)
-                            w.seed = w.stacks = w.draws = None
-                            if not history:
-                                w.log, w.fresh, w.rounds_at = None, Events(0), None
-                            return w
-                        for snap, worlds in was:  # (the worlds kept share them: as they were)
-                            snap.rng = worlds
-                        w.rng = chance
-                        for j in unlike:  # (a pick the seat did not see that this world shows it: another)
-                            picks.pop(j, None)
-                    elif not misplaced:
-                        redraw = last  # (the last step's draw, if any, may be what does not fit)
-            except RuleError:
-                if w is not None and type(w.rng) is Worlds and last is not None:
-                    redraw = (last[0], w.rng.at)  # (a step that erred: its draws, if any)
-            if chance is None:  # (no world could be started)
-                return None
-            plan, bounds = chance.played, chance.bounds
-            if not plan:
-                return None
-            further = k > best
-            if further:  # (a try that gets further costs no try)
-                best, stalled, left = k, 0, tries
-            d = redraw_at(redraw, plan, bounds, tried)
-            if d is not None:  # (a draw tried again, another value: no mend)
-                plan, bounds = plan[:d] + [frozenset(tried[d])], bounds[:d]
-                drop_after(d, kept, tried)
-                continue
-            if not further:
-                stalled += 1
-                left -= 1
-                if left <= 0:
-                    break
-                if stalled >= MENDS:  # (mended that often in vain: dealt afresh from the last round's first decision)
-                    plan, bounds, stalled = _afresh(plan, bounds, kept, tried)
-                    picks.clear()
-                    continue
-            if patched is not None:  # (cards exchanged as it went: played again, mended, from before them)
-                first = mend_plan(plan, misplaced, extra, c.known, bit, rng) if misplaced else None
-                drop_after(patched if first is None else min(patched, first), kept, tried)
-                continue
-            if ended:  # (each card the seat knows that lies elsewhere, and the card in its place, if any)
-                for cz, wz in zip(c.zones, w.zones):
-                    for i, b in enumerate(cz):
-                        if c.known[b] & bit and (i >= len(wz) or wz[i] != b):
-                            misplaced.append((b, wz[i] if i < len(wz) else None))
-            if ended:  # (a card the seat does not know in a zone fuller than the seat's: one that went elsewhere)
-                extra = {x for cz, wz in zip(c.zones, w.zones) if len(wz) > len(cz) for x in wz
-                         if not c.known[x] & bit}
-            first = mend_plan(plan, misplaced, extra, c.known, bit, rng, upto)
-            if first is None:
-                plan, bounds, stalled = _afresh(plan, bounds, kept, tried)
-                picks.clear()
-            else:
-                drop_after(first, kept, tried)
-        return None
-
-    @staticmethod
-    def _step_in(w, step, rng: random.Random, picks: Optional[dict] = None, k: int = -1) -> Optional[int]:
-        """The action of `w` that is the past's `step` (see `round_steps`), None if it has none. A
-        step the seat did not see (a pick made at once, another seat's card of a zone) is any legal
-        one: with `picks`, the one at the same place among them as the `k`-th step took the last
-        time, so that a world mended in its shuffles takes the card mended into that place."""
-        if step == at_once.SECRET_STEP:  # a pick the seat has not learnt: any legal one
-            legal = w.pending.legal
-        elif type(step) is int:
-            return step
-        elif step[0] == UNSEEN:  # any card of that zone, that way
-            loc = w.loc
-            legal = [x for x in w.pending.legal if with_value(x, 0) == step[2]
-                     and loc[value_of(x)] == step[3]] if w.pending.choice == step[1] else []
-        else:
-            legal = None
-        if legal is not None:
-            if not legal:
-                return None
-            i = picks.get(k) if picks is not None else None
-            if i is None or i >= len(legal):
-                i = int(rng.random() * len(legal))
-                if picks is not None:
-                    picks[k] = i
-            return legal[i]
-        if step[2] < len(w.zones[step[1]]):
-            return with_value(step[0], w.zones[step[1]][step[2]])
-        return None
 
     def _replayed(self, rng: random.Random, history: bool, tries: int = TRIES) -> Optional[object]:
         """A world that fits the round's past, or None after `tries` replays.
