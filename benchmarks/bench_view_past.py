@@ -6,7 +6,7 @@ no chance was met since its first decision, so that they fit what the deal made 
 
     python benchmarks/bench_view_past.py                    # this checkout
     python benchmarks/bench_view_past.py --this /work/main  # another checkout, for a before/after
-    python benchmarks/bench_view_past.py --chance-past      # worlds from the start across chance too
+    python benchmarks/bench_view_past.py --chance-past off  # worlds from the start only before chance (on: the default)
 
 "the whole game's" counts the worlds that fit the whole past (played again from the start).
 """
@@ -71,7 +71,7 @@ def main() -> None:
     parser.add_argument("--this", default=ROOT, help="the checkout of cardlang to measure")
     parser.add_argument("--states", type=int, default=40)
     parser.add_argument("--worlds", type=int, default=20)
-    parser.add_argument("--chance-past", action="store_true", help="`runtime.past.CHANCE_PAST` on")
+    parser.add_argument("--chance-past", choices=("on", "off"), help="`runtime.past.CHANCE_PAST` (default: the checkout's)")
     args = parser.parse_args()
     sys.path.insert(0, os.path.abspath(args.this))
     import cardlang
@@ -79,7 +79,7 @@ def main() -> None:
     if args.chance_past:
         from cardlang.runtime import past
 
-        past.CHANCE_PAST = True
+        past.CHANCE_PAST = args.chance_past == "on"
 
     print(f"cardlang of {os.path.dirname(os.path.dirname(os.path.abspath(cardlang.__file__)))}")
     for relative, players in GAMES:

@@ -88,7 +88,12 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
     a place, or saw chosen, that lies elsewhere is exchanged, in the last shuffle that held both,
     with the card lying there (or one the chooser could choose), else two cards it does not know
     are exchanged, and the world goes on from the last round's first decision before that
-    shuffle. Mended `MENDS` times without getting further, it is dealt afresh."""
+    shuffle. Mended `MENDS` times without getting further, it is dealt afresh.
+
+    Until the worlds meet chance after their first decision (`start`, `chancy`), they are searched
+    as a past of no chance was before: the lines read as a whole at the end, a misfit mended in the
+    deal and the world dealt again from the start (no card exchanged as it goes), `tries` tries in
+    all. A game whose deal is its only chance costs what it did (`benchmarks/bench_view_past.py`)."""
     program = view.game.program
     seat = view.seat
     lines = list(view._lines)
