@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from . import at_once
+from . import at_once, past
 from .actions import alt_of, value_of, with_value
 from .basics import Events, RuleError
 from .past import UNSEEN, Replay, Worlds, drop_after, mend_plan, past_steps, redraw_at, shown_mends
@@ -90,10 +90,13 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
     are exchanged, and the world goes on from the last round's first decision before that
     shuffle. Mended `MENDS` times without getting further, it is dealt afresh.
 
-    Until the worlds meet chance after their first decision (`start`, `chancy`), they are searched
-    as a past of no chance was before: the lines read as a whole at the end, a misfit mended in the
-    deal and the world dealt again from the start (no card exchanged as it goes), `tries` tries in
-    all. A game whose deal is its only chance costs what it did (`benchmarks/bench_view_past.py`)."""
+    With `past.CHANCE_PAST` off (no past is then kept across chance: `past_steps`), the worlds are
+    searched as before the flag until one meets chance after its first decision (`start`,
+    `chancy`): the lines read as a whole at the end, a misfit mended in the deal and the world dealt
+    again from the start (no card exchanged as it goes), `tries` tries in all, so that a game whose
+    deal is its only chance costs what it did (`benchmarks/bench_view_past.py --chance-past off`).
+    On, every world is searched across chance from its start: the deal's lines and each step's
+    read at once (a game that shows cards in its first round fits far more often so)."""
     program = view.game.program
     seat = view.seat
     lines = list(view._lines)
@@ -107,7 +110,8 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
     tried: dict = {}  # plan index of a draw -> the values drawn there in vain
     picks: dict = {}  # step index -> where among its legal actions a step the seat did not see took
     best, stalled, left = -1, 0, tries
-    chancy = False  # (whether a try met chance after its first decision: see `start`)
+    across = past.CHANCE_PAST  # (off: no past kept across chance, `past_steps`; searched as before it)
+    chancy = across  # (whether the worlds are searched across chance: on, or a try met chance after its first decision)
     for n in range(tries * (len(marks) + 1) + 2 * len(steps)):  # (tries a round, and the draws drawn again)
         if n >= tries and not chancy:  # (a past of no chance as the worlds read it: `tries` tries, no more)
             break
@@ -137,6 +141,15 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
                 # read as a whole at the end, where a misfit is mended from the cards' places)
                 start = (w.rng.at, len(w.log) if lines else 0)
                 last = (0, w.rng.at)
+                if chancy and lines:  # (across chance, the deal's lines at once)
+                    heard = start[1]
+                    if lines[:heard] != w.transcript(seat):
+                        redraw = last
+                        misplaced, entry = shown_mends(w, 0, lines, bit)  # (cards shown otherwise: mended)
+                        if misplaced:
+                            upto = w.rng.before_line(entry)
+                        else:
+                            deaf = True  # (the lines are read again as a whole at the end)
             for k in range(k0, len(steps)):
                 if misplaced:  # (the deal showed other cards than the seat saw)
                     break
@@ -171,7 +184,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
                             # (patched as it goes once chance was met after the first decision, the misfits
                             # of later rounds found in the same play; before, as in a past of no chance,
                             # the world stops at its first misfit, mended and dealt again: cheaper there)
-                            at = _patch(w, pair[0], pair[1], bit, rng) if w.rng.at > start[0] else None
+                            at = _patch(w, pair[0], pair[1], bit, rng) if chancy or w.rng.at > start[0] else None
                             if at is None:
                                 misplaced.append(pair)
                             else:  # (exchanged in the shuffle and in this world, which goes on to find the next
@@ -188,7 +201,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
                 logged = len(w.log) if lines else 0
                 program.resume(w, a)
                 last = (before, w.rng.at)
-                if lines and not deaf and w.rng.at > start[0]:  # (the lines this step wrote, as the seat read them)
+                if lines and not deaf and (chancy or w.rng.at > start[0]):  # (the lines this step wrote, as the seat read them)
                     new = w.transcript(seat, heard)
                     if heard < logged:  # (chance met first: the lines before this step, unread till now)
                         old, new = new[:logged - heard], new[logged - heard:]
