@@ -20,10 +20,10 @@ where the seat stands now. After `TRIES` replays, or when the round's course can
 shuffle or a random draw since its first decision gives another outcome in the copy), the copy is
 the plain one: the unknown cards dealt into their places, blind to how the others played.
 
-Where no shuffle or draw was met since the game's first decision, `determinize` first plays the
-whole game again from its start (`whole_past.from_start`: the game's first decisions are kept
-chained behind `checkpoint`, `past_steps` reads every action as the seat read it), so that the
-worlds fit what the deal made true too (issue 26, finding 8; docs/simulation.md, step 0).
+`determinize` first plays the whole game again from its start (`whole_past.from_start`: the
+rounds' first decisions are kept chained behind `checkpoint`, across shuffles and draws with
+`past.CHANCE_PAST`, and `past_steps` reads every action as the seat read it), so that the worlds
+fit what the deal made true too (issue 26, finding 8; docs/simulation.md, step 0).
 """
 
 from __future__ import annotations
