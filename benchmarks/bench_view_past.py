@@ -6,6 +6,9 @@ no chance was met since its first decision, so that they fit what the deal made 
 
     python benchmarks/bench_view_past.py                    # this checkout
     python benchmarks/bench_view_past.py --this /work/main  # another checkout, for a before/after
+    python benchmarks/bench_view_past.py --chance-past off  # worlds from the start only before chance (on: the default)
+
+"the whole game's" counts the worlds that fit the whole past (played again from the start).
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = [("examples/counting_show.cards", 3), ("games/counter_bluff.cards", 2), ("games/coucou.cards", 5),
-         ("examples/follow_suit.cards", 4), ("tests/knowledge/laid_down.cards", 2)]
+         ("examples/follow_suit.cards", 4), ("tests/knowledge/laid_down.cards", 2),
+         ("tests/knowledge/drawn_leader.cards", 3), ("tests/knowledge/laid_down_again.cards", 2)]
 
 
 def states(game, count: int) -> list:
@@ -41,23 +45,25 @@ def states(game, count: int) -> list:
 
 
 def measure(game, count: int, worlds: int) -> tuple:
-    """(µs a view, µs a determinization, share of worlds that fit the past the view holds)."""
+    """(µs a view, µs a determinization, share of worlds that fit the past the view holds, share of
+    worlds that fit the whole game's past)."""
     sample = states(game, count)
     start = time.process_time()
     views = [s.view(s.current_player) for s in sample]
     for v in views:
         v.observation()  # (its settled copy: the round replayed once)
     view_us = (time.process_time() - start) / len(views) * 1e6
-    fits = made = 0
+    fits = whole = made = 0
     start = time.process_time()
     for i, v in enumerate(views):
         rng = random.Random(i)
         for _ in range(worlds):
             _, fit = v.sample(rng)
             fits += fit
+            whole += fit and v._whole is not None  # (a fit of the whole past: see `SeatView.sample`)
             made += 1
     det_us = (time.process_time() - start) / made * 1e6
-    return view_us, det_us, fits / made
+    return view_us, det_us, fits / made, whole / made
 
 
 def main() -> None:
@@ -65,16 +71,22 @@ def main() -> None:
     parser.add_argument("--this", default=ROOT, help="the checkout of cardlang to measure")
     parser.add_argument("--states", type=int, default=40)
     parser.add_argument("--worlds", type=int, default=20)
+    parser.add_argument("--chance-past", choices=("on", "off"), help="`runtime.past.CHANCE_PAST` (default: the checkout's)")
     args = parser.parse_args()
     sys.path.insert(0, os.path.abspath(args.this))
     import cardlang
 
+    if args.chance_past:
+        from cardlang.runtime import past
+
+        past.CHANCE_PAST = args.chance_past == "on"
+
     print(f"cardlang of {os.path.dirname(os.path.dirname(os.path.abspath(cardlang.__file__)))}")
     for relative, players in GAMES:
-        game = cardlang.load(os.path.join(args.this, relative), players=players)
-        view_us, det_us, fit = measure(game, args.states, args.worlds)
+        game = cardlang.load(os.path.join(ROOT, relative), players=players)  # (the same file for either checkout)
+        view_us, det_us, fit, whole = measure(game, args.states, args.worlds)
         print(f"  {relative} ({players}p): view {view_us:8.0f} µs, determinize {det_us:8.0f} µs, "
-              f"worlds that fit the past {fit:6.1%}")
+              f"worlds that fit the past {fit:6.1%}, the whole game's {whole:6.1%}")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from ..runtime.at_once import conceal
 from ..runtime.basics import values_to_choose
 from ..runtime.engine import STOP, RuleError
 from ..runtime.log import flush, flush_up_to_error
-from ..runtime.program import ProgramBase, loops_forever, round_begins
+from ..runtime.program import ProgramBase, loops_forever, round_begins, round_locals
 from ..runtime import among, card_sets, effects, facts, steps
 from ..runtime import groups as zone_groups
 from ..runtime.zones import known_only_by, learn, move_cards
@@ -64,6 +64,7 @@ class ReferenceProgram(ProgramBase):
         self.nslots = program.nslots
         self.card_slots, self.cards_slots = program.card_slots, program.cards_slots
         self.group_slot = program.group_slot  # (runtime/groups.py: what a redeal keeps by place)
+        self.round_locals = round_locals(self)
         self.var_inits = [(slot, per_player, self._closure(e)) for slot, per_player, e in program.var_inits]
         self.score = None if program.score is None else (program.score[0], self._closure(program.score[1]))
         self.payoff = payoff_rule(program.payoff, self.x.eval)
@@ -160,6 +161,8 @@ class ReferenceProgram(ProgramBase):
             for q in st.v[sitting]:
                 st.active[q] = True
             st.v[sitting] = ()
+        for slot in self.round_locals:  # (a round's locals start empty: see `round_locals`)
+            st.v[slot] = None
         st.round += 1
         round_begins(st)
         self._spend(st, self.ir.round_span)

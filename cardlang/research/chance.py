@@ -27,9 +27,10 @@ from typing import Optional
 
 from ..compiler import ir
 from ..compiler.ir_facts import walk
+from ..runtime.rng import NoOutcome
 
 
-class NeedChance(Exception):
+class NeedChance(NoOutcome):
     """The chance source holds no outcome for the next chance event: `kind` "shuffle" (`data`: the
     cards of the pile, in the order they lay), "draw" (`data`: how many items to pick among) or
     "card" (`data`: the open cards of a lazy pile a deal may take next, ascending, and how many

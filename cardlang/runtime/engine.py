@@ -311,7 +311,7 @@ class Game:
         `stack` fixes the order of shuffled cards, top first: a list of card names for the first
         shuffle, or a list of such lists for successive shuffles (later shuffles are random).
         `draws` fixes what successive `random(…)` draws give (players as seat numbers). `log=False`
-        skips the log, for fast playouts. `chance`, a chance source (see `runtime/rng.py`), supplies
+        skips the log, for fast playouts (an empty list: the log, written there). `chance`, a chance source (see `runtime/rng.py`), supplies
         every shuffle and draw in place of the seed (adapters that enumerate chance do).
         """
         st = self._state(self)
@@ -319,7 +319,7 @@ class Game:
         st.rng = random.Random(seed).getrandbits(64) if chance is None else chance
         st.stacks = _stacks(self.deck, stack) if stack else None
         st.draws = (0, tuple(draws)) if draws else None
-        st.log = [] if log else None
+        st.log = log if type(log) is list else [] if log else None  # (a list: the log to write, `whole_past.from_start`)
         st.checkpoint = None
         st.quiet = False
         try:

@@ -6,15 +6,23 @@ settle a view's copy and to deal worlds that fit the past (its module docstring 
 from __future__ import annotations
 
 import random
+import re
 from typing import Optional
 
 from . import at_once
 from .actions import alt_of, value_of, with_value
-from .basics import Events, RuleError
+from .basics import MAX_EVENTS, Events, RuleError
+from .log import MARK_RE, SECRET_OPEN
+from .rng import NoOutcome
 
 UNSEEN = "unseen"  # a round step: another seat's card taken from a zone whose places the seat does not see
 NO_START = (-1, None, 0, None)  # the checkpoint of a world whose past is kept from its round's first decision only
 MAX_PAST_ROUNDS = 64  # rounds' first decisions kept chained for worlds played from the start (`record`)
+# Whether the chain goes on across chance (a shuffle or a draw between two rounds' first decisions),
+# so that worlds fit the whole past after chance too (docs/knowledge.md, "Worlds that fit the whole
+# past, across chance"). Off: chance met since the game's first decision cuts the chain, and the
+# worlds fit the round's past only (as before issue 26's last part; `bench_view_past.py` measures both).
+CHANCE_PAST = True
 
 
 def place_of(s, card: int) -> tuple:
@@ -24,8 +32,8 @@ def place_of(s, card: int) -> tuple:
 
 
 def record(st, a: int) -> None:
-    """Called before each action `a` is played: at the round's first decision, keeps the state as it
-    stands and the length of its history then, in `st.checkpoint` (never changed in place). The
+    """Called before each action `a` is played: at the round's first decision, keeps a copy of the
+    state and the length of its history then, in `st.checkpoint` (never changed in place). The
     round's actions since are the history's; `round_steps` names their cards by place, only when a
     view asks, so that a game nobody takes a view of pays one comparison a decision. A quiet state
     (`runtime.playout.quiet`) keeps none. A seeded state without a log keeps the way to make that
@@ -41,12 +49,12 @@ def record(st, a: int) -> None:
             snap.checkpoint = False
         else:
             snap = later
-        # (the earlier rounds' first decisions stay chained behind: `past_steps` replays each), but
-        # only while they can serve: not once chance was met since (a draw or a shuffle changes the
-        # state's chance; `past_steps` then answers None anyway), nor past `MAX_PAST_ROUNDS`, so
-        # that a game of many rounds keeps a bounded past (a copy a round would grow without end)
+        # (the earlier rounds' first decisions stay chained behind: `past_steps` replays each, chance
+        # met between them too (each copy keeps the chance it had), but at most `MAX_PAST_ROUNDS`,
+        # so that a game of many rounds keeps a bounded past (a copy a round would grow without end)
         before = cp or None
-        if before is not None and (before[1] is None or before[1].rng != st.rng or _kept(before) >= MAX_PAST_ROUNDS):
+        if before is not None and (before[1] is None or not CHANCE_PAST and before[1].rng != st.rng
+                                   or _kept(before) >= MAX_PAST_ROUNDS):
             before = NO_START  # (no whole past: `past_steps` answers None, and no copy is kept)
         st.checkpoint = (st.round, snap, len(st.history), before)
 
@@ -116,10 +124,12 @@ def past_steps(st, seat: int) -> Optional[tuple]:
     kept behind `st.checkpoint`: (every action as `round_steps` gives it, each with the seat that
     took it (every seat sees who is to decide); at each round's first decision, the index of its
     action, the cards the seat knew then, each (zone, position, card), and how many cards each zone
-    held). None where a round's first decision was not kept (a state made without its past, a
-    determinized copy), a round cannot be replayed, or chance was met since the game's first
-    decision (a shuffle or a draw: a world played from the start would seldom meet the same, and
-    the round's past is what fits then: see `SeatView._from_start`)."""
+    held). Each round is replayed with the chance its copy kept, so the shuffles and draws met since
+    the game's first decision come out as they did; none of their outcomes is in the answer (a
+    world draws them again to fit what the seat saw: `whole_past.from_start`). None where a round's
+    first decision was not kept (a state made without its past, a determinized copy, a game of more
+    than `MAX_PAST_ROUNDS` rounds), a round cannot be replayed (a rule stops it), or its copy's
+    chance holds no outcome for a replay (`rng.NoOutcome`: OpenSpiel's script of one step)."""
     cp = st.checkpoint
     if cp is None:  # no decision yet: the past is the game's start
         return ((), ()) if not st.history else None
@@ -131,8 +141,10 @@ def past_steps(st, seat: int) -> Optional[tuple]:
         cp = cp[3]
     if not chain or chain[-1][2] != 0:  # (the first decision kept is not the game's first)
         return None
+    if not CHANCE_PAST and chain[0][1].rng != st.rng:  # (chance met in this round: see `CHANCE_PAST`)
+        return None
     chain.reverse()
-    out, players, marks, chance = [], [], [], []
+    out, players, marks = [], [], []
     bit = 1 << seat
     for k, (_, snap, start, _) in enumerate(chain):
         snap = kept(chain[k])
@@ -140,17 +152,17 @@ def past_steps(st, seat: int) -> Optional[tuple]:
                                    if snap.known[c] & bit), tuple(len(pile) for pile in snap.zones)))
         end = chain[k + 1][2] if k + 1 < len(chain) else len(st.history)
         try:
-            got = round_steps(st, seat, None, (snap, start, end), players, chance)
-        except Exception:  # (a chance source that holds no outcomes for a replay: no whole past)
+            got = round_steps(st, seat, None, (snap, start, end), players)
+        except NoOutcome:  # (a chance source that holds no outcomes for a replay: no whole past)
             return None
-        if len(got) != end - start or chance:  # (chance since the game's first decision: see `SeatView._from_start`)
+        if len(got) != end - start:  # (a rule stopped the replay before the round's end)
             return None
         out.extend(got)
     return tuple(zip(players, out)), tuple(marks)
 
 
 def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None, part: Optional[tuple] = None,
-                players: Optional[list] = None, chance: Optional[list] = None) -> tuple:
+                players: Optional[list] = None) -> tuple:
     """The actions played since the round's first decision (`st.checkpoint`), each card by the place
     it lay in when it was chosen: (action without its card, zone, position), else the action. They are
     played again in a quiet copy of that decision (the same state, the same actions: the same game).
@@ -160,8 +172,7 @@ def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None, part
     (`UNSEEN`, choice, action without its card, zone). When a seat saw cards go one of several ways
     this round (`runtime.among`), `seen` gets every card it knew after some step. With `part`
     (a first decision kept, the index of its action in the history and the index where its round
-    ends), those of an earlier round (`past_steps`); `players` gets the seat to decide at each, and
-    `chance` the index of each action after which a shuffle or a draw was met."""
+    ends), those of an earlier round (`past_steps`); `players` gets the seat to decide at each."""
     if part is None:
         _, snap, start = st.checkpoint[:3]
         snap = kept(st.checkpoint)
@@ -174,6 +185,8 @@ def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None, part
     w = snap.clone()
     w.history = st.history[:start]  # (what the round's first decision had: its copy keeps none)
     w.log, w.fresh, w.rounds_at, w.quiet = None, Events(0), None, seat is None  # (for a seat: who knows which card, step by step)
+    if seat is not None:  # (and what its log showed it: a card shown, then shuffled away in the same step)
+        w.log, w.fresh = [], Events(MAX_EVENTS)
     program = st.game.program
     steps = []
     pending_from = len(played) - at_once.pending_picks(st) if program.at_once and end == len(st.history) else len(played)
@@ -198,15 +211,13 @@ def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None, part
                 steps.append((with_value(a, 0), z, i))
         else:
             steps.append(a)
-        before = w.rng
+        logged = len(w.log) if w.log is not None else 0
         try:
             program.resume(w, a)
         except RuleError:  # the last action, which a rule stopped: its step is all that was needed
             break
         finally:
-            if chance is not None and w.rng != before:  # (a draw or a shuffle gives the next chance)
-                chance.append(len(steps) - 1)
-            if unseen is not None and w.known[value_of(a)] & bit:  # it saw which card (it arrived in its sight)
+            if unseen is not None and _saw(w, value_of(a), bit, logged):  # it saw which card (it arrived in its sight)
                 steps[-1] = a
             if knew is not None:
                 knew.append(w.known[:] if w.among is not None else None)
@@ -215,57 +226,220 @@ def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None, part
     return tuple(steps)
 
 
+def _saw(w, card: int, bit: int, logged: int) -> bool:
+    """Whether the seat of `bit` saw which card `card` was in the step just played in `w`: it knows it
+    now, or a line of the step showed it (a card shown, then shuffled away: `steps.shuffle_zone`)."""
+    if w.known[card] & bit:
+        return True
+    return w.log is not None and any(c == card and m & bit for _, cards, masks in w.log[logged:]
+                                     for c, m in zip(cards, masks))
+
+
 class Worlds:
-    """The chance of a world played again from the start (`SeatView._from_start`): each shuffle
-    puts its pile in the order `plan` holds for it, if it holds those cards, else in a random
-    order, and each `random(…)` draw gives what `plan` holds for it, if it is in range, else a
-    random index; `played` keeps what was given, to be mended and tried again. (A chance source:
-    see `runtime/rng.py`.)"""
+    """The chance of a world played again from the start (`whole_past.from_start`), at its `at`-th
+    chance event: each shuffle puts its pile in the order `plan` holds for it, if it holds those
+    cards, else in a random order, and each `random(…)` draw gives what `plan` holds for it, if it
+    is in range, else a random index (one not in the set `plan` holds there: the values tried in vain,
+    if any is left). `played` keeps what was given (and `bounds`, how many items each draw picked
+    among), to be mended and tried again. Each event gives a new source, one event further, so that
+    a copy of the world (a round's first decision kept, a world kept to go on from) knows where it
+    stands; they share `played`, which a copy played on from an earlier place writes over. (A
+    chance source: see `runtime/rng.py`.)"""
 
-    __slots__ = ("rng", "plan", "played")
+    __slots__ = ("rng", "plan", "played", "bounds", "at", "log", "heard")
 
-    def __init__(self, rng: random.Random, plan: list):
+    def __init__(self, rng: random.Random, plan: list, played: Optional[list] = None,
+                 bounds: Optional[list] = None, at: int = 0, log: Optional[list] = None,
+                 heard: Optional[list] = None):
         self.rng = rng
         self.plan = plan
-        self.played: list = []
+        self.played: list = [] if played is None else played
+        self.bounds: list = [None] * len(self.played) if bounds is None else bounds
+        self.at = at
+        self.log = log  # (the world's log, once it has one: `heard` keeps its length at each event)
+        self.heard: list = [0] * len(self.played) if heard is None else heard
+
+    def _next(self, got, bound) -> "Worlds":
+        k, played = self.at, self.played
+        if len(played) > k:  # (a copy played on from an earlier place: what came after is gone)
+            del played[k:], self.bounds[k:], self.heard[k:]
+        played.append(got)
+        self.bounds.append(bound)
+        self.heard.append(len(self.log) if self.log is not None else 0)
+        nxt = Worlds.__new__(Worlds)
+        nxt.rng, nxt.plan, nxt.played, nxt.bounds, nxt.at = self.rng, self.plan, self.played, self.bounds, k + 1
+        nxt.log, nxt.heard = self.log, self.heard
+        return nxt
+
+    def before_line(self, entry: int) -> int:
+        """How many events were met before the log's entry `entry` was written (a shuffle writes
+        the lines before it first: `steps.shuffle_zone`)."""
+        return sum(1 for n in self.heard[:self.at] if n <= entry)
 
     def shuffle(self, pile: list, zone: int = -1) -> "Worlds":
-        """Orders `pile` in place (whole: this source shuffles nothing lazily); this source again."""
-        k = len(self.played)
-        if k < len(self.plan) and type(self.plan[k]) is list and sorted(self.plan[k]) == sorted(pile):
-            pile[:] = self.plan[k]
+        """Orders `pile` in place (whole: this source shuffles nothing lazily); the source one event on."""
+        k = self.at
+        want = self.plan[k] if k < len(self.plan) else None
+        if type(want) is list and sorted(want) == sorted(pile):
+            pile[:] = want
         else:
             self.rng.shuffle(pile)
-        self.played.append(pile[:])
-        return self
+        return self._next(pile[:], None)
 
     def settle(self, pile: list, zone: int, k: int) -> "Worlds":
         """Nothing to choose before a deal: every pile was put in its order when it was shuffled."""
         return self
 
     def randbelow(self, n: int) -> tuple:
-        """(an index below `n`, this source again)."""
-        k = len(self.played)
+        """(an index below `n`, the source one event on)."""
+        k = self.at
         got = self.plan[k] if k < len(self.plan) else None
         if type(got) is not int or got >= n:
-            got = int(self.rng.random() * n)
-        self.played.append(got)
-        return got, self
+            free = [i for i in range(n) if i not in got] if type(got) is frozenset else ()
+            got = free[int(self.rng.random() * len(free))] if free else int(self.rng.random() * n)
+        return got, self._next(got, n)
 
 
-def mend_plan(plan: list, misplaced: list, extra: set, known: list, bit: int, rng: random.Random) -> bool:
-    """In place: the shuffles of `plan` changed for another try (see `SeatView._from_start`):
+class Replay:
+    """The chance of a world's round replayed (`past_steps` of a world `whole_past.from_start` made):
+    the outcomes the world drew, from the `at`-th, then the seed `then`, the world's own chance
+    from there on. What the rounds' first decisions kept behind such a world hold, so that each
+    round plays again as it was played. (A chance source: see `runtime/rng.py`.)"""
+
+    __slots__ = ("outcomes", "at", "then")
+
+    def __init__(self, outcomes: tuple, at: int, then: int):
+        self.outcomes = outcomes
+        self.at = at
+        self.then = then
+
+    @staticmethod
+    def at_event(outcomes: tuple, at: int, then: int):
+        """The chance of a copy made before the world's `at`-th event: a `Replay`, or `then` past them all."""
+        return Replay(outcomes, at, then) if at < len(outcomes) else then
+
+    def shuffle(self, pile: list, zone: int = -1):
+        """Puts `pile` in the order the world gave it; the chance one event on."""
+        pile[:] = self.outcomes[self.at]
+        return Replay.at_event(self.outcomes, self.at + 1, self.then)
+
+    def settle(self, pile: list, zone: int, k: int) -> "Replay":
+        """Nothing to choose before a deal: every pile was put in its order when it was shuffled."""
+        return self
+
+    def randbelow(self, n: int) -> tuple:
+        """(the index the world drew, the chance one event on)."""
+        return self.outcomes[self.at], Replay.at_event(self.outcomes, self.at + 1, self.then)
+
+
+def shown_mends(w, heard: int, lines: list, bit: int) -> tuple:
+    """[(card, card)] to exchange in a world's chance when the log lines `w` wrote from entry `heard`
+    on are not those the seat read (`lines` from the same place): where a line says the same but
+    for the cards it names, each card the seat read there (by its label) and the card the world
+    named in its place (see `whole_past.from_start`: a card shown at a showdown, then shuffled away),
+    and the index of the first entry that names one; [] where the lines differ otherwise."""
+    deck = w.game.deck
+    out = []
+    named = first = None
+    for e, ((text, cards, _), line) in enumerate(zip(w.log[heard:], lines[heard:]), heard):
+        if not cards or SECRET_OPEN in text:
+            continue
+        pattern, marks = _line_pattern(text)
+        got = pattern.fullmatch(line)
+        if got is None:
+            continue
+        for label, i in zip(got.groups(), marks):
+            x = cards[i]
+            if named is None:
+                named = _labels(deck)
+            want = named.get(label)
+            if want and x not in want:
+                out.append((want[0], x))
+                first = e if first is None else first
+    return out, first
+
+
+_PATTERNS: dict = {}  # a log entry's text -> (the pattern of its lines, the index of each card it names)
+_LABELS: dict = {}  # id of a deck -> (the deck, {label: the cards of that label})
+
+
+def _line_pattern(text: str) -> tuple:
+    """(a pattern a line of the log entry `text` matches whatever cards it names, one group a card;
+    the index in the entry's cards of each), made once a text (`shown_mends` meets the same few)."""
+    got = _PATTERNS.get(text)
+    if got is None:
+        parts = MARK_RE.split(text)  # (text, index, place, text, index, place, …, text)
+        pattern = "".join(re.escape(part) if j % 3 == 0 else "(.+?)" if j % 3 == 1 else ""
+                          for j, part in enumerate(parts) if part is not None or j % 3 == 1)
+        got = (re.compile(pattern), tuple(int(i) for i in parts[1::3]))
+        if len(_PATTERNS) > 4096:
+            _PATTERNS.clear()
+        _PATTERNS[text] = got
+    return got
+
+
+def _labels(deck) -> dict:
+    """{the label players read (`Deck.label_of`): the cards of the deck that bear it}, made once a deck."""
+    held = _LABELS.get(id(deck))
+    if held is not None and held[0] is deck:
+        return held[1]
+    got: dict = {}
+    for c in range(deck.size):
+        got.setdefault(deck.label_of(c), []).append(c)
+    if len(_LABELS) > 64:
+        _LABELS.clear()
+    _LABELS[id(deck)] = (deck, got)  # (by identity: a deck's fields are lists; kept, so its id is not another's)
+    return got
+
+
+def redraw_at(span: Optional[tuple], plan: list, bounds: list, tried: dict) -> Optional[int]:
+    """The index in `plan` of the draw a world draws again when the step whose chance is `span`
+    (its first and last plan index) did not fit what the seat saw (see `whole_past.from_start`):
+    the step's last draw with a value not tried there yet (each value drawn in vain is kept in
+    `tried`; one that has tried every value is forgotten, and the draw before it is tried again),
+    None when it drew nothing left to try."""
+    if span is None:
+        return None
+    for i in range(min(span[1], len(plan)) - 1, span[0] - 1, -1):
+        if bounds[i] is None:
+            continue
+        gone = tried.setdefault(i, set())
+        gone.add(plan[i])
+        if len(gone) < bounds[i]:
+            return i
+        del tried[i]
+    return None
+
+
+def drop_after(first: int, kept: list, tried: dict) -> None:
+    """In place: what a world mended from `plan[first]` on no longer has: the worlds `kept` at the
+    rounds' first decisions that met it, and the draws tried after it."""
+    while kept and kept[-1][1].rng.at > first:
+        kept.pop()
+    for i in [i for i in tried if i > first]:
+        del tried[i]
+
+
+def mend_plan(plan: list, misplaced: list, extra: set, known: list, bit: int, rng: random.Random,
+              upto: Optional[int] = None) -> Optional[int]:
+    """In place: the shuffles of `plan` changed for another try (see `whole_past.from_start`):
     each (card the seat knows, card lying in its place, or None) of `misplaced` exchanged in the last
     shuffle that held both (with None, with a card of `extra`, the cards the seat does not know in
     zones fuller than it sees them, or any it does not know), or, with none, one of `extra` (or any
     card it does not know) and another card it does not know of the same shuffle.
-    False when there is nothing to exchange."""
-    done = False
+    With `upto`, the pairs are exchanged in a shuffle before `plan[upto]` if one held both (cards
+    shown at the end of a round, before the next round's shuffle). The index in `plan` of the first
+    shuffle changed (the world is played again from before it), None when there is nothing to exchange."""
+    first = None
     moved = set()  # (a card exchanged once this time: the next pair may undo what the first did)
     for want, there in misplaced:
         if want in moved or there in moved:
             continue
-        for order in reversed(plan):
+        ks = range(len(plan) - 1, -1, -1)
+        if upto is not None:
+            ks = [*range(min(upto, len(plan)) - 1, -1, -1), *range(len(plan) - 1, min(upto, len(plan)) - 1, -1)]
+        for k in ks:
+            order = plan[k]
             if type(order) is list and want in order and (there is None or there in order):
                 if there is None:  # (no card lies there in the world: one of `extra`, else any card it does not know)
                     free = [c for c in order if c in extra] or [c for c in order if not known[c] & bit]
@@ -275,19 +449,19 @@ def mend_plan(plan: list, misplaced: list, extra: set, known: list, bit: int, rn
                 i, j = order.index(want), order.index(there)
                 order[i], order[j] = there, want
                 moved.update((want, there))
-                done = True
+                first = k if first is None else min(first, k)
                 break
-    if done:
-        return True
+    if first is not None:
+        return first
     unknown = [(k, i) for k, order in enumerate(plan) if type(order) is list
                for i, c in enumerate(order) if not known[c] & bit]
     if len(unknown) < 2:
-        return False
+        return None
     fuller = [(k, i) for k, i in unknown if plan[k][i] in extra] or unknown
     k, i = fuller[int(rng.random() * len(fuller))]
     mine = [j for kk, j in unknown if kk == k and j != i]
     if not mine:
-        return False
+        return None
     j = mine[int(rng.random() * len(mine))]
     plan[k][i], plan[k][j] = plan[k][j], plan[k][i]
-    return True
+    return k

@@ -30,6 +30,12 @@ except ImportError:  # pragma: no cover - other interpreters
 _local = threading.local()
 
 
+class NoOutcome(Exception):
+    """A chance source holds no outcome for the next chance event (OpenSpiel's `Script`, played
+    again past the outcomes of its step: `cardlang.research.chance.NeedChance`). A replay of the
+    past that meets it cannot be made (`runtime.past.past_steps`)."""
+
+
 def _generator(seed: int) -> random.Random:
     mt = getattr(_local, "mt", None)
     if mt is None:

@@ -20,10 +20,10 @@ where the seat stands now. After `TRIES` replays, or when the round's course can
 shuffle or a random draw since its first decision gives another outcome in the copy), the copy is
 the plain one: the unknown cards dealt into their places, blind to how the others played.
 
-Where no shuffle or draw was met since the game's first decision, `determinize` first plays the
-whole game again from its start (`SeatView._from_start`: the game's first decisions are kept
-chained behind `checkpoint`, `past_steps` reads every action as the seat read it), so that the
-worlds fit what the deal made true too (issue 26, finding 8; docs/simulation.md, step 0).
+`determinize` first plays the whole game again from its start (`whole_past.from_start`: the
+rounds' first decisions are kept chained behind `checkpoint`, across shuffles and draws with
+`past.CHANCE_PAST`, and `past_steps` reads every action as the seat read it), so that the worlds
+fit what the deal made true too (issue 26, finding 8; docs/simulation.md, step 0).
 """
 
 from __future__ import annotations
@@ -31,12 +31,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Optional
 
-from ..lang.types import TEXT
-from . import among, at_once, facts, groups
-from .actions import Pending, alt_of, value_of, with_value
+from . import among, at_once, facts
+from . import past as past_module
+from .actions import alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
-from .log import CARD_REF, CARD_REF_RE, MARK_END
-from .past import NO_START, UNSEEN, Worlds, kept, mend_plan, past_steps, place_of, record, round_steps  # noqa: F401  (`view.record`: the engines call it)
+from .past import NO_START, UNSEEN, kept, past_steps, place_of, record, round_steps  # noqa: F401  (`view.record`: the engines call it)
+from .places import exchange as _exchange, follow as _follow
+from .whole_past import from_start
 
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
     from .seat_table import Table
@@ -44,7 +45,6 @@ if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` s
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
 WHOLE_TRIES = 24  # games played again from the start before `determinize` falls back to the round's past
-MENDS = 5  # tries of a world played from the start before it is dealt afresh
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
 
 
@@ -119,72 +119,6 @@ def _deal_tracked(s, seat: int, placed: list, unknown: list, tracked: tuple, rng
     return dealt
 
 
-def _follow(s, moved: dict) -> None:
-    """What belongs to a place follows the card now there (`moved`: old card -> new card): card
-    values held in variables, card ids in pending actions."""
-    program = s.game.program
-    v = s.v
-    get = moved.get
-    for slot in program.card_slots:
-        c = v[slot]
-        if c in moved:
-            v[slot] = moved[c]
-    for slot in program.cards_slots:
-        if v[slot]:
-            v[slot] = tuple([get(c, c) for c in v[slot]])
-    if program.group_slot is not None:  # a place keeps its group (runtime/groups.py)
-        v[program.group_slot] = groups.follow(v[program.group_slot], moved)
-    for slot in text_slots(program):  # a text quoting a card names the card now in its place
-        t = v[slot]
-        if type(t) is str and CARD_REF in t:
-            v[slot] = CARD_REF_RE.sub(lambda m: f"{CARD_REF}{get(int(m.group(1)), int(m.group(1)))}{MARK_END}", t)
-    if s.pending is not None:
-        index, player, legal = s.pending
-        alts = program.chooses[index].alts
-        s.pending = Pending(index, player, tuple([a if alts[alt_of(a)].kind != "card"
-                                                  else with_value(a, get(value_of(a), value_of(a))) for a in legal]))
-
-
-_TEXT_SLOTS: dict = {}  # program -> the slots of its text variables
-
-
-def text_slots(program) -> tuple:
-    """The slots of the variables of type text (every player's, every team's), whose values may quote
-    cards (`log.CARD_REF`): what `_follow` deals again with the cards they name."""
-    slots = _TEXT_SLOTS.get(program)
-    if slots is None:
-        widths = ((program.var_slots, 1), (program.pvar_slots, program.n),
-                  (getattr(program, "tvar_slots", {}), len(getattr(program, "teams", ()) or ())))
-        slots = tuple(s + i for table, width in widths for s, t in table.values() if t == TEXT
-                      for i in range(width))
-        if len(_TEXT_SLOTS) > 256:
-            _TEXT_SLOTS.clear()
-        _TEXT_SLOTS[program] = slots
-    return slots
-
-
-def _exchange(s, a: int, b: int) -> None:
-    """In place: cards `a` and `b` trade places; what belongs to each place stays there."""
-    if a == b:
-        return
-    za, zb = s.loc[a], s.loc[b]
-    ia, ib = s.zones[za].index(a), s.zones[zb].index(b)
-    s.zones[za][ia], s.zones[zb][ib] = b, a
-    s.loc[a], s.loc[b] = zb, za
-    s.known[a], s.known[b] = s.known[b], s.known[a]
-    if s.facts is not None:
-        s.facts[a], s.facts[b] = s.facts[b], s.facts[a]
-    if s.among is not None:
-        got = dict(s.among)
-        fa, fb = got.pop(a, 0), got.pop(b, 0)
-        if fb:
-            got[a] = fb
-        if fa:
-            got[b] = fa
-        s.among = got or None
-    _follow(s, {a: b, b: a})
-
-
 def place_text(program, s, card: int, where: bool = True) -> str:
     """`a card from P1's hand, 3 of 4`: a card by its place, as a seat that does not know it reads it
     (without `where`: `a card from P1's hand`, as a seat that does not see the hand's places reads it)."""
@@ -257,13 +191,21 @@ def _forget_chosen_cards(s, seat: int) -> None:
     The same holds of a set of cards (`a set cs of … from …`) and of the source it was chosen
     from, kept beside it: a tuple in the order of places the seat did not see, with a card it saw
     played among cards it does not know, would pin where that card lay. Such a tuple is emptied,
-    except the source of the choice the seat itself is making now (its own cards: it decodes it)."""
+    except the source of the choice the seat itself is making now (its own cards: it decodes it).
+    A card variable that holds a card the seat knows but not every seat does is emptied too: the
+    seat may have come to know the card later (the discarded card drawn from the new talon), and
+    the variable would tell it which card was chosen, which it did not see (found by worlds played
+    again from the start across a reshuffle, issue 26). (A local set in an earlier round, which
+    would name a card shuffled since, is gone: a round starts with its locals empty,
+    `program.round_locals`.)"""
     v, known = s.v, s.known
     program = s.game.program
     cards, sets = chosen_card_slots(program)
+    # (across chance only: `past.CHANCE_PAST`)
+    everyone = (1 << program.n) - 1 if past_module.CHANCE_PAST else 1 << seat
     for slot in cards:
         c = v[slot]
-        if c is not None and not known[c] >> seat & 1:
+        if c is not None and known[c] & everyone != everyone:
             v[slot] = None
     pending = s.pending
     keep = set()
@@ -395,7 +337,7 @@ class SeatView:
             start_lines = tuple(first.transcript(seat)) if first.log is not None else ()
             self._past = (start, steps, start_lines, tuple(unknown_then))
         self._worked = None  # see `_settled`
-        # the whole game as the seat read it, for worlds played again from the start (`_from_start`)
+        # the whole game as the seat read it, for worlds played again from the start (`whole_past.from_start`)
         self._whole = past_steps(state, seat) if past and unknown else None
 
     def _settled(self):
@@ -509,14 +451,14 @@ class SeatView:
 
     def sample(self, rng: random.Random, consistent: bool = True, history: bool = False) -> tuple:
         """(a determinized state, whether it fits the past the view holds: the whole game's where
-        it holds it (`_from_start`), else the round's). With `history`, the state keeps a log (a
+        it holds it (`whole_past.from_start`), else the round's). With `history`, the state keeps a log (a
         world played from the start: its own; else this seat's transcript up to the round's first
         decision, then its own) and a checkpoint, so that a view of it can be taken again (the leak
         tests do). A world played from the start that fits nothing in `WHOLE_TRIES` gives way to one
         that fits the round's past, which is no fit of the whole past (False)."""
         whole = consistent and self._whole is not None
         if whole:
-            world = self._from_start(rng, history)
+            world = from_start(self, rng, history, WHOLE_TRIES)
             if world is not None:
                 return world, True
         if consistent and self._past is not None:
@@ -540,121 +482,6 @@ class SeatView:
             s.fresh = Events(MAX_EVENTS - len(s.log))
             s.checkpoint = NO_START
         return s, self._past is None and not whole
-
-    def _from_start(self, rng: random.Random, history: bool, tries: int = WHOLE_TRIES) -> Optional[object]:
-        """A world played again from the game's start that fits the whole past, or None after `tries`.
-
-        The game starts again with a chance of the world's own (`Worlds`: each shuffle a random
-        order), every action of the past is played again as the seat read it, by the seat that took
-        it (`past_steps`), and the world is kept if at each round's first decision the seat's cards
-        lay as it saw them, it reads the same transcript and it stands where the seat stands
-        (`_fits`). What a deal made true (a pair laid down, hearts put aside) then holds in it,
-        which a deal of the present alone does not see. A world that does not fit is mended in its
-        shuffles (`past.mend_plan`): a card the seat saw in a place, or saw chosen, that lies elsewhere is
-        exchanged, in the last shuffle that held both, with the card lying there (or one the chooser
-        could choose); a draw that gave another seat the turn is drawn again; else two cards it does
-        not know are exchanged. Mended `MENDS` times without getting further, it is dealt afresh."""
-        program = self.game.program
-        lines = list(self._lines)
-        bit = 1 << self.seat
-        c = self._canon
-        steps, marks = self._whole
-        marks = {k: (seen, sizes) for k, seen, sizes in marks}
-        plan: list = []
-        best, stalled = -1, 0
-        for _ in range(tries):
-            chance = Worlds(rng, plan)
-            w = None
-            ended = False
-            misplaced: list = []
-            extra: set = set()
-            k = -1
-            try:
-                w = self.game.new_initial_state(chance=chance, log=bool(lines))  # (no log: none to read again)
-                if not history:
-                    w.checkpoint = False
-                for k, (player, step) in enumerate(steps):
-                    if w.terminal or w.pending.player != player:
-                        if any(type(x) is int for x in chance.played):  # (a draw that went otherwise)
-                            chance.played = [x if type(x) is list else None for x in chance.played]
-                        break
-                    mark = marks.get(k)
-                    if mark is not None:
-                        seen, sizes = mark
-                        zones = w.zones
-                        misplaced = [(x, zones[z][i] if i < len(zones[z]) else None)
-                                     for z, i, x in seen if i >= len(zones[z]) or zones[z][i] != x]
-                        if misplaced:  # (and the cards it did not know in zones fuller than it saw them)
-                            extra = {x for z, pile in enumerate(zones) if len(pile) > sizes[z] for x in pile
-                                     if not c.known[x] & bit}
-                            break
-                    a = self._step_in(w, step, rng)
-                    if a is None or a not in w.pending.legal:
-                        alts = program.chooses[w.pending.choice].alts
-                        if a is not None and alt_of(a) < len(alts) and alts[alt_of(a)].kind == "card":
-                            # (a card the seat saw chosen, not where the chooser takes from: one that is)
-                            mates = [value_of(x) for x in w.pending.legal if with_value(x, 0) == with_value(a, 0)]
-                            if mates:
-                                mate = mates[int(rng.random() * len(mates))]
-                                if w.loc[value_of(a)] == w.loc[mate]:  # (there, but barred by another: that one goes)
-                                    misplaced.append((mate, None))
-                                else:
-                                    misplaced.append((value_of(a), mate))
-                        break
-                    program.resume(w, a)
-                else:
-                    ended = True
-                    k = len(steps)
-                    if (not lines or w.transcript(self.seat) == lines) and self._fits(w):
-                        w.rng = rng.getrandbits(64)  # (chance of its own from here, as in the copies kept behind)
-                        cp = w.checkpoint
-                        while cp:  # (made by this replay: nothing else holds them)
-                            kept(cp).rng = w.rng  # (copies: its chance was a source, not a seed)
-                            cp = cp[3]
-                        w.seed = w.stacks = w.draws = None
-                        if not history:
-                            w.log, w.fresh, w.rounds_at = None, Events(0), None
-                        return w
-            except RuleError:
-                pass
-            plan = chance.played
-            if not plan:
-                return None
-            if k > best:
-                best, stalled = k, 0
-            else:
-                stalled += 1
-                if stalled >= MENDS:  # (mended that often in vain: a fresh deal)
-                    plan, best, stalled = [], -1, 0
-                    continue
-            if ended:  # (each card the seat knows that lies elsewhere, and the card in its place, if any)
-                for cz, wz in zip(c.zones, w.zones):
-                    for i, b in enumerate(cz):
-                        if c.known[b] & bit and (i >= len(wz) or wz[i] != b):
-                            misplaced.append((b, wz[i] if i < len(wz) else None))
-            if ended:  # (a card the seat does not know in a zone fuller than the seat's: one that went elsewhere)
-                extra = {x for cz, wz in zip(c.zones, w.zones) if len(wz) > len(cz) for x in wz
-                         if not c.known[x] & bit}
-            if not mend_plan(plan, misplaced, extra, c.known, bit, rng):
-                plan, best, stalled = [], -1, 0
-        return None
-
-    @staticmethod
-    def _step_in(w, step, rng: random.Random) -> Optional[int]:
-        """The action of `w` that is the past's `step` (see `round_steps`), None if it has none."""
-        if step == at_once.SECRET_STEP:  # a pick the seat has not learnt: any legal one
-            legal = w.pending.legal
-            return legal[int(rng.random() * len(legal))]
-        if type(step) is int:
-            return step
-        if step[0] == UNSEEN:  # any card of that zone, that way
-            loc = w.loc
-            legal = [x for x in w.pending.legal if with_value(x, 0) == step[2]
-                     and loc[value_of(x)] == step[3]] if w.pending.choice == step[1] else []
-            return legal[int(rng.random() * len(legal))] if legal else None
-        if step[2] < len(w.zones[step[1]]):
-            return with_value(step[0], w.zones[step[1]][step[2]])
-        return None
 
     def _replayed(self, rng: random.Random, history: bool, tries: int = TRIES) -> Optional[object]:
         """A world that fits the round's past, or None after `tries` replays.

@@ -27,7 +27,7 @@ from ...runtime.basics import RuleError
 from ...runtime.payoffs import PayoffRule
 from ...runtime.log import flush, flush_up_to_error
 from ...runtime.playout import NEVER
-from ...runtime.program import ProgramBase, loops_forever, round_begins
+from ...runtime.program import ProgramBase, loops_forever, round_begins, round_locals
 from . import seats
 from .choose import write_choose, write_entry
 from ..ir_facts import never_none, phases_spend_steps, reads_knowledge
@@ -178,6 +178,8 @@ class Emitter(RoundEmitter):
             w.line(f"if {w.place(sitting)}:")
             w.line(f"    {self.c(seats.back_in)}(s, {w.index(sitting)})")
             w.seat_changed()
+        for slot in round_locals(self.program):  # (a round's locals start empty: see `round_locals`)
+            w.line(f"{w.place(slot)} = None")
         w.line("s.round += 1")
         w.line("if s.rounds_at is not None:")
         w.line(f"    {self.c(round_begins)}(s)")

@@ -1,0 +1,330 @@
+"""Worlds played again from the game's start that fit the whole past a seat saw (issue 26, finding 8).
+
+`SeatView.sample` first asks `from_start` for a world: the game is started again with a chance of
+the world's own (`past.Worlds`), every action of the past (`past.past_steps`) played again as the
+seat read it, and the world mended (its shuffles, its draws, the picks the seat did not see) until
+it fits at each round's first decision and where the seat stands now (docs/simulation.md, step 0;
+docs/knowledge.md). With `past.CHANCE_PAST`, the past goes on across shuffles and draws.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Optional
+
+from . import at_once, past
+from .actions import alt_of, value_of, with_value
+from .basics import Events, RuleError
+from .past import UNSEEN, Replay, Worlds, drop_after, mend_plan, past_steps, redraw_at, shown_mends
+from .places import exchange
+
+MENDS = 5  # tries of a world played from the start before it is dealt afresh
+
+
+def _unlike(got: Optional[tuple], want: tuple) -> Optional[tuple]:
+    """None when a world's past as the seat reads it (`past_steps`) is the seat's; else the indices
+    of the steps that differ (all, when it has none)."""
+    if got == want:
+        return None
+    if got is None or len(got[0]) != len(want[0]):
+        return tuple(range(len(want[0])))
+    return tuple(j for j, (x, y) in enumerate(zip(got[0], want[0])) if x != y)
+
+
+def _afresh(plan: list, bounds: list, kept: list, tried: dict, chancy: bool) -> tuple:
+    """(the plan and bounds of a world dealt afresh from the last round's first decision `kept`, or
+    from the start, 0): what chance gave before it stays (see `from_start`). Unless the worlds met
+    chance after their first decision (`chancy`), from the start: in a past of no chance, the
+    rounds' first decisions kept hold the deal that is to change."""
+    if not chancy:
+        kept.clear()
+    at = kept[-1][1].rng.at if kept else 0
+    drop_after(at, kept, tried)
+    return plan[:at], bounds[:at], 0
+
+
+def _patch(w, x: int, y: Optional[int], bit: int, rng: random.Random) -> Optional[int]:
+    """Cards `x` and `y` (None: one lying in another zone), neither known to the seat of `bit`,
+    exchanged in the last shuffle of the world's chance (`past.Worlds`) that held both, and in the
+    world `w` as it stands, its pending actions worked out again (see `from_start`): the
+    index of that shuffle, None where none held both (nothing changed)."""
+    known, loc = w.known, w.loc
+    if known[x] & bit or y is not None and known[y] & bit:
+        return None
+    plan = w.rng.played
+    for k in range(w.rng.at - 1, -1, -1):
+        order = plan[k]
+        if type(order) is list and x in order and (y is None or y in order):
+            if y is None:
+                free = [c for c in order if loc[c] != loc[x] and not known[c] & bit]
+                if not free:
+                    return None
+                y = free[int(rng.random() * len(free))]
+            i, j = order.index(x), order.index(y)
+            order[i], order[j] = y, x
+            exchange(w, x, y)
+            try:
+                w.game.program.repend(w)
+            except RuleError:  # (no legal action left him: this world stops here, played again)
+                w.pending = w.pending._replace(legal=())
+            return k
+    return None
+
+
+def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[object]:
+    """A world played again from the game's start that fits the whole past `view` (a `SeatView`)
+    holds, or None after `tries` tries that got no further.
+
+    The game starts again with a chance of the world's own (`Worlds`: each shuffle a random
+    order, each draw a random index), every action of the past is played again as the seat read
+    it, by the seat that took it (`past_steps`), and the world is kept if at each round's first
+    decision the seat's cards lay as it saw them, it reads the same transcript and it stands
+    where the seat stands (`_fits`). What a deal made true (a pair laid down, hearts put aside)
+    then holds in it, which a deal of the present alone does not see. Chance met between
+    decisions is drawn again, to fit what the seat saw of it: a step after which another seat is
+    to decide than the seat saw decide, or which writes lines the seat did not read, draws its
+    `random(…)` again, a value not tried there yet (the world goes on from that step's round's
+    first decision, kept: `kept`); a shuffle is mended (`past.mend_plan`): a card the seat saw in
+    a place, or saw chosen, that lies elsewhere is exchanged, in the last shuffle that held both,
+    with the card lying there (or one the chooser could choose), else two cards it does not know
+    are exchanged, and the world goes on from the last round's first decision before that
+    shuffle. Mended `MENDS` times without getting further, it is dealt afresh.
+
+    With `past.CHANCE_PAST` off (no past is then kept across chance: `past_steps`), the worlds are
+    searched as before the flag until one meets chance after its first decision (`start`,
+    `chancy`): the lines read as a whole at the end, a misfit mended in the deal and the world dealt
+    again from the start (no card exchanged as it goes), `tries` tries in all, so that a game whose
+    deal is its only chance costs what it did (`benchmarks/bench_view_past.py --chance-past off`).
+    On, every world is searched across chance from its start: the deal's lines and each step's
+    read at once (a game that shows cards in its first round fits far more often so)."""
+    program = view.game.program
+    seat = view.seat
+    lines = list(view._lines)
+    bit = 1 << seat
+    c = view._canon
+    steps, marks = view._whole
+    marks = {k: (seen, sizes) for k, seen, sizes in marks}
+    plan: list = []
+    bounds: list = []  # (how many items each draw of `plan` picked among; None for a shuffle)
+    kept: list = []  # (step index, the world there, `patched`, `start` and `heard` there): the rounds' first decisions passed
+    tried: dict = {}  # plan index of a draw -> the values drawn there in vain
+    picks: dict = {}  # step index -> where among its legal actions a step the seat did not see took
+    best, stalled, left = -1, 0, tries
+    across = past.CHANCE_PAST  # (off: no past kept across chance, `past_steps`; searched as before it)
+    chancy = across  # (whether the worlds are searched across chance: on, or a try met chance after its first decision)
+    for n in range(tries * (len(marks) + 1) + 2 * len(steps)):  # (tries a round, and the draws drawn again)
+        if n >= tries and not chancy:  # (a past of no chance as the worlds read it: `tries` tries, no more)
+            break
+        w = chance = None
+        ended = deaf = False
+        misplaced: list = []
+        extra: set = set()
+        last = redraw = None  # (the plan positions of the chance of the step played last, of the step that misfit)
+        patched = upto = None  # (the first shuffle this world exchanged two cards in, going on; see `mend_plan`)
+        k = -1
+        try:
+            if kept:
+                k0, there, patched, start, heard = kept[-1]
+                at = there.rng.at
+                w = there.clone()
+                w.rng = chance = Worlds(rng, plan, plan[:at], bounds[:at], at, w.log, there.rng.heard[:at])
+                last = (at, at)
+            else:
+                k0 = heard = 0
+                log = [] if lines else None  # (no log: none to read again)
+                chance = Worlds(rng, plan, log=log)
+                w = view.game.new_initial_state(chance=chance, log=log if lines else False)
+                if not history:
+                    w.checkpoint = False
+                # (the world's chance and log at its first decision: the lines are read step by step
+                # once chance is met after it; till then, as in a past of no chance, the lines are
+                # read as a whole at the end, where a misfit is mended from the cards' places)
+                start = (w.rng.at, len(w.log) if lines else 0)
+                last = (0, w.rng.at)
+                if chancy and lines:  # (across chance, the deal's lines at once)
+                    heard = start[1]
+                    if lines[:heard] != w.transcript(seat):
+                        redraw = last
+                        misplaced, entry = shown_mends(w, 0, lines, bit)  # (cards shown otherwise: mended)
+                        if misplaced:
+                            upto = w.rng.before_line(entry)
+                        else:
+                            deaf = True  # (the lines are read again as a whole at the end)
+            for k in range(k0, len(steps)):
+                if misplaced:  # (the deal showed other cards than the seat saw)
+                    break
+                player, step = steps[k]
+                mark = marks.get(k)
+                if mark is not None:
+                    seen, sizes = mark
+                    zones = w.zones
+                    misplaced = [(x, zones[z][i] if i < len(zones[z]) else None)
+                                 for z, i, x in seen if i >= len(zones[z]) or zones[z][i] != x]
+                    if misplaced:  # (and the cards it did not know in zones fuller than it saw them)
+                        extra = {x for z, pile in enumerate(zones) if len(pile) > sizes[z] for x in pile
+                                 if not c.known[x] & bit}
+                        break
+                if w.terminal or w.pending.player != player:  # (the last step, or its chance, went otherwise)
+                    redraw = last
+                    break
+                if mark is not None and (not kept or k > kept[-1][0]):  # (a round's first decision that fits: go on from it)
+                    kept.append((k, w.clone(), patched, start, heard))
+                a = step_in(w, step, rng, picks, k)
+                if a is None or a not in w.pending.legal:
+                    alts = program.chooses[w.pending.choice].alts
+                    if a is not None and alt_of(a) < len(alts) and alts[alt_of(a)].kind == "card":
+                        # (a card the seat saw chosen, not where the chooser takes from: one that is)
+                        mates = [value_of(x) for x in w.pending.legal if with_value(x, 0) == with_value(a, 0)]
+                        if mates:
+                            mate = mates[int(rng.random() * len(mates))]
+                            if w.loc[value_of(a)] == w.loc[mate]:  # (there, but barred by another: that one goes)
+                                pair = (mate, None)
+                            else:
+                                pair = (value_of(a), mate)
+                            # (patched as it goes once chance was met after the first decision, the misfits
+                            # of later rounds found in the same play; before, as in a past of no chance,
+                            # the world stops at its first misfit, mended and dealt again: cheaper there)
+                            at = _patch(w, pair[0], pair[1], bit, rng) if chancy or w.rng.at > start[0] else None
+                            if at is None:
+                                misplaced.append(pair)
+                            else:  # (exchanged in the shuffle and in this world, which goes on to find the next
+                                # misfit: it is played again from before that shuffle to be kept)
+                                patched = at if patched is None else min(patched, at)
+                                if a in w.pending.legal:
+                                    last = (w.rng.at, w.rng.at)
+                                    program.resume(w, a)
+                                    last = (last[0], w.rng.at)
+                                    continue
+                    break
+                before = w.rng.at
+                last = (before, before)
+                logged = len(w.log) if lines else 0
+                program.resume(w, a)
+                last = (before, w.rng.at)
+                if lines and not deaf and (chancy or w.rng.at > start[0]):  # (the lines this step wrote, as the seat read them)
+                    new = w.transcript(seat, heard)
+                    if heard < logged:  # (chance met first: the lines before this step, unread till now)
+                        old, new = new[:logged - heard], new[logged - heard:]
+                        if old != lines[heard:logged]:
+                            misplaced, entry = shown_mends(w, heard, lines, bit)  # (cards shown otherwise: mended)
+                            if misplaced:
+                                upto = w.rng.before_line(entry)
+                            elif lines[:start[1]] != w.transcript(seat)[:start[1]]:
+                                redraw = (0, start[0])  # (the deal's draws, if any)
+                            else:
+                                deaf = True
+                            if not deaf:
+                                break
+                        heard = logged
+                    if not deaf and new != lines[heard:heard + len(new)]:
+                        if any(w.rng.bounds[i] is not None for i in range(*last)):
+                            redraw = last  # (its draw went otherwise: drawn again at once)
+                            break
+                        misplaced, entry = shown_mends(w, heard, lines, bit)  # (cards shown otherwise: mended)
+                        if misplaced:  # (in a shuffle met before that line)
+                            upto = w.rng.before_line(entry)
+                            break
+                        deaf = True  # (else read again at the end, as a whole, and the deal mended)
+                    heard += len(new)
+            else:
+                ended = True
+                k = len(steps)
+                if patched is not None:  # (played again, mended, from before the first shuffle exchanged)
+                    misplaced = []
+                elif (not lines or w.transcript(seat) == lines) and view._fits(w):
+                    final = rng.getrandbits(64)  # (chance of its own from here)
+                    outcomes = tuple(w.rng.played[:w.rng.at])
+                    chance, w.rng = w.rng, final
+                    cp, was = w.checkpoint, []
+                    while cp:  # (made by this replay; each plays its round again)
+                        if cp[1] is not None and type(cp[1].rng) is Worlds:
+                            was.append((cp[1], cp[1].rng))
+                            cp[1].rng = Replay.at_event(outcomes, cp[1].rng.at, final)
+                        cp = cp[3]
+                    unlike = _unlike(past_steps(w, seat), view._whole) if history else None
+                    if unlike is None:  # (its own past reads as the seat's: a twin the seat cannot tell apart)
+                        w.seed = w.stacks = w.draws = None
+                        if not history:
+                            w.log, w.fresh, w.rounds_at = None, Events(0), None
+                        return w
+                    for snap, worlds in was:  # (the worlds kept share them: as they were)
+                        snap.rng = worlds
+                    w.rng = chance
+                    for j in unlike:  # (a pick the seat did not see that this world shows it: another)
+                        picks.pop(j, None)
+                elif not misplaced:
+                    redraw = last  # (the last step's draw, if any, may be what does not fit)
+        except RuleError:
+            if w is not None and type(w.rng) is Worlds and last is not None:
+                redraw = (last[0], w.rng.at)  # (a step that erred: its draws, if any)
+        if chance is None:  # (no world could be started)
+            return None
+        if w is not None and type(w.rng) is Worlds and w.rng.at > start[0]:
+            chancy = True
+        plan, bounds = chance.played, chance.bounds
+        if not plan:
+            return None
+        further = k > best
+        if further:  # (a try that gets further costs no try)
+            best, stalled, left = k, 0, tries
+        d = redraw_at(redraw, plan, bounds, tried)
+        if d is not None:  # (a draw tried again, another value: no mend)
+            plan, bounds = plan[:d] + [frozenset(tried[d])], bounds[:d]
+            drop_after(d, kept, tried)
+            continue
+        if not further:
+            stalled += 1
+            left -= 1
+            if left <= 0:
+                break
+            if stalled >= MENDS:  # (mended that often in vain: dealt afresh from the last round's first decision)
+                plan, bounds, stalled = _afresh(plan, bounds, kept, tried, chancy)
+                picks.clear()
+                continue
+        if patched is not None:  # (cards exchanged as it went: played again, mended, from before them)
+            first = mend_plan(plan, misplaced, extra, c.known, bit, rng) if misplaced else None
+            drop_after(patched if first is None else min(patched, first), kept, tried)
+            continue
+        if ended:  # (each card the seat knows that lies elsewhere, and the card in its place, if any)
+            for cz, wz in zip(c.zones, w.zones):
+                for i, b in enumerate(cz):
+                    if c.known[b] & bit and (i >= len(wz) or wz[i] != b):
+                        misplaced.append((b, wz[i] if i < len(wz) else None))
+        if ended:  # (a card the seat does not know in a zone fuller than the seat's: one that went elsewhere)
+            extra = {x for cz, wz in zip(c.zones, w.zones) if len(wz) > len(cz) for x in wz
+                     if not c.known[x] & bit}
+        first = mend_plan(plan, misplaced, extra, c.known, bit, rng, upto)
+        if first is None:
+            plan, bounds, stalled = _afresh(plan, bounds, kept, tried, chancy)
+            picks.clear()
+        else:
+            drop_after(first, kept, tried)
+    return None
+
+def step_in(w, step, rng: random.Random, picks: Optional[dict] = None, k: int = -1) -> Optional[int]:
+    """The action of `w` that is the past's `step` (see `round_steps`), None if it has none. A
+    step the seat did not see (a pick made at once, another seat's card of a zone) is any legal
+    one: with `picks`, the one at the same place among them as the `k`-th step took the last
+    time, so that a world mended in its shuffles takes the card mended into that place."""
+    if step == at_once.SECRET_STEP:  # a pick the seat has not learnt: any legal one
+        legal = w.pending.legal
+    elif type(step) is int:
+        return step
+    elif step[0] == UNSEEN:  # any card of that zone, that way
+        loc = w.loc
+        legal = [x for x in w.pending.legal if with_value(x, 0) == step[2]
+                 and loc[value_of(x)] == step[3]] if w.pending.choice == step[1] else []
+    else:
+        legal = None
+    if legal is not None:
+        if not legal:
+            return None
+        i = picks.get(k) if picks is not None else None
+        if i is None or i >= len(legal):
+            i = int(rng.random() * len(legal))
+            if picks is not None:
+                picks[k] = i
+        return legal[i]
+    if step[2] < len(w.zones[step[1]]):
+        return with_value(step[0], w.zones[step[1]][step[2]])
+    return None
