@@ -24,7 +24,7 @@ def _blind_aware(Z, ZN, KN, z, blind):
     return blind & aware
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def unseen(Z, ZN, LOC, KN, cards, n, HELD, after):
     """1 when moving `cards[:n]` (seen where they arrive by the seats of `after`) would leave some
     seat knowing only that one of a hand's cards went (`among.before` with no `among`), else 0."""

@@ -155,7 +155,7 @@ def put(V, base, n, stacks, amount, p):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def start_round(V, TV, ACT, base, n, stacks, ring, first, blinds, nb, minimum, fixed, cap):
     """`pots.start_round`: the blinds posted in turn from `first` by the actors, then the first to
     act found."""
@@ -226,7 +226,7 @@ def act(V, TV, ACT, base, n, stacks, ring, kind, amount):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def award(V, TV, ACT, base, n, stacks, ring, anchor, value, lowest):
     """`pots.award`: the side pots to the best of their contenders by `value` (one a seat, read for
     the contenders; `lowest`: the lowest wins), the odd chips from `anchor` (NONE: seat 0) in the
