@@ -14,17 +14,11 @@ import attrs
 
 from ..lang.diagnostics import Span
 from ..lang.nodes import node
+from .ir_base import Expr, Stmt
+from .ir_tables import PotAward, PotRule, PotValue, TeamTable  # noqa: F401  (re-exported: the engines read them as `ir.X`)
 
 
 # ---------------------------------------------------------------- expressions
-@node
-class Expr:
-    """Base of every expression: evaluating one reads the state and changes nothing but its chance
-    (`random`) and the slots of its own locals."""
-
-    span: Span
-
-
 @node
 class Const(Expr):
     """A value known when the game is loaded: a number, a bool, none, a text, an option's value, a
@@ -384,13 +378,6 @@ class RankPoints(Expr):
 
 # ----------------------------------------------------------------- statements
 @node
-class Stmt:
-    """Base of every statement."""
-
-    span: Span
-
-
-@node
 class SlotTarget:
     """A place `set`/`add` write: slot `slot` of `state.v`."""
 
@@ -735,18 +722,6 @@ class Payoff:
     shared: bool
 
 
-# ---------------------------------------------------------------- partnerships
-@node
-class TeamTable(Expr):
-    """An entry of a constant table of the teams, by a seat or a team number: `team of p` (the
-    seat's team), `partner of p` (the other seat of its team), a team's seats (`what` "members",
-    where a team stands for its players). For none: none, and no seats."""
-
-    what: str  # "team", "partner" or "members"
-    table: tuple
-    index: Expr
-
-
 @attrs.define(eq=False)
 class Program:
     """A whole game lowered for a player count and options: setup, the round (played again and
@@ -768,39 +743,3 @@ class Program:
     at_once: tuple = ()  # an `AtOnce` for each choice made at once
     slot_names: dict = attrs.Factory(dict)  # slot of a local -> the rule's name for it (for readers of generated code)
     group_slot: Optional[int] = None  # the groups of the zones of groups (runtime/groups.py), if the game has one
-
-
-# ------------------------------------------------------------- pots and betting
-@node
-class PotValue(Expr):
-    """What `runtime.pots.READERS[what]` reads of a pot (`runtime.pots.PotSpec`) over `args`
-    worked out in turn: the chips in it, a player's contribution, the contenders, whether someone
-    is to bet and who, which betting actions are legal, the range of a raise."""
-
-    pot: object
-    what: str
-    args: tuple
-
-
-@node
-class PotRule(Stmt):
-    """`runtime.pots.RULES[what]` on a pot over `args` worked out in turn: "put" (amount, player),
-    "start" a betting round (first, blinds, minimum raise, fixed raise, cap), "act" (kind, amount)."""
-
-    pot: object
-    what: str
-    args: tuple
-
-
-@node
-class PotAward(Stmt):
-    """`pay pot to highest p by value`: `anchor` (who takes odd chips first, or none) worked out
-    first, then `value` for each contender in seat order with the contender in `slot` (when two or
-    more are still in: a lone contender takes the pot without a showdown); then
-    `runtime.pots.award` shares out the side pots (`lowest`: the lowest value wins)."""
-
-    pot: object
-    anchor: Optional[Expr]
-    slot: int
-    value: Expr
-    lowest: bool
