@@ -130,7 +130,7 @@ def test_a_run_without_impossible_worlds_reports_none():
 
 
 # ------------------------------------------------- finding 8 after chance met between decisions
-# (`past.CHANCE_PAST`: worlds played from the start across chance; on by default, see its note)
+# (`past.CHANCE_PAST`: worlds played from the start across chance; off by default, see its note: the tests below switch it on)
 DRAWN = "tests/knowledge/drawn_leader.cards"
 AGAIN = "tests/knowledge/laid_down_again.cards"
 
