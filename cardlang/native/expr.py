@@ -5,6 +5,8 @@ literal) holding it; `s(w, e)` gives a `Seq` for a sequence; `fx(w, e)` works on
 what it may draw or break (a text in a quiet run). Operands are worked out in the reference's order
 (`compiler/ir.py`); where the reference meets a rule error (a none where a number is needed, an
 item out of a list, a number past the native range) the code stops the run (`Writer.fail`).
+The card kernels' expressions are in `expr_cards.py` and the calls of a `define` in
+`expr_defines.py` (mixins of `ExprEmitter`).
 """
 
 from __future__ import annotations
@@ -12,28 +14,20 @@ from __future__ import annotations
 from math import comb
 from typing import Optional
 
-import attrs
-
-import numpy as np
-
-from .climbing import KINDS as CLIMB_KINDS, rule_tables as climb_tables
-from .melds import arrangement_table, deadwood_table
-from .poker import ranking_table
 from ..runtime import card_sets
 from ..runtime.effects import MAX_RANGE
-from ..compiler import ir
+from .expr_cards import CardExprs
+from .expr_defines import DefineCalls
 from .kinds import INT, NONE, SEQ, refuse, text_of
-from .writer import ARGS, Seq
+from .writer import Seq
 
 BIG = 1 << 62  # a number at or past it stops the run (the compiled engine then plays the game)
 SQRT = 3037000499  # operands of `*` past it stop the run (no int64 product overflows)
 
-MAX_SUBSET_TOTAL = 1 << 20  # `subsets` to a total past it stops the run (its count table is that long)
-
 _OPS = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 
 
-class ExprEmitter:
+class ExprEmitter(CardExprs, DefineCalls):
     """Expressions (mixed into `native.emit.Emitter`, which holds the layout and constants)."""
 
     # ------------------------------------------------------------------ entry points
@@ -509,111 +503,6 @@ class ExprEmitter:
         return out
 
     # ------------------------------------------------------------------ functions
-    def card(self, w, e) -> str:
-        """A card-kind operand: none, or a card of the deck (anything else stops the run)."""
-        c = self.i(w, e)
-        w.fail_if(f"{c} != {NONE} and ({c} < 0 or {c} >= {self.layout.deck.size})", e)
-        return c
-
-    def i_OrderOf(self, w, e):
-        c = self.card(w, e.card)
-        table = self.const(f"K_order_{len(self.consts)}", self.layout.orders[e.order])
-        return self.tmp(w, f"0 if {c} == {NONE} else {table}[{c}]")
-
-    def i_RankPoints(self, w, e):
-        c = self.card(w, e.card)
-        table = self.const(f"K_points_{len(self.consts)}", e.table)
-        return self.tmp(w, f"0 if {c} == {NONE} else {table}[{c}]")
-
-    def _cards(self, w, e) -> Seq:
-        """A list of cards for a kernel: each a card of the deck (anything else stops the run)."""
-        q = self.s(w, e)
-        j = w.fresh("j")
-        with w.block(f"for {j} in range({q.n})"):
-            w.fail_outside(q.at(j), self.layout.deck.size, e)
-        return q
-
-    def _deck_table(self, what: str) -> str:
-        deck = self.layout.deck
-        values = deck.card_rank if what == "rank" else deck.card_suit
-        return self.kernel_table(("deck", what), lambda: np.asarray(values, dtype=np.int64))
-
-    def i_HandValue(self, w, e):
-        q = self._cards(w, e.cards)
-        ranking, codes = self.layout.rankings[e.ranking]
-        table = self.kernel_table(("ranking", e.ranking), lambda: ranking_table(ranking, codes))
-        x = self.tmp(w, f"hand_value({q.whole()}, {q.n}, {table})")
-        w.fail_if(f"{x} < 0", e)  # (5 to 10 cards: the engines' `poker_hand_size` error)
-        return x
-
-    def i_Combination(self, w, e):
-        """`subsets`, `pairs`, `runs`, `run_cards`, `longest_suit` (`kinds.COUNTING`) by the kernels
-        of `native/melds.py`; a refusal of the runtime (MeldError) stops the run."""
-        q = self._cards(w, e.args[0])
-        name = e.name
-        if name in ("beats", "kind"):
-            return self._climb(w, e, q)
-        if name == "deadwood":
-            x = self.tmp(w, f"deadwood({q.whole()}, {q.n}, {self._meld_table(e, deadwood_table)})")
-            w.fail_if(f"{x} < 0", e)  # (more set choices than the runtime tries: its MeldError)
-            return x
-        if name == "pairs":
-            return self.tmp(w, f"count_pairs({q.whole()}, {q.n}, {self._deck_table('rank')}, "
-                               f"{self._deck_table('suit')})")
-        if name == "longest_suit":
-            return self.tmp(w, f"longest_suit({q.whole()}, {q.n}, {self._deck_table('suit')})")
-        order = self.layout.orders[e.table]
-        table = self.kernel_table(("order", e.table), lambda: np.asarray(order, dtype=np.int64))
-        if name in ("runs", "run_cards"):
-            return self.tmp(w, f"count_runs({q.whole()}, {q.n}, {table}, {name == 'run_cards'})")
-        total = self.i(w, e.args[1])
-        self.not_none(w, total, e)
-        w.fail_if(f"{total} > {MAX_SUBSET_TOTAL}", e)  # (a count table that large: the compiled engine)
-        x = self.tmp(w, f"count_subsets({q.whole()}, {q.n}, {table}, {total})")
-        w.fail_if(f"{x} < 0", e)  # (a value below 0, or more cards than an int64 count holds)
-        return x
-
-    def _climb(self, w, e, q: Seq) -> str:
-        """`beats(cards, laid)` (1 or 0), `kind(cards)` (the number of its text, none for no
-        combination): `runtime/climbing.py`'s rule by the kernels of `native/climbing.py`."""
-        rule = self.layout.combos
-        height = self.kernel_table(("climb", "height"), lambda: climb_tables(rule)[0])
-        table = self.kernel_table(("climb", "rule"), lambda: climb_tables(rule)[1])
-        if e.name == "beats":
-            laid = self._cards(w, e.args[1])
-            return self.tmp(w, f"climb_beats({q.whole()}, {q.n}, {laid.whole()}, {laid.n}, {height}, {table})")
-        kind = w.fresh("k")
-        w.line(f"{kind}, _, _ = climb_of({q.whole()}, {q.n}, {height}, {table})")
-        names = self.const("K_kinds", tuple(self.text_id(k) for k in CLIMB_KINDS))
-        return self.tmp(w, f"{NONE} if {kind} < 0 else {names}[{kind}]")
-
-    def _meld_table(self, e, build) -> str:
-        """The kernel table `build(layout.melds)` (refused, naming why, for a rule it cannot hold)."""
-        try:
-            return self.kernel_table((build.__name__,), lambda: build(self.layout.melds))
-        except NotImplementedError as why:
-            raise refuse(f"melds (`{e.name}`: {why})", e) from None
-
-    def s_Combination(self, w, e):
-        """`melded`, `layoffs` by the kernels of `native/melds.py` (at most 63 card ids: a mask)."""
-        if self.layout.deck.size > 63:
-            raise refuse(f"melds (`{e.name}`) over a deck of more than 63 cards", e)
-        q = self._cards(w, e.args[0])
-        if e.name == "layoffs":
-            onto = self._cards(w, e.args[1])
-        table = self._meld_table(e, arrangement_table)
-        out = self.buffer(w)
-        if e.name in ("melded", "melds"):  # (`melds` is a text of the same arrangement)
-            w.line(f"{out.n} = melded({q.whole()}, {q.n}, {table}, {out.whole()})")
-        else:
-            w.line(f"{out.n} = layoffs({q.whole()}, {q.n}, {onto.whole()}, {onto.n}, {table}, {out.whole()})")
-        w.fail_if(f"{out.n} < 0", e)  # (more set choices than the runtime tries: its MeldError)
-        return out
-
-    def fx_Combination(self, w, e):
-        """`melds(cards)` (a text) is worked out for its MeldError only: the cards' arrangement."""
-        self.s_Combination(w, e)
-
     def i_TeamTable(self, w, e):
         k = self.i(w, e.index)
         w.fail_if(f"{k} != {NONE} and ({k} < 0 or {k} >= {len(e.table)})", e)
@@ -629,55 +518,6 @@ class ExprEmitter:
                 for x in members:
                     self.push(w, out, str(x), e)
         return out
-
-    def _define_args(self, w, e) -> None:
-        for slot, arg in zip(e.slots, e.args):
-            self.store(w, slot, arg)
-
-    def i_DefineCall(self, w, e):
-        fn = self.define_function(e)
-        if fn is None:
-            self._define_args(w, e)
-            return self.i(w, e.body)
-        first, name = fn
-        values = [self.i(w, a) for a in e.args]  # (each worked out in turn; none reads another's slot)
-        for slot, x in zip(first.slots, values):
-            w.line(f"V[{slot}] = {x}")
-        out = self.tmp(w, f"{name}({ARGS})")
-        w.stop_if_failed()
-        return out
-
-    def define_function(self, e):
-        """(the call whose body the function was written from, the function's name) for a `define`
-        used as a number whose parameters are numbers, else None (written in place). Its body is a
-        function of its own, written once for all the calls whose bodies are the same but for their
-        slots (`same_but_slots`): a call puts its arguments into the first call's slots and calls
-        it (a body reads only its parameters, its own locals and the globals, and a define never
-        calls itself), which keeps a rule that calls its helpers many times a small module."""
-        if self.kinds.expr(e.body) != INT or any(self.kinds.expr(a) != INT for a in e.args) \
-                or any(self.kinds.of(s) != INT for s in e.slots):
-            return None
-        for first, name in self.define_functions.get(e.name, ()):
-            mapping = dict(zip(first.slots, e.slots))
-            if len(first.slots) == len(e.slots) and len(mapping) == len(e.slots) \
-                    and same_but_slots(first.body, e.body, mapping, self.kinds):
-                return first, name
-        name = f"define_{len(self.define_functions_all)}_{''.join(ch if ch.isalnum() else '_' for ch in e.name)[:30]}"
-        self.define_functions.setdefault(e.name, []).append((e, name))
-        self.define_functions_all.append(name)
-
-        def write(w):
-            w.line(f"return {self.i(w, e.body)}")
-        self.function(name, write, value=True)
-        return e, name
-
-    def s_DefineCall(self, w, e):
-        self._define_args(w, e)
-        return self.s(w, e.body)
-
-    def fx_DefineCall(self, w, e):
-        self._define_args(w, e)
-        self.fx(w, e.body)
 
     def i_Builtin(self, w, e):
         name = e.name
@@ -782,39 +622,3 @@ class ExprEmitter:
                 raise refuse(f"{node} as a {'value' if name[0] == 'i' else 'list' if name[0] == 's' else 'text'}", e)
             return refused
         raise AttributeError(name)
-
-
-
-
-SLOT_FIELDS = ("slot", "slots", "seq_slot")  # the fields of IR expressions that hold slots
-
-
-def same_but_slots(a, b, mapping: dict, kinds) -> bool:
-    """Whether IR trees `a` and `b` are the same but for the slots they use, each slot of `a`
-    always standing for the same slot of `b` and of the same kind (`mapping` is filled)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same_but_slots(x, y, mapping, kinds) for x, y in zip(a, b))
-    if not attrs.has(type(a)):
-        return a == b
-    for f in attrs.fields(type(a)):
-        if f.name == "span":
-            continue
-        x, y = getattr(a, f.name), getattr(b, f.name)
-        if f.name in SLOT_FIELDS and isinstance(a, ir.Expr):
-            xs, ys = (x, y) if isinstance(x, tuple) else ((x,), (y,))
-            if len(xs) != len(ys):
-                return False
-            for s, t in zip(xs, ys):
-                if s is None or t is None:
-                    if s is not t:
-                        return False
-                    continue
-                if mapping.setdefault(s, t) != t or kinds.of(s) != kinds.of(t):
-                    return False
-            continue
-        if not same_but_slots(x, y, mapping, kinds):
-            return False
-    # (one slot of `b` for each of `a`: two locals of `a` are never one of `b`)
-    return len(set(mapping.values())) == len(mapping)
