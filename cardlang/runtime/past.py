@@ -23,8 +23,8 @@ MAX_PAST_ROUNDS = 64  # rounds' first decisions kept chained for worlds played f
 # past, across chance"). Off: chance met since the game's first decision cuts the chain, and the
 # worlds fit the round's past only (as before issue 26's last part; `bench_view_past.py` measures both).
 # Off by default: on, a search bot's decision costs up to about 40 times as much where every round
-# deals again (ismcts:30 in a 5-player coucou, 5.9 -> 228 ms CPU), for worlds that fit in fewer than
-# half its views; the search has to get cheaper before it is the default (issue 26).
+# deals again (ismcts:30 at 5 players of such a game in games/: 5.9 -> 228 ms CPU), for worlds that
+# fit in fewer than half its views; the search has to get cheaper before it is the default (issue 26).
 CHANCE_PAST = False
 
 
