@@ -8,9 +8,10 @@ from scenario import game
 TRICKS = "examples/follow_suit.cards"
 
 
-def states_after_a_void(players=3, games=30):
-    """(state, the seat to decide, a player shown void in a suit earlier this round, that suit)."""
-    g = game(TRICKS, players)
+def states_after_a_void(players=3, games=30, rules=TRICKS, earlier=False):
+    """(state, the seat to decide, a player shown void in a suit earlier this round, that suit); with
+    `earlier`, a player shown void in an earlier round (chance met since, in a game that draws)."""
+    g = game(rules, players)
     hand = g.program.zone_families["hand"][0]
     suit_of = g.deck.card_suit
     out = []
@@ -23,8 +24,8 @@ def states_after_a_void(players=3, games=30):
             if led is not None and not any(suit_of[c] == led for c in state.zones[hand + p]):
                 voids.append((state.round, p, led))
             for r, q, s in voids:
-                if r == state.round and q != state.current_player:
-                    out.append((state.clone(), state.current_player, q, s))
+                if (r < state.round if earlier else r == state.round) and q != p:
+                    out.append((state.clone(), p, q, s))
                     break
             legal = state.legal_action_ids()
             state.apply(legal[rng.randrange(len(legal))])

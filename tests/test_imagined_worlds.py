@@ -18,6 +18,7 @@ from cardlang.runtime import past
 from cardlang.runtime.program import round_locals
 from cardlang.runtime.view import chosen_card_slots
 from scenario import game, path
+from test_determinize import states_after_a_void
 
 QUOTED = "tests/knowledge/quoted_card.cards"
 
@@ -143,24 +144,7 @@ def across_chance(monkeypatch):
 def _after_a_void_and_a_draw(games=12):
     """(state, the seat to decide, a player it saw not follow a suit, that suit): states of the drawn
     leader game where a leader was drawn at random since that trick (chance between decisions)."""
-    g = game(DRAWN, 3)
-    hand = g.program.zone_families["hand"][0]
-    suit_of = g.deck.card_suit
-    out = []
-    for seed in range(games):
-        rng = random.Random(seed)
-        state = g.new_initial_state(seed=seed)
-        voids = []  # (round, player, suit)
-        while not state.is_terminal():
-            p, led = state.current_player, state.var("led")
-            if led is not None and not any(suit_of[c] == led for c in state.zones[hand + p]):
-                voids.append((state.round, p, led))
-            case = next(((q, s) for r, q, s in voids if r < state.round and q != p), None)
-            if case is not None:
-                out.append((state.clone(), p) + case)
-            legal = state.legal_action_ids()
-            state.apply(legal[rng.randrange(len(legal))])
-    return g, out
+    return states_after_a_void(3, games, DRAWN, earlier=True)
 
 
 def _round_past_only(view):
