@@ -22,10 +22,12 @@ number, the card where the seat knew it once the step was over), which a state r
 What a step costs (`benchmarks/bench_openspiel.py`): a state's engine states keep no log (the log
 is text the rules never read: half the engine's work on a small game); the strings, which read
 the seat's transcript, come from a twin of the position whose states keep it (`_Core.twin`, made
-when first asked). A Python caller's `legal_actions`, `information_state_tensor`,
-`is_chance_node` and `is_terminal` are answered in one call (pyspiel's own versions call back
-into Python several times, and its tensor makes an initial state to learn the size); pyspiel's
-C++ algorithms get the same answers through the observer and `_legal_actions`.
+when first asked). A game's start is kept per deal (`_begin`): a new game whose chance outcomes
+before its first decision were met before begins from the engine state they reached. A Python
+caller's `legal_actions`, `information_state_tensor`, `is_chance_node` and `is_terminal` are
+answered in one call (pyspiel's own versions call back into Python several times, and its tensor
+makes an initial state to learn the size); pyspiel's C++ algorithms get the same answers through
+the observer and `_legal_actions`.
 """
 
 from __future__ import annotations
@@ -62,6 +64,13 @@ _LAZY: dict = {}  # the same key -> the zones shuffled lazily (`research.chance.
 # lookup, not a replay. MEMO bounds the children remembered per game (each holds an engine state).
 MEMO = 50_000
 _MEMO_LEFT: dict = {}  # the same key -> how many more children may be remembered
+# The game's start played with given chance outcomes (the deal before the first decision) is the
+# same engine state whoever asks: it is kept per outcomes (`_begin`), so a new game with a deal seen
+# before costs a lookup, not the rules' start played again. START_MEMO bounds the starts kept per
+# game (a game that deals from a deck shuffled whole meets a new deal nearly every time).
+START_MEMO = 1_000
+_BEGUN: dict = {}  # (key, logged, outcomes) -> (engine state or None, chance event or None, player)
+_BEGUN_LEFT: dict = {}  # key -> how many more starts may be kept
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
@@ -232,6 +241,8 @@ def forget_states() -> None:
     afresh (for a test that changes how a tensor is made)."""
     _STARTS.clear()
     _MEMO_LEFT.clear()
+    _BEGUN.clear()
+    _BEGUN_LEFT.clear()
 
 
 def _revive(key: tuple, moves: tuple, logged: bool = False) -> _Core:
@@ -258,15 +269,12 @@ def _start(key: tuple, game, logged: bool = False) -> _Core:
 def _run(core: _Core, game) -> _Core:
     """Plays the step from its start with the outcomes known so far: to a decision, or to the next
     chance event without an outcome."""
+    if core.base is None:
+        return _begin(core, game)
     try:
-        if core.base is None:
-            st = game.new_initial_state(seed=0, chance=Script(core.script, 0, _LAZY[core.key]), log=core.logged)
-            if not core.logged:  # nothing reads its rounds' past (`TableView` takes no past): no copy of the
-                st.checkpoint = False  # state at each round's first decision (`runtime.past.record`)
-        else:
-            st = core.base.clone()
-            st.rng = core.base.rng.again(core.script)  # (the lazy piles' open cards go on)
-            st.apply(core.action)
+        st = core.base.clone()
+        st.rng = core.base.rng.again(core.script)  # (the lazy piles' open cards go on)
+        st.apply(core.action)
     except NeedChance as e:
         st, core.event, core.player = None, (e.kind, e.data), _CHANCE
     else:
@@ -278,6 +286,30 @@ def _run(core: _Core, game) -> _Core:
         if game.program.at_once:
             core.decisions = _shown_picks(core.decisions, st)
     core.st, core.drawn, core.views = st, (), {}
+    return core
+
+
+def _begin(core: _Core, game) -> _Core:
+    """`_run` at the game's start (no decision made yet): the start played with the outcomes known
+    so far, or the engine state it reached before with them (`START_MEMO`). The engine state is
+    shared, never changed in place (a step clones its base), as a remembered child's is."""
+    key = (core.key, core.logged, core.script)
+    got = _BEGUN.get(key)
+    if got is None:
+        try:
+            st = game.new_initial_state(seed=0, chance=Script(core.script, 0, _LAZY[core.key]), log=core.logged)
+        except NeedChance as e:
+            got = (None, (e.kind, e.data), _CHANCE)
+        else:
+            if not core.logged:  # nothing reads its rounds' past (`TableView` takes no past): no copy of the
+                st.checkpoint = False  # state at each round's first decision (`runtime.past.record`)
+            got = (st, None, _TERMINAL if st.terminal else st._pending[1])
+        left = _BEGUN_LEFT.get(core.key, START_MEMO)
+        if left > 0:
+            _BEGUN[key] = got
+            _BEGUN_LEFT[core.key] = left - 1
+    core.st, core.event, core.player = got
+    core.drawn, core.views = (), {}
     return core
 
 
