@@ -143,6 +143,7 @@ class CardsGame(pyspiel.Game):
             utility_sum=0.0 if game.utility == "zero_sum" else None,
             max_game_length=program.max_decisions + game.deck.size * min(program.max_rounds, 1000))
         super().__init__(_type(utility), info, params)
+        self._info_observer = CardsObserver(self, pyspiel.IIGObservationType(perfect_recall=True))
 
     def new_initial_state(self) -> "CardsState":
         """The game's start (a chance node if the rules shuffle before the first decision)."""
@@ -153,11 +154,8 @@ class CardsGame(pyspiel.Game):
         return CardsObserver(self, iig_obs_type, params)
 
     def info_observer(self) -> "CardsObserver":
-        """The information-state observer (perfect recall), made once."""
-        got = self.__dict__.get("_info_observer")
-        if got is None:
-            got = self._info_observer = CardsObserver(self, pyspiel.IIGObservationType(perfect_recall=True))
-        return got
+        """The information-state observer (perfect recall), made with the game."""
+        return self._info_observer
 
 
 class _Core:
@@ -273,7 +271,8 @@ def _run(core: _Core, game) -> _Core:
         return _begin(core, game)
     try:
         st = core.base.clone()
-        st.rng = core.base.rng.again(core.script)  # (the lazy piles' open cards go on)
+        if core.script or st.rng.outcomes:  # (`Script.again`, whose answer is its script when both are empty)
+            st.rng = st.rng.again(core.script)  # (the lazy piles' open cards go on)
         st.apply(core.action)
     except NeedChance as e:
         st, core.event, core.player = None, (e.kind, e.data), _CHANCE
@@ -327,10 +326,10 @@ def _child(core: _Core, game, encoder: Encoder, player: int, action: int) -> _Co
 
 def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _Core:
     """The core after OpenSpiel action `action` of `player` (a seat, or chance)."""
-    new = core.__copy__()
-    new.kids = {}
-    new.moves = core.moves + ((player, action),)
     if core.event is not None:
+        new = core.__copy__()
+        new.kids = {}
+        new.moves = core.moves + ((player, action),)
         kind, data = core.event
         if kind == "draw":
             new.script = core.script + (action,)
@@ -349,16 +348,26 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
         new.script = core.script + (drawn + tuple(last),)
         return _run(new, game)
     st = core.st
-    view = core.legal_view(player)
-    choice = view.choice
-    real = view.action_in(st, encoder.action_of(choice, action))
+    choice = st._pending[0]
     program = game.program
-    card = value_of(real) if choice in program.card_choices and \
-        program.chooses[choice].alts[alt_of(real)].kind == "card" else -1
+    real = encoder.ids.get((choice, action))
+    if real is None:
+        real = encoder.ids[(choice, action)] = encoder.action_of(choice, action)
+    if choice in program.card_choices:  # (its legal ids may name a card the seat does not know by its place)
+        real = core.legal_view(player).action_in(st, real)
+        card = value_of(real) if program.chooses[choice].alts[alt_of(real)].kind == "card" else -1
+    else:  # (the view's ids are the state's)
+        card = -1
     secret = (choice, real) if choice in program.at_once else None
+    new = _new_core(_Core)  # (every field set here or by `_run`: no copy of the core's)
+    new.key, new.logged, new.kids = core.key, core.logged, {}
+    new.moves = core.moves + ((player, action),)
     new.decisions = core.decisions + (_decision((player, action, card, None if card >= 0 else 0, secret, None)),)
     new.base, new.action, new.script = st, real, ()
     return _run(new, game)
+
+
+_new_core = object.__new__
 
 
 _decision = partial(tuple.__new__, Decision)  # (`Decision(…)` without its Python-level `__new__`: a step makes one)
@@ -423,6 +432,9 @@ class CardsState(pyspiel.State):
         outcomes, none at the end or for a seat not deciding."""
         core = self._core
         now = core.player
+        if now >= 0 and (player is None or player == now):  # (the common question: the seat to act's)
+            got = core.views.get(("legal", now))
+            return list(self._legal_indices(now) if got is None else got)
         if player is None:
             player = now
         if now == _TERMINAL:
@@ -430,7 +442,7 @@ class CardsState(pyspiel.State):
         if now == _CHANCE:
             return [a for a, _ in self.chance_outcomes()]
         if player == now:
-            return list(self._legal_actions(player))
+            return list(self._legal_indices(player))
         if player < 0:
             raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
         return []
@@ -439,17 +451,31 @@ class CardsState(pyspiel.State):
         """The information-state tensor of `player` (by default the one to act), as pyspiel's."""
         if player is None:
             player = self._core.player
-        observer = self.get_game().info_observer()
+        observer = self.get_game()._info_observer  # (`info_observer()` without its call)
         if not 0 <= player < observer.encoder.players:
             raise pyspiel.SpielError(f"information_state_tensor of player {player}")
         return observer.tensor_of(self, player)[:]  # (a copy: the caller may change it)
 
     def _legal_actions(self, player: int) -> list:
-        """The seat's legal action indices, ascending (from its view; kept with the core)."""
+        """The seat's legal action indices, ascending (from its view)."""
+        return list(self._legal_indices(player))
+
+    def _legal_indices(self, player: int) -> tuple:
+        """`_legal_actions` as a tuple, kept with the core: read only."""
         core = self._core
         got = core.views.get(("legal", player))
         if got is None:
-            got = core.views[("legal", player)] = _GAMES[core.key][1].legal_indices(core.legal_view(player))
+            encoder = _GAMES[core.key][1]
+            pending = core.st._pending
+            if pending[1] != player:
+                got = ()
+            elif pending[0] in _GAMES[core.key][0].program.card_choices:  # (the view names a card the seat
+                # does not know by its place)
+                view = core.legal_view(player)
+                got = encoder.indices_of(view.choice, view.legal_action_ids())
+            else:  # (the view's legal ids are the state's: no view made)
+                got = encoder.indices_of(pending[0], pending[2])
+            core.views[("legal", player)] = got
         return got
 
     def chance_outcomes(self) -> list:
