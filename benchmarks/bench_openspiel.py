@@ -11,7 +11,8 @@ For each pair (a rule file of examples/, OpenSpiel's own game of the same rules)
 - `step µs`: CPU µs per step of random games (a decision: `legal_actions`, the information-state
   tensor of the seat to play, `apply_action`; a chance node: `chance_outcomes`, `apply_action`),
   ours and native, and their ratio. `fresh`: every state made anew (`MEMO = 0`: each step replays
-  its part of the rules); `warm`: the same games again, as an agent or an algorithm that comes
+  its part of the rules) but the game's start, which a game keeps per deal (`START_MEMO`: the rules'
+  start is played once for each set of chance outcomes met before the first decision); `warm`: the same games again, as an agent or an algorithm that comes
   back to positions finds them (a state remembers the states its actions lead to).
 
 CPU time (`time.process_time`); each figure the median of `--repeat` runs, each ratio the median

@@ -22,10 +22,12 @@ number, the card where the seat knew it once the step was over), which a state r
 What a step costs (`benchmarks/bench_openspiel.py`): a state's engine states keep no log (the log
 is text the rules never read: half the engine's work on a small game); the strings, which read
 the seat's transcript, come from a twin of the position whose states keep it (`_Core.twin`, made
-when first asked). A Python caller's `legal_actions`, `information_state_tensor`,
-`is_chance_node` and `is_terminal` are answered in one call (pyspiel's own versions call back
-into Python several times, and its tensor makes an initial state to learn the size); pyspiel's
-C++ algorithms get the same answers through the observer and `_legal_actions`.
+when first asked). A game's start is kept per deal (`_begin`): a new game whose chance outcomes
+before its first decision were met before begins from the engine state they reached. A Python
+caller's `legal_actions`, `information_state_tensor`, `is_chance_node` and `is_terminal` are
+answered in one call (pyspiel's own versions call back into Python several times, and its tensor
+makes an initial state to learn the size); pyspiel's C++ algorithms get the same answers through
+the observer and `_legal_actions`.
 """
 
 from __future__ import annotations
@@ -62,6 +64,13 @@ _LAZY: dict = {}  # the same key -> the zones shuffled lazily (`research.chance.
 # lookup, not a replay. MEMO bounds the children remembered per game (each holds an engine state).
 MEMO = 50_000
 _MEMO_LEFT: dict = {}  # the same key -> how many more children may be remembered
+# The game's start played with given chance outcomes (the deal before the first decision) is the
+# same engine state whoever asks: it is kept per outcomes (`_begin`), so a new game with a deal seen
+# before costs a lookup, not the rules' start played again. START_MEMO bounds the starts kept per
+# game (a game that deals from a deck shuffled whole meets a new deal nearly every time).
+START_MEMO = 1_000
+_BEGUN: dict = {}  # (key, logged, outcomes) -> (engine state or None, chance event or None, player)
+_BEGUN_LEFT: dict = {}  # key -> how many more starts may be kept
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
@@ -134,6 +143,7 @@ class CardsGame(pyspiel.Game):
             utility_sum=0.0 if game.utility == "zero_sum" else None,
             max_game_length=program.max_decisions + game.deck.size * min(program.max_rounds, 1000))
         super().__init__(_type(utility), info, params)
+        self._info_observer = CardsObserver(self, pyspiel.IIGObservationType(perfect_recall=True))
 
     def new_initial_state(self) -> "CardsState":
         """The game's start (a chance node if the rules shuffle before the first decision)."""
@@ -144,11 +154,8 @@ class CardsGame(pyspiel.Game):
         return CardsObserver(self, iig_obs_type, params)
 
     def info_observer(self) -> "CardsObserver":
-        """The information-state observer (perfect recall), made once."""
-        got = self.__dict__.get("_info_observer")
-        if got is None:
-            got = self._info_observer = CardsObserver(self, pyspiel.IIGObservationType(perfect_recall=True))
-        return got
+        """The information-state observer (perfect recall), made with the game."""
+        return self._info_observer
 
 
 class _Core:
@@ -232,6 +239,8 @@ def forget_states() -> None:
     afresh (for a test that changes how a tensor is made)."""
     _STARTS.clear()
     _MEMO_LEFT.clear()
+    _BEGUN.clear()
+    _BEGUN_LEFT.clear()
 
 
 def _revive(key: tuple, moves: tuple, logged: bool = False) -> _Core:
@@ -258,15 +267,13 @@ def _start(key: tuple, game, logged: bool = False) -> _Core:
 def _run(core: _Core, game) -> _Core:
     """Plays the step from its start with the outcomes known so far: to a decision, or to the next
     chance event without an outcome."""
+    if core.base is None:
+        return _begin(core, game)
     try:
-        if core.base is None:
-            st = game.new_initial_state(seed=0, chance=Script(core.script, 0, _LAZY[core.key]), log=core.logged)
-            if not core.logged:  # nothing reads its rounds' past (`TableView` takes no past): no copy of the
-                st.checkpoint = False  # state at each round's first decision (`runtime.past.record`)
-        else:
-            st = core.base.clone()
-            st.rng = core.base.rng.again(core.script)  # (the lazy piles' open cards go on)
-            st.apply(core.action)
+        st = core.base.clone()
+        if core.script or st.rng.outcomes:  # (`Script.again`, whose answer is its script when both are empty)
+            st.rng = st.rng.again(core.script)  # (the lazy piles' open cards go on)
+        st.apply(core.action)
     except NeedChance as e:
         st, core.event, core.player = None, (e.kind, e.data), _CHANCE
     else:
@@ -278,6 +285,30 @@ def _run(core: _Core, game) -> _Core:
         if game.program.at_once:
             core.decisions = _shown_picks(core.decisions, st)
     core.st, core.drawn, core.views = st, (), {}
+    return core
+
+
+def _begin(core: _Core, game) -> _Core:
+    """`_run` at the game's start (no decision made yet): the start played with the outcomes known
+    so far, or the engine state it reached before with them (`START_MEMO`). The engine state is
+    shared, never changed in place (a step clones its base), as a remembered child's is."""
+    key = (core.key, core.logged, core.script)
+    got = _BEGUN.get(key)
+    if got is None:
+        try:
+            st = game.new_initial_state(seed=0, chance=Script(core.script, 0, _LAZY[core.key]), log=core.logged)
+        except NeedChance as e:
+            got = (None, (e.kind, e.data), _CHANCE)
+        else:
+            if not core.logged:  # nothing reads its rounds' past (`TableView` takes no past): no copy of the
+                st.checkpoint = False  # state at each round's first decision (`runtime.past.record`)
+            got = (st, None, _TERMINAL if st.terminal else st._pending[1])
+        left = _BEGUN_LEFT.get(core.key, START_MEMO)
+        if left > 0:
+            _BEGUN[key] = got
+            _BEGUN_LEFT[core.key] = left - 1
+    core.st, core.event, core.player = got
+    core.drawn, core.views = (), {}
     return core
 
 
@@ -295,10 +326,10 @@ def _child(core: _Core, game, encoder: Encoder, player: int, action: int) -> _Co
 
 def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _Core:
     """The core after OpenSpiel action `action` of `player` (a seat, or chance)."""
-    new = core.__copy__()
-    new.kids = {}
-    new.moves = core.moves + ((player, action),)
     if core.event is not None:
+        new = core.__copy__()
+        new.kids = {}
+        new.moves = core.moves + ((player, action),)
         kind, data = core.event
         if kind == "draw":
             new.script = core.script + (action,)
@@ -317,16 +348,26 @@ def _advance(core: _Core, game, encoder: Encoder, player: int, action: int) -> _
         new.script = core.script + (drawn + tuple(last),)
         return _run(new, game)
     st = core.st
-    view = core.legal_view(player)
-    choice = view.choice
-    real = view.action_in(st, encoder.action_of(choice, action))
+    choice = st._pending[0]
     program = game.program
-    card = value_of(real) if choice in program.card_choices and \
-        program.chooses[choice].alts[alt_of(real)].kind == "card" else -1
+    real = encoder.ids.get((choice, action))
+    if real is None:
+        real = encoder.ids[(choice, action)] = encoder.action_of(choice, action)
+    if choice in program.card_choices:  # (its legal ids may name a card the seat does not know by its place)
+        real = core.legal_view(player).action_in(st, real)
+        card = value_of(real) if program.chooses[choice].alts[alt_of(real)].kind == "card" else -1
+    else:  # (the view's ids are the state's)
+        card = -1
     secret = (choice, real) if choice in program.at_once else None
+    new = _new_core(_Core)  # (every field set here or by `_run`: no copy of the core's)
+    new.key, new.logged, new.kids = core.key, core.logged, {}
+    new.moves = core.moves + ((player, action),)
     new.decisions = core.decisions + (_decision((player, action, card, None if card >= 0 else 0, secret, None)),)
     new.base, new.action, new.script = st, real, ()
     return _run(new, game)
+
+
+_new_core = object.__new__
 
 
 _decision = partial(tuple.__new__, Decision)  # (`Decision(…)` without its Python-level `__new__`: a step makes one)
@@ -391,6 +432,9 @@ class CardsState(pyspiel.State):
         outcomes, none at the end or for a seat not deciding."""
         core = self._core
         now = core.player
+        if now >= 0 and (player is None or player == now):  # (the common question: the seat to act's)
+            got = core.views.get(("legal", now))
+            return list(self._legal_indices(now) if got is None else got)
         if player is None:
             player = now
         if now == _TERMINAL:
@@ -398,7 +442,7 @@ class CardsState(pyspiel.State):
         if now == _CHANCE:
             return [a for a, _ in self.chance_outcomes()]
         if player == now:
-            return list(self._legal_actions(player))
+            return list(self._legal_indices(player))
         if player < 0:
             raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
         return []
@@ -407,17 +451,31 @@ class CardsState(pyspiel.State):
         """The information-state tensor of `player` (by default the one to act), as pyspiel's."""
         if player is None:
             player = self._core.player
-        observer = self.get_game().info_observer()
+        observer = self.get_game()._info_observer  # (`info_observer()` without its call)
         if not 0 <= player < observer.encoder.players:
             raise pyspiel.SpielError(f"information_state_tensor of player {player}")
         return observer.tensor_of(self, player)[:]  # (a copy: the caller may change it)
 
     def _legal_actions(self, player: int) -> list:
-        """The seat's legal action indices, ascending (from its view; kept with the core)."""
+        """The seat's legal action indices, ascending (from its view)."""
+        return list(self._legal_indices(player))
+
+    def _legal_indices(self, player: int) -> tuple:
+        """`_legal_actions` as a tuple, kept with the core: read only."""
         core = self._core
         got = core.views.get(("legal", player))
         if got is None:
-            got = core.views[("legal", player)] = _GAMES[core.key][1].legal_indices(core.legal_view(player))
+            encoder = _GAMES[core.key][1]
+            pending = core.st._pending
+            if pending[1] != player:
+                got = ()
+            elif pending[0] in _GAMES[core.key][0].program.card_choices:  # (the view names a card the seat
+                # does not know by its place)
+                view = core.legal_view(player)
+                got = encoder.indices_of(view.choice, view.legal_action_ids())
+            else:  # (the view's legal ids are the state's: no view made)
+                got = encoder.indices_of(pending[0], pending[2])
+            core.views[("legal", player)] = got
         return got
 
     def chance_outcomes(self) -> list:

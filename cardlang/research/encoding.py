@@ -368,6 +368,8 @@ class Encoder:
             self.offsets.append(row)
         self.num_actions = max(at, 1)
         self._indices = {}  # (choice, legal ids) -> their sorted indices (`legal_indices`)
+        self.ids = {}  # (choice, index) -> the action id `action_of` gives, once asked (an adapter's step
+        # reads it: a lookup, not a call; bounded by the action space)
         # index -> its run in `alternatives` (a list lookup: an environment step asks it every time)
         self._run_of = [-1] * self.num_actions
         for k, (_, _, start, width, _) in enumerate(self.alternatives):
@@ -393,15 +395,17 @@ class Encoder:
     def legal_indices(self, view) -> list:
         """The sorted indices of the view's legal actions (empty unless its seat decides)."""
         legal = view.legal_action_ids()
-        if not legal:
-            return []
-        key = (view.choice, legal)
+        return list(self.indices_of(view.choice, legal)) if legal else []
+
+    def indices_of(self, choice: int, legal: tuple) -> tuple:
+        """The sorted indices of action ids `legal` of choice `choice` (read only: kept)."""
+        key = (choice, legal)
         got = self._indices.get(key)
         if got is None:  # (a game offers few distinct sets of legal ids: each is worked out once)
-            got = tuple(sorted([self.index_of(view.choice, a) for a in legal]))
+            got = tuple(sorted([self.index_of(choice, a) for a in legal]))
             if len(self._indices) < LEGAL_KEPT:
                 self._indices[key] = got
-        return list(got)
+        return got
 
     def mask(self, view) -> np.ndarray:
         """An int8 vector over the action space: 1 for each legal action of the view's seat."""
