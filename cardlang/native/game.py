@@ -35,6 +35,7 @@ class NativeProgram:
     def __init__(self, lowered, optimisations: Optimisations = ALL_ON):
         t0 = time.perf_counter()
         self.source, self.tables = native_module(lowered, optimisations)
+        self.lowered, self.optimisations = lowered, optimisations  # (for the rollout module: `native/resume.py`)
         self.module = load_module(self.source)
         self.players = lowered.layout.players
         self.has_score = lowered.ir.score is not None  # (without one, the scores are the returns)
