@@ -211,15 +211,20 @@ class ResumeEmitter(Emitter):
             f"    G = np.zeros({10 + 2 * n}, dtype=np.int64)",
             f"    RET = np.zeros({n}, dtype=np.float64)",
             f"    P = np.zeros({n}, dtype=np.float64)",
+            "    Z, TV = Z0.copy(), TV0.copy()",
+            "    ZN, LOC, V, TN, ACT, KN = ZN0.copy(), LOC0.copy(), V0.copy(), TN0.copy(), ACT0.copy(), KN0.copy()",
             "    for i in range(len(chance)):",
-            "        Z = Z0.copy()",
-            "        ZN = ZN0.copy()",
-            "        LOC = LOC0.copy()",
-            "        V = V0.copy()",
-            "        TV = TV0.copy()",
-            "        TN = TN0.copy()",
-            "        ACT = ACT0.copy()",
-            "        KN = KN0.copy()",
+            "        if i > 0:  # (a zone's or row's items past its count are never read: only its items copied)",
+            "            for z in range(len(ZN0)):",
+            "                Z[z, :ZN0[z]] = Z0[z, :ZN0[z]]",
+            "            for s in range(len(TN0)):",
+            "                TV[s, :TN0[s]] = TV0[s, :TN0[s]]",
+            "            ZN[:] = ZN0",
+            "            LOC[:] = LOC0",
+            "            V[:] = V0",
+            "            TN[:] = TN0",
+            "            ACT[:] = ACT0",
+            "            KN[:] = KN0",
             "        G[:] = 0",
             "        G[0] = chance[i]",
             "        G[1] = H[0]",
@@ -282,7 +287,8 @@ class CannotResume(Exception):
 class World:
     """A state as the rollout module's arrays (`convert`)."""
 
-    __slots__ = ("Z", "ZN", "LOC", "V", "TV", "TN", "ACT", "KN", "H", "FR", "chance")
+    __slots__ = ("Z", "ZN", "LOC", "V", "TV", "TN", "ACT", "KN", "H", "FR", "chance",
+                 "bools")  # (the slots that held True or False: 1 or 0 natively, given back as bools)
 
 
 class NativeRollouts:
@@ -321,6 +327,7 @@ class NativeRollouts:
         self._warm()
         self.start_seconds = time.perf_counter() - t0
         self._out = np.zeros((1, 5 + n), dtype=np.int64)
+        self._rt, self._sc = np.zeros((64, n)), np.zeros((64, n), dtype=np.int64)  # (returns, scores: unread here)
 
     def _warm(self) -> None:
         """Compiles (or loads) the entry with a first rollout of a fresh game."""
@@ -371,20 +378,28 @@ class NativeRollouts:
                 "winners": [tuple(row[5:5 + row[4]]) for row in out.tolist()],
                 "progress": pr, "returns": rt, "scores": sc}
 
-    def one(self, world: World, chance: int, seed: int, stop: Optional[int]):
-        """One random rollout (`random_playout`'s draws, from generator `seed`): its progress row, or
-        None when it stopped on a rule error or a native limit."""
-        out = self._out
-        pr = np.zeros((1, self.players))
-        rt = np.zeros((1, self.players))
-        sc = np.zeros((1, self.players), dtype=np.int64)
+    def mean(self, world: World, chance: int, rng, stop: Optional[int], count: int = 1):
+        """`count` random rollouts (`random_playout`'s draws, each from a generator seeded from `rng`;
+        the first with the world's own chance, the others with chance drawn from `rng`): the mean
+        of their progress rows, or None when every one stopped on a rule error or a native limit."""
+        n = self.players
+        if count == 1:
+            chances = np.array([_signed(chance)], dtype=np.int64)
+        else:
+            chances = np.array([_signed(chance)] + [_signed(rng.getrandbits(64)) for _ in range(count - 1)],
+                               dtype=np.int64)
+        seeds = np.array([[rng.getrandbits(63)] for _ in range(count)], dtype=np.int64)
+        out = self._out if count == 1 else np.zeros((count, 5 + n), dtype=np.int64)
+        pr = np.zeros((count, n))
         self.module.rollouts(world.Z, world.ZN, world.LOC, world.V, world.TV, world.TN, world.ACT, world.KN,
-                             world.H, world.FR, np.array([_signed(chance)], dtype=np.int64),
-                             np.array([[seed]], dtype=np.int64), 1, engine_never(stop), self.tables,
-                             out, pr, rt, sc)
-        if out[0, 0] == FAIL:
+                             world.H, world.FR, chances, seeds, 1, engine_never(stop), self.tables,
+                             out, pr, self._rt[:count] if count <= 64 else np.zeros((count, n)),
+                             self._sc[:count] if count <= 64 else np.zeros((count, n), dtype=np.int64))
+        ok = out[:, 0] != FAIL
+        k = int(ok.sum())
+        if k == 0:
             return None
-        return pr[0].tolist()
+        return (pr[ok].sum(axis=0) / k).tolist() if k < count else (pr.sum(axis=0) / count).tolist()
 
 
 def engine_never(stop: Optional[int]) -> int:
@@ -427,6 +442,7 @@ def convert(native: NativeRollouts, st) -> World:
     TN = w.TN = np.zeros(nv, dtype=np.int64)
     seqs, texts = native.seq_slots, native.text_slots
     v = st.v
+    bools = w.bools = []
     if len(v) > nv:
         raise CannotResume("more slots than the native layout")
     for s, x in enumerate(v):
@@ -447,8 +463,11 @@ def convert(native: NativeRollouts, st) -> World:
             if t is None:
                 raise CannotResume(f"slot {s} holds a text the native module does not know")
             V[s] = t
-        elif isinstance(x, (int, bool)) and -(1 << 62) < x < 1 << 62:
+        elif type(x) is bool:
             V[s] = int(x)
+            bools.append(s)
+        elif isinstance(x, int) and -(1 << 62) < x < 1 << 62:
+            V[s] = x
         else:
             raise CannotResume(f"slot {s} holds a value the native engine keeps not ({type(x).__name__})")
     w.H = np.array([st.round, len(st.history)], dtype=np.int64)
@@ -457,15 +476,16 @@ def convert(native: NativeRollouts, st) -> World:
 
 
 def restore(native: NativeRollouts, w: World, st) -> None:
-    """Writes a world's arrays back into the state `st` (a clone of the state it was made from):
-    zones, places, who knows each card, who is in play, slots, round, chance."""
+    """Writes a world's arrays back into the state `st`: zones, places, who knows each card, who is
+    in play, slots, round, chance."""
     st.zones = [w.Z[z, :w.ZN[z]].tolist() for z in range(native.nzones)]
     st.loc = w.LOC.tolist()
     st.known = w.KN.tolist()
     st.active = w.ACT.tolist()
     seqs, texts = native.seq_slots, native.text_slots
     v = []
-    for s in range(len(st.v)):
+    bools = set(w.bools)
+    for s in range(len(w.V)):
         if s in seqs:
             v.append(None if w.V[s] == NONE else tuple(w.TV[s, :w.TN[s]].tolist()))
             continue
@@ -474,10 +494,32 @@ def restore(native: NativeRollouts, w: World, st) -> None:
             v.append(None)
         elif s in texts and x in native.text_of:
             v.append(native.text_of[x])
-        elif type(st.v[s]) is bool:
+        elif s in bools:
             v.append(bool(x))
         else:
             v.append(x)
     st.v = v
     st.round = int(w.H[0])
     st.rng = w.chance & (U64 - 1)
+
+
+def rollouts_for(game) -> NativeRollouts:
+    """The rollout module of a game loaded with `engine="native"`, built (or loaded from the disk
+    cache) when first asked for and kept on `game.native`; raises CannotResume saying why not (the
+    game has no native program, or its rollout module is refused)."""
+    native = getattr(game, "native", None)
+    if native is None:
+        note = getattr(game, "native_note", None)
+        raise CannotResume(note or "the game was not loaded with the native engine (engine=\"native\")")
+    made = getattr(native, "_rollouts", None)
+    if made is None:
+        try:
+            made = NativeRollouts(game, native.lowered, native.optimisations)
+        except NativeUnsupported as e:
+            made = CannotResume(f"{e.construct} at rules line {e.line} is not supported in rollouts")
+        except Exception as e:  # numba refused the generated code: a defect of the emitter, said in one line
+            made = CannotResume(f"the rollout module did not compile ({type(e).__name__})")
+        native._rollouts = made
+    if isinstance(made, CannotResume):
+        raise made
+    return made
