@@ -216,3 +216,37 @@ def test_the_batch_api_plays_on_from_a_state_as_the_compiled_engine():
             assert out["progress"][i].tolist() == [float(x) for x in _progress(a)]
             if a.terminal:
                 assert out["returns"][i].tolist() == a.returns()
+
+
+def test_the_batch_api_plays_a_state_it_cannot_convert_on_the_compiled_engine_and_says_why():
+    from cardlang.native.game import playouts
+
+    game = native_game("games/ascenseur.cards", 4)
+    st = game.new_initial_state(seed=1, stack=["As"], log=False)
+    out = playouts(game, 2, seed=0, state=st)
+    assert out["fallback"] == [0, 1] and "stacked deck" in out["note"]
+    assert all(out["ended"]) and all(d > 0 for d in out["decisions"])
+
+
+def test_rollouts_of_one_shared_generator_draw_as_random_playout_does():
+    from cardlang.runtime.playout import random_playout
+
+    game = native_game("games/ascenseur.cards", 4)
+    native = rollouts_for(game)
+    compared = 0
+    for st, how in midgame_states(game, range(3)):
+        world = convert(native, st)
+        chances = [random.Random(k).getrandbits(64) for k in range(4)]
+        for mode in (1, 2):  # mode 1: each rollout's generator seeded from its row; 2: one, drawn on
+            out = native.rollouts(world, [_signed(c) for c in chances], [[77 + (k if mode == 1 else 0)] for k in range(4)],
+                                  mode=mode, stop=st.round + 1)
+            shared = random.Random(77)
+            for k in range(4):
+                b = st.clone()
+                b.rng = chances[k]
+                r = shared if mode == 2 else random.Random(77 + k)
+                decisions = random_playout(b, r, st.round + 1)
+                assert int(out["decisions"][k]) - len(st.history) == decisions, (how, mode, k)
+                assert out["progress"][k].tolist() == [float(x) for x in _progress(b)]
+                compared += 1
+    assert compared >= 24

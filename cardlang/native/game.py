@@ -149,7 +149,6 @@ def _playouts_from(game, state, n: int, seed: int, bots, stop_round) -> dict:
     decisions, rounds = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     ended = np.zeros(n, dtype=np.bool_)
     fallback = []
-    from ..play.bots import _progress  # (what a search bot judges a playout by)
     for i in range(n):
         if out is not None and int(out["status"][i]) != FAIL:
             ended[i] = int(out["status"][i]) == END_GAME
@@ -164,7 +163,9 @@ def _playouts_from(game, state, n: int, seed: int, bots, stop_round) -> dict:
         else:
             decisions[i] = seat_playout(st, [random.Random(int(x)) for x in seats[i]], stop_round)
         ended[i] = st.terminal
-        returns[i], scores[i], progress[i] = st.returns(), st.scores() if st.terminal else 0, _progress(st)
+        payoffs = st.game.program.payoffs(st)  # (what a search bot judges a playout by: `bots._progress`)
+        returns[i], scores[i] = st.returns(), st.scores() if st.terminal else 0
+        progress[i] = st.scores() if payoffs is None else payoffs
         rounds[i] = st.round
         fallback.append(i)
     result = {"returns": returns, "scores": scores, "progress": progress, "decisions": decisions,

@@ -231,9 +231,9 @@ class ResumeEmitter(Emitter):
             "        G[2] = H[1]",
             f"        G[3] = {self.step_budget}",
             "        G[4] = -1",
-            "        G[6] = mode",
+            "        G[6] = 1 if mode == 2 else mode",
             f"        G[{self.stop_at}] = stop",
-            f"        for s in range({n} if mode == 0 else 1):",
+            f"        for s in range({n} if mode == 0 else 1 if mode == 1 or i == 0 else 0):",
             "            seed_into(MT[s], seeds[i, s])",
             "        r = 0",
             "        for k in range(len(FR)):",
@@ -364,7 +364,8 @@ class NativeRollouts:
     def rollouts(self, world: World, chance, seeds, mode: int = 1, stop: Optional[int] = None) -> dict:
         """Rollouts from one converted world, one per entry of `chance` (each rollout's chance
         int) and row of `seeds` (the bots' generators: mode 0, one per seat as `seat_playout`;
-        mode 1, one as `random_playout`): arrays `status` (END_GAME, STOPPED, or FAIL: a rule
+        mode 1, one as `random_playout`; mode 2, one seeded by the first row only, drawn on from
+        one rollout to the next, which spares a seeding a rollout): arrays `status` (END_GAME, STOPPED, or FAIL: a rule
         error or native limit, at rules line `line`), `round`, `decisions`, `winners`, `progress`,
         `returns`, `scores`."""
         m, n = len(chance), self.players
@@ -379,7 +380,7 @@ class NativeRollouts:
                 "progress": pr, "returns": rt, "scores": sc}
 
     def mean(self, world: World, chance: int, rng, stop: Optional[int], count: int = 1):
-        """`count` random rollouts (`random_playout`'s draws, each from a generator seeded from `rng`;
+        """`count` random rollouts (`random_playout`'s draws, from one generator seeded from `rng`;
         the first with the world's own chance, the others with chance drawn from `rng`): the mean
         of their progress rows, or None when every one stopped on a rule error or a native limit."""
         n = self.players
@@ -388,11 +389,11 @@ class NativeRollouts:
         else:
             chances = np.array([_signed(chance)] + [_signed(rng.getrandbits(64)) for _ in range(count - 1)],
                                dtype=np.int64)
-        seeds = np.array([[rng.getrandbits(63)] for _ in range(count)], dtype=np.int64)
+        seeds = np.full((count, 1), rng.getrandbits(63), dtype=np.int64)  # (mode 2: seeded once)
         out = self._out if count == 1 else np.zeros((count, 5 + n), dtype=np.int64)
         pr = np.zeros((count, n))
         self.module.rollouts(world.Z, world.ZN, world.LOC, world.V, world.TV, world.TN, world.ACT, world.KN,
-                             world.H, world.FR, chances, seeds, 1, engine_never(stop), self.tables,
+                             world.H, world.FR, chances, seeds, 2, engine_never(stop), self.tables,
                              out, pr, self._rt[:count] if count <= 64 else np.zeros((count, n)),
                              self._sc[:count] if count <= 64 else np.zeros((count, n), dtype=np.int64))
         ok = out[:, 0] != FAIL
