@@ -71,8 +71,6 @@ def _timed(f, seconds: float) -> float:
 
 
 def part_playouts(seconds: float) -> None:
-    import numpy as np
-
     from cardlang.native.resume import convert, rollouts_for
     from cardlang.play.bots import _horizon
     from cardlang.runtime.playout import quiet, random_playout
@@ -114,7 +112,6 @@ def part_playouts(seconds: float) -> None:
         print(f"{path} ({players}): one-round playouts per CPU second: compiled {1 / c:,.0f}; "
               f"native, a conversion each {1 / o:,.0f} ({c / o:.1f}x); native, 16 a conversion {1 / s16:,.0f} "
               f"({c / s16:.1f}x); conversion alone {conv * 1e6:.1f} us")
-        del np
 
 
 def part_ismcts(iterations: int, decisions: int) -> None:
@@ -147,16 +144,18 @@ def _wilson(wins: float, n: int) -> tuple:
     return c - h, c + h
 
 
-def part_strength(games: int, seconds: float, leaf: int) -> None:
+def part_strength(games: int, seconds: float, leaf: int, only=None, first: int = 0) -> None:
     from cardlang.play.bots import ISMCTSBot, decide
 
     for path, players in STRENGTH_GAMES:
+        if only and path != only:
+            continue
         game = _load(path, players)
         wins = ties = losses = 0
         diff = 0.0
         played = 0
         t0 = time.perf_counter()
-        for seed in range(games):
+        for seed in range(first, first + games):
             for native_seat in (0, 1):
                 st = game.new_initial_state(seed=seed, log=False)
                 bots = {native_seat: ISMCTSBot(seed=seed * 7 + 1, budget=f"{seconds}s", rollouts="native", leaf=leaf),
@@ -186,13 +185,15 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=6)
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--leaf", type=int, default=16)
+    ap.add_argument("--only", default=None, help="one file of the strength part")
+    ap.add_argument("--first", type=int, default=0, help="the strength part's first seed")
     a = ap.parse_args()
     if a.part == "playouts":
         part_playouts(a.seconds or 2.0)
     elif a.part == "ismcts":
         part_ismcts(a.iterations, a.decisions)
     else:
-        part_strength(a.games, a.seconds or 0.1, a.leaf)
+        part_strength(a.games, a.seconds or 0.1, a.leaf, a.only, a.first)
 
 
 if __name__ == "__main__":

@@ -305,7 +305,7 @@ class NativeRollouts:
         self.players = n = lowered.layout.players
         self.nzones, self.ncards, self.cap = emitter.nzones, emitter.ncards, emitter.cap
         self.vslots = emitter.vslots
-        self.seq_slots = [s for s in range(self.vslots) if emitter.kinds.of(s) == SEQ]
+        self.seq_slots = frozenset(s for s in range(self.vslots) if emitter.kinds.of(s) == SEQ)
         self.text_slots = emitter.kinds.text_slots
         self.texts = dict(emitter.texts)
         self.text_of = {v: k for k, v in self.texts.items()}
@@ -441,36 +441,41 @@ def convert(native: NativeRollouts, st) -> World:
     V = w.V = np.full(nv, NONE, dtype=np.int64)
     TV = w.TV = np.zeros((nv, cap), dtype=np.int64)
     TN = w.TN = np.zeros(nv, dtype=np.int64)
-    seqs, texts = native.seq_slots, native.text_slots
     v = st.v
-    bools = w.bools = []
     if len(v) > nv:
         raise CannotResume("more slots than the native layout")
-    for s, x in enumerate(v):
+    vals = list(v)
+    for s in native.seq_slots:  # (lists into their rows; a few slots of a game)
+        x = vals[s] if s < len(vals) else None
         if x is None:
             continue
-        if s in seqs:
-            if len(x) > cap:
-                raise CannotResume("a list longer than the native rows")
-            if x:
-                try:
-                    TV[s, :len(x)] = x
-                except (TypeError, ValueError):
-                    raise CannotResume(f"slot {s} holds a list the native engine keeps not") from None
-            TN[s] = len(x)
-            V[s] = 0  # (a list slot's V is not read natively: it says the list is not none)
-        elif type(x) is str:
-            t = native.texts.get(x) if s in texts else None
+        if type(x) is not tuple or len(x) > cap:
+            raise CannotResume(f"slot {s} holds a list the native engine keeps not")
+        if x:
+            try:
+                TV[s, :len(x)] = x
+            except (TypeError, ValueError, OverflowError):
+                raise CannotResume(f"slot {s} holds a list the native engine keeps not") from None
+        TN[s] = len(x)
+        vals[s] = 0  # (a list slot's V is not read natively: it says the list is not none)
+    for s in native.text_slots:
+        x = vals[s] if s < len(vals) else None
+        if type(x) is str:
+            t = native.texts.get(x)
             if t is None:
                 raise CannotResume(f"slot {s} holds a text the native module does not know")
-            V[s] = t
-        elif type(x) is bool:
-            V[s] = int(x)
+            vals[s] = t
+    bools = w.bools = []
+    for s, x in enumerate(vals):  # (the rest must be ints, bools or none)
+        t = type(x)
+        if t is not int and x is not None:
+            if t is not bool:
+                raise CannotResume(f"slot {s} holds a value the native engine keeps not ({t.__name__})")
             bools.append(s)
-        elif isinstance(x, int) and -(1 << 62) < x < 1 << 62:
-            V[s] = x
-        else:
-            raise CannotResume(f"slot {s} holds a value the native engine keeps not ({type(x).__name__})")
+    try:  # (one conversion in C)
+        V[:len(vals)] = [NONE if x is None else x for x in vals]
+    except OverflowError:
+        raise CannotResume("a slot holds a number past 64 bits") from None
     w.H = np.array([st.round, len(st.history)], dtype=np.int64)
     w.chance = _signed(st.rng)
     return w
