@@ -40,7 +40,6 @@ import numpy as np
 
 from ..compiler import ir
 from ..compiler.emit import graph as graph_mod
-from ..runtime import engine
 from .cache import load_module
 from .emit import HEADER, Emitter, _ident
 from .kinds import NONE, SEQ, NativeUnsupported
@@ -263,7 +262,7 @@ class ResumeEmitter(Emitter):
             f"            x = progress({ARGS}, P)",
             "            if x != 0:",
             f"                r = {FAIL}",
-            f"        OUT[i, 0] = r",
+            "        OUT[i, 0] = r",
             "        OUT[i, 1] = G[1]",
             "        OUT[i, 2] = G[2]",
             "        OUT[i, 3] = G[7]",
