@@ -390,6 +390,7 @@ class StmtEmitter:
             self._offer(w, legal, ai, alt, st)
         w.fail_if(f"{legal.n} == 0 or {p} < 0 or {p} >= {self.n}", st)
         w.fail_if(f"G[2] >= {self.max_decisions}", st)  # (the decisions cap, met after the last one)
+        self.before_draw(w, st)
         w.line(f"if G[4] < 0: G[4] = {p}")
         a = self.tmp(w, f"{legal.at(f'pick(MT, G[6')}, {p}, {legal.n})]", "a")
         w.line("G[2] += 1")
@@ -404,6 +405,10 @@ class StmtEmitter:
                     self.status(w, f"{self.alternative_function(alt)}({ARGS})")
                 else:
                     self.body(w, alt.body)
+
+    def before_draw(self, w, st) -> None:
+        """Lines written before a choice's draw: none in a whole game (`native/resume.py` stops a
+        rollout at its stop round there)."""
 
     def alternative_function(self, alt) -> str:
         """The function that plays the body of a choice's alternative (a round of many choices, or of

@@ -21,8 +21,9 @@ import time
 from typing import Callable, Optional, Sequence
 
 from ..runtime.basics import RuleError
-from ..runtime.playout import advance, quiet, random_playout
+from ..runtime.playout import advance, quiet
 from ..runtime.view import ChoiceCount, SeatView
+from .native_rollouts import Rollouts
 
 
 class BotNameError(KeyError, ValueError):
@@ -84,17 +85,19 @@ def _progress(state) -> list:
     return state.scores() if payoffs is None else payoffs
 
 
-def _values(state, before: Sequence) -> list:
+def _values(state, before: Sequence, after: Optional[Sequence] = None) -> list:
     """Each seat's value of a playout that started from `before` (its `_progress` then).
 
     A game with a payoff: the seat's own payoff's change (what it maximises, whatever the others get;
     in a game whose players share their payoff every seat gets the same). Without one: its score's
     change minus the mean change of the other seats (a fall counts as a gain where the lowest score
-    wins), and at the end of a game without scores, wins.
+    wins), and at the end of a game without scores, wins. `after`: the playout's end's `_progress`,
+    when it was played elsewhere (a native rollout) and `state` is only the game's.
     """
     if state.game.program.payoff is not None:
-        return [a - b for a, b in zip(_progress(state), before)]
-    after = state.scores()
+        return [a - b for a, b in zip(_progress(state) if after is None else after, before)]
+    if after is None:
+        after = state.scores()
     n = len(after)
     score = state.game.symbols.score
     sign = -1 if score is not None and score.order == "lowest" else 1
@@ -173,8 +176,15 @@ class _SearchBot:
     DEFAULT_BUDGET = 1
     consistent = True  # determinized copies fit how the others played (False: as bots did before views)
 
-    def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1):
+    LEAF = 16  # rollouts from each world when they are native (one on the compiled engine)
+
+    def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1, rollouts: str = "auto",
+                 leaf: Optional[int] = None):
         self.rng = random.Random(seed)
+        self.rollouts = Rollouts(rollouts)  # native or compiled-engine rollouts (`play/native_rollouts.py`)
+        # native rollouts cost a fraction of a world's dealing (`view.determinize`): several from each
+        # world, their values averaged, make the search's samples cheaper (docs/research.md)
+        self.leaf = self.LEAF if leaf is None else max(1, int(leaf))
         self.budget = _Budget(budget, self.DEFAULT_BUDGET)
         self.rounds = rounds
         self.discarded = 0  # imagined worlds that broke a rule or met a cap, over all decisions
@@ -198,6 +208,10 @@ class _SearchBot:
         """A determinized copy and the scores it starts from (the baseline of its values)."""
         det = quiet(view.determinize(self.rng, self.consistent))  # (a copy nothing observes)
         return det, _progress(det)
+
+    def _playout(self, det, rng, stop: Optional[int], before: Sequence) -> list:
+        """Plays the world out at random (natively when it can: `self.rollouts`): each seat's value."""
+        return _values(det, before, self.rollouts.play(det, rng, stop, self.leaf))
 
     def _search(self, view, legal: tuple, seat: int, stop: Optional[int]) -> int:
         raise NotImplementedError
@@ -229,8 +243,7 @@ class GreedyBot(_SearchBot):
                     continue
                 action, det_action = moves[(i - 1) % len(moves)]
                 advance(det, det_action)
-                random_playout(det, rng, stop)
-                value = _values(det, before)[seat]
+                value = self._playout(det, rng, stop, before)[seat]
             except RuleError as e:  # an impossible world (see `_SearchBot`)
                 self._discard(e)
                 continue
@@ -268,8 +281,9 @@ class ISMCTSBot(_SearchBot):
     DEFAULT_BUDGET = 200
     EXPLORATION = 0.7
 
-    def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1, exploration: float = EXPLORATION):
-        super().__init__(seed, budget, rounds)
+    def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1, exploration: float = EXPLORATION,
+                 rollouts: str = "auto", leaf: Optional[int] = None):
+        super().__init__(seed, budget, rounds, rollouts, leaf)
         self.c = exploration
 
     def _search(self, view, legal: tuple, seat: int, stop: Optional[int]) -> int:
@@ -348,8 +362,7 @@ class ISMCTSBot(_SearchBot):
                 if untried:
                     break
             # simulation
-            random_playout(det, rng, stop)
-            return path, _values(det, before)
+            return path, self._playout(det, rng, stop, before)
         except RuleError:
             for children, keys, made in reversed(touched):
                 if made is not None:
