@@ -32,9 +32,9 @@ def readable(program) -> None:
 
 def compile_all(program) -> list:
     """Compiles every unit of `program` a run may enter, in order (the program made `readable`
-    first): (title, function) of each op,
-    each alternative's entry, the round's frame (`frames.py`), and, with the `playout` switch, of the whole-game run of a quiet
-    state drawn by seats (`Run("seat", None, quiet)`): its ops, its entries, its round."""
+    first): (title, function) of each op, each alternative's entry, the round's frame
+    (`frames.py`), and, with the `playout` switch, of the whole-game run of a quiet state drawn by
+    seats (`Run("seat", None, quiet)`): its ops, its entries, its round."""
     readable(program)
     units = []
     for pc in range(len(program.graph.ops)):
