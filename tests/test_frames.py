@@ -77,12 +77,14 @@ def test_a_frame_leaves_each_decision_as_the_ops_leave_it(path):
     players = _low(path)
     framed, plain = _pair(path, players)
     assert not plain.program.frames
-    for seed, log in ((0, True), (1, False)):
+    for seed, log in ((0, True), (1, False), (2, "quiet")):  # (a quiet state plays its decisions alike too)
         try:
-            states = [g.new_initial_state(seed=seed, log=log) for g in (framed, plain)]
+            states = [g.new_initial_state(seed=seed, log=log is True) for g in (framed, plain)]
+            if log == "quiet":
+                states = [quiet(st) for st in states]
         except RuleError as e:  # (a rule file may stop before its first decision: both the same)
             with pytest.raises(RuleError, match=str(e)[:20]):
-                plain.new_initial_state(seed=seed, log=log)
+                plain.new_initial_state(seed=seed, log=log is True)
             continue
         assert _fields(states[0]) == _fields(states[1])
         assert states[1].frame is None
