@@ -535,7 +535,7 @@ def _frame_starter(frame):
 def _resume_for(program: Program):
     """The compiled program's `resume(st, a)`, which is also its games' `State.apply` (see
     `ProgramBase.state_apply`), so that a decision costs one call: a plain legal id plays here, at
-    once; anything else (a label, an `Action`, an id that is not legal) goes through `State.apply`'s
+    once (sent to the round's frame when the state waits in one: `frames.py`); anything else (a label, an `Action`, an id that is not legal) goes through `State.apply`'s
     checks, and comes back here as the legal id it names, or is refused there."""
     entries, run_on, record = program.resume_entries, program._run, view.record  # (filled in place)
     checked = engine.State.apply
