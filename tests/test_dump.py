@@ -38,6 +38,7 @@ PAIRS = {
     "playout": ("playout", "none"),
     "rounds": ("playout,rounds", "playout"),
     "quiet": ("playout,quiet", "playout"),
+    "frames": ("fusion,frames", "fusion"),  # (a frame needs the ops fused: `RoundEmitter.writes_frames`)
 }
 
 
@@ -145,7 +146,7 @@ def test_the_emitter_hands_on_typed_values():
 def test_a_bad_pass_or_file_is_one_line():
     result = CliRunner().invoke(main, ["dump", str(SMALL), "--passes", "-fast"])
     assert result.exit_code == 2 and result.output.strip().splitlines() == [
-        "error: no pass `fast` (passes: fusion, threading, chaining, split, paste, inline, playout, rounds, quiet)"]
+        "error: no pass `fast` (passes: fusion, threading, chaining, split, paste, inline, playout, rounds, quiet, frames)"]
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "games").glob("*.cards")), ids=lambda p: p.stem)

@@ -46,13 +46,16 @@ def entered(game) -> list:
 
 # ------------------------------------------------------------------ the passes
 def test_the_passes_are_listed_in_order_in_one_place_and_each_can_be_switched_off(monkeypatch):
-    assert passes.NAMES == ("fusion", "threading", "chaining", "split", "paste", "inline", "playout", "rounds", "quiet")
+    assert passes.NAMES == ("fusion", "threading", "chaining", "split", "paste", "inline", "playout", "rounds", "quiet",
+                            "frames")
     assert passes.select(None) == passes.NAMES
-    assert passes.select("-fusion,-chaining") == ("threading", "split", "paste", "inline", "playout", "rounds", "quiet")
+    assert passes.select("-fusion,-chaining") == ("threading", "split", "paste", "inline", "playout", "rounds", "quiet",
+                                                  "frames")
     assert passes.select("chaining,paste") == ("chaining", "paste")
     assert passes.select("none") == () and passes.select({"split"}) == ("split",)
     monkeypatch.setenv("CARDLANG_PASSES", "-paste")
-    assert passes.select(None) == ("fusion", "threading", "chaining", "split", "inline", "playout", "rounds", "quiet")
+    assert passes.select(None) == ("fusion", "threading", "chaining", "split", "inline", "playout", "rounds", "quiet",
+                                   "frames")
     assert cardlang.load(str(GAMES / "coucou.cards"), 5).program.passes == passes.select(None)
     with pytest.raises(CardlangError, match="no pass `fast`"):
         cardlang.load(str(GAMES / "coucou.cards"), 5, passes="-fast")
@@ -66,8 +69,8 @@ def test_a_game_plays_the_same_with_any_pass_switched_off(off):
 
 
 def test_without_chaining_every_op_returns_the_next_pc_and_with_it_one_call_runs_to_the_decision():
-    path = str(GAMES / "ascenseur.cards")
-    plain, chained = (cardlang.load(path, players=4, passes=p) for p in ("-chaining", None))
+    path = str(GAMES / "ascenseur.cards")  # (without frames: each decision goes back in through the ops)
+    plain, chained = (cardlang.load(path, players=4, passes=p) for p in ("-chaining,-frames", "-frames"))
     for g in (plain, chained):
         playout(g)
     assert len(entered(plain)) > 3 * len(entered(chained))
@@ -120,7 +123,7 @@ def test_an_alternatives_entry_python_refuses_chained_sets_its_variable_and_retu
             raise SyntaxError("too many statically nested blocks")
         return compile_resume(self, index, ai)
     monkeypatch.setattr(Emitter, "compile_resume", refusing)
-    game = cardlang.load(path, players=3)
+    game = cardlang.load(path, players=3, passes="-frames")  # (with frames, a copy's decisions play so)
     assert playout(game) == expected
     program = game.program
     assert {pc for pc, _, _ in program.refused} == set(program.graph.choices)

@@ -43,7 +43,8 @@ class State:
                  "steps",  # steps: loop passes left before a run is judged to loop (set by each run)
                  "checkpoint",  # the round's first decision, for views (`view.record`); False: none kept
                  "quiet",  # nothing will observe this state: see `runtime.playout.quiet`
-                 "rounds_at")  # where each round began in the log (None without a log): `play` steps by it
+                 "rounds_at",  # where each round began in the log (None without a log): `play` steps by it
+                 "frame")  # the compiled round's generator waiting at this decision, or None: never copied
 
     def __init__(self, game: "Game"):
         self.game = game
@@ -169,7 +170,18 @@ class State:
         s.checkpoint = self.checkpoint  # (never changed in place: shared safely)
         s.quiet = self.quiet
         s.rounds_at = None if self.rounds_at is None else self.rounds_at.copy()
+        s.frame = None  # (the copy goes on through the ops: see `compiler/emit/frames.py`)
         return s
+
+    def __getstate__(self):
+        """What `copy` and `pickle` take: every field but the round's generator (a copy goes on
+        without it, as a clone does)."""
+        return None, {name: getattr(self, name) for name in _FIELDS if name != "frame" and hasattr(self, name)}
+
+    def __setstate__(self, state) -> None:
+        for name, value in state[1].items():
+            setattr(self, name, value)
+        self.frame = None
 
     def determinize(self, seat: int, rng: random.Random) -> "State":
         """A copy where the cards `seat` does not know are dealt again at random into their places.
@@ -322,6 +334,7 @@ class Game:
         st.log = log if type(log) is list else [] if log else None  # (a list: the log to write, `whole_past.from_start`)
         st.checkpoint = None
         st.quiet = False
+        st.frame = None
         try:
             self.program.init_state(st)
         except RuleError as e:  # before the first decision: the state as it stands, to save it
@@ -339,6 +352,9 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.title} for {self.players} players>"
+
+
+_FIELDS = State.__slots__
 
 
 def _state_class(apply) -> type:

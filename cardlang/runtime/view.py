@@ -145,6 +145,7 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
     s.rng = 0
     s.log = None
     s.rounds_at = None
+    s.frame = None  # (the copy plays on through the ops: compiler/emit/frames.py)
     s.fresh = []
     s.history = []
     s.terminal = state.terminal

@@ -182,6 +182,10 @@ class Graph:
         self.nslots = 0
         self.slot_names: dict = {}  # each slot the graph adds (a loop's place, a repeat's count) -> its name
         self.splits: dict = {}  # id(ir.Alternative) -> (first terms, the rest or None): passes/split.py
+        # what a round's frame (`emit/frames.py`) keeps as the ops do: id(ir.ForEach) -> its place's
+        # slot, id(ir.Repeat) -> its count's slot, id(ir.CallPhase) -> its `Call` op
+        self.loop_slots: dict = {}
+        self.call_ops: dict = {}
 
 
 class Builder:
@@ -293,7 +297,7 @@ class Builder:
             self._patch(j, target=len(self.g.ops))
 
     def b_ForEach(self, st: ir.ForEach):
-        index = self.slot(f"{self.p.slot_names.get(st.slot, 'item')}_at")
+        index = self.g.loop_slots[id(st)] = self.slot(f"{self.p.slot_names.get(st.slot, 'item')}_at")
         self.add(lambda pc: ForStart(st.span, st, index, pc + 1))
         head = self.add(lambda pc: ForNext(st.span, st, index, pc + 1, -1))
         self.loop_body(st.body)
@@ -301,7 +305,7 @@ class Builder:
         self._end_loop(head)
 
     def b_Repeat(self, st: ir.Repeat):
-        slot = self.slot("repeats_left")
+        slot = self.g.loop_slots[id(st)] = self.slot("repeats_left")
         self.add(lambda pc: RepeatStart(st.span, st.count, slot, pc + 1))
         head = self.add(lambda pc: RepeatNext(st.span, slot, pc + 1, -1))
         self.loop_body(st.body)
@@ -331,6 +335,7 @@ class Builder:
     def b_CallPhase(self, st: ir.CallPhase):
         pc = self.add(lambda pc: Call(st.span, st.phase, st.args, pc + 1, False))
         self.calls.append((pc, st.phase))
+        self.g.call_ops[id(st)] = self.g.ops[pc]
 
     def b_EndGame(self, st: ir.EndGame):
         self.add(lambda pc: EndGame(st.span, st))

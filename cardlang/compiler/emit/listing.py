@@ -32,9 +32,9 @@ def readable(program) -> None:
 
 def compile_all(program) -> list:
     """Compiles every unit of `program` a run may enter, in order (the program made `readable`
-    first): (title, function) of each op,
-    each alternative's entry, and, with the `playout` switch, of the whole-game run of a quiet
-    state drawn by seats (`Run("seat", None, quiet)`): its ops, its entries, its round."""
+    first): (title, function) of each op, each alternative's entry, the round's frame
+    (`frames.py`), and, with the `playout` switch, of the whole-game run of a quiet state drawn by
+    seats (`Run("seat", None, quiet)`): its ops, its entries, its round."""
     readable(program)
     units = []
     for pc in range(len(program.graph.ops)):
@@ -43,6 +43,11 @@ def compile_all(program) -> list:
     for index, row in enumerate(program.resume_entries):
         for ai in range(len(row or ())):
             units.append((f"choice {index}, alternative {ai}: its entry", program._compiled_resume(index, ai)))
+    if program.frames:
+        try:
+            units.append(("a round's frame, a decision at a time", program.em.compile_frame()))
+        except TOO_DEEP:  # (as a game falls back: the ops play the round)
+            pass
     options = program.options
     if options.playout:
         run = Run("seat", None, options.quiet)

@@ -1,7 +1,7 @@
 """What the emitter writes, as frozen values it is given: the switches chosen (`Options`) and the
 kind of run a unit is written for (`Run`).
 
-Three of the nine passes of `compiler/passes/` rewrite the op graph; the other six are switches
+Three of the ten passes of `compiler/passes/` rewrite the op graph; the other seven are switches
 of the emitter, one field of `Options` each, named as the pass is on the command line
 (`--passes`, `CARDLANG_PASSES`). An emitter is made for one `Options` and one `Run` and never
 changes them: a unit written another way (not chained, a whole-game run, a quiet state's) is
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-SWITCHES = ("chaining", "paste", "inline", "playout", "rounds", "quiet")
+SWITCHES = ("chaining", "paste", "inline", "playout", "rounds", "quiet", "frames")
 
 
 @attrs.frozen
@@ -35,6 +35,9 @@ class Options:
       (`emit/rounds.py`); off, it goes op by op.
     - `quiet`: a whole-game run of a quiet state (nothing will observe it) is written without the
       writes of who knows which card (`state.known`), which only views, labels and the log read.
+    - `frames`: a game played a decision at a time plays each round it begins in one generator
+      (`emit/frames.py`), which stops at each decision and goes on from there at the next `apply`,
+      its loops' places still in locals; off, each `apply` goes back in through the ops.
 
     And, not a pass, for readers (`cardlang dump`): `names`, each slot's index written as its name
     (`v[dealer_0]`, a parameter of the function with the index as its default) instead of a number
@@ -48,6 +51,7 @@ class Options:
     playout: bool = True
     rounds: bool = True
     quiet: bool = True
+    frames: bool = True
     chain_lines: int = 160  # the lines a chained op may write before it stops pasting
     chain_depth: int = 12  # the ops pasted one inside the other
     names: bool = False  # slot indexes written as names, for readers (see above)

@@ -189,6 +189,9 @@ class Emitter(RoundEmitter):
         if self.run.pick is not None and self.options.rounds:  # a whole-game run: the round as one function
             w.line("if s.round < stop:")
             w.line(f"    return {len(self.graph.ops)}")
+        elif self.run.pick is None and self.program.frames:  # a decision at a time: the round's frame
+            w.line(f"return {len(self.graph.ops)}")
+            return
         self.goto(w, op.next, way, start)
 
     # ------------------------------------------------------------ compiling
@@ -222,6 +225,10 @@ class Emitter(RoundEmitter):
             with w.keeping_counts():
                 self.whole_round(w)
         return self._unit("_round", write)
+
+    def compile_frame(self):
+        """The generator of a round played a decision at a time, from its beginning (`frames.py`)."""
+        return self._unit("_frame", self.whole_round)
 
     def _unit(self, prefix: str, write, params: str = "s"):
         whole = self.run.pick is not None  # a whole-game run's unit: `(s, P, stop, T, on)`
@@ -292,6 +299,7 @@ class Program(ProgramBase):
         self.ns = Namespace({**slot_names(self.layout), **self.ir.slot_names, **graph.slot_names})
         self.emitters: dict = {}  # (run, chained) -> its emitter (`emitter`)
         self.em = self.emitter(DECISIONS)
+        self.frames = self.em.writes_frames()  # (read by `o_NextRound`: set before any op is written)
         self.rule_points = list(graph.rule_points)
         self.hits[:] = [0] * len(self.rule_points)  # (in place: the generated code holds these lists)
         self.offered[:] = [0] * len(self.rule_points)
@@ -316,6 +324,7 @@ class Program(ProgramBase):
                 alts.append(Alt(a.kind, a.slot, label, a.pure, a.card_set))
             self.chooses.append(Choice(alts, graph.choices[c.index], c.span))
         self.code = [self._stub(pc) for pc in range(len(graph.ops))]
+        self.code.append(self._frame_stub)  # (the pc after the last op: a round's frame begins, `o_NextRound`)
         # per choice, per alternative: (its `f(s, a)` for `resume`, compiled when first played; its body's pc)
         self.resume_entries = [None if r is None else tuple((self._resume_stub(index, ai), pc)
                                                             for ai, (_, pc) in enumerate(r))
@@ -338,6 +347,18 @@ class Program(ProgramBase):
             op = self.code[pc] = self._compiled(pc)
             return op(s)
         return first_entry
+
+    def _frame_stub(self, s):
+        """Compiles the round's frame when a round first begins (`_frame_starter`), or, if Python
+        refuses it (nested too deeply once phases are in place), the ops play the round."""
+        try:
+            start = _frame_starter(self.em.compile_frame())
+        except _TOO_DEEP as e:
+            self.refused.append((len(self.graph.ops), True, f"{type(e).__name__}: {e}"))
+            after = self.graph.ops[self.round_pc].next
+            start = lambda s: after  # noqa: E731
+        self.code[len(self.graph.ops)] = start
+        return start(s)
 
     def _resume_stub(self, index: int, ai: int):
         def first_entry(s, a):
@@ -463,6 +484,7 @@ class Program(ProgramBase):
         told = None if on_decision is None else "on" if tally is None else "tally"
         key = (pick, told, st.quiet and self.options.quiet)  # (a `Run`'s fields: a tuple is cheaper to make)
         ops, entries = self.variants.get(key) or self._variant(key)
+        st.frame = None  # (the run plays on without the round's frame: it is left behind)
         before = len(st.history)
         index = st.pending.choice
         pc = self.chooses[index].pc
@@ -492,13 +514,32 @@ class Program(ProgramBase):
         return at if at is not None else self.op_spans[pc] if 0 <= pc < len(self.op_spans) else None
 
 
+def _frame_starter(frame):
+    """The op that begins a round in its frame (the generator `frame(s)`), kept in `state.frame`,
+    and runs it to its first decision (-1), or returns the pc the round ends at (a round without a
+    decision) as the generator's value."""
+    def start(s):
+        g = s.frame = frame(s)
+        try:
+            next(g)
+        except StopIteration as e:
+            s.frame = None
+            return e.value
+        except BaseException:  # (a generator that raised is over: the state has none)
+            s.frame = None
+            raise
+        return -1
+    return start
+
+
 def _resume_for(program: Program):
     """The compiled program's `resume(st, a)`, which is also its games' `State.apply` (see
     `ProgramBase.state_apply`), so that a decision costs one call: a plain legal id plays here, at
-    once; anything else (a label, an `Action`, an id that is not legal) goes through `State.apply`'s
+    once (sent to the round's frame when the state waits in one: `frames.py`); anything else (a label, an `Action`, an id that is not legal) goes through `State.apply`'s
     checks, and comes back here as the legal id it names, or is refused there."""
     entries, run_on, record = program.resume_entries, program._run, view.record  # (filled in place)
     checked = engine.State.apply
+    most = program.max_decisions
 
     def resume(st, a) -> None:
         """Plays a legal action (an `Action`, its id, or its label) and runs to the next decision."""
@@ -508,15 +549,34 @@ def _resume_for(program: Program):
         cp = st.checkpoint  # (False in the copies bots play out: they keep no past)
         if cp is not False and (cp is None or cp[0] != st.round) and not st.quiet:
             record(st, a)  # (what it tests first, tested here: most decisions need nothing)
-        # the alternative's own entry sets its variable and runs its body, chained to the next
-        # decision (alt_of without a call)
-        entry, pc = entries[pending[0]][a >> VALUE_BITS]
         history = st.history
         history.append(a)
         if st.log is not None:
             program._log_choice(st, a)
         st._pending = None
         st.steps = engine.STEP_BUDGET  # (read at each run: tests and tools lower it)
+        frame = st.frame
+        if frame is not None:  # the round's generator waits at this decision: on from there
+            try:
+                frame.send(a)
+            except StopIteration as e:  # (the round is over: on through the ops to the next)
+                st.frame = None
+                run_on(st, e.value)
+            except _STOPS as e:
+                st.frame = None
+                raise program._failed(st, e, program.chooses[pending[0]].pc)
+            except BaseException:
+                st.frame = None
+                raise
+            else:
+                if st.log is not None and st.fresh:
+                    flush(st)
+            if len(history) >= most:
+                program._check_decisions(st, program.chooses[st.pending.choice].span if st.pending else None)
+            return
+        # the alternative's own entry sets its variable and runs its body, chained to the next
+        # decision (alt_of without a call)
+        entry, pc = entries[pending[0]][a >> VALUE_BITS]
         try:
             pc = entry(st, a)
         except _STOPS as e:
@@ -525,6 +585,6 @@ def _resume_for(program: Program):
             run_on(st, pc)
         elif st.log is not None and st.fresh:
             flush(st)
-        if len(history) >= program.max_decisions:
+        if len(history) >= most:
             program._check_decisions(st, program.chooses[st.pending.choice].span if st.pending else None)
     return resume

@@ -1,11 +1,11 @@
-"""The compiled engine's optimisations, by name, in one list (`NAMES`): three graph passes and six
+"""The compiled engine's optimisations, by name, in one list (`NAMES`): three graph passes and seven
 switches of the emitter.
 
 A graph pass is a module with `NAME` and `run(graph)` that rewrites the op graph of
 `compiler/emit/graph.py` (`fusion`, `threading`) or records what the emitter reads from it
 (`split`); they run in the order of `PASSES`. The other names are the emitter's switches, fields
 of the frozen `emit.options.Options` it is given (`chaining`, `paste`, `inline`, `playout`,
-`rounds`, `quiet`: documented there).
+`rounds`, `quiet`, `frames`: documented there).
 Any of them can be switched off to bisect a bug: `cardlang.load(..., passes=...)` or the
 environment variable `CARDLANG_PASSES` (docs/engine.md); a game plays the same with any of them.
 """
@@ -18,7 +18,7 @@ from ...lang.diagnostics import CardlangError
 from . import fusion, split, threading
 
 PASSES = (fusion, threading, split)  # the graph passes, in the order they run
-NAMES = ("fusion", "threading", "chaining", "split", "paste", "inline", "playout", "rounds", "quiet")
+NAMES = ("fusion", "threading", "chaining", "split", "paste", "inline", "playout", "rounds", "quiet", "frames")
 
 
 def select(passes=None) -> tuple:
