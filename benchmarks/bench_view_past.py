@@ -60,7 +60,8 @@ def measure(game, count: int, worlds: int) -> tuple:
         for _ in range(worlds):
             _, fit = v.sample(rng)
             fits += fit
-            whole += fit and v._whole is not None  # (a fit of the whole past: see `SeatView.sample`)
+            # (a fit of the whole past: played from the start, or on from a chance cut; see `SeatView.sample`)
+            whole += fit and (v._whole is not None or getattr(v, "_cut", None) is not None and v._cut.ok)
             made += 1
     det_us = (time.process_time() - start) / made * 1e6
     return view_us, det_us, fits / made, whole / made

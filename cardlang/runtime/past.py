@@ -56,9 +56,14 @@ def record(st, a: int) -> None:
         # met between them too (each copy keeps the chance it had), but at most `MAX_PAST_ROUNDS`,
         # so that a game of many rounds keeps a bounded past (a copy a round would grow without end)
         before = cp or None
-        if before is not None and (before[1] is None or not CHANCE_PAST and before[1].rng != st.rng
-                                   or _kept(before) >= MAX_PAST_ROUNDS):
+        if before is not None and before[1] is None and len(before) > 4 and before[0] == -1:
+            pass  # (a world played on from a chance cut, at its first round: `cut.Cut._mask`)
+        elif before is not None and (before[1] is None or _kept(before) >= MAX_PAST_ROUNDS):
             before = NO_START  # (no whole past: `past_steps` answers None, and no copy is kept)
+        elif before is not None and not CHANCE_PAST and before[1].rng != st.rng:
+            # (chance met since: no whole past, but the round's first decision before it is kept
+            # alone, where a world may start that meets a chance cut on the way: `runtime/cut.py`)
+            before = (before[0], before[1], before[2], NO_START)
         st.checkpoint = (st.round, snap, len(st.history), before)
 
 
@@ -116,7 +121,7 @@ def _later(st, cp) -> Optional[Later]:
 def _kept(cp) -> int:
     """How many rounds' first decisions the chain from `cp` holds (counted up to `MAX_PAST_ROUNDS`)."""
     n = 0
-    while cp and n < MAX_PAST_ROUNDS:
+    while cp and cp[1] is not None and n < MAX_PAST_ROUNDS:  # (`NO_START` ends it: it holds no copy)
         n += 1
         cp = cp[3]
     return n

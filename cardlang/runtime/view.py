@@ -37,6 +37,7 @@ from .actions import alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
 from .past import NO_START, UNSEEN, kept, past_steps, place_of, record, round_steps  # noqa: F401  (`view.record`: the engines call it)
 from .places import exchange as _exchange, follow as _follow
+from .cut import cut_past
 from .whole_past import from_start
 
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
@@ -308,7 +309,7 @@ class SeatView:
     """What one seat knows at one moment: its observation, its legal actions with labels it may read,
     its transcript, and `determinize(rng)`, a playable state dealt to fit all that."""
 
-    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked", "_whole")
+    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked", "_whole", "_cut")
 
     def __init__(self, state, seat: int, past: bool = True):
         self.game = state.game
@@ -321,6 +322,7 @@ class SeatView:
         self._canon = _canonical(state, unknown, seat, placed)
         self._lines = tuple(state.transcript(seat)) if state.log is not None else ()
         self._past = None
+        steps, players = (), []
         cp = state.checkpoint
         if past and cp and cp[0] == state.round and len(state.history) > cp[2]:
             # the round so far: its first decision with the same cards dealt again (they lay in the
@@ -329,7 +331,7 @@ class SeatView:
             # (and so does a card it saw during the round, when it saw cards go one of several ways)
             first = kept(cp)
             then = first.known
-            steps = round_steps(state, seat)
+            steps = round_steps(state, seat, None, None, players)
             # (a card it knows now but did not then keeps no place there: where it lay, in the stock or
             # in a hand, the seat did not see; the round's replays put it where the steps need it)
             unknown_then = [c for c in range(len(then)) if not then[c] & bit]
@@ -339,6 +341,9 @@ class SeatView:
         self._worked = None  # see `_settled`
         # the whole game as the seat read it, for worlds played again from the start (`whole_past.from_start`)
         self._whole = past_steps(state, seat) if past and unknown else None
+        # where chance cut that past: the way to worlds played on from the chance cut before the round
+        # (`runtime/cut.py`; a handle kept apart from what the view holds, its fingerprint)
+        self._cut = cut_past(state, seat, steps, players, redeal) if past and unknown and self._whole is None else None
 
     def _settled(self):
         """The canonical copy with the round replayed in a fixed deal that fits its past (or the
@@ -461,6 +466,11 @@ class SeatView:
             world = from_start(self, rng, history, WHOLE_TRIES)
             if world is not None:
                 return world, True
+        elif consistent and self._cut is not None and self._cut.ok:
+            world = from_start(self, rng, history, WHOLE_TRIES, self._cut)
+            if world is not None:
+                return world, True
+            whole = self._cut.ok  # (a cut was met, yet no world fitted: a world of the round's past fits no whole past)
         if consistent and self._past is not None:
             world = self._replayed(rng, history)
             if world is not None:
