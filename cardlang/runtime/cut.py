@@ -26,6 +26,7 @@ from typing import Callable, Optional
 from . import rng as chance_module
 from .basics import RuleError
 from .past import NO_START, kept
+from .places import follow
 from .rng import NoOutcome
 
 
@@ -114,19 +115,20 @@ class CutPast:
     decision, step 0: the cards the seat knew, each (zone, position, card), and each zone's size).
     `ok` is False once a try met no cut (the last action's course holds none for the seat)."""
 
-    __slots__ = ("base", "actions", "steps", "marks", "deal", "pre", "ok", "lines", "where")
+    __slots__ = ("base", "actions", "steps", "marks", "deal", "canon", "pre", "ok", "lines", "where")
 
-    def __init__(self, base, actions: tuple, steps: tuple, marks: tuple, deal: Callable):
+    def __init__(self, base, actions: tuple, steps: tuple, marks: tuple, deal: Callable, canon):
         self.base, self.actions, self.steps, self.marks, self.deal = base, actions, steps, marks, deal
+        self.canon = canon  # (the view's copy of the round's first decision: see `align`)
         self.pre = None
         self.ok = True
         self.lines = None  # (the log up to the cut as the seat reads it, once worked out)
         self.where = None  # (the place at the round's first decision of each position of the cut's pile)
 
-    def again(self, steps: tuple, marks: tuple) -> "CutPast":
+    def again(self, steps: tuple, marks: tuple, canon) -> "CutPast":
         """A `CutPast` from the same cut for a view of a world this one made (`Cut._mask`): the
-        same last decision before the cut, the world's own steps and marks, nothing learnt yet."""
-        out = CutPast(self.base, self.actions, steps, marks, self.deal)
+        same last decision before the cut, the world's own steps, marks and copy, nothing learnt yet."""
+        out = CutPast(self.base, self.actions, steps, marks, self.deal, canon)
         out.pre = self._pre() if self.ok else None
         out.ok = self.ok and out.pre is not None
         return out
@@ -168,6 +170,21 @@ class CutPast:
             return None
         return w
 
+    def align(self, w) -> None:
+        """In place: the variables of `w`, a world at the round's first decision that fits what the
+        seat saw there, become those of the view's copy of that decision, each card named by its
+        place (the card `w` holds there), as a world of the round's past alone has them. What the
+        round's start worked out from cards the seat does not know and left behind (a loop's items
+        over another's hand, in the order they were dealt) would otherwise tell a world from the real
+        course where the view holds it by place (a world kept with its past must read as the real one)."""
+        canon = self.canon
+        moved = {c: d for cz, wz in zip(canon.zones, w.zones) for c, d in zip(cz, wz) if c != d}
+        w.v[:] = canon.v
+        if moved:
+            pending, w.pending = w.pending, None  # (its own legal actions stay: they name its cards)
+            follow(w, moved)
+            w.pending = pending
+
     def learn(self, w) -> None:
         """Keeps where the deal took each position of the cut's pile in `w`, a world standing at the
         round's first decision as the seat saw it (once: `Cut._order` deals the next worlds so)."""
@@ -176,10 +193,10 @@ class CutPast:
             self.where = tuple((loc[c], zones[loc[c]].index(c)) for c in w.rng.played[0])
 
 
-def cut_past(state, seat: int, steps: tuple, players: list, deal: Callable) -> Optional[CutPast]:
+def cut_past(state, seat: int, steps: tuple, players: list, deal: Callable, canon) -> Optional[CutPast]:
     """The `CutPast` of a view of `state` for `seat`, whose round's steps since its first decision are
     `steps` (`past.round_steps`, `players` the seat to decide at each), `deal` dealing cards again
-    at the cut (`view.redeal`): None where no round's first decision is kept before the round's (a
+    at the cut (`view._mask_at_cut`), `canon` the view's copy of the round's first decision: None where no round's first decision is kept before the round's (a
     world then fits the round's past only), or no chance was met between them (no cut: the chain
     goes on, `past.past_steps`). Whether a cut lies between is found when a world is first asked for."""
     cp = state.checkpoint
@@ -200,5 +217,5 @@ def cut_past(state, seat: int, steps: tuple, players: list, deal: Callable) -> O
     seen = tuple((z, i, c) for z, pile in enumerate(first.zones) for i, c in enumerate(pile) if first.known[c] & bit)
     marks = ((0, seen, tuple(len(pile) for pile in first.zones)),)
     if again is not None:
-        return again.again(tuple(zip(players, steps)), marks)
-    return CutPast(base, tuple(state.history[base[2]:at]), tuple(zip(players, steps)), marks, deal)
+        return again.again(tuple(zip(players, steps)), marks, canon)
+    return CutPast(base, tuple(state.history[base[2]:at]), tuple(zip(players, steps)), marks, deal, canon)

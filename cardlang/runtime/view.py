@@ -101,6 +101,16 @@ def redeal(s, unknown: list, rng: random.Random, seat: Optional[int] = None) -> 
     _follow(s, new_of)
 
 
+def _mask_at_cut(s, unknown: list, rng: random.Random) -> None:
+    """In place, at a chance cut (`runtime/cut.py`): the cards `unknown` dealt again among their
+    places, what names them following (`redeal`), and what the variables keep of picks made at once
+    and played out dropped (`_forget_picks_played`), as in a view's copy: a world keeps nothing of
+    the past before the cut that the seat did not see."""
+    redeal(s, unknown, rng)
+    if s.game.program.at_once:
+        _forget_picks_played(s)
+
+
 def _deal_tracked(s, seat: int, placed: list, unknown: list, tracked: tuple, rng: random.Random) -> list:
     """The cards `unknown` dealt to the places of `placed` so that each fits what `seat` was told of
     its place (`runtime.facts`) and each card it tracks lies in a place that lists it (`runtime.among`)."""
@@ -343,7 +353,8 @@ class SeatView:
         self._whole = past_steps(state, seat) if past and unknown else None
         # where chance cut that past: the way to worlds played on from the chance cut before the round
         # (`runtime/cut.py`; a handle kept apart from what the view holds, its fingerprint)
-        self._cut = cut_past(state, seat, steps, players, redeal) if past and unknown and self._whole is None else None
+        self._cut = cut_past(state, seat, steps, players, _mask_at_cut, self._past[0] if self._past else self._canon) \
+            if past and unknown and self._whole is None else None
 
     def _settled(self):
         """The canonical copy with the round replayed in a fixed deal that fits its past (or the

@@ -177,9 +177,11 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                     redraw = last
                     break
                 if mark is not None and (not kept or k > kept[-1][0]):  # (a round's first decision that fits: go on from it)
+                    if cut is not None and k == 0:
+                        cut.align(w)
+                        if patched is None:
+                            cut.learn(w)
                     kept.append((k, w.clone(), patched, start, heard))
-                    if cut is not None and k == 0 and patched is None:
-                        cut.learn(w)
                 a = step_in(w, step, rng, picks, k)
                 if a is None or a not in w.pending.legal:
                     alts = program.chooses[w.pending.choice].alts
@@ -244,6 +246,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                     misplaced = []
                 elif (not lines or len(w.log) == len(lines) and w.transcript(seat, read) == lines[read:]) and view._fits(w):
                     if cut is not None and not steps:  # (it stands at the round's first decision)
+                        cut.align(w)
                         cut.learn(w)
                     final = rng.getrandbits(64)  # (chance of its own from here)
                     outcomes = tuple(w.rng.played[:w.rng.at])
