@@ -25,7 +25,7 @@ from typing import Callable, Optional
 
 from . import rng as chance_module
 from .basics import RuleError
-from .past import NO_START, kept
+from .past import Worlds, kept
 from .places import follow
 from .rng import NoOutcome
 
@@ -57,7 +57,7 @@ class Cut:
         self.met = True
         self._mask()
         then = self.then
-        if then.at == len(then.plan) and self.past.where is not None:
+        if then.at == len(then.plan) and self.past.learnt:
             then.plan.append(self._order(pile))
         return then.shuffle(pile, zone)
 
@@ -92,7 +92,7 @@ class Cut:
         del w.history[:]
         # (a world kept with its past (`sample(history=True)`): a view of it plays worlds on from the
         # same cut, so that it decides as the seat's view does; `past.record` keeps it behind the round)
-        w.checkpoint = (-1, None, 0, None, past) if self.history else False
+        w.checkpoint = past.mark() if self.history else False
 
     def randbelow(self, n: int) -> tuple:
         """A draw before the cut: the past's own."""
@@ -115,7 +115,7 @@ class CutPast:
     decision, step 0: the cards the seat knew, each (zone, position, card), and each zone's size).
     `ok` is False once a try met no cut (the last action's course holds none for the seat)."""
 
-    __slots__ = ("base", "actions", "steps", "marks", "deal", "canon", "pre", "ok", "lines", "where")
+    __slots__ = ("base", "actions", "steps", "marks", "deal", "canon", "pre", "ok", "lines", "where", "learnt")
 
     def __init__(self, base, actions: tuple, steps: tuple, marks: tuple, deal: Callable, canon):
         self.base, self.actions, self.steps, self.marks, self.deal = base, actions, steps, marks, deal
@@ -124,6 +124,7 @@ class CutPast:
         self.ok = True
         self.lines = None  # (the log up to the cut as the seat reads it, once worked out)
         self.where = None  # (the place at the round's first decision of each position of the cut's pile)
+        self.learnt = False  # (whether `where` was learnt, from a world that fitted there)
 
     def again(self, steps: tuple, marks: tuple, canon) -> "CutPast":
         """A `CutPast` from the same cut for a view of a world this one made (`Cut._mask`): the
@@ -185,12 +186,49 @@ class CutPast:
             follow(w, moved)
             w.pending = pending
 
-    def learn(self, w) -> None:
+    def learn(self, w, fits: bool = True) -> None:
         """Keeps where the deal took each position of the cut's pile in `w`, a world standing at the
-        round's first decision as the seat saw it (once: `Cut._order` deals the next worlds so)."""
-        if self.where is None and type(w.rng.played[0]) is list:
+        round's first decision: from any world at first (`probe`), for good from one that stands
+        there as the seat saw it (`fits`). `verify` reads a world of the round's past back into the
+        cut's pile by it; `Cut._order` deals the search's new worlds by a `where` learnt for good."""
+        if (self.where is None or fits and not self.learnt) and type(w.rng.played[0]) is list:
             zones, loc = w.zones, w.loc
             self.where = tuple((loc[c], zones[loc[c]].index(c)) for c in w.rng.played[0])
+            self.learnt = fits
+
+    def probe(self, seat: int, rng: random.Random) -> None:
+        """One world played on from the cut, to learn where its deal takes the pile (`learn`)."""
+        w = self.begin(seat, Worlds(rng, []), rng, False)
+        if w is not None:
+            self.learn(w, False)
+
+    def mark(self) -> tuple:
+        """The checkpoint a world kept with its past starts with after the cut: `past.NO_START` with
+        this cut, so that a view of the world plays worlds on from the same cut (`past.record`)."""
+        return (-1, None, 0, None, self)
+
+    def verify(self, dealt, seat: int, rng: random.Random, lines: tuple) -> bool:
+        """Whether `dealt`, the round's first decision of a world fitted to the round's past alone
+        (`SeatView._replayed`), is what the cut's shuffle and the deal after it make: its cards read
+        back by place into the pile's order (`where`), played on from the cut in that order, give
+        the same cards in every place, the same lines and the same seat to decide. Such a world
+        fits the whole past; the search across the cut is then not needed (a deal that lays cards
+        down as they come, for instance, makes another: `whole_past.from_start` searches then)."""
+        zones = dealt.zones
+        try:
+            order = [zones[z][i] for z, i in self.where]
+        except IndexError:
+            return False
+        chance = Worlds(rng, [order])
+        w = self.begin(seat, chance, rng, False)
+        if w is None or w.zones != zones or chance.played[:1] != [order] or w.terminal != dealt.terminal:
+            return False
+        if w.pending is not None and (dealt.pending is None or w.pending[:2] != dealt.pending[:2]):
+            return False
+        if lines and w.log is not None:
+            read = len(self.lines) if self.lines is not None else 0
+            return w.transcript(seat, read) == list(lines[read:len(w.log)])
+        return True
 
 
 def cut_past(state, seat: int, steps: tuple, players: list, deal: Callable, canon) -> Optional[CutPast]:

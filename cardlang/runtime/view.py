@@ -478,14 +478,35 @@ class SeatView:
             if world is not None:
                 return world, True
         elif consistent and self._cut is not None and self._cut.ok:
-            world = from_start(self, rng, history, WHOLE_TRIES, self._cut)
+            cut = self._cut
+            if cut.where is None:
+                cut.probe(self.seat, rng)
+            if cut.where is not None:  # (a world of the round's past that the deal from the cut makes)
+                mark = cut.mark() if history else NO_START
+                if self._past is not None:
+                    dealt: list = []
+                    world = self._replayed(rng, history, TRIES, mark, dealt)
+                    deal = dealt[0] if world is not None else None
+                else:  # (the round's first decision is now)
+                    try:
+                        world = deal = self._dealt(rng, history, mark)
+                    except RuleError:
+                        world = None
+                if world is not None and cut.verify(deal, self.seat, rng, self._lines):
+                    return world, True
+            world = from_start(self, rng, history, WHOLE_TRIES, cut)
             if world is not None:
                 return world, True
-            whole = self._cut.ok  # (a cut was met, yet no world fitted: a world of the round's past fits no whole past)
+            whole = cut.ok  # (a cut was met, yet no world fitted: a world of the round's past fits no whole past)
         if consistent and self._past is not None:
             world = self._replayed(rng, history)
             if world is not None:
                 return world, not whole
+        return self._dealt(rng, history), self._past is None and not whole
+
+    def _dealt(self, rng: random.Random, history: bool, mark: tuple = NO_START):
+        """The view's settled copy with the cards the seat does not know dealt again (blind to how
+        the others played this round); with `history`, its log the seat's and its checkpoint `mark`."""
         base = self._settled()
         for _ in range(TRIES):
             s = base.determinize(self.seat, rng)
@@ -501,11 +522,13 @@ class SeatView:
         if history:
             s.log = [(line, (), ()) for line in self._lines]
             s.fresh = Events(MAX_EVENTS - len(s.log))
-            s.checkpoint = NO_START
-        return s, self._past is None and not whole
+            s.checkpoint = mark
+        return s
 
-    def _replayed(self, rng: random.Random, history: bool, tries: int = TRIES) -> Optional[object]:
-        """A world that fits the round's past, or None after `tries` replays.
+    def _replayed(self, rng: random.Random, history: bool, tries: int = TRIES, mark: tuple = NO_START,
+                  dealt: Optional[list] = None) -> Optional[object]:
+        """A world that fits the round's past, or None after `tries` replays. With `history`, its
+        checkpoint starts as `mark`; `dealt` gets its round's first decision as dealt.
 
         The round's first decision is dealt with `rng` and its actions replayed by place. When the
         action of a player is illegal there (he did not follow suit, yet this deal gives him the
@@ -526,7 +549,7 @@ class SeatView:
             if history:
                 w.log = [(line, (), ()) for line in lines]
                 w.fresh = Events(MAX_EVENTS - len(w.log))
-                w.checkpoint = NO_START
+                w.checkpoint = mark
             culprit = -1
             mend: list = []  # (card, card) pairs to exchange in the deal, when the misfit names them
             try:
@@ -556,6 +579,8 @@ class SeatView:
                     resume(w, a)
                 else:
                     if self._fits(w):
+                        if dealt is not None:
+                            dealt.append(deal)
                         return w
                     c, bit = self._canon, 1 << self.seat  # (a card the seat knows now that lies elsewhere)
                     mend = [(b, wz[i]) for cz, wz in zip(c.zones, w.zones) if len(cz) == len(wz)
