@@ -25,6 +25,8 @@ MAX_PAST_ROUNDS = 64  # rounds' first decisions kept chained for worlds played f
 # Off by default: on, a search bot's decision costs up to about 40 times as much where every round
 # deals again (ismcts:30 at 5 players of such a game in games/: 5.9 -> 228 ms CPU), for worlds that
 # fit in fewer than half its views; the search has to get cheaper before it is the default (issue 26).
+# By default instead, a round whose start shuffled every card the seat does not know (a chance cut)
+# has worlds played on from that shuffle (`runtime/cut.py`): they fit the whole past too.
 CHANCE_PAST = False
 
 

@@ -23,7 +23,9 @@ the plain one: the unknown cards dealt into their places, blind to how the other
 `determinize` first plays the whole game again from its start (`whole_past.from_start`: the
 rounds' first decisions are kept chained behind `checkpoint`, across shuffles and draws with
 `past.CHANCE_PAST`, and `past_steps` reads every action as the seat read it), so that the worlds
-fit what the deal made true too (issue 26, finding 8; docs/simulation.md, step 0).
+fit what the deal made true too (issue 26, finding 8; docs/simulation.md, step 0). Where chance was
+met since the round before and the round began by shuffling every card the seat does not know (a
+chance cut), the world is played on from that shuffle instead (`runtime/cut.py`, by default).
 """
 
 from __future__ import annotations
