@@ -40,6 +40,7 @@ from .basics import MAX_EVENTS, Action, Events, RuleError
 from .past import NO_START, UNSEEN, kept, past_steps, place_of, record, round_steps  # noqa: F401  (`view.record`: the engines call it)
 from .places import exchange as _exchange, follow as _follow
 from .cut import cut_past
+from .local_slots import round_locals
 from .whole_past import from_start
 
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
@@ -193,6 +194,33 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
     if s.pending is not None and s.pending.player != seat:
         s.pending = s.pending._replace(legal=())
     return s
+
+
+def _without_stale_locals(s, seat: int):
+    """`s`, or a copy whose locals (`local_slots.round_locals`) that name a card the seat does not
+    know are emptied. A view whose round's past no fixed deal fits (`SeatView._settled`) keeps the
+    state's own values; a local the round worked out from another seat's hidden cards and left
+    behind (the cards of his hand that beat the turned card, of which he showed one) would tell the
+    seat how many there were (found by the leak tests' twins played on from a chance cut, issue 26).
+    Another seat's pending choice among them is emptied with them, as its legal actions are
+    (`_canonical`): a world is then dealt from the state's own copy instead (`SeatView._dealt`),
+    which says it fits no past; a loop over them around the decision would end early in a world."""
+    if s.terminal or s.pending is None:
+        return s
+    bit = 1 << seat
+    known, v = s.known, s.v
+    stale = []
+    for slot in round_locals(s.game.program):
+        x = v[slot]
+        if type(x) is int and x >= 0 and not known[x] & bit if type(x) is int else \
+                type(x) is tuple and any(type(c) is int and not known[c] & bit for c in x):
+            stale.append(slot)
+    if not stale:
+        return s
+    out = s.clone()
+    for slot in stale:
+        out.v[slot] = () if type(out.v[slot]) is tuple else None
+    return out
 
 
 def _forget_chosen_cards(s, seat: int) -> None:
@@ -369,7 +397,7 @@ class SeatView:
             if self._past is not None:
                 w = self._replayed(random.Random(CANON_SEED), False, CANON_TRIES)
             if w is None:
-                w = self._canon
+                w = _without_stale_locals(self._canon, self.seat)
             else:
                 w.rng = 0
                 w.history = []
@@ -509,16 +537,21 @@ class SeatView:
     def _dealt(self, rng: random.Random, history: bool, mark: tuple = NO_START):
         """The view's settled copy with the cards the seat does not know dealt again (blind to how
         the others played this round); with `history`, its log the seat's and its checkpoint `mark`."""
-        base = self._settled()
-        for _ in range(TRIES):
-            s = base.determinize(self.seat, rng)
-            try:
-                if s.game.program.at_once:  # the others' pending picks: any of their legal actions
-                    at_once.mask_picks(s, self.seat, lambda legal: legal[int(rng.random() * len(legal))])
-                _repend(s)
-                break
-            except RuleError:
+        settled = self._settled()  # (then the state's own copy, where the settled one left out a choice's cards)
+        bases = (settled,) if settled is self._canon else (settled, self._canon)
+        for base in bases:
+            for _ in range(TRIES):
+                s = base.determinize(self.seat, rng)
+                try:
+                    if s.game.program.at_once:  # the others' pending picks: any of their legal actions
+                        at_once.mask_picks(s, self.seat, lambda legal: legal[int(rng.random() * len(legal))])
+                    _repend(s)
+                    break
+                except RuleError:
+                    continue
+            else:
                 continue
+            break
         else:
             raise RuleError(f"no deal of the cards P{self.seat} does not know leaves P{s.pending.player} a legal action")
         if history:
