@@ -30,6 +30,9 @@ from .places import follow
 from .rng import NoOutcome
 
 
+PROBES = 12  # worlds played on from a cut to learn where its deal takes the pile (`CutPast.probe`)
+
+
 class Cut:
     """The chance of a world played on to a cut (see the module's docstring): until the cut, the
     state's own chance (the past as it was: these events happened before any round the seat must
@@ -197,10 +200,21 @@ class CutPast:
             self.learnt = fits
 
     def probe(self, seat: int, rng: random.Random) -> None:
-        """One world played on from the cut, to learn where its deal takes the pile (`learn`)."""
-        w = self.begin(seat, Worlds(rng, []), rng, False)
-        if w is not None:
-            self.learn(w, False)
+        """Worlds played on from the cut, to learn where the deal takes the pile (`learn`): the first
+        whose zones at the round's first decision are as full as the seat saw them (a deal that acts
+        on the cards it deals, laying hearts down, takes the pile elsewhere in others), else the last
+        of `PROBES`."""
+        sizes = self.marks[0][2]
+        for _ in range(PROBES):
+            w = self.begin(seat, Worlds(rng, []), rng, False)
+            if w is None:
+                return
+            if tuple(len(pile) for pile in w.zones) == sizes:
+                self.where = None
+                self.learn(w, False)
+                return
+            if self.where is None:
+                self.learn(w, False)
 
     def mark(self) -> tuple:
         """The checkpoint a world kept with its past starts with after the cut: `past.NO_START` with

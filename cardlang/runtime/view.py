@@ -50,6 +50,7 @@ CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `S
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
 WHOLE_TRIES = 24  # games played again from the start before `determinize` falls back to the round's past
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
+VERIFIED_TRIES = 1  # worlds of the round's past checked against the deal from a chance cut before it is searched
 
 
 def redeal(s, unknown: list, rng: random.Random, seat: Optional[int] = None) -> None:
@@ -511,7 +512,8 @@ class SeatView:
             cut = self._cut
             if cut.where is None:
                 cut.probe(self.seat, rng)
-            if cut.where is not None:  # (a world of the round's past that the deal from the cut makes)
+            for _ in range(VERIFIED_TRIES if cut.where is not None else 0):
+                # (a world of the round's past that the deal from the cut makes: `CutPast.verify`)
                 mark = cut.mark() if history else NO_START
                 if self._past is not None:
                     dealt: list = []
@@ -522,7 +524,9 @@ class SeatView:
                         world = deal = self._dealt(rng, history, mark)
                     except RuleError:
                         world = None
-                if world is not None and cut.verify(deal, self.seat, rng, self._lines):
+                if world is None:
+                    break
+                if cut.verify(deal, self.seat, rng, self._lines):
                     return world, True
             world = from_start(self, rng, history, WHOLE_TRIES, cut)
             if world is not None:
