@@ -8,7 +8,8 @@ no chance was met since its first decision, so that they fit what the deal made 
     python benchmarks/bench_view_past.py --this /work/main  # another checkout, for a before/after
     python benchmarks/bench_view_past.py --chance-past off  # worlds from the start only before chance (on: the default)
 
-"the whole game's" counts the worlds that fit the whole past (played again from the start).
+"the whole game's" counts the worlds that fit the whole past (played again from the start, or on
+from the chance cut before the round: `runtime/cut.py`).
 """
 
 from __future__ import annotations
