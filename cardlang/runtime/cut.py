@@ -248,9 +248,10 @@ class CutPast:
 def cut_past(state, seat: int, steps: tuple, players: list, deal: Callable, canon) -> Optional[CutPast]:
     """The `CutPast` of a view of `state` for `seat`, whose round's steps since its first decision are
     `steps` (`past.round_steps`, `players` the seat to decide at each), `deal` dealing cards again
-    at the cut (`view._mask_at_cut`), `canon` the view's copy of the round's first decision: None where no round's first decision is kept before the round's (a
-    world then fits the round's past only), or no chance was met between them (no cut: the chain
-    goes on, `past.past_steps`). Whether a cut lies between is found when a world is first asked for."""
+    at the cut (`view._mask_at_cut`), `canon` the view's copy of the round's first decision. None
+    where no round's first decision is kept before the round's (a world then fits the round's past
+    only), or no chance was met between them (no cut: the chain goes on, `past.past_steps`).
+    Whether a cut lies between is found when a world is first asked for."""
     cp = state.checkpoint
     if not cp:
         return None

@@ -113,7 +113,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
     picks: dict = {}  # step index -> where among its legal actions a step the seat did not see took
     best, stalled, left = -1, 0, tries
     read = 0  # (the lines before it read already: with `cut`, those up to the cut, the seat's own)
-    across = past.CHANCE_PAST or cut is not None  # (off: no past kept across chance, `past_steps`; searched as before it)
+    across = past.CHANCE_PAST or cut is not None  # (off, no cut: no past kept across chance; searched as before it)
     chancy = across  # (whether the worlds are searched across chance: on, or a try met chance after its first decision)
     for n in range(tries * (len(marks) + 1) + 2 * len(steps)):  # (tries a round, and the draws drawn again)
         if n >= tries and not chancy:  # (a past of no chance as the worlds read it: `tries` tries, no more)
@@ -244,7 +244,8 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                 k = len(steps)
                 if patched is not None:  # (played again, mended, from before the first shuffle exchanged)
                     misplaced = []
-                elif (not lines or len(w.log) == len(lines) and w.transcript(seat, read) == lines[read:]) and view._fits(w):
+                elif (not lines or len(w.log) == len(lines) and w.transcript(seat, read) == lines[read:]) \
+                        and view._fits(w):
                     if cut is not None and not steps:  # (it stands at the round's first decision)
                         cut.align(w)
                         cut.learn(w)
