@@ -176,9 +176,9 @@ def test_cards_kept_hidden_across_a_shuffle_make_no_cut(tmp_path):
     assert states
     for k, state in enumerate(states):
         view = state.view(0)
-        assert view._cut is not None  # (a shuffle met since the round before: maybe a cut)
+        assert state.checkpoint  # (a round's first decision kept: a shuffle met since the round before is maybe a cut)
+        assert view._cut is None  # (none was: P1's hand stayed out of the pile, found on the state's side)
         world, fits = view.sample(random.Random(k))
-        assert not view._cut.ok  # (none was: P1's hand stayed out of the pile)
         assert fits
 
 
@@ -196,3 +196,120 @@ def test_coucou_worlds_fit_the_whole_past_after_the_first_round():
             total += 1
             fitted += view.sample(random.Random(k * 5 + i))[1]
     assert fitted >= 0.9 * total, (fitted, total)
+
+
+# Every round gathers the cards and shuffles them (a cut for P0); P1's cards go face down to a hidden
+# table: P0 never sees them. Twins stacked to differ only in P1's cards hold the same for P0.
+TWINS_CUT = """game "Twins across a cut"
+players 2
+deck ranks 2 3 4 5 6 7 8 9 suits hearts spades
+
+zone stock: pile, hidden
+zone hand: per player, private
+zone table: pile, hidden
+
+var deals = 0
+
+round:
+    move all cards to stock
+    shuffle stock
+    deal 2 from stock to hand(players)
+    add 1 to deals
+    for each p in players:
+        p chooses a card c from hand(p) as "play {c}":
+            move c to table
+    if deals == 4:
+        end game winner top of players
+"""
+
+
+def _twins_across_a_cut(g, rounds: int = 3):
+    """Two states at P0's decision in round `rounds`, stacked alike but for P1's cards each round
+    (exchanged with the bottom of the stock), each seat playing its first legal card."""
+    hand1 = g.program.zone_families["hand"][0] + 1
+    cards = len(g.new_initial_state().known)
+    stack_a = []
+    for r in range(rounds):
+        order = list(range(cards))
+        random.Random(r).shuffle(order)
+        stack_a.append(order)
+    probe = g.new_initial_state(stack=stack_a)
+    at = sorted(stack_a[0].index(c) for c in probe.zones[hand1])
+    stack_b = []
+    for order in stack_a:
+        order = order[:]
+        for p, q in zip(at, (-1, -2)):
+            order[p], order[q] = order[q], order[p]
+        stack_b.append(order)
+
+    def play(stack):
+        state = g.new_initial_state(stack=stack)
+        while not (state.round == rounds and state.current_player == 0):
+            state.apply(state.legal_action_ids()[0])
+        return state
+
+    return play(stack_a), play(stack_b)
+
+
+def _content(x, skip, memo):
+    """Everything reachable from `x` as plain values (attributes, slots, containers), `skip` types
+    (the game, its program, functions) left out; an object met again is named by its first place."""
+    if isinstance(x, (int, float, str, bytes, bool, type(None))):
+        return x
+    if isinstance(x, skip) or callable(x) and not hasattr(x, "__slots__") and not hasattr(x, "__dict__"):
+        return ("skipped", type(x).__name__)
+    if id(x) in memo:
+        return ("again", memo[id(x)][0])
+    memo[id(x)] = (len(memo), x)  # (kept alive, so that no id is used again during the walk)
+    if isinstance(x, dict):
+        pairs = ((_content(k, skip, memo), _content(v, skip, memo)) for k, v in x.items())
+        return ("dict", tuple(sorted(pairs, key=repr)))
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__, tuple(_content(v, skip, memo) for v in x))
+    if isinstance(x, (set, frozenset)):
+        return ("set", tuple(sorted((_content(v, skip, memo) for v in x), key=repr)))
+    names = []
+    for klass in type(x).__mro__:
+        names.extend(getattr(klass, "__slots__", ()))
+    fields = [(n, getattr(x, n)) for n in names if hasattr(x, n)]
+    fields.extend(sorted(getattr(x, "__dict__", {}).items()))
+    return (type(x).__name__, tuple((n, _content(v, skip, memo)) for n, v in fields))
+
+
+def test_what_a_view_holds_of_the_past_before_a_cut_is_what_the_seat_observed(tmp_path):
+    """Issue 26: a view (and a world kept with its past, and a view of that world) holds no real
+    state and nothing of the cards hidden from its seat: twins that differ only in P1's cards, every
+    round, hold the same for P0 (everything reachable, the game and its program left out), and no
+    object reachable is one of the real states kept behind the state (`checkpoint`)."""
+    import types
+    from cardlang.runtime.engine import Game
+    from cardlang.runtime.engine import State
+
+    g = _load(tmp_path, "twins_cut", TWINS_CUT)
+    a, b = _twins_across_a_cut(g)
+    assert a.zones != b.zones  # (P1's hand differs, and what he played)
+    assert a.transcript(0) == b.transcript(0)
+    skip = (Game, type(g.program), types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+    held = []
+    for state in (a, b):
+        view = state.view(0)
+        assert view._cut is not None and view._cut.ok
+        world, fits = view.sample(random.Random(7), history=True)
+        assert fits
+        again = world.view(0)
+        assert again._cut is not None
+        roots = (view, world, again)
+        reals = []
+        cp = state.checkpoint
+        while cp:
+            if isinstance(cp[1], State):
+                reals.append(cp[1])
+            cp = cp[3] if len(cp) > 3 else None
+        assert reals  # (the state keeps the real past: the view must not)
+        memo: dict = {}
+        held.append(_content(roots, skip, memo))
+        reachable = [x for _, x in memo.values()]
+        assert not any(x is state or any(x is r for r in reals) for x in reachable)
+        seeds = {r.rng for r in reals + [state] if type(r.rng) is int}
+        assert not any(type(x) is State and x.rng in seeds for x in reachable)
+    assert held[0] == held[1]

@@ -12,34 +12,52 @@ naming a card k does not know, the log's lines k did not read, the stacked deck)
 cards k does not know are dealt again among their places at the cut, what names them follows
 (`view.redeal`), and the log is k's transcript (docs/knowledge.md, "Chance cuts").
 
-`CutPast` is what a view keeps of it: the round's last decision before the cut as a handle (the
-state of the round's first decision before it, kept by `past.record`, and the actions since, to be
-played once when a world is first asked for), never read but to play the last action again up to
-the cut, where the `Cut` chance source deals the hidden cards again before any of it is kept.
+`CutPast` is what a view keeps of it, and it holds only what the seat observed (a view keeps no
+real hidden card): the round's last decision before the cut as the seat's copy of it (`start`: the
+cards it did not know then dealt again in a fixed order, `view._canonical`) and the state at the
+cut masked for the seat (`at_cut`: the cards it does not know dealt again among their places, the
+log its transcript). Both are worked out on the state's side from the real past (`_real_cut`, kept
+per round and seat), which the view never holds. A world plays the last action again from `start`
+up to the cut, where the `Cut` chance source puts `at_cut` in place of what the copy's course made
+(the program stands at the same shuffle: checked when they are worked out) and deals the hidden
+cards again among their places before the world's own chance takes over.
 """
 
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 from typing import Callable, Optional
 
 from . import rng as chance_module
-from .basics import RuleError
-from .past import Worlds, kept
+from .actions import alt_of, value_of, with_value
+from .basics import MAX_EVENTS, Events, RuleError
+from .past import Worlds, kept, place_of
 from .places import follow
 from .rng import NoOutcome
 
 
 PROBES = 12  # worlds played on from a cut to learn where its deal takes the pile (`CutPast.probe`)
+CUT_SEED = 0xC07  # the seed of the fixed deal of the hidden cards at the cut, before each world's own
+CACHED = 64  # real cuts worked out and kept (`_real_cut`: per round's past and seat)
+_CUTS: "OrderedDict" = OrderedDict()  # (id(base), at, seat) -> (base, (start, at_cut, lines) or None)
+
+
+class _AtCut(Exception):
+    """Raised by a `Cut` played on the state's side (`_real_cut`) where the cut lies."""
+
+    def __init__(self, zone: int):
+        super().__init__(zone)
+        self.zone = zone
 
 
 class Cut:
     """The chance of a world played on to a cut (see the module's docstring): until the cut, the
-    state's own chance (the past as it was: these events happened before any round the seat must
-    imagine); at the first shuffle that is a cut for `seat`, the cards the seat does not know are
-    dealt again with `rng` (`deal`: `view.redeal`), what the state keeps hidden from the seat is
-    masked, and the world's own chance `then` (a `past.Worlds`) takes over. `met` says whether the
-    cut was met."""
+    chance of the state it was played from (these events happened before any round the seat must
+    imagine); at the first shuffle that is a cut for `seat`, the seat's state at the cut is put in
+    place (`CutPast.enter`: the cards the seat does not know dealt again with `rng`), and the world's
+    own chance `then` (a `past.Worlds`) takes over. With no `past` (the state's side, `_real_cut`),
+    it stops there (`_AtCut`). `met` says whether the cut was met."""
 
     __slots__ = ("real", "w", "seat", "rng", "then", "past", "history", "met")
 
@@ -58,8 +76,14 @@ class Cut:
             self.real = chance_module.shuffle(pile, self.real, zone)
             return self
         self.met = True
-        self._mask()
+        if self.past is None:  # (the state's side: `_real_cut` stops here)
+            raise _AtCut(zone)
+        w = self.w
+        if zone < 0 or pile is not w.zones[zone]:
+            raise NoOutcome("a chance cut outside a zone")
+        self.past.enter(w, self.seat, self.rng, self.history)
         then = self.then
+        then.log = w.log
         if then.at == len(then.plan) and self.past.learnt:
             then.plan.append(self._order(pile))
         return then.shuffle(pile, zone)
@@ -79,24 +103,6 @@ class Cut:
                 order[p], order[q] = order[q], order[p]
         return order
 
-    def _mask(self) -> None:
-        """In place, just before the cut's shuffle: every card the seat does not know dealt again
-        among their places (all in the pile), what names them following; the log the seat's
-        transcript; the stacked deck and draws, the seed and the history dropped."""
-        w, seat, past = self.w, self.seat, self.past
-        bit = 1 << seat
-        past.deal(w, [c for c in range(len(w.known)) if not w.known[c] & bit], self.rng)
-        if w.log is not None:  # (in place: an engine may hold the list)
-            if past.lines is None:  # (the same at every try: the past up to the cut is the real one)
-                past.lines = [(line, (), ()) for line in w.transcript(seat)]
-            w.log[:] = past.lines
-            w.rounds_at = None
-        w.stacks = w.draws = w.seed = None
-        del w.history[:]
-        # (a world kept with its past (`sample(history=True)`): a view of it plays worlds on from the
-        # same cut, so that it decides as the seat's view does; `past.record` keeps it behind the round)
-        w.checkpoint = past.mark() if self.history else False
-
     def randbelow(self, n: int) -> tuple:
         """A draw before the cut: the past's own."""
         got, self.real = chance_module.randbelow(n, self.real)
@@ -111,61 +117,67 @@ class Cut:
 
 class CutPast:
     """What a view keeps to play worlds from the last chance cut before its round (see the module's
-    docstring): the round's first decision kept before the cut (`base`, a checkpoint of
-    `past.record`), the actions played from there up to the round's first decision (`actions`, the
-    last of which runs through the cut), and what the seat saw since, for `whole_past.from_start`:
-    `steps` ((seat to decide, step) a step of the round) and `marks` (at the round's first
-    decision, step 0: the cards the seat knew, each (zone, position, card), and each zone's size).
-    `ok` is False once a try met no cut (the last action's course holds none for the seat)."""
+    docstring), only what the seat observed: the round's last decision before the cut as the seat's
+    copy of it (`start`), the action played there (`last`, which runs through the cut), the state at
+    the cut masked for the seat (`at_cut`) and the log up to it as the seat reads it (`lines`), and
+    what the seat saw since, for `whole_past.from_start`: `steps` ((seat to decide, step) a step of
+    the round) and `marks` (at the round's first decision, step 0: the cards the seat knew, each
+    (zone, position, card), and each zone's size). `ok` is False once a try met no cut."""
 
-    __slots__ = ("base", "actions", "steps", "marks", "deal", "canon", "pre", "ok", "lines", "where", "learnt")
+    __slots__ = ("start", "last", "at_cut", "steps", "marks", "deal", "canon", "ok", "lines", "where", "learnt")
 
-    def __init__(self, base, actions: tuple, steps: tuple, marks: tuple, deal: Callable, canon):
-        self.base, self.actions, self.steps, self.marks, self.deal = base, actions, steps, marks, deal
+    def __init__(self, start, last: int, at_cut, lines: Optional[list], steps: tuple, marks: tuple,
+                 deal: Callable, canon):
+        self.start, self.last, self.at_cut, self.lines = start, last, at_cut, lines
+        self.steps, self.marks, self.deal = steps, marks, deal
         self.canon = canon  # (the view's copy of the round's first decision: see `align`)
-        self.pre = None
         self.ok = True
-        self.lines = None  # (the log up to the cut as the seat reads it, once worked out)
         self.where = None  # (the place at the round's first decision of each position of the cut's pile)
         self.learnt = False  # (whether `where` was learnt, from a world that fitted there)
 
     def again(self, steps: tuple, marks: tuple, canon) -> "CutPast":
-        """A `CutPast` from the same cut for a view of a world this one made (`Cut._mask`): the
-        same last decision before the cut, the world's own steps, marks and copy, nothing learnt yet."""
-        out = CutPast(self.base, self.actions, steps, marks, self.deal, canon)
-        out.pre = self._pre() if self.ok else None
-        out.ok = self.ok and out.pre is not None
+        """A `CutPast` from the same cut for a view of a world this one made (`enter`): the same
+        copies, the world's own steps, marks and copy, nothing learnt yet."""
+        out = CutPast(self.start, self.last, self.at_cut, self.lines, steps, marks, self.deal, canon)
+        out.ok = self.ok
         return out
 
-    def _pre(self):
-        """The last decision before the cut, as it was (played once from `base`, then kept)."""
-        if self.pre is None:
-            w = kept(self.base).clone(history=False)
-            w.checkpoint = False
-            resume = w.game.program.resume
-            for a in self.actions[:-1]:
-                resume(w, a)
-            self.pre = w
-            self.base = None  # (what made it is no longer needed)
-        return self.pre
+    def enter(self, w, seat: int, rng: random.Random, history: bool) -> None:
+        """In place, at the cut, in a world played on from `start`: the state at the cut as the seat
+        saw it (`at_cut`, in place of what the copy's course made: lists changed in place, as the
+        engine may hold them), the cards the seat does not know (all in the pile) dealt again among
+        their places with `rng` and what names them following (`view.redeal`)."""
+        at = self.at_cut
+        for wz, az in zip(w.zones, at.zones):
+            wz[:] = az
+        w.v[:] = at.v
+        w.loc[:] = at.loc
+        w.known[:] = at.known
+        w.active[:] = at.active
+        w.facts = None if at.facts is None else at.facts[:]
+        w.among = at.among
+        if w.log is not None:
+            w.log[:] = self.lines
+            w.rounds_at = None
+        w.stacks = w.draws = w.seed = None
+        del w.history[:]
+        bit = 1 << seat
+        self.deal(w, [c for c in range(len(w.known)) if not w.known[c] & bit], rng)
+        # (a world kept with its past (`sample(history=True)`): a view of it plays worlds on from the
+        # same cut, so that it decides as the seat's view does; `past.record` keeps it behind the round)
+        w.checkpoint = self.mark() if history else False
 
     def begin(self, seat: int, chance, rng: random.Random, history: bool):
         """A world at the round's first decision, played on from the cut with the chance `chance`
-        (a `past.Worlds`, its log set to the world's): None when no cut was met (or the past could
-        not be played again), which `ok` then keeps."""
+        (a `past.Worlds`, its log set to the world's): None when no cut was met, which `ok` then keeps."""
         if not self.ok:
             return None
-        try:
-            w = self._pre().clone()
-        except (RuleError, NoOutcome):
-            self.ok = False
-            return None
-        w.checkpoint = False
+        w = self.start.clone()
         cut = Cut(w.rng, w, seat, rng, chance, self, history)
         w.rng = cut
         chance.log = w.log
         try:
-            w.game.program.resume(w, self.actions[-1])
+            w.game.program.resume(w, self.last)
         except NoOutcome:
             self.ok = False
             return None
@@ -245,13 +257,87 @@ class CutPast:
         return True
 
 
-def cut_past(state, seat: int, steps: tuple, players: list, deal: Callable, canon) -> Optional[CutPast]:
+def _real_cut(base, actions: tuple, seat: int, deal: Callable, mask: Callable) -> Optional[tuple]:
+    """On the state's side (it reads the real past; the view gets only what it returns): (`start`,
+    `last`, `at_cut`, `lines`) of `CutPast` for `seat`, from `base` (a checkpoint of `past.record`, the
+    earlier round's first decision) and the `actions` played since, the last of which runs through
+    the cut; None if none of its shuffles is a cut for `seat`, or the seat's copy of the decision
+    before it (`mask`: `view._canonical`) does not reach the same shuffle. Kept per round and seat
+    (`CACHED`), the copies never changed in place, so the views of a round share them."""
+    key = (id(base), len(actions), seat)
+    hit = _CUTS.get(key)
+    if hit is not None and hit[0] is base:
+        _CUTS.move_to_end(key)
+        return hit[1]
+    out = None
+    try:
+        pre = kept(base).clone(history=False)
+        pre.checkpoint = False
+        resume = pre.game.program.resume
+        for a in actions[:-1]:
+            resume(pre, a)
+        last = actions[-1]
+        bit = 1 << seat
+        program = pre.game.program
+        alt = program.ir.choices[pre.pending.choice].alternatives[alt_of(last)]
+        played = value_of(last) if alt.slot is not None and alt.slot in program.ir.card_slots else -1
+        place = place_of(pre, played) if 0 <= played < len(pre.known) else None
+        unknown = [c for c in range(len(pre.known)) if not pre.known[c] & bit]
+        start = mask(pre, unknown, seat)  # (the seat's copy of the decision, in a fixed deal)
+        if place is not None:  # (the action names the card by its place: the copy's card there)
+            last = with_value(last, start.zones[place[0]][place[1]])
+        if start.pending.player != seat:  # (another's legal actions are dropped: the one he played is public)
+            start.pending = start.pending._replace(legal=(last,))
+        if pre.log is not None:
+            start.log = [(line, (), ()) for line in pre.transcript(seat)]
+            start.fresh = Events(MAX_EVENTS - len(start.log))
+        real = _to_cut(pre, actions[-1], seat)
+        copy = _to_cut(start.clone(), last, seat)
+        if real is not None and copy is not None and copy[1] == real[1]:
+            w = real[0]
+            hidden = [c for c in range(len(w.known)) if not w.known[c] & bit]
+            deal(w, hidden, random.Random(CUT_SEED))
+            # (who else knew which of them, by place, the shuffle forgets at once: forgotten here, as
+            # where the gathering put them follows the real cards)
+            for c in hidden:
+                w.known[c] = 0
+            if w.among is not None:
+                w.among = {x: v for x, v in w.among.items() if w.known[x] & bit} or None
+            lines = None if w.log is None else [(line, (), ()) for line in w.transcript(seat)]
+            at_cut = w.clone(history=False)
+            at_cut.rng = 0
+            at_cut.log = None
+            at_cut.stacks = at_cut.draws = at_cut.seed = None
+            at_cut.checkpoint = False
+            out = (start, last, at_cut, lines)
+    except (RuleError, NoOutcome):
+        out = None
+    _CUTS[key] = (base, out)
+    if len(_CUTS) > CACHED:
+        _CUTS.popitem(last=False)
+    return out
+
+
+def _to_cut(w, a: int, seat: int) -> Optional[tuple]:
+    """`w` played from its decision by action `a` up to the first shuffle that is a cut for `seat`,
+    in place, and where it stands there (the round, the zones' sizes, the pile's zone and cards),
+    or None if no shuffle of its course is one."""
+    cut = Cut(w.rng, w, seat, None, None, None, False)
+    w.rng = cut
+    try:
+        w.game.program.resume(w, a)
+    except _AtCut as at:
+        return w, (w.round, tuple(map(len, w.zones)), at.zone, sorted(w.zones[at.zone]))
+    return None
+
+
+def cut_past(state, seat: int, steps: tuple, players: list, deal: Callable, mask: Callable, canon) -> Optional[CutPast]:
     """The `CutPast` of a view of `state` for `seat`, whose round's steps since its first decision are
     `steps` (`past.round_steps`, `players` the seat to decide at each), `deal` dealing cards again
-    at the cut (`view._mask_at_cut`), `canon` the view's copy of the round's first decision. None
-    where no round's first decision is kept before the round's (a world then fits the round's past
-    only), or no chance was met between them (no cut: the chain goes on, `past.past_steps`).
-    Whether a cut lies between is found when a world is first asked for."""
+    at the cut (`view._mask_at_cut`), `mask` the seat's copy of a state (`view._canonical`), `canon`
+    the view's copy of the round's first decision. None where no round's first decision is kept
+    before the round's (a world then fits the round's past only), or no chance was met between them,
+    or no shuffle since is a cut for the seat (`_real_cut`)."""
     cp = state.checkpoint
     if not cp:
         return None
@@ -271,4 +357,7 @@ def cut_past(state, seat: int, steps: tuple, players: list, deal: Callable, cano
     marks = ((0, seen, tuple(len(pile) for pile in first.zones)),)
     if again is not None:
         return again.again(tuple(zip(players, steps)), marks, canon)
-    return CutPast(base, tuple(state.history[base[2]:at]), tuple(zip(players, steps)), marks, deal, canon)
+    real = _real_cut(base, tuple(state.history[base[2]:at]), seat, deal, mask)
+    if real is None:
+        return None
+    return CutPast(*real, tuple(zip(players, steps)), marks, deal, canon)

@@ -382,9 +382,11 @@ class SeatView:
         self._worked = None  # see `_settled`
         # the whole game as the seat read it, for worlds played again from the start (`whole_past.from_start`)
         self._whole = past_steps(state, seat) if past and unknown else None
-        # where chance cut that past: the way to worlds played on from the chance cut before the round
-        # (`runtime/cut.py`; a handle kept apart from what the view holds, its fingerprint)
-        self._cut = cut_past(state, seat, steps, players, _mask_at_cut, self._past[0] if self._past else self._canon) \
+        # where chance cut that past: the seat's copies of the decision before the chance cut and of the
+        # state at the cut, to play worlds on from there (`runtime/cut.py`: worked out from the real
+        # past on the state's side; the view holds no real state)
+        self._cut = cut_past(state, seat, steps, players, _mask_at_cut, _canonical,
+                             self._past[0] if self._past else self._canon) \
             if past and unknown and self._whole is None else None
 
     def _settled(self):
