@@ -8,7 +8,8 @@ no chance was met since its first decision, so that they fit what the deal made 
     python benchmarks/bench_view_past.py --this /work/main  # another checkout, for a before/after
     python benchmarks/bench_view_past.py --chance-past off  # worlds from the start only before chance (on: the default)
 
-"the whole game's" counts the worlds that fit the whole past (played again from the start).
+"the whole game's" counts the worlds that fit the whole past (played again from the start, or on
+from the chance cut before the round: `runtime/cut.py`).
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def measure(game, count: int, worlds: int) -> tuple:
         for _ in range(worlds):
             _, fit = v.sample(rng)
             fits += fit
-            whole += fit and v._whole is not None  # (a fit of the whole past: see `SeatView.sample`)
+            # (a fit of the whole past: played from the start, or on from a chance cut; see `SeatView.sample`)
+            whole += fit and (v._whole is not None or getattr(v, "_cut", None) is not None and v._cut.ok)
             made += 1
     det_us = (time.process_time() - start) / made * 1e6
     return view_us, det_us, fits / made, whole / made

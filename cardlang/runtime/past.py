@@ -25,6 +25,8 @@ MAX_PAST_ROUNDS = 64  # rounds' first decisions kept chained for worlds played f
 # Off by default: on, a search bot's decision costs up to about 40 times as much where every round
 # deals again (ismcts:30 at 5 players of such a game in games/: 5.9 -> 228 ms CPU), for worlds that
 # fit in fewer than half its views; the search has to get cheaper before it is the default (issue 26).
+# By default instead, a round whose start shuffled every card the seat does not know (a chance cut)
+# has worlds played on from that shuffle (`runtime/cut.py`): they fit the whole past too.
 CHANCE_PAST = False
 
 
@@ -56,9 +58,14 @@ def record(st, a: int) -> None:
         # met between them too (each copy keeps the chance it had), but at most `MAX_PAST_ROUNDS`,
         # so that a game of many rounds keeps a bounded past (a copy a round would grow without end)
         before = cp or None
-        if before is not None and (before[1] is None or not CHANCE_PAST and before[1].rng != st.rng
-                                   or _kept(before) >= MAX_PAST_ROUNDS):
+        if before is not None and before[1] is None and len(before) > 4 and before[0] == -1:
+            pass  # (a world played on from a chance cut, at its first round: `cut.Cut._mask`)
+        elif before is not None and (before[1] is None or _kept(before) >= MAX_PAST_ROUNDS):
             before = NO_START  # (no whole past: `past_steps` answers None, and no copy is kept)
+        elif before is not None and not CHANCE_PAST and before[1].rng != st.rng:
+            # (chance met since: no whole past, but the round's first decision before it is kept
+            # alone, where a world may start that meets a chance cut on the way: `runtime/cut.py`)
+            before = (before[0], before[1], before[2], NO_START)
         st.checkpoint = (st.round, snap, len(st.history), before)
 
 
@@ -116,7 +123,7 @@ def _later(st, cp) -> Optional[Later]:
 def _kept(cp) -> int:
     """How many rounds' first decisions the chain from `cp` holds (counted up to `MAX_PAST_ROUNDS`)."""
     n = 0
-    while cp and n < MAX_PAST_ROUNDS:
+    while cp and cp[1] is not None and n < MAX_PAST_ROUNDS:  # (`NO_START` ends it: it holds no copy)
         n += 1
         cp = cp[3]
     return n

@@ -17,6 +17,7 @@ from ..lang.types import (BOOL, CARD, CARDS, HANDVALUE, LIST, PLAYER, PLAYERS, R
 from . import among, card_sets, engine, view
 from .actions import alt_of, value_of
 from .basics import MAX_EVENTS, Events, RuleError
+from .local_slots import round_locals  # noqa: F401  (the engines read it here)
 from .log import MARK_RE, absorb, describe, fill_marks, fill_refs, mark, placed_mark, player_name, render_log, secret
 from .melds import laid_groups
 from .payoffs import final_returns, payoffs_now
@@ -27,22 +28,6 @@ def round_begins(s) -> None:
     marks = s.rounds_at
     if marks is not None:
         marks.append(len(s.log) + len(s.fresh))
-
-
-def round_locals(program) -> tuple:
-    """The slots of the local values that may hold a card or cards (a `let`, a loop's or a choice's
-    variable), which a new round empties (`None`, as the game began). No rule reads them across
-    rounds (a local lives in its block), but a view would: one set in an earlier round names a card
-    shuffled since, and where it lies now no seat saw (a world played again from the start holds
-    another card there: issue 26, `runtime.past.CHANCE_PAST`). Read from the lowered program, so
-    that the reference interpreter and the generated code empty the same slots."""
-    ir_program, layout = program.ir, program.layout
-    declared = set(layout.card_slots) | set(layout.cards_slots)
-    if ir_program.sitting_slot is not None:
-        declared.add(ir_program.sitting_slot)
-    for a in ir_program.at_once:
-        declared.update((a.seats_slot, a.picks_slot))
-    return tuple(sorted({*ir_program.card_slots, *ir_program.cards_slots} - declared))
 
 
 def loops_forever(at, s):

@@ -23,7 +23,9 @@ the plain one: the unknown cards dealt into their places, blind to how the other
 `determinize` first plays the whole game again from its start (`whole_past.from_start`: the
 rounds' first decisions are kept chained behind `checkpoint`, across shuffles and draws with
 `past.CHANCE_PAST`, and `past_steps` reads every action as the seat read it), so that the worlds
-fit what the deal made true too (issue 26, finding 8; docs/simulation.md, step 0).
+fit what the deal made true too (issue 26, finding 8; docs/simulation.md, step 0). Where chance was
+met since the round before and the round began by shuffling every card the seat does not know (a
+chance cut), the world is played on from that shuffle instead (`runtime/cut.py`, by default).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from .actions import alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
 from .past import NO_START, UNSEEN, kept, past_steps, place_of, record, round_steps  # noqa: F401  (`view.record`: the engines call it)
 from .places import exchange as _exchange, follow as _follow
+from .cut import cut_past
+from .local_slots import round_locals
 from .whole_past import from_start
 
 if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` start without it
@@ -46,6 +50,7 @@ CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `S
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
 WHOLE_TRIES = 24  # games played again from the start before `determinize` falls back to the round's past
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
+VERIFIED_TRIES = 1  # worlds of the round's past checked against the deal from a chance cut before it is searched
 
 
 def redeal(s, unknown: list, rng: random.Random, seat: Optional[int] = None) -> None:
@@ -98,6 +103,16 @@ def redeal(s, unknown: list, rng: random.Random, seat: Optional[int] = None) -> 
     if kept is not None and not s.among:
         s.among = None
     _follow(s, new_of)
+
+
+def _mask_at_cut(s, unknown: list, rng: random.Random) -> None:
+    """In place, at a chance cut (`runtime/cut.py`): the cards `unknown` dealt again among their
+    places, what names them following (`redeal`), and what the variables keep of picks made at once
+    and played out dropped (`_forget_picks_played`), as in a view's copy: a world keeps nothing of
+    the past before the cut that the seat did not see."""
+    redeal(s, unknown, rng)
+    if s.game.program.at_once:
+        _forget_picks_played(s)
 
 
 def _deal_tracked(s, seat: int, placed: list, unknown: list, tracked: tuple, rng: random.Random) -> list:
@@ -181,6 +196,33 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
     if s.pending is not None and s.pending.player != seat:
         s.pending = s.pending._replace(legal=())
     return s
+
+
+def _without_stale_locals(s, seat: int):
+    """`s`, or a copy whose locals (`local_slots.round_locals`) that name a card the seat does not
+    know are emptied. A view whose round's past no fixed deal fits (`SeatView._settled`) keeps the
+    state's own values; a local the round worked out from another seat's hidden cards and left
+    behind (the cards of his hand that beat the turned card, of which he showed one) would tell the
+    seat how many there were (found by the leak tests' twins played on from a chance cut, issue 26).
+    Another seat's pending choice among them is emptied with them, as its legal actions are
+    (`_canonical`): a world is then dealt from the state's own copy instead (`SeatView._dealt`),
+    which says it fits no past; a loop over them around the decision would end early in a world."""
+    if s.terminal or s.pending is None:
+        return s
+    bit = 1 << seat
+    known, v = s.known, s.v
+    stale = []
+    for slot in round_locals(s.game.program):
+        x = v[slot]
+        if type(x) is int and x >= 0 and not known[x] & bit if type(x) is int else \
+                type(x) is tuple and any(type(c) is int and not known[c] & bit for c in x):
+            stale.append(slot)
+    if not stale:
+        return s
+    out = s.clone()
+    for slot in stale:
+        out.v[slot] = () if type(out.v[slot]) is tuple else None
+    return out
 
 
 def _forget_chosen_cards(s, seat: int) -> None:
@@ -309,7 +351,7 @@ class SeatView:
     """What one seat knows at one moment: its observation, its legal actions with labels it may read,
     its transcript, and `determinize(rng)`, a playable state dealt to fit all that."""
 
-    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked", "_whole")
+    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked", "_whole", "_cut")
 
     def __init__(self, state, seat: int, past: bool = True):
         self.game = state.game
@@ -322,6 +364,7 @@ class SeatView:
         self._canon = _canonical(state, unknown, seat, placed)
         self._lines = tuple(state.transcript(seat)) if state.log is not None else ()
         self._past = None
+        steps, players = (), []
         cp = state.checkpoint
         if past and cp and cp[0] == state.round and len(state.history) > cp[2]:
             # the round so far: its first decision with the same cards dealt again (they lay in the
@@ -330,7 +373,7 @@ class SeatView:
             # (and so does a card it saw during the round, when it saw cards go one of several ways)
             first = kept(cp)
             then = first.known
-            steps = round_steps(state, seat)
+            steps = round_steps(state, seat, None, None, players)
             # (a card it knows now but did not then keeps no place there: where it lay, in the stock or
             # in a hand, the seat did not see; the round's replays put it where the steps need it)
             unknown_then = [c for c in range(len(then)) if not then[c] & bit]
@@ -340,6 +383,12 @@ class SeatView:
         self._worked = None  # see `_settled`
         # the whole game as the seat read it, for worlds played again from the start (`whole_past.from_start`)
         self._whole = past_steps(state, seat) if past and unknown else None
+        # where chance cut that past: the seat's copies of the decision before the chance cut and of the
+        # state at the cut, to play worlds on from there (`runtime/cut.py`: worked out from the real
+        # past on the state's side; the view holds no real state)
+        self._cut = cut_past(state, seat, steps, players, _mask_at_cut, _canonical,
+                             self._past[0] if self._past else self._canon) \
+            if past and unknown and self._whole is None else None
 
     def _settled(self):
         """The canonical copy with the round replayed in a fixed deal that fits its past (or the
@@ -352,7 +401,7 @@ class SeatView:
             if self._past is not None:
                 w = self._replayed(random.Random(CANON_SEED), False, CANON_TRIES)
             if w is None:
-                w = self._canon
+                w = _without_stale_locals(self._canon, self.seat)
             else:
                 w.rng = 0
                 w.history = []
@@ -462,30 +511,66 @@ class SeatView:
             world = from_start(self, rng, history, WHOLE_TRIES)
             if world is not None:
                 return world, True
+        elif consistent and self._cut is not None and self._cut.ok:
+            cut = self._cut
+            if cut.where is None:
+                cut.probe(self.seat, rng)
+            for _ in range(VERIFIED_TRIES if cut.where is not None else 0):
+                # (a world of the round's past that the deal from the cut makes: `CutPast.verify`)
+                mark = cut.mark() if history else NO_START
+                if self._past is not None:
+                    dealt: list = []
+                    world = self._replayed(rng, history, TRIES, mark, dealt)
+                    deal = dealt[0] if world is not None else None
+                else:  # (the round's first decision is now)
+                    try:
+                        world = deal = self._dealt(rng, history, mark)
+                    except RuleError:
+                        world = None
+                if world is None:
+                    break
+                if cut.verify(deal, self.seat, rng, self._lines):
+                    return world, True
+            world = from_start(self, rng, history, WHOLE_TRIES, cut)
+            if world is not None:
+                return world, True
+            whole = cut.ok  # (a cut was met, yet no world fitted: a world of the round's past fits no whole past)
         if consistent and self._past is not None:
             world = self._replayed(rng, history)
             if world is not None:
                 return world, not whole
-        base = self._settled()
-        for _ in range(TRIES):
-            s = base.determinize(self.seat, rng)
-            try:
-                if s.game.program.at_once:  # the others' pending picks: any of their legal actions
-                    at_once.mask_picks(s, self.seat, lambda legal: legal[int(rng.random() * len(legal))])
-                _repend(s)
-                break
-            except RuleError:
+        return self._dealt(rng, history), self._past is None and not whole
+
+    def _dealt(self, rng: random.Random, history: bool, mark: tuple = NO_START):
+        """The view's settled copy with the cards the seat does not know dealt again (blind to how
+        the others played this round); with `history`, its log the seat's and its checkpoint `mark`."""
+        settled = self._settled()  # (then the state's own copy, where the settled one left out a choice's cards)
+        bases = (settled,) if settled is self._canon else (settled, self._canon)
+        for base in bases:
+            for _ in range(TRIES):
+                s = base.determinize(self.seat, rng)
+                try:
+                    if s.game.program.at_once:  # the others' pending picks: any of their legal actions
+                        at_once.mask_picks(s, self.seat, lambda legal: legal[int(rng.random() * len(legal))])
+                    _repend(s)
+                    break
+                except RuleError:
+                    continue
+            else:
                 continue
+            break
         else:
             raise RuleError(f"no deal of the cards P{self.seat} does not know leaves P{s.pending.player} a legal action")
         if history:
             s.log = [(line, (), ()) for line in self._lines]
             s.fresh = Events(MAX_EVENTS - len(s.log))
-            s.checkpoint = NO_START
-        return s, self._past is None and not whole
+            s.checkpoint = mark
+        return s
 
-    def _replayed(self, rng: random.Random, history: bool, tries: int = TRIES) -> Optional[object]:
-        """A world that fits the round's past, or None after `tries` replays.
+    def _replayed(self, rng: random.Random, history: bool, tries: int = TRIES, mark: tuple = NO_START,
+                  dealt: Optional[list] = None) -> Optional[object]:
+        """A world that fits the round's past, or None after `tries` replays. With `history`, its
+        checkpoint starts as `mark`; `dealt` gets its round's first decision as dealt.
 
         The round's first decision is dealt with `rng` and its actions replayed by place. When the
         action of a player is illegal there (he did not follow suit, yet this deal gives him the
@@ -506,7 +591,7 @@ class SeatView:
             if history:
                 w.log = [(line, (), ()) for line in lines]
                 w.fresh = Events(MAX_EVENTS - len(w.log))
-                w.checkpoint = NO_START
+                w.checkpoint = mark
             culprit = -1
             mend: list = []  # (card, card) pairs to exchange in the deal, when the misfit names them
             try:
@@ -536,6 +621,8 @@ class SeatView:
                     resume(w, a)
                 else:
                     if self._fits(w):
+                        if dealt is not None:
+                            dealt.append(deal)
                         return w
                     c, bit = self._canon, 1 << self.seat  # (a card the seat knows now that lies elsewhere)
                     mend = [(b, wz[i]) for cz, wz in zip(c.zones, w.zones) if len(cz) == len(wz)

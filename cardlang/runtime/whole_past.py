@@ -71,9 +71,11 @@ def _patch(w, x: int, y: Optional[int], bit: int, rng: random.Random) -> Optiona
     return None
 
 
-def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[object]:
+def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) -> Optional[object]:
     """A world played again from the game's start that fits the whole past `view` (a `SeatView`)
-    holds, or None after `tries` tries that got no further.
+    holds, or None after `tries` tries that got no further. With `cut` (a `cut.CutPast`), played
+    on from the chance cut before the view's round instead (`runtime/cut.py`), its past since
+    `cut.steps` and `cut.marks`, searched across chance.
 
     The game starts again with a chance of the world's own (`Worlds`: each shuffle a random
     order, each draw a random index), every action of the past is played again as the seat read
@@ -102,7 +104,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
     lines = list(view._lines)
     bit = 1 << seat
     c = view._canon
-    steps, marks = view._whole
+    steps, marks = view._whole if cut is None else (cut.steps, cut.marks)
     marks = {k: (seen, sizes) for k, seen, sizes in marks}
     plan: list = []
     bounds: list = []  # (how many items each draw of `plan` picked among; None for a shuffle)
@@ -110,7 +112,8 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
     tried: dict = {}  # plan index of a draw -> the values drawn there in vain
     picks: dict = {}  # step index -> where among its legal actions a step the seat did not see took
     best, stalled, left = -1, 0, tries
-    across = past.CHANCE_PAST  # (off: no past kept across chance, `past_steps`; searched as before it)
+    read = 0  # (the lines before it read already: with `cut`, those up to the cut, the seat's own)
+    across = past.CHANCE_PAST or cut is not None  # (off, no cut: no past kept across chance; searched as before it)
     chancy = across  # (whether the worlds are searched across chance: on, or a try met chance after its first decision)
     for n in range(tries * (len(marks) + 1) + 2 * len(steps)):  # (tries a round, and the draws drawn again)
         if n >= tries and not chancy:  # (a past of no chance as the worlds read it: `tries` tries, no more)
@@ -133,9 +136,15 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
                 k0 = heard = 0
                 log = [] if lines else None  # (no log: none to read again)
                 chance = Worlds(rng, plan, log=log)
-                w = view.game.new_initial_state(chance=chance, log=log if lines else False)
-                if not history:
-                    w.checkpoint = False
+                if cut is None:
+                    w = view.game.new_initial_state(chance=chance, log=log if lines else False)
+                    if not history:
+                        w.checkpoint = False
+                else:  # (the past before the cut as it was in public, the rest the world's own)
+                    w = cut.begin(seat, chance, rng, history)
+                    if w is None:
+                        return None
+                    read = len(cut.lines) if cut.lines is not None else 0
                 # (the world's chance and log at its first decision: the lines are read step by step
                 # once chance is met after it; till then, as in a past of no chance, the lines are
                 # read as a whole at the end, where a misfit is mended from the cards' places)
@@ -143,9 +152,9 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
                 last = (0, w.rng.at)
                 if chancy and lines:  # (across chance, the deal's lines at once)
                     heard = start[1]
-                    if lines[:heard] != w.transcript(seat):
+                    if lines[read:heard] != w.transcript(seat, read):
                         redraw = last
-                        misplaced, entry = shown_mends(w, 0, lines, bit)  # (cards shown otherwise: mended)
+                        misplaced, entry = shown_mends(w, read, lines, bit)  # (cards shown otherwise: mended)
                         if misplaced:
                             upto = w.rng.before_line(entry)
                         else:
@@ -168,6 +177,10 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
                     redraw = last
                     break
                 if mark is not None and (not kept or k > kept[-1][0]):  # (a round's first decision that fits: go on from it)
+                    if cut is not None and k == 0:
+                        cut.align(w)
+                        if patched is None:
+                            cut.learn(w)
                     kept.append((k, w.clone(), patched, start, heard))
                 a = step_in(w, step, rng, picks, k)
                 if a is None or a not in w.pending.legal:
@@ -209,7 +222,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
                             misplaced, entry = shown_mends(w, heard, lines, bit)  # (cards shown otherwise: mended)
                             if misplaced:
                                 upto = w.rng.before_line(entry)
-                            elif lines[:start[1]] != w.transcript(seat)[:start[1]]:
+                            elif lines[read:start[1]] != w.transcript(seat, read)[:start[1] - read]:
                                 redraw = (0, start[0])  # (the deal's draws, if any)
                             else:
                                 deaf = True
@@ -231,7 +244,11 @@ def from_start(view, rng: random.Random, history: bool, tries: int) -> Optional[
                 k = len(steps)
                 if patched is not None:  # (played again, mended, from before the first shuffle exchanged)
                     misplaced = []
-                elif (not lines or w.transcript(seat) == lines) and view._fits(w):
+                elif (not lines or len(w.log) == len(lines) and w.transcript(seat, read) == lines[read:]) \
+                        and view._fits(w):
+                    if cut is not None and not steps:  # (it stands at the round's first decision)
+                        cut.align(w)
+                        cut.learn(w)
                     final = rng.getrandbits(64)  # (chance of its own from here)
                     outcomes = tuple(w.rng.played[:w.rng.at])
                     chance, w.rng = w.rng, final

@@ -1,0 +1,315 @@
+"""Issue 26: worlds that fit the whole past by default, played on from the chance cut before the
+round (`runtime/cut.py`, docs/knowledge.md "Chance cuts"): a round that gathers and shuffles every
+card the seat does not know owes the rounds before it nothing but what is public, so a world starts
+there, the deal and the round's steps fitted to what the seat saw since."""
+
+import random
+
+import cardlang
+
+from cardlang.runtime import past
+from cardlang.runtime.log import fill_refs
+from scenario import game
+
+AGAIN = "tests/knowledge/laid_down_again.cards"
+COUCOU = "games/coucou.cards"
+
+# A note quoting P1's card is set in the first round; every round gathers the cards and shuffles
+# them (a cut for both seats), so the note names a card of the past that no world may know (the
+# cards are played face down: P0 never sees P1's).
+NOTE_BEFORE_CUT = """game "Note before a cut"
+players 2
+deck ranks 2 3 4 5 6 7 8 9 suits hearts spades
+
+zone stock: pile, hidden
+zone hand: per player, private
+zone table: pile, hidden
+
+var note = "none"
+var deals = 0
+
+round:
+    move all cards to stock
+    shuffle stock
+    deal 2 from stock to hand(players)
+    if deals == 0:
+        set note = "{next of top of players} held {top of hand(next of top of players)}"
+    add 1 to deals
+    for each p in players:
+        p chooses a card c from hand(p) as "play {c}":
+            move c to table
+    if deals == 3:
+        end game winner top of players
+"""
+
+# Hands are kept between rounds; only the stock is shuffled, and each round deals one card more
+# than is played:
+# cards hidden from a seat stay out of the shuffled pile, so no shuffle is a cut.
+KEPT_HANDS = """game "Kept hands"
+players 2
+deck ranks 2 3 4 5 6 7 8 9 suits hearts spades
+
+zone stock: pile, hidden
+zone hand: per player, private
+zone table: pile, public
+
+var deals = 0
+
+round:
+    shuffle stock
+    deal 2 from stock to hand(players)
+    add 1 to deals
+    for each p in players:
+        p chooses a card c from hand(p) where c is spades or not (hand(p) has spades) as "play {c}":
+            move c to table face up
+    if deals == 4:
+        end game winner top of players
+"""
+
+
+def _load(tmp_path, name, text, players=2):
+    rules = tmp_path / f"{name}.cards"
+    rules.write_text(text, encoding="utf-8")
+    return cardlang.load(str(rules), players=players)
+
+
+def _states(g, seeds, keep, seat=None):
+    """Clones of seeded random courses where `keep(state)` holds and `seat` (any, if None) decides."""
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = g.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            if keep(state) and (seat is None or state.current_player == seat):
+                out.append(state.clone())
+            legal = state.legal_action_ids()
+            state.apply(legal[rng.randrange(len(legal))])
+    return out
+
+
+def test_chance_past_stays_off_and_cuts_are_the_default():
+    """The whole past across chance stays behind its switch; worlds from a chance cut need none."""
+    assert past.CHANCE_PAST is False
+    g = game(AGAIN, 2)
+    state = _states(g, [1], lambda s: s.round >= 2, seat=0)[0]
+    view = state.view(0)
+    assert view._whole is None and view._cut is not None
+
+
+def test_by_default_no_world_deals_a_heart_that_the_deal_would_have_laid_down():
+    """`laid_down_again.cards` with the default: in a later deal, a world fitting the round's own
+    decisions gives P1 a heart about two worlds in three (he would have laid it down at the deal);
+    worlds played on from the round's cut (the shuffle of every card) never do, and almost all fit."""
+    g = game(AGAIN, 2)
+    hand1 = g.program.zone_families["hand"][0] + 1
+    states = _states(g, range(30), lambda s: s.round >= 2, seat=0)
+    assert len(states) >= 40
+    hearts = lambda s: any(g.deck.suit_name(c) == "hearts" for c in s.zones[hand1])  # noqa: E731
+    before = now = fitted = total = 0
+    for k, state in enumerate(states):
+        view = state.view(0)
+        assert view._cut is not None
+        for i in range(4):
+            world, fits = view.sample(random.Random(k * 10 + i))
+            total += 1
+            fitted += fits
+            now += fits and hearts(world)
+            round_only = state.view(0)
+            round_only._cut = None
+            before += hearts(round_only.determinize(random.Random(k * 10 + i)))
+        assert view._cut.ok  # (the round's shuffle is a cut for P0)
+    assert before > total // 3 and now == 0
+    assert fitted >= 0.9 * total, (fitted, total)
+
+
+def test_a_world_kept_with_its_past_reads_as_the_real_one_and_decides_alike():
+    """A world kept with its past (`sample(history=True)`, as the leak tests take it) gives the same
+    view and transcript as the real state, and a view of it plays the same worlds on from the same
+    cut (bots decide alike on either)."""
+    g = game(AGAIN, 2)
+    states = _states(g, range(8), lambda s: s.round >= 2)
+    checked = 0
+    for k, state in enumerate(states[:30]):
+        seat = state.current_player
+        view = state.view(seat)
+        world, fits = view.sample(random.Random(k), history=True)
+        if not fits:
+            continue
+        checked += 1
+        assert world.transcript(seat) == state.transcript(seat)
+        seen = world.view(seat)
+        assert seen == state.view(seat)
+        assert seen._cut is not None
+        a = state.view(seat).sample(random.Random(100 + k))
+        b = seen.sample(random.Random(100 + k))
+        assert (a[0].zones, a[0].v, a[1]) == (b[0].zones, b[0].v, b[1])
+    assert checked >= 20
+
+
+def test_a_text_quoting_a_card_before_the_cut_names_a_card_the_world_dealt_again(tmp_path):
+    """Finding 4 across a cut: the note set in the first round names P1's real card of then; after
+    the next rounds' shuffles of every card, P0's worlds name it about as often as any other card
+    P0 does not know, not every time (the cut deals the hidden cards again, what names them follows)."""
+    g = _load(tmp_path, "note_cut", NOTE_BEFORE_CUT)
+    note = g.program.var_slots["note"][0]
+    states = _states(g, range(12), lambda s: s.round >= 2, seat=0)
+    assert len(states) >= 12
+    same = total = 0
+    for k, state in enumerate(states):
+        view = state.view(0)
+        real = fill_refs(g.deck, state.v[note])
+        for i in range(10):
+            world, fits = view.sample(random.Random(k * 20 + i))
+            assert fits
+            text = fill_refs(g.deck, world.v[note])
+            assert text.startswith("P1 held ")
+            same += text == real
+            total += 1
+    assert same < total / 4, (same, total)
+
+
+def test_cards_kept_hidden_across_a_shuffle_make_no_cut(tmp_path):
+    """Hands kept between rounds: the shuffle of the stock leaves cards P0 does not know outside it,
+    so it is no cut; the view falls back to the round's past, as before (its worlds say they fit)."""
+    g = _load(tmp_path, "kept_hands", KEPT_HANDS)
+    states = _states(g, range(6), lambda s: s.round >= 2, seat=0)
+    assert states
+    for k, state in enumerate(states):
+        view = state.view(0)
+        assert state.checkpoint  # (a round's first decision kept: a shuffle met since the round before is maybe a cut)
+        assert view._cut is None  # (none was: P1's hand stayed out of the pile, found on the state's side)
+        world, fits = view.sample(random.Random(k))
+        assert fits
+
+
+def test_coucou_worlds_fit_the_whole_past_after_the_first_round():
+    """Coucou deals every round from the whole deck: from the second round on, the worlds start at
+    the round's cut and nearly all fit (with `CHANCE_PAST` on, fewer than half did)."""
+    g = game(COUCOU, 5)
+    states = _states(g, range(4), lambda s: s.round >= 2)[::3][:30]
+    assert len(states) >= 20
+    fitted = total = 0
+    for k, state in enumerate(states):
+        view = state.view(state.current_player)
+        assert view._cut is not None
+        for i in range(3):
+            total += 1
+            fitted += view.sample(random.Random(k * 5 + i))[1]
+    assert fitted >= 0.9 * total, (fitted, total)
+
+
+# Every round gathers the cards and shuffles them (a cut for P0); P1's cards go face down to a hidden
+# table: P0 never sees them. Twins stacked to differ only in P1's cards hold the same for P0.
+TWINS_CUT = """game "Twins across a cut"
+players 2
+deck ranks 2 3 4 5 6 7 8 9 suits hearts spades
+
+zone stock: pile, hidden
+zone hand: per player, private
+zone table: pile, hidden
+
+var deals = 0
+
+round:
+    move all cards to stock
+    shuffle stock
+    deal 2 from stock to hand(players)
+    add 1 to deals
+    for each p in players:
+        p chooses a card c from hand(p) as "play {c}":
+            move c to table
+    if deals == 4:
+        end game winner top of players
+"""
+
+
+def _twins_across_a_cut(g, rounds: int = 3):
+    """Two states at P0's decision in round `rounds`, stacked alike but for P1's cards each round
+    (exchanged with the bottom of the stock), each seat playing its first legal card."""
+    hand1 = g.program.zone_families["hand"][0] + 1
+    cards = len(g.new_initial_state().known)
+    stack_a = []
+    for r in range(rounds):
+        order = list(range(cards))
+        random.Random(r).shuffle(order)
+        stack_a.append(order)
+    probe = g.new_initial_state(stack=stack_a)
+    at = sorted(stack_a[0].index(c) for c in probe.zones[hand1])
+    stack_b = []
+    for order in stack_a:
+        order = order[:]
+        for p, q in zip(at, (-1, -2)):
+            order[p], order[q] = order[q], order[p]
+        stack_b.append(order)
+
+    def play(stack):
+        state = g.new_initial_state(stack=stack)
+        while not (state.round == rounds and state.current_player == 0):
+            state.apply(state.legal_action_ids()[0])
+        return state
+
+    return play(stack_a), play(stack_b)
+
+
+def _content(x, skip, memo):
+    """Everything reachable from `x` as plain values (attributes, slots, containers), `skip` types
+    (the game, its program, functions) left out; an object met again is named by its first place."""
+    if isinstance(x, (int, float, str, bytes, bool, type(None))):
+        return x
+    if isinstance(x, skip) or callable(x) and not hasattr(x, "__slots__") and not hasattr(x, "__dict__"):
+        return ("skipped", type(x).__name__)
+    if id(x) in memo:
+        return ("again", memo[id(x)][0])
+    memo[id(x)] = (len(memo), x)  # (kept alive, so that no id is used again during the walk)
+    if isinstance(x, dict):
+        pairs = ((_content(k, skip, memo), _content(v, skip, memo)) for k, v in x.items())
+        return ("dict", tuple(sorted(pairs, key=repr)))
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__, tuple(_content(v, skip, memo) for v in x))
+    if isinstance(x, (set, frozenset)):
+        return ("set", tuple(sorted((_content(v, skip, memo) for v in x), key=repr)))
+    names = []
+    for klass in type(x).__mro__:
+        names.extend(getattr(klass, "__slots__", ()))
+    fields = [(n, getattr(x, n)) for n in names if hasattr(x, n)]
+    fields.extend(sorted(getattr(x, "__dict__", {}).items()))
+    return (type(x).__name__, tuple((n, _content(v, skip, memo)) for n, v in fields))
+
+
+def test_what_a_view_holds_of_the_past_before_a_cut_is_what_the_seat_observed(tmp_path):
+    """Issue 26: a view (and a world kept with its past, and a view of that world) holds no real
+    state and nothing of the cards hidden from its seat: twins that differ only in P1's cards, every
+    round, hold the same for P0 (everything reachable, the game and its program left out), and no
+    object reachable is one of the real states kept behind the state (`checkpoint`)."""
+    import types
+    from cardlang.runtime.engine import Game
+    from cardlang.runtime.engine import State
+
+    g = _load(tmp_path, "twins_cut", TWINS_CUT)
+    a, b = _twins_across_a_cut(g)
+    assert a.zones != b.zones  # (P1's hand differs, and what he played)
+    assert a.transcript(0) == b.transcript(0)
+    skip = (Game, type(g.program), types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+    held = []
+    for state in (a, b):
+        view = state.view(0)
+        assert view._cut is not None and view._cut.ok
+        world, fits = view.sample(random.Random(7), history=True)
+        assert fits
+        again = world.view(0)
+        assert again._cut is not None
+        roots = (view, world, again)
+        reals = []
+        cp = state.checkpoint
+        while cp:
+            if isinstance(cp[1], State):
+                reals.append(cp[1])
+            cp = cp[3] if len(cp) > 3 else None
+        assert reals  # (the state keeps the real past: the view must not)
+        memo: dict = {}
+        held.append(_content(roots, skip, memo))
+        reachable = [x for _, x in memo.values()]
+        assert not any(x is state or any(x is r for r in reals) for x in reachable)
+        seeds = {r.rng for r in reals + [state] if type(r.rng) is int}
+        assert not any(type(x) is State and x.rng in seeds for x in reachable)
+    assert held[0] == held[1]
