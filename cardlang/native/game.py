@@ -17,7 +17,7 @@ from .emit import native_module
 from .kinds import NativeUnsupported
 from .options import ALL_ON, Optimisations
 
-SEED_LIMIT = 1 << 63  # seeds natively seeded (`random.Random(seed)` of a non-negative int64)
+SEED_LIMIT = 1 << 63  # seeds natively seeded: a non-negative int64 (the chance's and the bots' `random.Random(seed)`)
 
 
 def fallback_line(why) -> str:
