@@ -93,18 +93,18 @@ def start_up(cache: str) -> dict:
 
 
 def _shuffle_seconds(times: int = 20000) -> float:
-    """CPU seconds of one native shuffle of 52 cards from a 64-bit chance (reseeding included), as
-    the engine shuffles with its optimisations on (`chance_shuffle_lazy`: native/options.py)."""
+    """CPU seconds of one native shuffle of 52 cards from a 64-bit chance (SplitMix64,
+    `native/rng.py: chance_shuffle`), as the engine shuffles."""
     import numpy as np
     from numba import njit
 
-    from cardlang.native.steps import chance_shuffle_lazy
+    from cardlang.native.rng import chance_shuffle
 
     @njit
     def shuffles(pile, mt, times):
         seed = 1
         for _ in range(times):
-            seed = chance_shuffle_lazy(pile, seed, mt)
+            seed = chance_shuffle(pile, seed)
         return seed
 
     mt, pile = np.zeros(625, dtype=np.int64), np.arange(52, dtype=np.int64)
@@ -147,7 +147,7 @@ def main() -> None:
     for name, (games, decisions) in best.items():
         print(f"  {name:10} {decisions:12,.0f} decisions/s  {games:9,.1f} games/s  "
               f"{decisions / ref:5.2f}× plain Python")
-    print(f"chance: one shuffle of 52 cards (the generator reseeded) {row['shuffle_us']:.1f} µs; "
+    print(f"chance: one shuffle of 52 cards {row['shuffle_us']:.1f} µs; "
           f"{row['rounds']:.1f} rounds a game: {row['shuffle_share']:.0%} of a native game's time")
     print(f"first compile (fresh cache, new process): load {first['seconds']:.1f} s, {first['cpu']:.1f} s CPU "
           f"(numba {first['native_start']:.1f} s, code generated in {first['generate']:.2f} s), "

@@ -139,14 +139,20 @@ def encode_only(game, encoder) -> float:
 
 
 def _plain_shuffle(pile: list, seed: int) -> int:
-    """rng.shuffle as it was before the chance-source hook (for the hook's cost)."""
-    bits = rng._generator(seed).getrandbits
-    for i, n, k in rng._plan(len(pile)):
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
-        pile[i], pile[j] = pile[j], pile[i]
-    return bits(64)
+    """rng.shuffle without the chance-source hook (for the hook's cost)."""
+    s = seed
+    for product, limit, steps in rng._plan(len(pile)):
+        while True:
+            s = (s + rng.GAMMA) & rng.MASK
+            z = rng.mix(s)
+            if z < limit:
+                break
+        r = z % product
+        for i, b in steps:
+            j = r % b
+            r //= b
+            pile[i], pile[j] = pile[j], pile[i]
+    return s
 
 
 def shuffle_cost() -> tuple:

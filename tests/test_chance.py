@@ -44,10 +44,15 @@ def test_both_engines_mark_the_same_rounds():
     assert marks[0] == marks[1]
 
 
+# a deal that P1 wins (found for SplitMix64: seed 3, which the Mersenne Twister dealt so, now deals a
+# tie at the 300-round cap)
+SEED = 1
+
+
 def test_play_shows_one_round_per_enter_and_stops_on_q():
-    state = cardlang.load(path(WAR), 2).new_initial_state(seed=3)
+    state = cardlang.load(path(WAR), 2).new_initial_state(seed=SEED)
     lines, at = state.transcript([0, 1]), state.rounds_at
-    result = run("play", path(WAR), "--seed", "3", input_text="\n\nq\n")
+    result = run("play", path(WAR), "--seed", str(SEED), input_text="\n\nq\n")
     assert result.exit_code == 0, result.output
     out = result.output
     assert "nobody decides in this game" in out
@@ -62,7 +67,7 @@ def test_play_shows_one_round_per_enter_and_stops_on_q():
 
 def test_play_shows_the_rest_on_a_and_when_the_input_ends():
     for typed in ("a\n", ""):
-        out = run("play", path(WAR), "--seed", "3", input_text=typed).output
+        out = run("play", path(WAR), "--seed", str(SEED), input_text=typed).output
         assert "round 1\n" in out and "round 2\n" not in out  # the rest follows round 1 at once
         assert out.count("Enter: next round") == 1
         assert "The game is over: P1 wins." in out.split("Enter: next round")[-1]

@@ -359,20 +359,19 @@ def test_a_fresh_cache_is_written_inside_its_directory_only(monkeypatch, tmp_pat
 
 
 @pytest.mark.parametrize("seed", [0, 1, 5, 2**32 - 1, 2**32, 2**40 + 7, 2**63 - 1, -1, -2**63])
-def test_the_reseeded_chance_draws_what_the_runtime_draws(seed):
-    """`steps.chance_shuffle` and `chance_below` (the generator reseeded in place) are
-    `runtime.rng.shuffle` and `randbelow` for every 64-bit chance (an int64's bits)."""
+def test_the_chance_draws_what_the_runtime_draws(seed):
+    """`rng.chance_shuffle` and `chance_below` (SplitMix64 in uint64) are `runtime.rng.shuffle` and
+    `randbelow` for every 64-bit chance (an int64's bits)."""
     import numpy as np
 
-    from cardlang.native.steps import chance_below, chance_shuffle
+    from cardlang.native.rng import chance_below, chance_shuffle
     from cardlang.runtime import rng
 
-    mt = np.zeros(625, dtype=np.int64)
     pile, native_pile = list(range(52)), np.arange(52, dtype=np.int64)
     after = rng.shuffle(pile, seed % 2**64)
-    assert chance_shuffle(native_pile, seed, mt) % 2**64 == after and native_pile.tolist() == pile
+    assert chance_shuffle(native_pile, seed) % 2**64 == after and native_pile.tolist() == pile
     value, after = rng.randbelow(37, seed % 2**64)
-    got, got_after = chance_below(37, seed, mt)
+    got, got_after = chance_below(37, seed)
     assert (got, got_after % 2**64) == (value, after)
 
 

@@ -278,7 +278,7 @@ def test_ascii_shows_suits_as_letters():
     result = play(["--seed", "3", "--ascii"], ["quit", "n"])
     assert result.exit_code == 0
     assert all(ord(c) < 128 or c.isalpha() for c in result.output)
-    assert "your hand  [9h]" in result.output
+    assert "your hand  [Qd] [Qh] [Kh]" in result.output
 
 
 def test_hotseat_asks_the_next_person_to_take_the_seat_before_showing_a_hand():

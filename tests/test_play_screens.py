@@ -108,9 +108,12 @@ def test_no_screen_shows_a_card_hidden_from_its_seat(relative):
 def allowed_at_decisions(data, seat):
     """For each decision of `seat` in a saved game, then for the end: the card labels it may see.
 
-    That is the cards it knows at that moment, and those its own log showed it when they were shown
-    (a showdown reveals cards that the next shuffle hides again before anyone moves); also, per
-    decision, whether some card in another player's hand was hidden from it then.
+    That is the cards it knows at that moment, those its own log showed it when they were shown
+    (a showdown reveals cards that the next shuffle hides again before anyone moves), and those it
+    knew after any move since the start (the screen tells the cards it saw arrive in a hand,
+    `table_view.receipts`: a card it gave P0 that P0 passes on to P4 is seen going to P4, and is
+    unknown again once P4 passes it on unseen); also, per decision, whether some card in another
+    player's hand was hidden from it then.
     """
     import cardlang
 
@@ -118,19 +121,25 @@ def allowed_at_decisions(data, seat):
     state = g.new_initial_state(seed=data["seed"])
     out = []
 
+    ever = set()  # the cards it knew after some move so far
+
+    def knows_now():
+        ever.update(g.deck.label_of(c) for c in range(g.deck.size) if state.knows(seat, c))
+
     def allowed():
-        now = {g.deck.label_of(c) for c in range(g.deck.size) if state.knows(seat, c)}
-        return now | card_labels_in("\n".join(state.transcript(seat)))
+        return ever | card_labels_in("\n".join(state.transcript(seat)))
 
     def something_hidden():
         hands = [z for name, (base, per_player) in g.program.zone_families.items() if per_player
                  for z in range(base, base + g.players) if z != base + seat]
         return any(not state.knows(seat, c) for z in hands for c in state.zones[z])
 
+    knows_now()
     for a in data["actions"]:
         if state.current_player == seat:
             out.append((allowed(), something_hidden()))
         state.apply(a)
+        knows_now()
     out.append((allowed(), something_hidden()))
     return out
 

@@ -83,7 +83,7 @@ def test_auto_single_plays_a_lone_legal_move_without_asking_and_says_so(tmp_path
         asked_data, auto_data = json.load(f), json.load(g)
     assert asked_data["actions"] == auto_data["actions"]  # the same game: `1` was the only move anyway
     singles = quick.output.count("P0 had a single legal move, played without asking (--auto-single): ")
-    assert singles == 7  # (this deal gives P0 seven turns with one legal card)
+    assert singles == 8  # (this deal gives P0 eight turns with one legal card)
     assert "single legal move" not in plain.output
     assert quick.output.count("P0 > ") == plain.output.count("P0 > ") - singles  # never asked for those
     assert "--auto-single" in run(["play", "--help"]).output
@@ -301,7 +301,8 @@ def test_a_resumed_game_shows_the_bids_made_before_it_stopped(tmp_path):
     again = run(["play", "--resume", str(save), "--speed", "0"], ["q"])
     assert again.exit_code == 0, again.output
     rows = {m.group(1): m.group(3) for m in ROW.finditer(again.output)}
-    assert rows["P0"] == "1" and rows["P2"] == "5"  # P0 bid 1 before leaving, P2 had bid 5
+    # P0 bid 1 before leaving, and the bots after it: P1 7, P2 8
+    assert rows["P0"] == "1" and rows["P1"] == "7" and rows["P2"] == "8"
 
 
 def test_choice_answers_finds_the_variables_set_to_the_number_chosen():

@@ -28,7 +28,8 @@ from cardlang.play.table_view import card_labels_in
 from cardlang.play.save_schema import FIELDS, MAX_MOVES, MAX_SAVE_BYTES, checksum
 from cardlang.play.savegame import check_save_target, load_saved, save_data, write_save
 from cardlang.play.seen import table_labels, table_seats
-from scenario import path
+from cardlang.runtime.rng import legacy
+from scenario import ROOT, path
 
 GAMES = {"games/coucou.cards": 5, "games/counter_bluff.cards": 2, "games/ascenseur.cards": 3,
          "games/red_dog.cards": 2, "games/pioche_poker.cards": 2}
@@ -113,8 +114,8 @@ def refused(result, save, status=1):
     ({"options": {"tokens": 99}}, 'field "options": option `tokens` must be from 1 to 20, not 99'),
     ({"options": {"nothing": 1}}, 'field "options": Coucou has no option "nothing"'),
     ({"version": "x"}, 'field "version": expected a whole number, got "x"'),
-    ({"version": 7}, 'field "version": saved by a newer cardlang (save format 7; this one reads 1 and 2)'),
-    ({"version": 0}, 'field "version": no save format 0 exists (this cardlang reads 1 and 2)'),
+    ({"version": 7}, 'field "version": saved by a newer cardlang (save format 7; this one reads 1, 2 and 3)'),
+    ({"version": 0}, 'field "version": no save format 0 exists (this cardlang reads 1, 2 and 3)'),
     ({"humans": "x"}, 'field "humans": expected a list, got "x"'),
     ({"humans": ["x"]}, 'field "humans[0]": expected a whole number, got "x"'),
     ({"humans": [9]}, 'field "humans[0]": seat 9, but the game has 5 seats (0 to 4)'),
@@ -140,7 +141,7 @@ def refused(result, save, status=1):
     ({"finished": "no"}, 'field "finished": expected true or false, got "no"'),
     ({"checksum": None}, 'field "checksum": missing (null)'),
     ({"checksum": "0" * 64}, 'field "checksum": it does not match the file\'s contents: the file was edited'),
-    ({"surprise": 1}, 'field "surprise": not a field of a version-2 save'),
+    ({"surprise": 1}, 'field "surprise": not a field of a save'),
 ])
 def test_a_malformed_field_is_named_in_one_line(saves, tmp_path, fields, message):
     save = copy(saves, "progress", tmp_path)
@@ -374,11 +375,15 @@ def test_a_changed_rules_file_is_still_refused_by_its_hash(saves, tmp_path):
         assert result.exit_code == 1 and "has changed since this game was saved" in result.output
 
 
-def test_a_version_1_save_is_still_read_and_written_again_as_version_2(saves, tmp_path):
-    save = copy(saves, "progress", tmp_path)
+def test_a_version_1_save_is_still_read_and_written_again_as_version_2(tmp_path):
+    """A version-1 save was played with the old generator (CPython's Mersenne Twister): made here
+    from the version-2 save main's code wrote before SplitMix64 (tests/legacy_chance/)."""
+    for name in ("coucou.cards", "progress.json"):
+        shutil.copy(os.path.join(ROOT, "tests", "legacy_chance", name), tmp_path / name)
+    save = tmp_path / "progress.json"
     data = json.loads(save.read_text())
-    state = cardlang.State.from_json(_game_of(data), data)
-    replayed = _game_of(data).new_initial_state(seed=data["seed"])
+    game = cardlang.load(str(tmp_path / "coucou.cards"), players=data["players"], options=data["options"])
+    replayed = game.new_initial_state(seed=data["seed"], chance=legacy(data["seed"]))
     unmasked = []  # what version 1 wrote: every label as the engine gives it
     for a in data["actions"]:
         unmasked.append(replayed.game.program.label(replayed, a))
@@ -392,7 +397,11 @@ def test_a_version_1_save_is_still_read_and_written_again_as_version_2(saves, tm
     assert 'field "labels[0]"' in refused(replay(save), save)
     save.write_text(json.dumps(old, ensure_ascii=False))
     assert resume(save).exit_code == 0
-    again = json.loads(save.read_text())
+    again = json.loads(save.read_text())  # (the bots played on to P0's turn before it quit)
+    state = game.new_initial_state(seed=data["seed"], chance=legacy(data["seed"]))
+    for a in again["actions"]:
+        state.apply(a)
+    assert again["actions"][:len(data["actions"])] == data["actions"]
     assert again["version"] == 2 and again["labels"] == table_labels(state, (0,))
     assert again["checksum"] == checksum(again)
 
@@ -556,7 +565,7 @@ def test_a_hotseat_save_replays_seat_by_seat(saves, tmp_path):
 
 def test_load_saved_gives_the_checked_fields(saves):
     game, state, data = load_saved(str(saves["finished"]))
-    assert state.is_terminal() and data.finished and data.version == 2
+    assert state.is_terminal() and data.finished and data.version == 3
     assert data.labels == table_labels(state, (0,)) and list(state.history) == data.actions
     _, start, _ = load_saved(str(saves["finished"]), replay=False)
     assert start.history == [] and start.seed == data.seed

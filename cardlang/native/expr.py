@@ -537,7 +537,7 @@ class ExprEmitter(CardExprs, DefineCalls):
                 return total
             w.fail_if(f"{q.n} == 0", e)  # `random` of nothing
             k = w.fresh("k")
-            w.line(f"{k}, G[0] = {self.chance_below}({q.n}, G[0], MT[{self.n}])")
+            w.line(f"{k}, G[0] = chance_below({q.n}, G[0])")
             return self.tmp(w, f"{q.at(f'{k}')}")
         args = [self.card(w, a) if name in ("suit", "rank", "colour") else self.i(w, a) for a in e.args]
         if name == "suit":

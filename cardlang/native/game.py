@@ -19,7 +19,7 @@ from .options import ALL_ON, Optimisations
 from .stmt import END_GAME
 from .writer import FAIL
 
-SEED_LIMIT = 1 << 63  # seeds natively seeded (`random.Random(seed)` of a non-negative int64)
+SEED_LIMIT = 1 << 63  # seeds natively seeded: a non-negative int64 (the chance's and the bots' `random.Random(seed)`)
 
 
 def fallback_line(why) -> str:

@@ -18,14 +18,11 @@ class Optimisations:
     # allocate nothing (the state's arrays are `play`'s), so each call and each row view of an
     # array would otherwise cost atomic increments and decrements.
     no_refcounts: bool = True
-    # The state's chance (reseeded at each shuffle and `random` draw) twists its generator word by
-    # word as it draws (`rng.lazy_word`), not all 624 words after each seeding.
-    lazy_twist: bool = True
     # `move <a zone's cards> to …` moves the zone's cards in one step (`steps.move_zone`), not
     # copied to a scratch row and each taken out of its zone.
     zone_moves: bool = True
-    # A game's start seeds the chance's generator and each bot's in one pass, their chains of
-    # dependent steps interleaved (`steps.reseed_rows`), not one after the other.
+    # A game's start seeds each bot's generator (CPython's Mersenne Twister) in one pass, their
+    # chains of dependent steps interleaved (`steps.reseed_rows`), not one after the other.
     interleaved_seeding: bool = True
 
     @classmethod

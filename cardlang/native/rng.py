@@ -1,14 +1,20 @@
-"""CPython's Mersenne Twister for numba: the same draws as `cardlang.runtime.rng`, in machine code.
+"""The native engine's generators: the game's chance (SplitMix64, as `cardlang.runtime.rng` draws
+it) and the bots' (CPython's Mersenne Twister, as `random.Random(seed)` draws), in machine code.
 
 A seeded game must give the same outcome on every engine, so the native engine cannot use numba's
-own generator (`np.random`): it draws exactly what `random.Random(seed)` draws. `seeded(seed)`
-expands a state's 64-bit chance into a generator as CPython's `random.seed(int)` does
-(`init_by_array` over the seed's 32-bit words, least significant first); `getrandbits`, `shuffle`
-and `randbelow` follow `_randommodule.c` and `random.py` (`_randbelow_with_getrandbits`) step by step.
-Words are kept in int64 and masked to 32 bits, so no product overflows (the largest multiplier is
-below 2**31, a word below 2**32).
+own generator (`np.random`).
 
-The generator is one int64 array of N + 1: the N words and, last, the index of the next word.
+**The chance** (`first_chance`, `chance_shuffle`, `chance_below`) is `runtime/rng.py`'s, bit for bit,
+in uint64 arithmetic (it wraps as `mod 2**64` does): the state's 64-bit chance (an int64 in `G[0]`,
+the same bits) steps by `GAMMA`, each output is `mix` of it, a shuffle draws its Fisher-Yates j's as
+mixed-radix digits of a draw per chunk of bounds whose product stays below `CAP`.
+
+**The bots' draws** (`seeded`, `getrandbits`, `_below`) follow `_randommodule.c` and `random.py`
+(`_randbelow_with_getrandbits`) step by step: `seeded(seed)` expands a seed into a generator as
+CPython's `random.seed(int)` does (`init_by_array` over the seed's 32-bit words, least significant
+first). Words are kept in int64 and masked to 32 bits, so no product overflows (the largest
+multiplier is below 2**31, a word below 2**32). A generator is one int64 array of N + 1: the N
+words and, last, the index of the next word.
 
 The functions that allocate nothing say `_nrt=False` (no reference counting of their array
 arguments: they are the hottest calls of a native run).
@@ -92,51 +98,6 @@ def _next_word(mt):
     return y & MASK
 
 
-LAZY = -N  # mt[N] of a generator just seeded whose first twist is left to its draws (`lazy_word`)
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def lazy_word(mt):
-    """`_next_word` of a generator whose twist is done word by word as its words are drawn (mt[N] from
-    LAZY up to -1: the next word, not twisted yet, is mt[N] + N; from 0, `_next_word`).
-
-    Word kk of a twist reads old words kk, kk + 1 and kk + M (below N - M) or the new word kk + M - N
-    (drawn already), and word N - 1 reads new words 0 and M - 1: so twisting each word in place as it
-    is drawn gives the twist's words, and a draw of a few dozen words does not twist all N."""
-    p = mt[N]
-    if p >= 0:
-        return _next_word(mt)
-    kk = p + N
-    if kk < N - M:
-        y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
-        mt[kk] = mt[kk + M] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
-    elif kk < N - 1:
-        y = (mt[kk] & UPPER) | (mt[kk + 1] & LOWER)
-        mt[kk] = mt[kk + M - N] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
-    else:
-        y = (mt[N - 1] & UPPER) | (mt[0] & LOWER)
-        mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
-    mt[N] = p + 1 if p + 1 < 0 else N  # (after word N - 1, a generator whose N words are used)
-    y = mt[kk]
-    y ^= y >> 11
-    y ^= (y << 7) & 0x9D2C5680
-    y ^= (y << 15) & 0xEFC60000
-    y ^= y >> 18
-    return y & MASK
-
-
-@njit(cache=True, _nrt=False)
-def lazy_bits(mt, k):
-    """`getrandbits` of a lazily twisted generator (`lazy_word`)."""
-    if k == 0:
-        return 0
-    if k <= 32:
-        return lazy_word(mt) >> (32 - k)
-    low = lazy_word(mt)
-    high = lazy_word(mt) >> (64 - k)
-    return low | (high << 32)
-
-
 @njit(cache=True, _nrt=False, forceinline=True)
 def getrandbits(mt, k):
     """`Random.getrandbits(k)` for 0 <= k <= 64 (as an int64 holding the bits: 64 bits wrap)."""
@@ -168,30 +129,78 @@ def _below(mt, n):
     return r
 
 
+# ---------------------------------------------------------------- the game's chance: SplitMix64
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+M1, M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+CAP = np.uint64(1 << 60)  # a chunk's product stays below (`runtime.rng.CAP`)
+LOW32 = np.uint64(0xFFFFFFFF)
+S27, S28, S30, S31, S32 = np.uint64(27), np.uint64(28), np.uint64(30), np.uint64(31), np.uint64(32)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def mix(z):
+    """SplitMix64's finalizer (`runtime.rng.mix`), uint64 to uint64."""
+    z = (z ^ (z >> S30)) * M1
+    z = (z ^ (z >> S27)) * M2
+    return z ^ (z >> S31)
+
+
 @njit(cache=True, _nrt=False)
-def lazy_below(mt, n):
-    """`_below` of a lazily twisted generator (`lazy_word`)."""
-    k = _bit_length(n)
-    r = lazy_bits(mt, k)
-    while r >= n:
-        r = lazy_bits(mt, k)
-    return r
+def first_chance(seed):
+    """A new game's chance from its seed (an int64 of 0 to 2**63 - 1): `runtime.rng.first_chance`."""
+    return np.int64(mix(np.uint64(seed) + GAMMA))
 
 
-@njit(cache=True)
-def shuffle(pile, seed):
-    """Shuffles `pile` in place as `random.Random(seed).shuffle(pile)` does; returns the next seed
-    (the generator's next 64 bits, as an int64: the bits of `runtime.rng.shuffle`'s answer)."""
-    mt = seeded(seed)
-    for i in range(len(pile) - 1, 0, -1):
-        j = _below(mt, i + 1)
-        pile[i], pile[j] = pile[j], pile[i]
-    return getrandbits(mt, 64)
+@njit(cache=True, _nrt=False, forceinline=True)
+def _fits(product, b):
+    """product * b < CAP, for product < CAP and 0 < b < 2**28, without overflowing: product split
+    at bit 32 (its high part times b at least 2**28 means at least 2**60)."""
+    high = (product >> S32) * b
+    if high >> S28:
+        return False
+    return (high << S32) + (product & LOW32) * b < CAP
 
 
-@njit(cache=True)
-def randbelow(n, seed):
-    """(`random.Random(seed).randrange(n)`, the next seed as an int64), for n >= 1."""
-    mt = seeded(seed)
-    r = _below(mt, n)
-    return r, getrandbits(mt, 64)
+@njit(cache=True, _nrt=False, forceinline=True)
+def _draw(s, bound):
+    """(a draw z uniform in 0..bound - 1 as uint64, the chance after it) from chance s (uint64): steps
+    until mix(s) is below the largest multiple of bound up to 2**64 (none over it when bound divides
+    2**64: then 2**64 mod bound, `over`, is 0)."""
+    over = (ALL % bound + np.uint64(1)) % bound
+    top = ALL - over
+    while True:
+        s += GAMMA
+        z = mix(s)
+        if z <= top:
+            return z % bound, s
+
+
+@njit(cache=True, _nrt=False)
+def chance_shuffle(pile, seed):
+    """`runtime.rng.shuffle(pile, seed)`: the pile shuffled in place, the next chance (an int64)."""
+    s = np.uint64(seed)
+    i = len(pile) - 1
+    while i > 0:
+        product = np.uint64(i + 1)  # (a chunk: the bounds i + 1, i, ... while their product fits)
+        k = i - 1
+        while k > 0 and _fits(product, np.uint64(k + 1)):
+            product *= np.uint64(k + 1)
+            k -= 1
+        r, s = _draw(s, product)
+        while i > k:  # (the digits, bound i + 1 first)
+            b = np.uint64(i + 1)
+            j = np.int64(r % b)
+            r = r // b
+            x = pile[i]
+            pile[i] = pile[j]
+            pile[j] = x
+            i -= 1
+    return np.int64(s)
+
+
+@njit(cache=True, _nrt=False)
+def chance_below(n, seed):
+    """`runtime.rng.randbelow(n, seed)` for n >= 1: (the draw, the next chance), as int64s."""
+    r, s = _draw(np.uint64(seed), np.uint64(n))
+    return np.int64(r), np.int64(s)

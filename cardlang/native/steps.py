@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .rng import LAZY, MASK, N, _below, _bit_length, _next_word, getrandbits, lazy_below, lazy_bits, lazy_word
+from .rng import MASK, N, _below, _next_word
 
 
 @njit(cache=True, _nrt=False)
@@ -193,7 +193,7 @@ def pick(MT, mode, p, count):
     return int((a * 67108864.0 + b) * (1.0 / 9007199254740992.0) * count)
 
 
-# ---------------------------------------------------------------- the state's chance, reseeded fast
+# ---------------------------------------------------------------- the bots' generators, seeded fast
 def _first_words():
     """`init_genrand(19650218)`, the words every `init_by_array` starts from (worked out once)."""
     import numpy as np
@@ -211,7 +211,7 @@ FIRST_WORDS = _first_words()
 @njit(cache=True, _nrt=False)
 def reseed(mt, seed):
     """Seeds generator `mt` (N + 1 words) as `random.Random(seed)` is (`rng.seeded`, without
-    allocating: a chance draw reseeds at each shuffle, so this is the run's hottest loop)."""
+    allocating): a seat's bot's, at a game's start."""
     k0 = seed & MASK
     k1 = (seed >> 32) & MASK
     length = 2 if k1 != 0 else 1
@@ -247,7 +247,7 @@ def reseed(mt, seed):
 def reseed_rows(MT, rows, seeds, count):
     """`reseed(MT[rows[k]], seeds[k])` for k < count, in one pass: each seeding is a chain of 1247
     dependent steps (a multiply each), so the rows' chains are interleaved, step by step, for the
-    processor to run side by side (a game seeds its chance and each seat's bot at its start)."""
+    processor to run side by side (a game seeds each seat's bot at its start)."""
     for k in range(count):
         MT[rows[k], 0] = FIRST_WORDS[0]
     for i in range(1, N):  # init_by_array's first loop: key word j = (i - 1) % length, plus j
@@ -275,66 +275,6 @@ def reseed_rows(MT, rows, seeds, count):
         MT[r, 1] = ((MT[r, 1] ^ ((prev ^ (prev >> 30)) * 1566083941)) - 1) & MASK
         MT[r, 0] = 0x80000000
         MT[r, N] = N
-
-
-@njit(cache=True, _nrt=False)
-def chance_shuffle(pile, seed, mt):
-    """`rng.shuffle(pile, seed)` with the scratch generator `mt`: the pile shuffled, the next seed."""
-    reseed(mt, seed)
-    for i in range(len(pile) - 1, 0, -1):
-        j = _below(mt, i + 1)
-        x = pile[i]
-        pile[i] = pile[j]
-        pile[j] = x
-    return getrandbits(mt, 64)
-
-
-@njit(cache=True, _nrt=False)
-def chance_below(n, seed, mt):
-    """`rng.randbelow(n, seed)` with the scratch generator `mt`: (the draw, the next seed)."""
-    reseed(mt, seed)
-    r = _below(mt, n)
-    return r, getrandbits(mt, 64)
-
-
-@njit(cache=True, _nrt=False)
-def chance_shuffle_lazy(pile, seed, mt):
-    """`chance_shuffle`, the generator's first twist done word by word as the shuffle draws
-    (`rng.lazy_word`: a shuffle of 52 cards draws about 60 of the 624 words), each draw's bit count
-    kept from one card to the next (switch `lazy_twist`)."""
-    reseed(mt, seed)
-    mt[N] = LAZY
-    n = len(pile)
-    k = _bit_length(n)
-    for i in range(n - 1, 0, -1):  # (`_below(mt, i + 1)`: k bits until one is below i + 1)
-        b = i + 1
-        while b >> (k - 1) == 0:
-            k -= 1
-        j = lazy_word(mt) >> (32 - k)
-        while j >= b:
-            j = lazy_word(mt) >> (32 - k)
-        x = pile[i]
-        pile[i] = pile[j]
-        pile[j] = x
-    return lazy_bits(mt, 64)
-
-
-@njit(cache=True, _nrt=False)
-def chance_below_lazy(n, seed, mt):
-    """`chance_below`, the first twist done word by word as it draws (switch `lazy_twist`)."""
-    reseed(mt, seed)
-    mt[N] = LAZY
-    r = lazy_below(mt, n)
-    return r, lazy_bits(mt, 64)
-
-
-@njit(cache=True, _nrt=False)
-def first_chance(mt, seed):
-    """A state's first chance from its seed: `random.Random(seed).getrandbits(64)`, the first twist
-    done word by word (two words of it; switch `lazy_twist`)."""
-    reseed(mt, seed)
-    mt[N] = LAZY
-    return lazy_bits(mt, 64)
 
 
 @njit(cache=True, _nrt=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..runtime.engine import RuleError
+from .savegame import initial_chance
 from .team_result import final_teams, team_name, team_value, winning
 from .team_result import number as plain
 
@@ -29,7 +30,7 @@ def replay_lines(game, data, seat: Optional[int] = None, sep: str = " · ") -> l
     the game stopped when it was saved before its end. The seed deals every hand, so a seat's view
     of a game still in progress does not show it.
     """
-    state = game.new_initial_state(seed=data.seed, stack=data.stack, draws=data.draws)
+    state = game.new_initial_state(seed=data.seed, stack=data.stack, draws=data.draws, chance=initial_chance(data))
     private = [name for name, (per_player, visibility, _) in game.symbols.zones.items()
                if per_player and visibility == "private"]
     lines = [""]  # the line naming the game, once it is known whether the game is over

@@ -4,7 +4,8 @@ A save is untrusted input (someone may send you one), so a file is parsed in bou
 every field is checked, with its type and then its values, before anything of the game runs; the
 first problem found is reported in one line naming the field (`field "players": expected a whole
 number, got "5"`). Format versions: 1 (cardlang 0.1: the moves' labels were written unmasked,
-no checksum) is still read; 2 is written. What the fields mean is in docs/saves.md.
+no checksum) and 2 (the chance drawn from CPython's Mersenne Twister) are still read; 3 (the chance
+drawn from SplitMix64, `runtime/rng.py`) is written. What the fields mean is in docs/saves.md.
 """
 
 from __future__ import annotations
@@ -21,15 +22,16 @@ from cattrs.cols import is_mapping, is_sequence, list_structure_factory
 from cattrs.gen import make_mapping_structure_fn
 
 FORMAT = "cardlang-save"
-VERSION = 2  # the format written; 1 is still read (docs/saves.md says what changed)
-READS = (1, 2)
+VERSION = 3  # the format written; 1 and 2 are still read (docs/saves.md says what changed)
+READS = (1, 2, 3)
+SPLITMIX = 3  # the first version whose game draws from SplitMix64 (before: `runtime.rng.Mersenne`)
 MAX_SAVE_BYTES = 4 * 1024 * 1024  # 100 times the longest game of games/; a bigger file is not read
 MAX_MOVES = 100_000  # moves in a save: its lists are counted before any of their items is looked at
 MAX_TEXT = 4096  # characters in any text of a save (a path, a label)
 MAX_ACTION = 1 << 32  # action ids are 32-bit (`runtime.actions`: alternative index, then a 16-bit value)
 MAX_SEED = 1 << 64
 
-# every field a version-2 save must have; version 1 required only these five
+# every field a save of version 2 or later must have; version 1 required only these five
 REQUIRED_V1 = ("hash", "players", "options", "seed", "actions")
 # the fields the checksum covers: everything that decides the game, and what the table saw
 CHECKED = ("format", "version", "hash", "players", "options", "seed", "stack", "draws", "actions", "humans",
@@ -238,7 +240,7 @@ def _first_problem(error: Exception) -> FieldError:
     text, _, where = message.rpartition(" @ ")
     where = re.sub(r"\['([^']*)'\]", r".\1", where).removeprefix("$").removeprefix(".")
     if text.startswith("unknown: "):
-        return FieldError(text.removeprefix("unknown: "), f"not a field of a version-2 save (fields: "
+        return FieldError(text.removeprefix("unknown: "), f"not a field of a save (fields: "
                                                           f"{', '.join(FIELDS)})")
     return FieldError(printable(where) or "(the file)", text)
 
@@ -254,10 +256,10 @@ def structure(data) -> Save:
         raise FieldError("version", "missing" if version is None else f"expected a whole number, got {shown(version)}")
     if version > max(READS):
         raise FieldError("version", f"saved by a newer cardlang (save format {version}; this one reads "
-                                    f"{' and '.join(map(str, READS))})")
+                                    f"{_versions()})")
     if version not in READS:
         raise FieldError("version", f"no save format {version} exists (this cardlang reads "
-                                    f"{' and '.join(map(str, READS))})")
+                                    f"{_versions()})")
     required = REQUIRED_V1 if version == 1 else FIELDS
     for name in required:
         if name not in data and name not in ("file_absolute", "file_from_save"):
@@ -275,6 +277,10 @@ def structure(data) -> Save:
         raise
     except Exception as e:  # cattrs' validation errors: the first one, with its place
         raise _first_problem(e) from None
+
+
+def _versions() -> str:
+    return ", ".join(map(str, READS[:-1])) + f" and {READS[-1]}"
 
 
 def unstructure(save: Save) -> dict:

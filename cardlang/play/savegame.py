@@ -27,7 +27,8 @@ from typing import Optional, Sequence
 from ..lang.diagnostics import CardlangError
 from ..lang.files import file_kind
 from ..runtime.engine import Game, RuleError, State
-from .save_schema import (FORMAT, MAX_SAVE_BYTES, VERSION, FieldError, Save, checksum, printable, shown,
+from ..runtime.rng import Mersenne, legacy
+from .save_schema import (FORMAT, MAX_SAVE_BYTES, SPLITMIX, VERSION, FieldError, Save, checksum, printable, shown,
                           structure, unstructure)
 from .seen import labels_at, table_labels, table_seats
 
@@ -53,7 +54,10 @@ def save_data(state: State, *, humans: Sequence[int] = (), bot: str = "random", 
     seats = table_seats(humans, game.players)
     if labels is None or len(labels) != len(state.history):
         labels = table_labels(state, seats)
-    data = {"format": FORMAT, "version": VERSION, "game": game.title}
+    # (a game resumed from a save before SplitMix64 goes on drawing from its Mersenne Twister: saved
+    # again, it keeps the version that says so)
+    version = VERSION if type(state.rng) is not Mersenne else SPLITMIX - 1
+    data = {"format": FORMAT, "version": version, "game": game.title}
     data.update(state.to_json())
     data["stack"] = data["stack"] or None
     data["humans"] = sorted(set(humans))
@@ -328,11 +332,18 @@ def _check_game_fields(data: Save, game: Game) -> None:
 
 def _initial_state(data: Save, game: Game) -> State:
     try:
-        return game.new_initial_state(seed=data.seed, stack=data.stack, draws=data.draws)
+        return game.new_initial_state(seed=data.seed, stack=data.stack, draws=data.draws, chance=initial_chance(data))
     except RuleError as e:
         if data.draws and "fixed draw" in str(e):
             raise FieldError("draws", f"the game cannot start: {e.message}") from None
         raise  # the rules stop the game before its first decision, as they did when it was saved
+
+
+def initial_chance(data: Save) -> Optional[Mersenne]:
+    """The chance a saved game starts from (`Game.new_initial_state`'s `chance`): a save before
+    version 3 was played with CPython's Mersenne Twister (`runtime.rng.legacy`), a later one from
+    its seed (None)."""
+    return legacy(data.seed) if data.version < SPLITMIX else None
 
 
 def _replay(data: Save, game: Game, state: State) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..runtime.basics import RuleError
+from ..runtime.rng import replay_chance
 
 CHOOSES = " chooses "  # a choice's log line: `P1 chooses <label>`
 
@@ -62,7 +63,8 @@ def table_label(state, seats: Sequence[int], line: int) -> str:
 def table_labels(state, seats: Sequence[int]) -> list:
     """The label of every move made in `state`, as the seats `seats` read it (the game is replayed)."""
     data = state.to_json()
-    replay = state.game.new_initial_state(seed=data["seed"], stack=data["stack"], draws=data["draws"])
+    replay = state.game.new_initial_state(seed=data["seed"], stack=data["stack"], draws=data["draws"],
+                                          chance=replay_chance(state.rng, data["seed"]))
     lines = []
     for i, action in enumerate(state.history):
         lines.append(len(replay.log))

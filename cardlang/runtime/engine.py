@@ -14,6 +14,7 @@ from .actions import Pending, new_pending, value_of
 from .at_once import mask_picks
 from .basics import MAX_EVENTS, TERMINAL, Action, Events, IllegalActionError, RuleError  # noqa: F401 (re-exported)
 from .payoffs import utility
+from .rng import first_chance
 from . import among
 from .facts import seen_by
 from .view import SeatView, redeal
@@ -328,7 +329,7 @@ class Game:
         """
         st = self._state(self)
         st.seed = seed
-        st.rng = random.Random(seed).getrandbits(64) if chance is None else chance
+        st.rng = first_chance(seed) if chance is None else chance
         st.stacks = _stacks(self.deck, stack) if stack else None
         st.draws = (0, tuple(draws)) if draws else None
         st.log = log if type(log) is list else [] if log else None  # (a list: the log to write, `whole_past.from_start`)

@@ -16,6 +16,7 @@ from ..play.savegame import replace_atomically
 from ..runtime.basics import RuleError
 from . import protocol
 from .rules import build
+from .tables import first_state
 
 MAX_STEPS = 2_000  # moves a replay shows
 EXPORT_FORMAT = "cardlang-web-export"
@@ -25,7 +26,7 @@ MAX_EXPORT_READ = 64 * 1024 * 1024
 def replay_steps(table, seat: Optional[int]) -> dict:
     """The replay of a finished table: seat `seat`'s views, or every view when None."""
     record = table.record
-    state = table.game.new_initial_state(seed=record.seed)
+    state = first_state(table.game, record)
     steps = []
     for n in range(len(record.actions) + 1):
         if n > MAX_STEPS:
@@ -81,12 +82,12 @@ def export_data(store) -> dict:
     for record in store.tables():
         entry = {"id": record.id, "game": record.game, "title": record.title, "file": record.path,
                  "players": record.players, "options": record.options, "seats": record.seats,
-                 "seed": record.seed, "created": record.created, "status": record.status,
+                 "seed": record.seed, "generator": record.generator, "created": record.created, "status": record.status,
                  "actions": [a for a, _ in record.actions], "movers": [s for _, s in record.actions],
                  "ratings": store.ratings(record.id)}
         try:
             game = build(record.rules, record.path, record.players, record.options)
-            state = game.new_initial_state(seed=record.seed)
+            state = first_state(game, record)
             for a, _ in record.actions:
                 state.apply(a)
             entry["transcript"] = state.transcript()

@@ -1,7 +1,9 @@
 """Where the web tables live: SQLite (WAL, one commit per move), behind one small interface.
 
 A table is stored as what it takes to play it again from the start: its rules' text (every file it
-was built from), player count, options, seats, seed and every action in order; the live state is
+was built from), player count, options, seats, seed, the generator its chance draws from (`generator`:
+1, CPython's Mersenne Twister, for the tables stored before SplitMix64; 2, SplitMix64) and every
+action in order; the live state is
 never stored, it is replayed (`tables.Table.resume`). Seats and spectators are known by the SHA-256
 of their tokens only. Ratings and comments are kept with the table. Another store (a server of
 many processes would share one) needs only these methods.
@@ -22,7 +24,8 @@ CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, game TEXT NOT NULL, title TEXT NOT NULL, path TEXT NOT NULL,
     rules TEXT NOT NULL, players INTEGER NOT NULL, options TEXT NOT NULL, seats TEXT NOT NULL,
     seed INTEGER NOT NULL, undo INTEGER NOT NULL, idle_seconds INTEGER NOT NULL,
-    created TEXT NOT NULL, status TEXT NOT NULL, seq INTEGER NOT NULL DEFAULT 0);
+    created TEXT NOT NULL, status TEXT NOT NULL, seq INTEGER NOT NULL DEFAULT 0,
+    generator INTEGER NOT NULL DEFAULT 2);
 CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT PRIMARY KEY, table_id TEXT NOT NULL REFERENCES tables(id), seat INTEGER);
 CREATE TABLE IF NOT EXISTS actions (
@@ -34,6 +37,9 @@ CREATE TABLE IF NOT EXISTS ratings (
 """
 FORMAT = "cardlang-web-store"  # the `meta` row that says a database is ours
 VERSION = 1
+MERSENNE, SPLITMIX = 1, 2  # a table's `generator` (`runtime/rng.py`)
+TABLE_COLUMNS = ("id, game, title, path, rules, players, options, seats, seed, undo, idle_seconds, created, status, "
+                 "seq, generator")
 
 
 class StoreError(Exception):
@@ -58,6 +64,7 @@ class TableRecord:
     created: str
     status: str = "playing"
     seq: int = 0
+    generator: int = SPLITMIX  # what its chance draws from: MERSENNE for a table stored before SplitMix64
     actions: list = field(default_factory=list)  # (action id, seat) in order
 
 
@@ -78,6 +85,7 @@ class Store:
             self.db.execute("PRAGMA foreign_keys=ON")
             self._check_ours()
             self.db.executescript(SCHEMA)
+            self._add_generator()
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?), ('version', ?)", (FORMAT, str(VERSION)))
         except sqlite3.DatabaseError as e:
             raise StoreError(f"cannot use {path} as the tables' database: {e}") from None
@@ -93,6 +101,13 @@ class Store:
         if row is None or row[0] != FORMAT:
             raise StoreError(f"{self.path} is a database of another program: choose another --db")
 
+    def _add_generator(self) -> None:
+        """A store made before the `generator` column gets it, its tables marked MERSENNE (they
+        were played with CPython's Mersenne Twister, and replay so)."""
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
+        if "generator" not in columns:
+            self.db.execute(f"ALTER TABLE tables ADD COLUMN generator INTEGER NOT NULL DEFAULT {MERSENNE}")
+
     def close(self) -> None:
         """Closes the database (every write is committed already)."""
         self.db.close()
@@ -106,9 +121,10 @@ class Store:
     # ------------------------------------------------------------------ writes
     def create_table(self, t: TableRecord, tokens: list) -> None:
         """A new table and its token hashes: (hash, seat or None for the spectator)."""
-        self._write([("INSERT INTO tables VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        self._write([(f"INSERT INTO tables ({TABLE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                        (t.id, t.game, t.title, t.path, json.dumps(t.rules), t.players, json.dumps(t.options),
-                        json.dumps(t.seats), t.seed, int(t.undo), t.idle_seconds, t.created, t.status, t.seq))]
+                        json.dumps(t.seats), t.seed, int(t.undo), t.idle_seconds, t.created, t.status, t.seq,
+                        t.generator))]
                      + [("INSERT INTO tokens VALUES (?,?,?)", (h, t.id, seat)) for h, seat in tokens])
 
     def add_action(self, table_id: str, n: int, action: int, seat: int, seq: int, status: str) -> None:
@@ -129,11 +145,10 @@ class Store:
     def tables(self) -> list:
         """Every table with its actions, oldest first."""
         out = []
-        rows = self.db.execute("SELECT id, game, title, path, rules, players, options, seats, seed, undo, "
-                               "idle_seconds, created, status, seq FROM tables ORDER BY created, rowid").fetchall()
+        rows = self.db.execute(f"SELECT {TABLE_COLUMNS} FROM tables ORDER BY created, rowid").fetchall()
         for r in rows:
             t = TableRecord(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], json.loads(r[6]), json.loads(r[7]),
-                            r[8], bool(r[9]), r[10], r[11], r[12], r[13])
+                            r[8], bool(r[9]), r[10], r[11], r[12], r[13], r[14])
             t.actions = [(a, s) for a, s in self.db.execute(
                 "SELECT action, seat FROM actions WHERE table_id=? ORDER BY n", (t.id,))]
             out.append(t)

@@ -20,7 +20,8 @@ from ..play.table_view import Layout
 from ..runtime.basics import RuleError
 from . import protocol
 from .rules import build
-from .store import TableRecord
+from ..runtime.rng import legacy
+from .store import MERSENNE, TableRecord
 
 PERSON = "person"
 IDLE_BOT = "random"  # who plays a person's seat left empty too long
@@ -64,11 +65,16 @@ def new_table_id() -> str:
     return secrets.token_urlsafe(6)
 
 
+def first_state(game, record: TableRecord):
+    """The table's game at its start, its chance drawn as the table's was (`record.generator`)."""
+    return game.new_initial_state(seed=record.seed, chance=legacy(record.seed) if record.generator == MERSENNE else None)
+
+
 def replay(game, record: TableRecord, actions: Optional[list] = None):
     """The state after the table's actions (all, or those given), played again from the seed.
     (state, error): a move that breaks a rule ends the replay there with its message."""
     try:
-        state = game.new_initial_state(seed=record.seed)
+        state = first_state(game, record)
     except RuleError as e:  # (before the first decision: the state as it stands)
         return e.state, str(e)
     for a, _ in record.actions if actions is None else actions:
