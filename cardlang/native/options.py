@@ -24,6 +24,9 @@ class Optimisations:
     # `move <a zone's cards> to …` moves the zone's cards in one step (`steps.move_zone`), not
     # copied to a scratch row and each taken out of its zone.
     zone_moves: bool = True
+    # `move <a card> to …` (`move c to played(p)`, `move top of stock to …`: a card or none) moves
+    # it by `steps.move_card`, written in place, not through a scratch row and `move`'s calls.
+    card_moves: bool = True
     # A game's start seeds the chance's generator and each bot's in one pass, their chains of
     # dependent steps interleaved (`steps.reseed_rows`), not one after the other.
     interleaved_seeding: bool = True

@@ -91,6 +91,38 @@ def move(Z, ZN, LOC, cards, n, dest, bottom):
     return 0
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def move_card(Z, ZN, LOC, c, dest, bottom):
+    """`move(Z, ZN, LOC, [c], 1, dest, bottom)` for one card, written where it is called (inlined by
+    LLVM: no scratch row, no call; switch `card_moves`): 1 where `move` fails."""
+    if dest < 0 or dest >= ZN.shape[0] or c < 0 or c >= LOC.shape[0]:
+        return 1
+    z = LOC[c]  # (`take_out`)
+    m = ZN[z]
+    j = -1
+    for i in range(m):
+        if Z[z, i] == c:
+            j = i
+            break
+    if j < 0:
+        return 1
+    for i in range(j, m - 1):
+        Z[z, i] = Z[z, i + 1]
+    ZN[z] = m - 1
+    m = ZN[dest]
+    if m + 1 > Z.shape[1]:
+        return 1
+    if bottom:
+        for i in range(m - 1, -1, -1):
+            Z[dest, i + 1] = Z[dest, i]
+        Z[dest, 0] = c
+    else:
+        Z[dest, m] = c
+    ZN[dest] = m + 1
+    LOC[c] = dest
+    return 0
+
+
 @njit(cache=True, _nrt=False)
 def move_zone(Z, ZN, LOC, src, dest, bottom):
     """`move(Z, ZN, LOC, <a copy of zone src's cards>, ZN[src], dest, bottom)`: all the cards of zone

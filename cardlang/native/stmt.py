@@ -102,6 +102,9 @@ class StmtEmitter:
         if self.opt.zone_moves and isinstance(st.cards, ir.ZoneCards) and not self.knows:
             self._move_zone(w, st)
             return
+        if self.opt.card_moves and isinstance(st.cards, ir.Maybe) and not self.knows:
+            self._move_card(w, st)
+            return
         q = self.s(w, st.cards)
         if q.view:
             q = self.copy(w, q, st)
@@ -153,6 +156,17 @@ class StmtEmitter:
             w.fail_if(f"{need} == {NONE} or {n} < {need}", st)
         with w.block(f"if {n} > 0"):
             w.fail_if(f"move_zone(Z, ZN, LOC, {src}, {dest}, {bool(st.bottom)})", st)
+
+    def _move_card(self, w, st):
+        """`move <a card or none> to …`: the card moved by `steps.move_card`, written in place (no
+        scratch row; switch `card_moves`), as `move` moves a list of it."""
+        c = self.i(w, st.cards.value)
+        dest = self.i(w, st.zone)
+        if st.need is not None:
+            need = self.i(w, st.need)
+            w.fail_if(f"{need} == {NONE} or (0 if {c} == {NONE} else 1) < {need}", st)
+        with w.block(f"if {c} != {NONE}"):
+            w.fail_if(f"move_card(Z, ZN, LOC, {c}, {dest}, {bool(st.bottom)})", st)
 
     def x_Deal(self, w, st):
         n = self.i(w, st.count)
