@@ -576,3 +576,23 @@ def test_move_card_is_move_of_that_card(data):
         assert ZN2.tolist() == ZN.tolist() and LOC2.tolist() == LOC.tolist()
         assert all(Z2[z, :ZN[z]].tolist() == Z[z, :ZN[z]].tolist() for z in range(nzones))
 
+
+# ------------------------------------------------ a random bot's draw in place (switch `bot_draws`)
+@settings(max_examples=60, deadline=None)
+@given(seeds=st.lists(st.integers(min_value=0, max_value=2**63 - 1), min_size=2, max_size=2),
+       mode=st.integers(min_value=0, max_value=1),
+       counts=st.lists(st.one_of(st.integers(min_value=1, max_value=300), st.integers(min_value=1, max_value=70000)),
+                       min_size=1, max_size=40))
+def test_pick_inline_draws_as_pick(seeds, mode, counts):
+    """`steps.pick_inline` draws what `steps.pick` draws, count after count (past the table's 256 and
+    past a twist of the generator: 700 draws), and leaves the generators as it does."""
+    from cardlang.native import steps
+
+    MT = np.zeros((2, 625), dtype=np.int64)
+    for s, seed in enumerate(seeds):
+        steps.reseed(MT[s], seed)
+    MT2 = MT.copy()
+    for k, count in enumerate(counts * (700 // len(counts) + 1)):
+        p = k % 2
+        assert steps.pick_inline(MT2, mode, p, count) == steps.pick(MT, mode, p, count)
+    assert MT2.tolist() == MT.tolist()

@@ -27,6 +27,9 @@ class Optimisations:
     # `move <a card> to …` (`move c to played(p)`, `move top of stock to …`: a card or none) moves
     # it by `steps.move_card`, written in place, not through a scratch row and `move`'s calls.
     card_moves: bool = True
+    # A random bot's draw among a choice's legal actions (`steps.pick_inline`) is written where the
+    # choice is (inlined, with the generator's word), the draw's bit count read from a table.
+    bot_draws: bool = True
     # A game's start seeds the chance's generator and each bot's in one pass, their chains of
     # dependent steps interleaved (`steps.reseed_rows`), not one after the other.
     interleaved_seeding: bool = True

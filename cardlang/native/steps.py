@@ -225,6 +225,29 @@ def pick(MT, mode, p, count):
     return int((a * 67108864.0 + b) * (1.0 / 9007199254740992.0) * count)
 
 
+BIT_LENGTHS = np.array([int(n).bit_length() for n in range(256)], dtype=np.int64)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def pick_inline(MT, mode, p, count):
+    """`pick`, written where it is called (inlined by LLVM, with the generator's word), the bit count
+    of `count` read from a table below 256 (not a loop whose end the processor mispredicts; switch
+    `bot_draws`): the same draws."""
+    if mode == 0:
+        mt = MT[p]
+        if count >= 256:
+            return _below(mt, count)
+        k = BIT_LENGTHS[count]
+        r = _next_word(mt) >> (32 - k)
+        while r >= count:
+            r = _next_word(mt) >> (32 - k)
+        return r
+    mt = MT[0]
+    a = _next_word(mt) >> 5
+    b = _next_word(mt) >> 6
+    return int((a * 67108864.0 + b) * (1.0 / 9007199254740992.0) * count)
+
+
 # ---------------------------------------------------------------- the state's chance, reseeded fast
 def _first_words():
     """`init_genrand(19650218)`, the words every `init_by_array` starts from (worked out once)."""
