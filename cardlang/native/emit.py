@@ -44,7 +44,7 @@ from numba import njit
 from cardlang.native.rng import getrandbits, lazy_bits, LAZY
 from cardlang.native.steps import move, deal, swap_zones, swap_cards, pick, reseed, chance_shuffle, chance_below
 from cardlang.native.steps import chance_shuffle_lazy, chance_below_lazy, first_chance, move_zone, reseed_rows
-from cardlang.native.steps import move_card, pick_inline
+from cardlang.native.steps import move_card, pick_inline, move_zone_inline
 from cardlang.native.melds import count_subsets, count_pairs, count_runs, longest_suit, deadwood, melded, layoffs
 from cardlang.native.poker import hand_value
 from cardlang.native.climbing import climb_of, climb_beats

@@ -30,6 +30,9 @@ class Optimisations:
     # A random bot's draw among a choice's legal actions (`steps.pick_inline`) is written where the
     # choice is (inlined, with the generator's word), the draw's bit count read from a table.
     bot_draws: bool = True
+    # A zone's cards moved in one step (`zone_moves`) by `steps.move_zone_inline`, written where the
+    # move is (inlined by LLVM), not called.
+    inline_zone_moves: bool = True
     # A game's start seeds the chance's generator and each bot's in one pass, their chains of
     # dependent steps interleaved (`steps.reseed_rows`), not one after the other.
     interleaved_seeding: bool = True

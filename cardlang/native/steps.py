@@ -128,6 +128,12 @@ def move_zone(Z, ZN, LOC, src, dest, bottom):
     """`move(Z, ZN, LOC, <a copy of zone src's cards>, ZN[src], dest, bottom)`: all the cards of zone
     src on top of (or under, reversed) `dest`; onto itself, the zone keeps its order (or is reversed
     under: `target[:0] = moving[::-1]` of an emptied zone)."""
+    return move_zone_inline(Z, ZN, LOC, src, dest, bottom)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def move_zone_inline(Z, ZN, LOC, src, dest, bottom):
+    """`move_zone`, written where it is called (inlined by LLVM: no call; switch `inline_zone_moves`)."""
     if dest < 0 or dest >= ZN.shape[0]:
         return 1
     n = ZN[src]

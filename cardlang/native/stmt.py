@@ -155,7 +155,8 @@ class StmtEmitter:
             need = self.i(w, st.need)
             w.fail_if(f"{need} == {NONE} or {n} < {need}", st)
         with w.block(f"if {n} > 0"):
-            w.fail_if(f"move_zone(Z, ZN, LOC, {src}, {dest}, {bool(st.bottom)})", st)
+            step = "move_zone_inline" if self.opt.inline_zone_moves else "move_zone"
+            w.fail_if(f"{step}(Z, ZN, LOC, {src}, {dest}, {bool(st.bottom)})", st)
 
     def _move_card(self, w, st):
         """`move <a card or none> to …`: the card moved by `steps.move_card`, written in place (no
