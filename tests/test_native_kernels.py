@@ -539,3 +539,60 @@ def test_move_zone_is_move_of_a_copy_of_the_zones_cards(data):
     if not expected:
         assert ZN2.tolist() == ZN.tolist() and LOC2.tolist() == LOC.tolist()
         assert all(Z2[z, :ZN[z]].tolist() == Z[z, :ZN[z]].tolist() for z in range(nzones))
+
+
+# ------------------------------------------------ one card moved in place (switch `card_moves`)
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_move_card_is_move_of_that_card(data):
+    """`steps.move_card` leaves the zones, their order and each card's zone as `steps.move` of a list
+    of that one card does, and fails where it fails: onto another zone, under it, onto its own zone,
+    a card of no place or past the deck, a destination that is no zone."""
+    from cardlang.native import steps
+
+    nzones = data.draw(st.integers(min_value=1, max_value=5))
+    places = data.draw(st.lists(st.integers(min_value=0, max_value=nzones - 1), max_size=12))
+    order = data.draw(st.permutations(range(len(places))))
+    cap = max(len(places), 1)
+    card = data.draw(st.integers(min_value=-1, max_value=cap))
+    dest = data.draw(st.integers(min_value=-1, max_value=nzones))
+    bottom = data.draw(st.booleans())
+
+    def state():
+        Z, ZN = np.zeros((nzones, cap), dtype=np.int64), np.zeros(nzones, dtype=np.int64)
+        LOC = np.zeros(cap, dtype=np.int64)
+        for c in order:
+            z = places[c]
+            Z[z, ZN[z]] = c
+            ZN[z] += 1
+            LOC[c] = z
+        return Z, ZN, LOC
+
+    Z, ZN, LOC = state()
+    expected = steps.move(Z, ZN, LOC, np.array([card], dtype=np.int64), 1, dest, bottom)
+    Z2, ZN2, LOC2 = state()
+    assert steps.move_card(Z2, ZN2, LOC2, card, dest, bottom) == expected
+    if not expected:
+        assert ZN2.tolist() == ZN.tolist() and LOC2.tolist() == LOC.tolist()
+        assert all(Z2[z, :ZN[z]].tolist() == Z[z, :ZN[z]].tolist() for z in range(nzones))
+
+
+# ------------------------------------------------ a random bot's draw in place (switch `bot_draws`)
+@settings(max_examples=60, deadline=None)
+@given(seeds=st.lists(st.integers(min_value=0, max_value=2**63 - 1), min_size=2, max_size=2),
+       mode=st.integers(min_value=0, max_value=1),
+       counts=st.lists(st.one_of(st.integers(min_value=1, max_value=300), st.integers(min_value=1, max_value=70000)),
+                       min_size=1, max_size=40))
+def test_pick_inline_draws_as_pick(seeds, mode, counts):
+    """`steps.pick_inline` draws what `steps.pick` draws, count after count (past the table's 256 and
+    past a twist of the generator: 700 draws), and leaves the generators as it does."""
+    from cardlang.native import steps
+
+    MT = np.zeros((2, 625), dtype=np.int64)
+    for s, seed in enumerate(seeds):
+        steps.reseed(MT[s], seed)
+    MT2 = MT.copy()
+    for k, count in enumerate(counts * (700 // len(counts) + 1)):
+        p = k % 2
+        assert steps.pick_inline(MT2, mode, p, count) == steps.pick(MT, mode, p, count)
+    assert MT2.tolist() == MT.tolist()

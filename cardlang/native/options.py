@@ -21,6 +21,15 @@ class Optimisations:
     # `move <a zone's cards> to …` moves the zone's cards in one step (`steps.move_zone`), not
     # copied to a scratch row and each taken out of its zone.
     zone_moves: bool = True
+    # `move <a card> to …` (`move c to played(p)`, `move top of stock to …`: a card or none) moves
+    # it by `steps.move_card`, written in place, not through a scratch row and `move`'s calls.
+    card_moves: bool = True
+    # A random bot's draw among a choice's legal actions (`steps.pick_inline`) is written where the
+    # choice is (inlined, with the generator's word), the draw's bit count read from a table.
+    bot_draws: bool = True
+    # A zone's cards moved in one step (`zone_moves`) by `steps.move_zone_inline`, written where the
+    # move is (inlined by LLVM), not called.
+    inline_zone_moves: bool = True
     # A game's start seeds each bot's generator (CPython's Mersenne Twister) in one pass, their
     # chains of dependent steps interleaved (`steps.reseed_rows`), not one after the other.
     interleaved_seeding: bool = True

@@ -91,11 +91,49 @@ def move(Z, ZN, LOC, cards, n, dest, bottom):
     return 0
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def move_card(Z, ZN, LOC, c, dest, bottom):
+    """`move(Z, ZN, LOC, [c], 1, dest, bottom)` for one card, written where it is called (inlined by
+    LLVM: no scratch row, no call; switch `card_moves`): 1 where `move` fails."""
+    if dest < 0 or dest >= ZN.shape[0] or c < 0 or c >= LOC.shape[0]:
+        return 1
+    z = LOC[c]  # (`take_out`)
+    m = ZN[z]
+    j = -1
+    for i in range(m):
+        if Z[z, i] == c:
+            j = i
+            break
+    if j < 0:
+        return 1
+    for i in range(j, m - 1):
+        Z[z, i] = Z[z, i + 1]
+    ZN[z] = m - 1
+    m = ZN[dest]
+    if m + 1 > Z.shape[1]:
+        return 1
+    if bottom:
+        for i in range(m - 1, -1, -1):
+            Z[dest, i + 1] = Z[dest, i]
+        Z[dest, 0] = c
+    else:
+        Z[dest, m] = c
+    ZN[dest] = m + 1
+    LOC[c] = dest
+    return 0
+
+
 @njit(cache=True, _nrt=False)
 def move_zone(Z, ZN, LOC, src, dest, bottom):
     """`move(Z, ZN, LOC, <a copy of zone src's cards>, ZN[src], dest, bottom)`: all the cards of zone
     src on top of (or under, reversed) `dest`; onto itself, the zone keeps its order (or is reversed
     under: `target[:0] = moving[::-1]` of an emptied zone)."""
+    return move_zone_inline(Z, ZN, LOC, src, dest, bottom)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def move_zone_inline(Z, ZN, LOC, src, dest, bottom):
+    """`move_zone`, written where it is called (inlined by LLVM: no call; switch `inline_zone_moves`)."""
     if dest < 0 or dest >= ZN.shape[0]:
         return 1
     n = ZN[src]
@@ -187,6 +225,29 @@ def pick(MT, mode, p, count):
     generator's `random()` as `random_playout` draws (`int(random() * count)`)."""
     if mode == 0:
         return _below(MT[p], count)
+    mt = MT[0]
+    a = _next_word(mt) >> 5
+    b = _next_word(mt) >> 6
+    return int((a * 67108864.0 + b) * (1.0 / 9007199254740992.0) * count)
+
+
+BIT_LENGTHS = np.array([int(n).bit_length() for n in range(256)], dtype=np.int64)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def pick_inline(MT, mode, p, count):
+    """`pick`, written where it is called (inlined by LLVM, with the generator's word), the bit count
+    of `count` read from a table below 256 (not a loop whose end the processor mispredicts; switch
+    `bot_draws`): the same draws."""
+    if mode == 0:
+        mt = MT[p]
+        if count >= 256:
+            return _below(mt, count)
+        k = BIT_LENGTHS[count]
+        r = _next_word(mt) >> (32 - k)
+        while r >= count:
+            r = _next_word(mt) >> (32 - k)
+        return r
     mt = MT[0]
     a = _next_word(mt) >> 5
     b = _next_word(mt) >> 6

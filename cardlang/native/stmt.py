@@ -102,6 +102,9 @@ class StmtEmitter:
         if self.opt.zone_moves and isinstance(st.cards, ir.ZoneCards) and not self.knows:
             self._move_zone(w, st)
             return
+        if self.opt.card_moves and isinstance(st.cards, ir.Maybe) and not self.knows:
+            self._move_card(w, st)
+            return
         q = self.s(w, st.cards)
         if q.view:
             q = self.copy(w, q, st)
@@ -152,7 +155,19 @@ class StmtEmitter:
             need = self.i(w, st.need)
             w.fail_if(f"{need} == {NONE} or {n} < {need}", st)
         with w.block(f"if {n} > 0"):
-            w.fail_if(f"move_zone(Z, ZN, LOC, {src}, {dest}, {bool(st.bottom)})", st)
+            step = "move_zone_inline" if self.opt.inline_zone_moves else "move_zone"
+            w.fail_if(f"{step}(Z, ZN, LOC, {src}, {dest}, {bool(st.bottom)})", st)
+
+    def _move_card(self, w, st):
+        """`move <a card or none> to …`: the card moved by `steps.move_card`, written in place (no
+        scratch row; switch `card_moves`), as `move` moves a list of it."""
+        c = self.i(w, st.cards.value)
+        dest = self.i(w, st.zone)
+        if st.need is not None:
+            need = self.i(w, st.need)
+            w.fail_if(f"{need} == {NONE} or (0 if {c} == {NONE} else 1) < {need}", st)
+        with w.block(f"if {c} != {NONE}"):
+            w.fail_if(f"move_card(Z, ZN, LOC, {c}, {dest}, {bool(st.bottom)})", st)
 
     def x_Deal(self, w, st):
         n = self.i(w, st.count)
@@ -392,7 +407,8 @@ class StmtEmitter:
         w.fail_if(f"G[2] >= {self.max_decisions}", st)  # (the decisions cap, met after the last one)
         self.before_draw(w, st)
         w.line(f"if G[4] < 0: G[4] = {p}")
-        a = self.tmp(w, f"{legal.at(f'pick(MT, G[6')}, {p}, {legal.n})]", "a")
+        draw = "pick_inline" if self.opt.bot_draws else "pick"  # (the random bot's: `steps.pick_inline`)
+        a = self.tmp(w, legal.at(self.tmp(w, f"{draw}(MT, G[6], {p}, {legal.n})", "i")), "a")
         w.line("G[2] += 1")
         w.line(f"G[3] = {self.step_budget}")
         value = self.tmp(w, f"{a} & {VALUE_MASK}", "x")
