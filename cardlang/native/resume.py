@@ -44,7 +44,7 @@ from .cache import load_module
 from .emit import HEADER, Emitter, _ident
 from .kinds import NONE, SEQ, NativeUnsupported
 from .options import ALL_ON, Optimisations
-from .stmt import END_GAME, END_ROUND
+from .stmt import END_GAME
 from .writer import ARGS, FAIL
 
 STOPPED = 4  # the status of a rollout that met a decision of its stop round
@@ -239,21 +239,7 @@ class ResumeEmitter(Emitter):
             "            r = frame(FR[k], " + ARGS + ")",
             "            if r != 0:",
             "                break",
-            f"        while r != {END_GAME} and r != {FAIL} and r != {STOPPED}:",
-        ]
-        if sitting is not None:
-            main += [f"            for k in range(TN[{sitting}]):",
-                     f"                ACT[TV[{sitting}, k]] = True",
-                     f"            TN[{sitting}] = 0"]
-        main += [
-            "            G[1] += 1",
-            "            G[3] -= 1",
-            f"            if G[3] < 0 or G[1] > {self.max_rounds}:",
-            f"                r = {FAIL}",
-            "                break",
-            f"            r = round_body({ARGS})",
-            f"            if r == {END_ROUND}:",
-            "                r = 0",
+            *self.rounds_loop("        ", sitting, STOPPED),
             f"        if r == {END_GAME}:",
             f"            r = final({ARGS}, RET)",
             "            if r == 0:",
