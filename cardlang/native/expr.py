@@ -232,6 +232,14 @@ class ExprEmitter(CardExprs, DefineCalls):
         self.not_none(w, x, e)
         return self.tmp(w, f"-{x}")
 
+    def skip_unless(self, w, where) -> None:
+        """In a loop over items (`for each`, an aggregate), the item in its slot: the next item unless
+        `where` (a loop's filter, or None) holds of this one."""
+        if where is not None:
+            c = self.i(w, where)
+            with w.block(f"if not {self.truth(c)}"):
+                w.line("continue")
+
     def truth(self, x: str) -> str:
         """Python's truth of an int-kind value (none is false)."""
         return f"({x} != 0 and {x} != {NONE})"
@@ -438,10 +446,7 @@ class ExprEmitter(CardExprs, DefineCalls):
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
             w.line(f"V[{e.slot}] = {q.at(f'{j}')}")
-            if e.where is not None:
-                c = self.i(w, e.where)
-                with w.block(f"if not {self.truth(c)}"):
-                    w.line("continue")
+            self.skip_unless(w, e.where)
             if kind == "any":
                 w.line(f"{total} = 1")
                 w.line("break")

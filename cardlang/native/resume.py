@@ -120,10 +120,7 @@ class ResumeEmitter(Emitter):
             j = w.fresh("j")
             with w.block(f"for {j} in range(V[{index}], TN[{st.seq_slot}])"):
                 w.line(f"V[{st.slot}] = TV[{st.seq_slot}, {j}]")
-                if st.where is not None:
-                    c = self.i(w, st.where)
-                    with w.block(f"if not {self.truth(c)}"):
-                        w.line("continue")
+                self.skip_unless(w, st.where)
                 self.body(w, st.body)
         elif isinstance(st, ir.Repeat):
             j = w.fresh("j")

@@ -369,10 +369,7 @@ class StmtEmitter:
         j = w.fresh("j")
         with w.block(f"for {j} in range(TN[{st.seq_slot}])"):
             w.line(f"V[{st.slot}] = TV[{st.seq_slot}, {j}]")
-            if st.where is not None:
-                c = self.i(w, st.where)
-                with w.block(f"if not {self.truth(c)}"):
-                    w.line("continue")
+            self.skip_unless(w, st.where)
             self.body(w, st.body)
 
     def x_Repeat(self, w, st):

@@ -56,10 +56,7 @@ def write_for_each(em, w, st: ir.ForEach) -> None:
     w.line(f"for {i}, {x} in enumerate({seq}, 1):")
     with w.indent():
         w.line(f"{w.place(st.slot)} = {x}")
-        if st.where is not None:
-            with w.holding(st.slot, x if em.options.paste else None):
-                w.line(f"if not ({em.x(w, st.where)}):")
-            w.line("    continue")
+        em.skip_unless_where(w, st, x)
         w.line(f"{w.place(at)} = {i}")
         with em.held(w, st.slot, x, st.body):
             em.block(w, st.body)

@@ -122,10 +122,7 @@ class Emitter(RoundEmitter):
             x = w.local_for(loop.slot)
             w.line(f"{w.place(loop.slot)} = {x} = {q}[{i}]")
             w.line(f"{i} += 1")
-            if loop.where is not None:
-                with w.holding(loop.slot, x if self.options.paste else None):
-                    w.line(f"if not ({self.x(w, loop.where)}):")
-                w.line("    continue")
+            self.skip_unless_where(w, loop, x)
             w.line(f"{w.place(op.index)} = {i}")
             self.goto(w, op.body, way, start)
         self.goto(w, op.end, way, start)

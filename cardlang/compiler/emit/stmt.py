@@ -501,12 +501,17 @@ class StmtEmitter(ExprEmitter):
         w.line(f"for {x} in {seq}:")
         with w.indent():
             w.line(f"{w.place(st.slot)} = {x}")
-            if st.where is not None:
-                with w.holding(st.slot, x if self.options.paste else None):
-                    w.line(f"if not ({self.x(w, st.where)}):")
-                w.line("    continue")
+            self.skip_unless_where(w, st, x)
             with self.held(w, st.slot, x, st.body):
                 self.block(w, st.body)
+
+    def skip_unless_where(self, w, loop, x: str):
+        """In the body of `for each` (`loop`), its item in local `x`: the next item unless the
+        loop's `where` holds of this one (read from `x` where locals are pasted, else from its slot)."""
+        if loop.where is not None:
+            with w.holding(loop.slot, x if self.options.paste else None):
+                w.line(f"if not ({self.x(w, loop.where)}):")
+            w.line("    continue")
 
     def s_Repeat(self, w, st: ir.Repeat):
         left = w.fresh("_n")
