@@ -183,18 +183,25 @@ def test_cards_kept_hidden_across_a_shuffle_make_no_cut(tmp_path):
 
 
 def test_coucou_worlds_fit_the_whole_past_after_the_first_round():
-    """Coucou deals every round from the whole deck: from the second round on, the worlds start at
-    the round's cut and nearly all fit (with `CHANCE_PAST` on, fewer than half did)."""
+    """Coucou deals every round from the whole deck: from the second round on, nearly every view
+    finds the round's cut, its worlds start there and nearly all fit (with `CHANCE_PAST` on, fewer
+    than half did). Not every view: the seat's copy of the last decision before the cut, its hidden
+    cards in a fixed deal, must reach the same shuffle, and the showdown turns on cards revealed
+    only in that last action (in one state of these 30, the copy's lowest card eliminates another
+    player and ends the game); such a view fits the round's past (docs/knowledge.md, "Chance cuts")."""
     g = game(COUCOU, 5)
     states = _states(g, range(4), lambda s: s.round >= 2)[::3][:30]
     assert len(states) >= 20
-    fitted = total = 0
+    fitted = total = cut = 0
     for k, state in enumerate(states):
         view = state.view(state.current_player)
-        assert view._cut is not None
+        if view._cut is None:
+            continue
+        cut += 1
         for i in range(3):
             total += 1
             fitted += view.sample(random.Random(k * 5 + i))[1]
+    assert cut >= 0.9 * len(states), (cut, len(states))
     assert fitted >= 0.9 * total, (fitted, total)
 
 

@@ -386,8 +386,13 @@ class SeatView:
         # where chance cut that past: the seat's copies of the decision before the chance cut and of the
         # state at the cut, to play worlds on from there (`runtime/cut.py`: worked out from the real
         # past on the state's side; the view holds no real state)
+        # (`align` gives the worlds played on from the cut the variables of `canon`: where the round's
+        # first decision is now, those the view holds (`fingerprint`: the settled copy's), not the
+        # canonical copy's, whose locals left behind by the round's start may name cards the seat does
+        # not know by place (a loop's items over another's hand): else two equal views, the real one
+        # and that of a world dealt blind to them, would sample different worlds)
         self._cut = cut_past(state, seat, steps, players, _mask_at_cut, _canonical,
-                             self._past[0] if self._past else self._canon) \
+                             self._past[0] if self._past else _without_stale_locals(self._canon, seat)) \
             if past and unknown and self._whole is None else None
 
     def _settled(self):
