@@ -503,6 +503,18 @@ def test_betting_rounds_are_the_runtimes(data):
         same()
 
 
+def _zones_of(places, order, nzones: int, cap: int):
+    """Native zone arrays (Z, ZN, LOC) with card c in zone `places[c]`, laid in the order `order`."""
+    Z, ZN = np.zeros((nzones, cap), dtype=np.int64), np.zeros(nzones, dtype=np.int64)
+    LOC = np.zeros(cap, dtype=np.int64)
+    for c in order:
+        z = places[c]
+        Z[z, ZN[z]] = c
+        ZN[z] += 1
+        LOC[c] = z
+    return Z, ZN, LOC
+
+
 # ------------------------------------------------ a zone's cards moved in one step (switch `zone_moves`)
 @settings(max_examples=150, deadline=None)
 @given(st.data())
@@ -521,14 +533,7 @@ def test_move_zone_is_move_of_a_copy_of_the_zones_cards(data):
     cap = max(len(places), 1)
 
     def state():
-        Z, ZN = np.zeros((nzones, cap), dtype=np.int64), np.zeros(nzones, dtype=np.int64)
-        LOC = np.zeros(cap, dtype=np.int64)
-        for c in order:
-            z = places[c]
-            Z[z, ZN[z]] = c
-            ZN[z] += 1
-            LOC[c] = z
-        return Z, ZN, LOC
+        return _zones_of(places, order, nzones, cap)
 
     Z, ZN, LOC = state()
     cards = Z[src, :ZN[src]].copy()
@@ -559,14 +564,7 @@ def test_move_card_is_move_of_that_card(data):
     bottom = data.draw(st.booleans())
 
     def state():
-        Z, ZN = np.zeros((nzones, cap), dtype=np.int64), np.zeros(nzones, dtype=np.int64)
-        LOC = np.zeros(cap, dtype=np.int64)
-        for c in order:
-            z = places[c]
-            Z[z, ZN[z]] = c
-            ZN[z] += 1
-            LOC[c] = z
-        return Z, ZN, LOC
+        return _zones_of(places, order, nzones, cap)
 
     Z, ZN, LOC = state()
     expected = steps.move(Z, ZN, LOC, np.array([card], dtype=np.int64), 1, dest, bottom)

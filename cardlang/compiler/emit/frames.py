@@ -65,13 +65,7 @@ def write_for_each(em, w, st: ir.ForEach) -> None:
 def write_repeat(em, w, st: ir.Repeat) -> None:
     """A `repeat` with a decision inside: its passes left in its slot, as `RepeatStart` and
     `RepeatNext` keep them."""
-    left = w.place(em.graph.loop_slots[id(st)])
-    w.line(f"{left} = {em.x(w, st.count)}")
-    w.line(f"while {left} > 0:")
-    with w.indent():
-        w.line(f"{left} -= 1")
-        em._spend(w, st.span)
-        em.block(w, st.body)
+    em.repeat_in(w, st, w.place(em.graph.loop_slots[id(st)]))
 
 
 def pushes(em, st: ir.CallPhase):

@@ -514,7 +514,10 @@ class StmtEmitter(ExprEmitter):
             w.line("    continue")
 
     def s_Repeat(self, w, st: ir.Repeat):
-        left = w.fresh("_n")
+        self.repeat_in(w, st, w.fresh("_n"))
+
+    def repeat_in(self, w, st: ir.Repeat, left: str):
+        """`repeat`, its passes left counted down in `left` (a local, or a frame's slot)."""
         w.line(f"{left} = {self.x(w, st.count)}")
         w.line(f"while {left} > 0:")
         with w.indent():
