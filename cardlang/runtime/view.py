@@ -214,8 +214,8 @@ def _without_stale_locals(s, seat: int):
     stale = []
     for slot in round_locals(s.game.program):
         x = v[slot]
-        if type(x) is int and x >= 0 and not known[x] & bit if type(x) is int else \
-                type(x) is tuple and any(type(c) is int and not known[c] & bit for c in x):
+        if (type(x) is int and x >= 0 and not known[x] & bit) or \
+                (type(x) is tuple and any(type(c) is int and not known[c] & bit for c in x)):
             stale.append(slot)
     if not stale:
         return s
@@ -392,7 +392,7 @@ class SeatView:
         # not know by place (a loop's items over another's hand): else two equal views, the real one
         # and that of a world dealt blind to them, would sample different worlds)
         self._cut = cut_past(state, seat, steps, players, _mask_at_cut, _canonical,
-                             self._past[0] if self._past else _without_stale_locals(self._canon, seat)) \
+                             self._past[0] if self._past else self._settled()) \
             if past and unknown and self._whole is None else None
 
     def _settled(self):

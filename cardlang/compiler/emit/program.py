@@ -556,28 +556,24 @@ def _resume_for(program: Program):
         if frame is not None:  # the round's generator waits at this decision: on from there
             try:
                 frame.send(a)
-            except StopIteration as e:  # (the round is over: on through the ops to the next)
+                pc = -1  # (at the next decision, in the frame)
+            except StopIteration as e:  # (the round is over: on through the ops from the pc it ends at)
                 st.frame = None
-                run_on(st, e.value)
+                pc = e.value
             except _STOPS as e:
                 st.frame = None
                 raise program._failed(st, e, program.chooses[pending[0]].pc)
             except BaseException:
                 st.frame = None
                 raise
-            else:
-                if st.log is not None and st.fresh:
-                    flush(st)
-            if len(history) >= most:
-                program._check_decisions(st, program.chooses[st.pending.choice].span if st.pending else None)
-            return
-        # the alternative's own entry sets its variable and runs its body, chained to the next
-        # decision (alt_of without a call)
-        entry, pc = entries[pending[0]][a >> VALUE_BITS]
-        try:
-            pc = entry(st, a)
-        except _STOPS as e:
-            raise program._failed(st, e, pc)
+        else:
+            # the alternative's own entry sets its variable and runs its body, chained to the next
+            # decision (alt_of without a call)
+            entry, pc = entries[pending[0]][a >> VALUE_BITS]
+            try:
+                pc = entry(st, a)
+            except _STOPS as e:
+                raise program._failed(st, e, pc)
         if pc >= 0:  # an op the entry goes on at (a loop's head, a return point): on as `run` goes
             run_on(st, pc)
         elif st.log is not None and st.fresh:
