@@ -62,6 +62,35 @@ def never_none(program: ir.Program) -> frozenset:
     return frozenset(bound - written)
 
 
+def seat_slots(program: ir.Program) -> frozenset:
+    """The slots bound only to the items of a `players` expression (a `for each` or an aggregate over
+    seats still in play): each holds a seat, never none, as nothing else binds, sets or passes into
+    them (a field naming a slot anywhere else, a phase's or a define's parameter, a pick's, the
+    program's own slots: each rules its slot out). A choice by such a seat needs no check of it."""
+    nodes = list(_walk(_roots(program) + [program.payoff], set()))
+    bound, other = set(), set()
+    for n in nodes:
+        for f in attrs.fields(type(n)):
+            if f.name == "span" or isinstance(n, ir.Slot) or "slot" not in f.name and f.name != "card_set":
+                continue
+            value = getattr(n, f.name)
+            slots = [x for x in (value if isinstance(value, tuple) else (value,)) if type(x) is int]
+            if f.name == "slot" and isinstance(n, (ir.ForEach, ir.Aggregate)) and isinstance(n.seq, ir.Players):
+                bound.update(slots)
+            else:
+                other.update(slots)
+        if isinstance(n, ir.CallPhase):
+            other.update(n.phase.slots)
+    for phase in program.phases.values():
+        other.update(phase.slots)
+    other.update(slot for slot, _, _ in program.var_inits)
+    other.update(x for x in (program.score[0] if program.score else None, program.sitting_slot,
+                             program.reverse_slot, program.group_slot) if x is not None)
+    for at in program.at_once:
+        other.update((at.seats_slot, at.picks_slot, at.player_slot, at.action_slot))
+    return frozenset(bound - other)
+
+
 def reads_knowledge(program: ir.Program) -> bool:
     """Whether a rule reads who knows a card (`is face up`): then no state may leave it untracked."""
     seen: set = set()

@@ -67,8 +67,12 @@ def write_legal(em, w, node: ir.Choose, once: bool = False) -> None:
             _legal_of(em, w, alt, action_id(ai), names[ai], node.span, raw)
         if len(alts) > 1:
             w.line("legal = " + " + ".join(names))
-    # (a state has a seat for each player, always: `len(s.active)` is the program's count)
-    w.line(f"if not legal or p is None or not 0 <= p < {em.program.n}:")
+    # (a state has a seat for each player, always: `len(s.active)` is the program's count; a loop
+    # over seats holds one: `ir_facts.seat_slots`)
+    if isinstance(node.player, ir.Slot) and node.player.slot in em.program.seat_slots:
+        w.line("if not legal:")
+    else:
+        w.line(f"if not legal or p is None or not 0 <= p < {em.program.n}:")
     w.line(f"    {em.c(helpers.no_choice)}(p, legal, {em.c(node.span)})")
     if em.counting and not once:
         offered = em.c(em.program.offered, 'offered')

@@ -30,7 +30,7 @@ from ...runtime.playout import NEVER
 from ...runtime.program import ProgramBase, loops_forever, round_begins, round_locals
 from . import seats
 from .choose import write_choose, write_entry
-from ..ir_facts import never_none, phases_spend_steps, reads_knowledge
+from ..ir_facts import never_none, phases_spend_steps, reads_knowledge, seat_slots
 from ..layout import slot_names
 from .options import DECISIONS, Options, Run
 from .rounds import RoundEmitter
@@ -283,6 +283,7 @@ class Program(ProgramBase):
         self.refused: list = []  # (pc, chained, why) of each op Python refused to compile
         self.reads_knowledge = reads_knowledge(lowered)
         self.never_none = never_none(lowered)  # slots that always hold a card (`compiler/ir_facts.py`)
+        self.seat_slots = seat_slots(lowered)  # slots that always hold a seat (a choice by one checks no seat)
         self.phase_steps = phases_spend_steps(lowered)  # whether a phase played spends a step
 
     def setup(self, graph, passes, names: bool = False) -> None:

@@ -147,12 +147,17 @@ class StmtEmitter(ExprEmitter):
         seen = self._seen(zone)
         return f"{self.c(self.layout.zone_vis, 'zone_vis')}[{dest}]" if seen is None else str(seen)
 
-    def _unseen(self, w, face, dest: str, moving: str, src: str = None, zone: ir.Expr = None) -> str:
+    def _unseen(self, w, face, dest: str, moving: str, src: str = None, zone: ir.Expr = None,
+                src_zone: ir.Expr = None) -> str:
         """Before a move: the zones some seat sees a card leave without seeing which, into a local
         (`runtime.among.before`; the reference's `_unseen`), or "" when no seat can be blind to it.
-        (`zone`: the destination's expression, when its seats are known: `_vis`.)"""
+        (`zone`: the destination's expression, when its seats are known: `_vis`; `src_zone`, the
+        source's, when it is one zone's: none of the zones it can give held, nothing to test.)"""
         held = among.held(self.layout)
         if self.run.quiet or not any(held):
+            return ""
+        ids = None if src_zone is None else zone_ids(src_zone, self.layout.players)
+        if ids is not None and not any(held[z] for z in ids):  # (every test below is `held[src] …`)
             return ""
         g = w.fresh("_g")
         after = self._vis(dest, zone) if face is None else str(self.layout.all) if face == "up" else "0"
@@ -214,7 +219,7 @@ class StmtEmitter(ExprEmitter):
             dest = self._zone_at(w, st.zone)
             w.line(f"if {pile}:")
             with w.indent():
-                g = self._unseen(w, face, dest, pile, src, st.zone)
+                g = self._unseen(w, face, dest, pile, src, st.zone, cards.zone)
                 whole = apart(cards.zone, st.zone, self.layout.players)  # never onto itself: no copy to take
                 if whole:
                     moving = pile
@@ -295,9 +300,13 @@ class StmtEmitter(ExprEmitter):
                 w.line(f"for {j}, z in enumerate({targets}):")
                 w.line(f"    {got} = {dealt}[{j}::len({targets})]")
                 w.line(f"    zones[z].extend({got})")
+                seen = None
+                if st.face is None and not self.run.quiet:  # (who sees the zone, read once a zone)
+                    seen = "add"  # (as `z` and `c`: this block's own names)
+                    w.line(f"    {seen} = {self.c(self.layout.zone_vis, 'zone_vis')}[z]")
                 w.line(f"    for c in {got}:")
                 w.line("        loc[c] = z")
-                self._dealt_known(w, st.face)
+                self._dealt_known(w, st.face, seen)
         else:
             # one card at a time, each place in turn, from the top (the end of the list)
             w.line(f"for _ in range({k}):")
@@ -309,12 +318,13 @@ class StmtEmitter(ExprEmitter):
         w.line("if s.log is not None:")
         w.line(f"    {self.c(helpers.log_deal)}(s, {n}, {src}, {targets}, {names})")
 
-    def _dealt_known(self, w, face) -> None:
-        """Who learns card `c` dealt to zone `z` (the lines inside the loop over the cards)."""
+    def _dealt_known(self, w, face, seen: str = None) -> None:
+        """Who learns card `c` dealt to zone `z` (the lines inside the loop over the cards; `seen`,
+        a local holding who sees zone `z`, if one does)."""
         if face == "up" and not self.run.quiet:
             w.line(f"        known[c] = {self.layout.all}")
         elif face is None and not self.run.quiet:
-            w.line(f"        known[c] |= {self.c(self.layout.zone_vis, 'zone_vis')}[z]")
+            w.line(f"        known[c] |= {seen or self.c(self.layout.zone_vis, 'zone_vis') + '[z]'}")
 
     def _dealt_apart(self, st: ir.Deal) -> bool:
         """Whether a deal goes to different zones, none of them the one dealt from (a zone of each
