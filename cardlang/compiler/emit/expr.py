@@ -18,7 +18,7 @@ from ...runtime.zones import first_in, still_in
 from . import helpers
 from . import seats
 from .code import Name, Number
-from .texts import renderer
+from .texts import quiet, renderer
 from ...runtime.log import embed
 
 
@@ -457,12 +457,14 @@ class ExprEmitter:
 
     def parts(self, w, t: ir.Text) -> list:
         """A line working out each `{…}` part of a text that can break a rule or draw, into a local;
-        the expressions of all its parts (a constant or a slot is read where it is used)."""
+        the expressions of all its parts (one that breaks nothing, draws nothing and writes nothing,
+        a constant, a slot, a define's text of them (`texts.quiet`), is worked out where it is used,
+        only when the text is)."""
         out, names, values = [], [], []
         for part in t.parts:
             if isinstance(part, str):
                 continue
-            if isinstance(part.expr, (ir.Const, ir.Slot)):  # (reading one breaks nothing, draws nothing)
+            if quiet(part.expr, self.layout, self.options.paste):
                 out.append(self.x(w, part.expr))
                 continue
             names.append(w.fresh("_t"))
