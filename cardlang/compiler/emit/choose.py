@@ -8,6 +8,10 @@ action sets it. A card filter split by passes/split.py tests its first terms onc
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
+import attrs
+
 from .. import ir
 from ...runtime.actions import MAX_VALUE, VALUE_BITS, VALUE_MASK, action_id, new_pending
 from ...runtime import card_sets
@@ -15,7 +19,7 @@ from ...runtime.basics import values_to_choose
 from ...runtime.engine import STOP
 from ...runtime.playout import BITS, untold
 from . import helpers
-from ..ir_facts import draws
+from ..ir_facts import draws, walk
 from .graph import Count
 
 
@@ -260,20 +264,47 @@ def _legal_of(em, w, alt: ir.Alternative, base: int, out: str, span, raw: bool =
 
 
 def _kept(em, w, alt, values: str, test, out: str, each, raw: bool = False) -> None:
-    """Lines keeping the values of `values` that pass `test`, as ids."""
+    """Lines keeping the values of `values` that pass `test`, as ids (pasting: each slot the test
+    reads and nothing in it binds, read once before the loop, into a local)."""
     kept, x = w.fresh("_l"), w.local_for(alt.slot)
     w.line(f"{kept} = []")
-    w.line(f"for {x} in {values}:")
-    with w.indent():
+    with ExitStack() as held:
         if em.options.paste:
-            context = w.holding(alt.slot, x)
-        else:
-            w.line(f"{w.place(alt.slot)} = {x}")
-            context = w.holding(alt.slot, None)
-        with context:
-            w.line(f"if {em.x(w, test)}:")
-        w.line(f"    {kept}.append({each(x)})")
+            for slot in _steady_reads(w, test, alt.slot):
+                local = w.fresh("_h")
+                w.line(f"{local} = {w.read(slot)}")
+                held.enter_context(w.holding(slot, local))
+        w.line(f"for {x} in {values}:")
+        with w.indent():
+            if em.options.paste:
+                context = w.holding(alt.slot, x)
+            else:
+                w.line(f"{w.place(alt.slot)} = {x}")
+                context = w.holding(alt.slot, None)
+            with context:
+                w.line(f"if {em.x(w, test)}:")
+            w.line(f"    {kept}.append({each(x)})")
     w.line(f"{out} = {kept}" if raw else f"{out} = tuple({kept})")
+
+
+def _steady_reads(w, test, own: int) -> list:
+    """The slots `test` reads as they stand (an `ir.Slot`), in order, that no node in it binds or
+    sets (an aggregate's, a define's parameters: any field naming a slot) and no local holds yet:
+    the same at each pass of a filter's loop, as an expression writes no other slot."""
+    nodes = list(walk(test))
+    bound = {own}
+    for n in nodes:
+        if isinstance(n, ir.Slot):
+            continue
+        for f in attrs.fields(type(n)):
+            value = getattr(n, f.name)
+            if "slot" in f.name:
+                bound.update(x for x in (value if isinstance(value, tuple) else (value,)) if type(x) is int)
+    out = []
+    for n in nodes:
+        if isinstance(n, ir.Slot) and n.slot not in bound and n.slot not in out and w.frame.slots.get(n.slot) is None:
+            out.append(n.slot)
+    return out
 
 
 def _with_base(base, cards):
