@@ -184,19 +184,3 @@ def test_an_old_game_starts_from_python_s_first_64_bits_and_draws_through_the_so
     pile = list(range(10))
     assert rng.shuffle(pile, chance) == chance.shuffle(list(range(10)), 3)
     assert rng.replay_chance(chance, 12) == chance and rng.replay_chance(5, 12) is None
-
-
-def test_a_shuffle_takes_two_digits_at_a_time_from_tables_of_small_bounds_only():
-    """The steps of each chunk, in order: one at a time for bounds over `_PAIRED`, then two at a
-    time from a table of the pair's digits, then the one left; tables only for small bounds."""
-    for n in (2, 3, 52, 65, 300):
-        for (product, limit, steps), (p, lim, head, pairs, tail) in zip(rng._plan(n), rng._paired(n)):
-            assert (p, lim) == (product, limit)
-            laid = list(head)
-            for bb, i, i2, table in pairs:
-                b = next(b for place, b in steps if place == i)
-                assert (bb, i2) == (b * (b - 1), i - 1) and b <= rng._PAIRED
-                assert table == tuple((q % b, q // b) for q in range(bb))
-                laid += [(i, b), (i2, b - 1)]
-            assert laid + list(tail) == list(steps) and len(tail) <= 1
-    assert max(rng._PAIR_TABLES) <= rng._PAIRED

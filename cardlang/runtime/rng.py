@@ -81,58 +81,13 @@ _PLANS: dict = {}
 _PLANNED, _KEPT = 1024, 32  # the longest pile whose plan is kept, and how many plans are
 
 
-# Two digits at a time: the digits (j, k) of bounds b, b - 1 from one `q < b * (b - 1)` are
-# `(q % b, q // b)`, read from a table made once a bound (one `%` and `//` of the big r for two
-# digits: a 52-card shuffle executes about an eighth fewer instructions). Only small bounds have
-# one (a table holds b * (b - 1) entries, each a pair shared by all tables); larger go one by one.
-_PAIRED = 64
-
-
-def _pair_table(b: int) -> tuple:
-    """The digits (j, k) of each q below b * (b - 1): `(q % b, q // b)`."""
-    table = _PAIR_TABLES.get(b)
-    if table is None:
-        table = _PAIR_TABLES[b] = tuple(_PAIRS[q % b][q // b] for q in range(b * (b - 1)))
-    return table
-
-
-_PAIRS = tuple(tuple((j, k) for k in range(_PAIRED)) for j in range(_PAIRED))
-_PAIR_TABLES: dict = {}
-
-
-def _paired(n: int) -> tuple:
-    """`_plan(n)` with each chunk's steps in three runs, in order: (P, limit, the steps of bounds over
-    `_PAIRED` as (place, bound), the others two by two as (b * (b - 1), place, next place, table),
-    the last one left alone, if any, as (place, bound))."""
-    plan = _PAIRED_PLANS.get(n)
-    if plan is None:
-        chunks = []
-        for product, limit, steps in _plan(n):
-            k = 0
-            while k < len(steps) and steps[k][1] > _PAIRED:
-                k += 1
-            head, pairs = steps[:k], []
-            while k + 1 < len(steps):
-                (i, b), (i2, _) = steps[k], steps[k + 1]
-                pairs.append((b * (b - 1), i, i2, _pair_table(b)))
-                k += 2
-            chunks.append((product, limit, head, tuple(pairs), steps[k:]))
-        plan = tuple(chunks)
-        if n <= _PLANNED and len(_PAIRED_PLANS) < _KEPT:
-            _PAIRED_PLANS[n] = plan
-    return plan
-
-
-_PAIRED_PLANS: dict = {}
-
-
 def shuffle(pile: list, seed: int, zone: int = -1) -> int:
     """Shuffles `pile` in place from chance `seed`; returns the next chance (the generator's state
     after its draws). (`zone`, the pile's zone id, is told to a chance source only.)"""
     if type(seed) is not int:  # a chance source (see the module's docstring)
         return seed.shuffle(pile, zone)
     s = seed
-    for product, limit, head, pairs, tail in _paired(len(pile)):
+    for product, limit, steps in _plan(len(pile)):
         while True:  # (`mix`, inlined: this is the Python engines' hottest chance loop)
             s = (s + GAMMA) & MASK
             z = ((s ^ (s >> 30)) * M1) & MASK
@@ -141,17 +96,9 @@ def shuffle(pile: list, seed: int, zone: int = -1) -> int:
             if z < limit:
                 break
         r = z % product
-        for i, b in head:  # (`%` and `//`: cheaper than `divmod`'s tuple)
+        for i, b in steps:  # (`%` and `//`: cheaper than `divmod`'s tuple)
             j = r % b
             r //= b
-            pile[i], pile[j] = pile[j], pile[i]
-        for bb, i, i2, table in pairs:
-            j, k = table[r % bb]
-            r //= bb
-            pile[i], pile[j] = pile[j], pile[i]
-            pile[i2], pile[k] = pile[k], pile[i2]
-        for i, b in tail:
-            j = r % b
             pile[i], pile[j] = pile[j], pile[i]
     return s
 
