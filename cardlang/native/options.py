@@ -33,6 +33,18 @@ class Optimisations:
     # A game's start seeds each bot's generator (CPython's Mersenne Twister) in one pass, their
     # chains of dependent steps interleaved (`steps.reseed_rows`), not one after the other.
     interleaved_seeding: bool = True
+    # `move <every card of the deck, each once> to …` (`move all cards to stock`) empties every
+    # pile and fills the destination in one pass (`steps.move_deck`), not copied to a scratch row
+    # and filtered out of each pile (`steps.move`).
+    deck_moves: bool = True
+    # A choice's filter (`where`) decides with no branch whether the action it tried stays in the
+    # legal list (the action written at the list's end, the length grown by 0 or 1): the
+    # processor does not mispredict each card's kept-or-not.
+    branchless_offers: bool = True
+    # `<a zone's cards> has …` reads every card of the zone, or-ing their matches, with no exit at
+    # the first (a mispredicted branch a card), the zone's cards being cards (each table read
+    # in bounds).
+    branchless_has: bool = True
 
     @classmethod
     def each_off(cls) -> list:

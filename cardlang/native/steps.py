@@ -124,6 +124,22 @@ def move_card(Z, ZN, LOC, c, dest, bottom):
 
 
 @njit(cache=True, _nrt=False)
+def move_deck(Z, ZN, LOC, cards, n, dest, bottom):
+    """`move(Z, ZN, LOC, cards, n, dest, bottom)` when `cards` are every card of the deck, each once
+    (switch `deck_moves`): every pile left empty, the cards alone in `dest` (reversed: under)."""
+    if dest < 0 or dest >= ZN.shape[0]:
+        return 1
+    for z in range(ZN.shape[0]):
+        ZN[z] = 0
+    for i in range(n):
+        c = cards[n - 1 - i] if bottom else cards[i]
+        Z[dest, i] = c
+        LOC[c] = dest
+    ZN[dest] = n
+    return 0
+
+
+@njit(cache=True, _nrt=False)
 def move_zone(Z, ZN, LOC, src, dest, bottom):
     """`move(Z, ZN, LOC, <a copy of zone src's cards>, ZN[src], dest, bottom)`: all the cards of zone
     src on top of (or under, reversed) `dest`; onto itself, the zone keeps its order (or is reversed
