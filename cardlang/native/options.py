@@ -45,6 +45,10 @@ class Optimisations:
     # the first (a mispredicted branch a card), the zone's cards being cards (each table read
     # in bounds).
     branchless_has: bool = True
+    # A generated function called from one place only (a phase, a choice's alternative, a `define`,
+    # the round) and not long is compiled inline there (LLVM's `alwaysinline`): no call passing the
+    # state's thirteen arrays field by field, and the caller's and callee's code optimised as one.
+    inline_calls: bool = True
 
     @classmethod
     def each_off(cls) -> list:

@@ -364,7 +364,7 @@ class StmtEmitter:
                 self.store_seq(w, slot, value)
             else:
                 w.line(f"V[{slot}] = {value}")
-        self.status(w, f"{self.phase_function(st.phase)}({ARGS})")
+        self.status(w, f"{self.called(self.phase_function(st.phase))}({ARGS})")
 
     def x_If(self, w, st):
         self._branches(w, list(st.branches), st.orelse)
@@ -433,7 +433,7 @@ class StmtEmitter:
                 if alt.slot is not None:
                     w.line(f"V[{alt.slot}] = {value}")
                 if written_size(alt.body) >= OUTLINED:  # (a function of its own: `alternative_function`)
-                    self.status(w, f"{self.alternative_function(alt)}({ARGS})")
+                    self.status(w, f"{self.called(self.alternative_function(alt))}({ARGS})")
                 else:
                     self.body(w, alt.body)
 
