@@ -47,7 +47,7 @@ import numpy as np
 from numba import njit
 from cardlang.native.rng import chance_shuffle, chance_below, first_chance
 from cardlang.native.steps import move, deal, swap_zones, swap_cards, pick, reseed, move_zone, reseed_rows
-from cardlang.native.steps import move_card, pick_inline, move_zone_inline, move_deck
+from cardlang.native.steps import move_card, pick_inline, move_zone_inline, move_deck, move_card_compact
 from cardlang.native.melds import count_subsets, count_pairs, count_runs, longest_suit, deadwood, melded, layoffs
 from cardlang.native.poker import hand_value
 from cardlang.native.climbing import climb_of, climb_beats

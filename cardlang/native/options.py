@@ -49,6 +49,9 @@ class Optimisations:
     # the round) and not long is compiled inline there (LLVM's `alwaysinline`): no call passing the
     # state's thirteen arrays field by field, and the caller's and callee's code optimised as one.
     inline_calls: bool = True
+    # A card moved by `card_moves` leaves its pile in one pass that copies each other card down
+    # (`steps.move_card_compact`), not a search that stops at the card (mispredicted) and a shift.
+    compact_moves: bool = True
 
     @classmethod
     def each_off(cls) -> list:

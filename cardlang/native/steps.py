@@ -123,6 +123,37 @@ def move_card(Z, ZN, LOC, c, dest, bottom):
     return 0
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def move_card_compact(Z, ZN, LOC, c, dest, bottom):
+    """`move_card`, the card taken out of its pile in one pass that keeps every other card (each
+    written one place down once c is passed), with no exit at the card (a mispredicted branch a
+    move; switch `compact_moves`): the same piles, the same failures."""
+    if dest < 0 or dest >= ZN.shape[0] or c < 0 or c >= LOC.shape[0]:
+        return 1
+    z = LOC[c]
+    m = ZN[z]
+    k = 0
+    for i in range(m):  # (a card is in one pile once: k ends at m - 1, or at m when c is not there)
+        x = Z[z, i]
+        Z[z, k] = x
+        k += x != c
+    if k == m:
+        return 1
+    ZN[z] = k
+    m = ZN[dest]
+    if m + 1 > Z.shape[1]:
+        return 1
+    if bottom:
+        for i in range(m - 1, -1, -1):
+            Z[dest, i + 1] = Z[dest, i]
+        Z[dest, 0] = c
+    else:
+        Z[dest, m] = c
+    ZN[dest] = m + 1
+    LOC[c] = dest
+    return 0
+
+
 @njit(cache=True, _nrt=False)
 def move_deck(Z, ZN, LOC, cards, n, dest, bottom):
     """`move(Z, ZN, LOC, cards, n, dest, bottom)` when `cards` are every card of the deck, each once

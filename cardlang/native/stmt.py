@@ -185,7 +185,8 @@ class StmtEmitter:
             need = self.i(w, st.need)
             w.fail_if(f"{need} == {NONE} or (0 if {c} == {NONE} else 1) < {need}", st)
         with w.block(f"if {c} != {NONE}"):
-            w.fail_if(f"move_card(Z, ZN, LOC, {c}, {dest}, {bool(st.bottom)})", st)
+            step = "move_card_compact" if self.opt.compact_moves else "move_card"
+            w.fail_if(f"{step}(Z, ZN, LOC, {c}, {dest}, {bool(st.bottom)})", st)
 
     def x_Deal(self, w, st):
         n = self.i(w, st.count)
