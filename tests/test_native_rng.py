@@ -108,3 +108,17 @@ def test_seeding_rows_in_one_pass_is_seeding_each(seeds, data):
     for r, seed in zip(rows, seeds):
         mine, theirs = MT[r], random.Random(seed)
         assert [as_uint64(native.getrandbits(mine, 32)) for _ in range(630)] == [theirs.getrandbits(32) for _ in range(630)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(SEEDS, min_size=1, max_size=9), st.data())
+def test_seeding_rows_four_at_a_time_is_seeding_each(seeds, data):
+    """`steps.reseed_quads` (switch `register_seeding`) leaves each row as `reseed` of its seed: blocks
+    of four rows and a last block of fewer, seeds of one and of two 32-bit words, rows in any order."""
+    rows = data.draw(st.permutations(range(len(seeds))))
+    MT = np.zeros((len(seeds), native.N + 1), dtype=np.int64)
+    steps.reseed_quads(MT, np.array(rows, dtype=np.int64), np.array([as_int64(s) for s in seeds], dtype=np.int64),
+                       len(seeds))
+    for r, seed in zip(rows, seeds):
+        mine, theirs = MT[r], random.Random(seed)
+        assert [as_uint64(native.getrandbits(mine, 32)) for _ in range(630)] == [theirs.getrandbits(32) for _ in range(630)]

@@ -47,7 +47,7 @@ import numpy as np
 from numba import njit
 from cardlang.native.rng import chance_shuffle, chance_below, first_chance
 from cardlang.native.steps import move, deal, swap_zones, swap_cards, pick, reseed, move_zone, reseed_rows
-from cardlang.native.steps import move_card, pick_inline, move_zone_inline, move_deck, move_card_compact
+from cardlang.native.steps import move_card, pick_inline, move_zone_inline, move_deck, move_card_compact, reseed_quads
 from cardlang.native.melds import count_subsets, count_pairs, count_runs, longest_suit, deadwood, melded, layoffs
 from cardlang.native.poker import hand_value
 from cardlang.native.climbing import climb_of, climb_beats
@@ -197,8 +197,9 @@ class Emitter(ExprEmitter, StmtEmitter):
         n = self.n
         first = ["    G[0] = first_chance(seed)"]
         if self.opt.interleaved_seeding:  # (the bots' rows seeded in one pass)
+            step = "reseed_quads" if self.opt.register_seeding else "reseed_rows"
             return first + [f"    RS = np.arange({n}, dtype=np.int64)",
-                            f"    reseed_rows(MT, RS, seat_seeds, {n} if mode == 0 else 1)"]
+                            f"    {step}(MT, RS, seat_seeds, {n} if mode == 0 else 1)"]
         return first + [f"    for s in range({n} if mode == 0 else 1):", "        reseed(MT[s], seat_seeds[s])"]
 
     def source(self) -> str:

@@ -52,6 +52,9 @@ class Optimisations:
     # A card moved by `card_moves` leaves its pile in one pass that copies each other card down
     # (`steps.move_card_compact`), not a search that stops at the card (mispredicted) and a shift.
     compact_moves: bool = True
+    # The bots' generators seeded (`interleaved_seeding`) four at a time, each chain's last word in
+    # a register (`steps.reseed_quads`), not stored to its row and read back at every step.
+    register_seeding: bool = True
 
     @classmethod
     def each_off(cls) -> list:
