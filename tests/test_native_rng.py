@@ -38,6 +38,9 @@ def test_chance_shuffle_and_next_chance(seed, n):
     mine = np.arange(n, dtype=np.int64)
     assert as_uint64(native.chance_shuffle(mine, as_int64(seed))) == expected_next
     assert mine.tolist() == pile
+    paired = np.arange(n, dtype=np.int64)  # (switch `paired_digits`)
+    assert as_uint64(native.chance_shuffle_pairs(paired, as_int64(seed))) == expected_next
+    assert paired.tolist() == pile
 
 
 @settings(max_examples=200, deadline=None)

@@ -55,6 +55,9 @@ class Optimisations:
     # The bots' generators seeded (`interleaved_seeding`) four at a time, each chain's last word in
     # a register (`steps.reseed_quads`), not stored to its row and read back at every step.
     register_seeding: bool = True
+    # A shuffle (`rng.chance_shuffle_pairs`) takes its draw's mixed-radix digits two at a time, the
+    # divisions of a pair worked out side by side (a division's latency bounds a shuffle).
+    paired_digits: bool = True
 
     @classmethod
     def each_off(cls) -> list:

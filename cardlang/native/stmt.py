@@ -215,7 +215,8 @@ class StmtEmitter:
 
     def x_Shuffle(self, w, st):
         z = self.zone(w, st.zone)
-        w.line(f"G[0] = chance_shuffle(Z[{z}, :ZN[{z}]], G[0])")
+        shuffle = "chance_shuffle_pairs" if self.opt.paired_digits else "chance_shuffle"
+        w.line(f"G[0] = {shuffle}(Z[{z}, :ZN[{z}]], G[0])")
         if self.knows:  # (only who sees the zone knows its cards: `steps.shuffle_zone`)
             self.known_by_zone(w, Seq("Z", f"ZN[{z}]", True, z))
 
