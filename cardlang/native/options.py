@@ -46,8 +46,9 @@ class Optimisations:
     # in bounds).
     branchless_has: bool = True
     # A generated function called from one place only (a phase, a choice's alternative, a `define`,
-    # the round) and at most `emit.INLINE_LINES` long is compiled inline there (LLVM's `alwaysinline`): no call passing the
-    # state's thirteen arrays field by field, and the caller's and callee's code optimised as one.
+    # the round) and at most `emit.INLINE_LINES` long is compiled inline there (LLVM's
+    # `alwaysinline`): no call passing the state's thirteen arrays field by field, and the
+    # caller's and callee's code optimised as one.
     inline_calls: bool = True
     # A card moved by `card_moves` leaves its pile in one pass that copies each other card down
     # (`steps.move_card_compact`), not a search that stops at the card (mispredicted) and a shift.
