@@ -38,6 +38,9 @@ def test_chance_shuffle_and_next_chance(seed, n):
     mine = np.arange(n, dtype=np.int64)
     assert as_uint64(native.chance_shuffle(mine, as_int64(seed))) == expected_next
     assert mine.tolist() == pile
+    paired = np.arange(n, dtype=np.int64)  # (switch `paired_digits`)
+    assert as_uint64(native.chance_shuffle_pairs(paired, as_int64(seed))) == expected_next
+    assert paired.tolist() == pile
 
 
 @settings(max_examples=200, deadline=None)
@@ -105,6 +108,20 @@ def test_seeding_rows_in_one_pass_is_seeding_each(seeds, data):
     MT = np.zeros((len(seeds), native.N + 1), dtype=np.int64)
     steps.reseed_rows(MT, np.array(rows, dtype=np.int64), np.array([as_int64(s) for s in seeds], dtype=np.int64),
                       len(seeds))
+    for r, seed in zip(rows, seeds):
+        mine, theirs = MT[r], random.Random(seed)
+        assert [as_uint64(native.getrandbits(mine, 32)) for _ in range(630)] == [theirs.getrandbits(32) for _ in range(630)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(SEEDS, min_size=1, max_size=9), st.data())
+def test_seeding_rows_four_at_a_time_is_seeding_each(seeds, data):
+    """`steps.reseed_quads` (switch `register_seeding`) leaves each row as `reseed` of its seed: blocks
+    of four rows and a last block of fewer, seeds of one and of two 32-bit words, rows in any order."""
+    rows = data.draw(st.permutations(range(len(seeds))))
+    MT = np.zeros((len(seeds), native.N + 1), dtype=np.int64)
+    steps.reseed_quads(MT, np.array(rows, dtype=np.int64), np.array([as_int64(s) for s in seeds], dtype=np.int64),
+                       len(seeds))
     for r, seed in zip(rows, seeds):
         mine, theirs = MT[r], random.Random(seed)
         assert [as_uint64(native.getrandbits(mine, 32)) for _ in range(630)] == [theirs.getrandbits(32) for _ in range(630)]

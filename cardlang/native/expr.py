@@ -334,9 +334,12 @@ class ExprEmitter(CardExprs, DefineCalls):
         j = w.fresh("j")
         with w.block(f"for {j} in range({q.n})"):
             item = q.at(f"{j}") if table is None else f"{table}[{q.at(f'{j}')}]"
-            with w.block(f"if {item} == {x}"):
-                w.line(f"{out} = 1")
-                w.line("break")
+            if self.opt.branchless_has and q.arr == "Z":  # (a zone's cards: every read in bounds)
+                w.line(f"{out} |= np.int64({item} == {x})")
+            else:
+                with w.block(f"if {item} == {x}"):
+                    w.line(f"{out} = 1")
+                    w.line("break")
         return out
 
     def s_Except(self, w, e):

@@ -31,7 +31,7 @@ class DefineCalls:
         values = [self.i(w, a) for a in e.args]  # (each worked out in turn; none reads another's slot)
         for slot, x in zip(first.slots, values):
             w.line(f"V[{slot}] = {x}")
-        out = self.tmp(w, f"{name}({ARGS})")
+        out = self.tmp(w, f"{self.called(name)}({ARGS})")
         w.stop_if_failed()
         return out
 

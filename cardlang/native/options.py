@@ -33,6 +33,32 @@ class Optimisations:
     # A game's start seeds each bot's generator (CPython's Mersenne Twister) in one pass, their
     # chains of dependent steps interleaved (`steps.reseed_rows`), not one after the other.
     interleaved_seeding: bool = True
+    # `move <every card of the deck, each once> to …` (`move all cards to stock`) empties every
+    # pile and fills the destination in one pass (`steps.move_deck`), not copied to a scratch row
+    # and filtered out of each pile (`steps.move`).
+    deck_moves: bool = True
+    # A choice's filter (`where`) decides with no branch whether the action it tried stays in the
+    # legal list (the action written at the list's end, the length grown by 0 or 1): the
+    # processor does not mispredict each card's kept-or-not.
+    branchless_offers: bool = True
+    # `<a zone's cards> has …` reads every card of the zone, or-ing their matches, with no exit at
+    # the first (a mispredicted branch a card), the zone's cards being cards (each table read
+    # in bounds).
+    branchless_has: bool = True
+    # A generated function called from one place only (a phase, a choice's alternative, a `define`,
+    # the round) and at most `emit.INLINE_LINES` long is compiled inline there (LLVM's
+    # `alwaysinline`): no call passing the state's thirteen arrays field by field, and the
+    # caller's and callee's code optimised as one.
+    inline_calls: bool = True
+    # A card moved by `card_moves` leaves its pile in one pass that copies each other card down
+    # (`steps.move_card_compact`), not a search that stops at the card (mispredicted) and a shift.
+    compact_moves: bool = True
+    # The bots' generators seeded (`interleaved_seeding`) four at a time, each chain's last word in
+    # a register (`steps.reseed_quads`), not stored to its row and read back at every step.
+    register_seeding: bool = True
+    # A shuffle (`rng.chance_shuffle_pairs`) takes its draw's mixed-radix digits two at a time, the
+    # divisions of a pair worked out side by side (a division's latency bounds a shuffle).
+    paired_digits: bool = True
 
     @classmethod
     def each_off(cls) -> list:

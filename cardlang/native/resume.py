@@ -195,7 +195,7 @@ class ResumeEmitter(Emitter):
         for name, value in self.consts.items():
             lines.append(f"{name} = {value}")
         lines.append("")
-        lines.extend(self.functions)
+        lines.extend(self.function_texts())
         sitting = program.sitting_slot
         main = [
             "@njit(cache=True)",

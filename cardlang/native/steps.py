@@ -123,6 +123,53 @@ def move_card(Z, ZN, LOC, c, dest, bottom):
     return 0
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def move_card_compact(Z, ZN, LOC, c, dest, bottom):
+    """`move_card`, the card taken out of its pile in one pass that keeps every other card (each
+    written one place down once c is passed), with no exit at the card (a mispredicted branch a
+    move; switch `compact_moves`): the same piles, the same failures."""
+    if dest < 0 or dest >= ZN.shape[0] or c < 0 or c >= LOC.shape[0]:
+        return 1
+    z = LOC[c]
+    m = ZN[z]
+    k = 0
+    for i in range(m):  # (a card is in one pile once: k ends at m - 1, or at m when c is not there)
+        x = Z[z, i]
+        Z[z, k] = x
+        k += x != c
+    if k == m:
+        return 1
+    ZN[z] = k
+    m = ZN[dest]
+    if m + 1 > Z.shape[1]:
+        return 1
+    if bottom:
+        for i in range(m - 1, -1, -1):
+            Z[dest, i + 1] = Z[dest, i]
+        Z[dest, 0] = c
+    else:
+        Z[dest, m] = c
+    ZN[dest] = m + 1
+    LOC[c] = dest
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def move_deck(Z, ZN, LOC, cards, n, dest, bottom):
+    """`move(Z, ZN, LOC, cards, n, dest, bottom)` when `cards` are every card of the deck, each once
+    (switch `deck_moves`): every pile left empty, the cards alone in `dest` (reversed: under)."""
+    if dest < 0 or dest >= ZN.shape[0]:
+        return 1
+    for z in range(ZN.shape[0]):
+        ZN[z] = 0
+    for i in range(n):
+        c = cards[n - 1 - i] if bottom else cards[i]
+        Z[dest, i] = c
+        LOC[c] = dest
+    ZN[dest] = n
+    return 0
+
+
 @njit(cache=True, _nrt=False)
 def move_zone(Z, ZN, LOC, src, dest, bottom):
     """`move(Z, ZN, LOC, <a copy of zone src's cards>, ZN[src], dest, bottom)`: all the cards of zone
@@ -334,6 +381,71 @@ def reseed_rows(MT, rows, seeds, count):
         r = rows[k]
         prev = MT[r, N - 1]
         MT[r, 1] = ((MT[r, 1] ^ ((prev ^ (prev >> 30)) * 1566083941)) - 1) & MASK
+        MT[r, 0] = 0x80000000
+        MT[r, N] = N
+
+
+@njit(cache=True, _nrt=False)
+def reseed_quads(MT, rows, seeds, count):
+    """`reseed_rows`, four rows at a time with each chain's last word held in a register
+    (`_reseed4`), not stored and read back from the row a step (switch `register_seeding`)."""
+    for b in range(0, count, 4):
+        last = min(b + 4, count) - 1  # (a block of fewer rows seeds its last row more than once: the same words)
+        i1, i2, i3 = min(b + 1, last), min(b + 2, last), min(b + 3, last)
+        _reseed4(MT, rows[b], rows[i1], rows[i2], rows[i3], seeds[b], seeds[i1], seeds[i2], seeds[i3])
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _key_words(s):
+    """A seed's key word at init_by_array's even steps, and at its odd ones (j = 1 for a seed of two
+    32-bit words, plus j; the one word again for a seed of one)."""
+    k0 = s & MASK
+    k1 = (s >> 32) & MASK
+    return k0, (k1 + 1 if k1 != 0 else k0)
+
+
+@njit(cache=True, _nrt=False)
+def _reseed4(MT, r0, r1, r2, r3, s0, s1, s2, s3):
+    """`reseed(MT[r], s)` of four rows side by side, as `reseed_rows` steps them."""
+    a0, b0 = _key_words(s0)
+    a1, b1 = _key_words(s1)
+    a2, b2 = _key_words(s2)
+    a3, b3 = _key_words(s3)
+    p0 = p1 = p2 = p3 = FIRST_WORDS[0]
+    MT[r0, 0] = MT[r1, 0] = MT[r2, 0] = MT[r3, 0] = p0
+    for i in range(1, N):  # init_by_array's first loop
+        fw = FIRST_WORDS[i]
+        odd = (i - 1) & 1
+        p0 = ((fw ^ ((p0 ^ (p0 >> 30)) * 1664525)) + (b0 if odd else a0)) & MASK
+        p1 = ((fw ^ ((p1 ^ (p1 >> 30)) * 1664525)) + (b1 if odd else a1)) & MASK
+        p2 = ((fw ^ ((p2 ^ (p2 >> 30)) * 1664525)) + (b2 if odd else a2)) & MASK
+        p3 = ((fw ^ ((p3 ^ (p3 >> 30)) * 1664525)) + (b3 if odd else a3)) & MASK
+        MT[r0, i] = p0
+        MT[r1, i] = p1
+        MT[r2, i] = p2
+        MT[r3, i] = p3
+    MT[r0, 0], MT[r1, 0], MT[r2, 0], MT[r3, 0] = p0, p1, p2, p3  # its N-th step, at word 1 again
+    p0 = ((MT[r0, 1] ^ ((p0 ^ (p0 >> 30)) * 1664525)) + b0) & MASK
+    p1 = ((MT[r1, 1] ^ ((p1 ^ (p1 >> 30)) * 1664525)) + b1) & MASK
+    p2 = ((MT[r2, 1] ^ ((p2 ^ (p2 >> 30)) * 1664525)) + b2) & MASK
+    p3 = ((MT[r3, 1] ^ ((p3 ^ (p3 >> 30)) * 1664525)) + b3) & MASK
+    MT[r0, 1], MT[r1, 1], MT[r2, 1], MT[r3, 1] = p0, p1, p2, p3
+    for i in range(2, N):  # the second loop
+        p0 = ((MT[r0, i] ^ ((p0 ^ (p0 >> 30)) * 1566083941)) - i) & MASK
+        p1 = ((MT[r1, i] ^ ((p1 ^ (p1 >> 30)) * 1566083941)) - i) & MASK
+        p2 = ((MT[r2, i] ^ ((p2 ^ (p2 >> 30)) * 1566083941)) - i) & MASK
+        p3 = ((MT[r3, i] ^ ((p3 ^ (p3 >> 30)) * 1566083941)) - i) & MASK
+        MT[r0, i] = p0
+        MT[r1, i] = p1
+        MT[r2, i] = p2
+        MT[r3, i] = p3
+    # its last step, at word 1 again (each worked out before any is stored: a row seeded twice)
+    p0 = ((MT[r0, 1] ^ ((p0 ^ (p0 >> 30)) * 1566083941)) - 1) & MASK
+    p1 = ((MT[r1, 1] ^ ((p1 ^ (p1 >> 30)) * 1566083941)) - 1) & MASK
+    p2 = ((MT[r2, 1] ^ ((p2 ^ (p2 >> 30)) * 1566083941)) - 1) & MASK
+    p3 = ((MT[r3, 1] ^ ((p3 ^ (p3 >> 30)) * 1566083941)) - 1) & MASK
+    MT[r0, 1], MT[r1, 1], MT[r2, 1], MT[r3, 1] = p0, p1, p2, p3
+    for r in (r0, r1, r2, r3):
         MT[r, 0] = 0x80000000
         MT[r, N] = N
 

@@ -105,6 +105,9 @@ class StmtEmitter:
         if self.opt.card_moves and isinstance(st.cards, ir.Maybe) and not self.knows:
             self._move_card(w, st)
             return
+        if self.opt.deck_moves and self._whole_deck(st.cards) and not self.knows:
+            self._move_deck(w, st)
+            return
         q = self.s(w, st.cards)
         if q.view:
             q = self.copy(w, q, st)
@@ -158,6 +161,21 @@ class StmtEmitter:
             step = "move_zone_inline" if self.opt.inline_zone_moves else "move_zone"
             w.fail_if(f"{step}(Z, ZN, LOC, {src}, {dest}, {bool(st.bottom)})", st)
 
+    def _whole_deck(self, e) -> bool:
+        """Whether `e` is a constant list of every card of the deck, each once (`all cards`)."""
+        return (isinstance(e, ir.Const) and isinstance(e.value, tuple)
+                and sorted(e.value, key=lambda c: -1 if c is None else c) == list(range(self.ncards)))
+
+    def _move_deck(self, w, st):
+        """`move <every card of the deck> to …`: every pile emptied, the cards in the destination in
+        one pass (`steps.move_deck`; switch `deck_moves`), as `move` moves them."""
+        q = self.s(w, st.cards)  # (a module-level table: nothing the move changes)
+        dest = self.i(w, st.zone)
+        if st.need is not None:
+            need = self.i(w, st.need)
+            w.fail_if(f"{need} == {NONE} or {q.n} < {need}", st)
+        w.fail_if(f"move_deck(Z, ZN, LOC, {q.whole()}, {q.n}, {dest}, {bool(st.bottom)})", st)
+
     def _move_card(self, w, st):
         """`move <a card or none> to …`: the card moved by `steps.move_card`, written in place (no
         scratch row; switch `card_moves`), as `move` moves a list of it."""
@@ -167,7 +185,8 @@ class StmtEmitter:
             need = self.i(w, st.need)
             w.fail_if(f"{need} == {NONE} or (0 if {c} == {NONE} else 1) < {need}", st)
         with w.block(f"if {c} != {NONE}"):
-            w.fail_if(f"move_card(Z, ZN, LOC, {c}, {dest}, {bool(st.bottom)})", st)
+            step = "move_card_compact" if self.opt.compact_moves else "move_card"
+            w.fail_if(f"{step}(Z, ZN, LOC, {c}, {dest}, {bool(st.bottom)})", st)
 
     def x_Deal(self, w, st):
         n = self.i(w, st.count)
@@ -196,7 +215,8 @@ class StmtEmitter:
 
     def x_Shuffle(self, w, st):
         z = self.zone(w, st.zone)
-        w.line(f"G[0] = chance_shuffle(Z[{z}, :ZN[{z}]], G[0])")
+        shuffle = "chance_shuffle_pairs" if self.opt.paired_digits else "chance_shuffle"
+        w.line(f"G[0] = {shuffle}(Z[{z}, :ZN[{z}]], G[0])")
         if self.knows:  # (only who sees the zone knows its cards: `steps.shuffle_zone`)
             self.known_by_zone(w, Seq("Z", f"ZN[{z}]", True, z))
 
@@ -346,7 +366,7 @@ class StmtEmitter:
                 self.store_seq(w, slot, value)
             else:
                 w.line(f"V[{slot}] = {value}")
-        self.status(w, f"{self.phase_function(st.phase)}({ARGS})")
+        self.status(w, f"{self.called(self.phase_function(st.phase))}({ARGS})")
 
     def x_If(self, w, st):
         self._branches(w, list(st.branches), st.orelse)
@@ -415,7 +435,7 @@ class StmtEmitter:
                 if alt.slot is not None:
                     w.line(f"V[{alt.slot}] = {value}")
                 if written_size(alt.body) >= OUTLINED:  # (a function of its own: `alternative_function`)
-                    self.status(w, f"{self.alternative_function(alt)}({ARGS})")
+                    self.status(w, f"{self.called(self.alternative_function(alt))}({ARGS})")
                 else:
                     self.body(w, alt.body)
 
@@ -471,6 +491,14 @@ class StmtEmitter:
             if alt.where is not None:
                 w.line(f"V[{alt.slot}] = {x}")
                 c = self.i(w, alt.where)
+                if self.opt.branchless_offers:  # (written past the list's end when left out)
+                    kept = self.tmp(w, f"np.int64(({c} != 0) & ({c} != {NONE}))", "ok")
+                    cap = self.legal_cap if legal.arr == "LG" else self.cap
+                    w.fail_if(f"{kept} != 0 and {legal.n} >= {cap}", node)
+                    with w.block(f"if {legal.n} < {cap}"):
+                        w.line(f"{legal.at(legal.n)} = {high} | {x}")
+                    w.line(f"{legal.n} += {kept}")
+                    return
                 with w.block(f"if not {self.truth(c)}"):
                     w.line("continue")
             self.push(w, legal, f"{high} | {x}", node)
