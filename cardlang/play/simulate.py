@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 import time
+import weakref
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
@@ -52,6 +53,7 @@ class GameSpec:
 
 
 _LOADED: dict = {}
+NATIVE_BATCH = 16  # random-bot games a batch in this process on the native engine (about 2 ms)
 
 
 def _load(spec: GameSpec):
@@ -78,6 +80,21 @@ def _recorder(record: tuple, game: Game, seed: int):
 
 
 # ------------------------------------------------------------------------------- one game
+def _native_random(game: Game, bots: Sequence[str]) -> bool:
+    """Whether `game` runs natively and every seat is a random bot: its games then run whole in
+    machine code (`native.game`), with no coverage, record or action counts."""
+    return getattr(game, "native", None) is not None and all(parse_bot(b)[0] == "random" for b in bots)
+
+
+def _native_one(native, seed: int, n: int) -> Optional[dict]:
+    """One random-bot game in machine code, as `play_one` reports it; None where the native run
+    stopped (a rule error or a native limit: the compiled engine plays it)."""
+    out = native.game(seed, [seed * 1009 + s for s in range(n)])  # (the seeds of `play_one`'s random bots)
+    if out is not None:
+        out.update(seed=seed, discarded=[0] * n, discarded_why={})
+    return out
+
+
 def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions: Optional[Counter] = None,
              record: tuple = ()) -> dict:
     """One game from `seed` with the named bot in each seat (`bots` cycles over the seats).
@@ -91,11 +108,9 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
     """
     rec = _recorder(record, game, seed)
     n = game.players
-    native = getattr(game, "native", None)
-    if native is not None and rec is None and coverage is None and all(parse_bot(b)[0] == "random" for b in bots):
-        out = native.game(seed, [seed * 1009 + s for s in range(n)])  # (the seeds of the random bots below)
+    if rec is None and coverage is None and _native_random(game, bots):
+        out = _native_one(game.native, seed, n)
         if out is not None:  # (None: a rule error or a native limit: the compiled engine plays it below)
-            out.update(seed=seed, discarded=[0] * n, discarded_why={})
             return out
     players = [make_bot(bots[s % len(bots)], seed=seed * 1009 + s) for s in range(n)]
     if coverage is not None:
@@ -278,9 +293,16 @@ def _in_process(spec: GameSpec, bots: tuple, batches: list, with_coverage: bool)
     game = _load(spec)
     coverage = instrument(game) if with_coverage else None
     hits, offered = coverage.counts() if coverage is not None else ((), ())
+    native = coverage is None and not spec.record and _native_random(game, bots)
+    n = game.players
     for first, count in batches:
         actions: Counter = Counter()
-        results = [play_one(game, seed, bots, coverage, actions, spec.record) for seed in range(first, first + count)]
+        if native:  # (machine code: a game is worth no more than this loop's own Python)
+            results = [_native_one(game.native, seed, n) or play_one(game, seed, bots)
+                       for seed in range(first, first + count)]
+        else:
+            results = [play_one(game, seed, bots, coverage, actions, spec.record)
+                       for seed in range(first, first + count)]
         batch = {"results": results, "hits": (), "offered": (), "actions": dict(actions)}
         if coverage is not None:
             now_hits, now_offered = coverage.counts()
@@ -368,8 +390,9 @@ def simulate(game: Game, games: int, seed: int = 0, bots: Sequence[str] = ("rand
     jobs = max(1, jobs)
     workers = jobs if cluster is None else max(jobs, 2)
     if batch_size is None:  # in this process, one game a batch: Ctrl-C then loses only the game being played
-        in_process = cluster is None and jobs == 1
-        batch_size = 1 if in_process else max(1, min(64, math.ceil(games / (workers * 8))))
+        in_process = cluster is None and jobs == 1  # (a batch of native games: a few milliseconds)
+        one = NATIVE_BATCH if not record and _native_random(game, bots) else 1
+        batch_size = one if in_process else max(1, min(64, math.ceil(games / (workers * 8))))
     size = batch_size
     batches = _batches(games, seed, size)
     merged = _Merged(len(game.program.rule_points))
@@ -514,14 +537,17 @@ def wilson(successes: int, n: int) -> list:
 
 def mean_ci(values: Sequence[float]) -> list:
     """The normal 95% interval of a mean, [low, high] ([mean, mean] with fewer than two values)."""
-    n = len(values)
+    return _ci(_spread(values), len(values))
+
+
+def _ci(spread: dict, n: int) -> list:
+    """`mean_ci` of the values whose `_spread` is `spread` (n of them)."""
     if n == 0:
         return [0.0, 0.0]
-    mean = math.fsum(values) / n
+    mean = spread["mean"]
     if n < 2:
         return [mean, mean]
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
-    half = Z95 * sd / math.sqrt(n)
+    half = Z95 * spread["sd"] / math.sqrt(n)
     return [mean - half, mean + half]
 
 
@@ -565,10 +591,11 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
 
     def seat_entry(count, values, returns):
         spread = _spread(values)
+        paid = _spread(returns)
         return {"wins": count, "win_rate": count / played if played else 0.0,
                 "win_rate_ci95": wilson(count, played), "mean_score": spread["mean"], "score_sd": spread["sd"],
                 "min_score": spread["min"], "max_score": spread["max"],
-                "mean_payoff": _spread(returns)["mean"], "payoff_ci95": mean_ci(returns)}
+                "mean_payoff": paid["mean"], "payoff_ci95": _ci(paid, len(returns))}
 
     seats = [{"seat": s, "bot": bots[s % len(bots)], **seat_entry(wins[s], scores[s], payoffs[s])} for s in range(n)]
     positions = [{"position": k, **seat_entry(by_position[k], position_scores[k], position_payoffs[k])}
@@ -582,7 +609,7 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
     out = {
         "game": game.title,
         "file": game.path,
-        "decides": decides(game.symbols),  # false: pure chance, the bots and their decisions mean nothing
+        "decides": _decides(game),  # false: pure chance, the bots and their decisions mean nothing
         "players": n,
         "options": dict(game.options),
         "seed": seed,
@@ -614,6 +641,17 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
     return out
 
 
+_DECIDES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _decides(game: Game) -> bool:
+    """`decides(game.symbols)`, worked out once a game (a walk over its rules)."""
+    known = _DECIDES.get(game)
+    if known is None:
+        known = _DECIDES[game] = decides(game.symbols)
+    return known
+
+
 def _discarded(results: list, n: int) -> dict:
     """The imagined worlds the bots discarded as impossible (see `bots._SearchBot`): in all, by
     seat, the games where any was, and the reasons, most frequent first."""
@@ -621,11 +659,13 @@ def _discarded(results: list, n: int) -> dict:
     games = 0
     why: Counter = Counter()
     for r in results:
-        counts = r.get("discarded") or ()
-        for s, k in enumerate(counts):
-            per_seat[s] += k
-        games += any(counts)
-        why.update(r.get("discarded_why") or {})
+        counts = r.get("discarded")
+        if counts and any(counts):
+            for s, k in enumerate(counts):
+                per_seat[s] += k
+            games += 1
+        if r.get("discarded_why"):
+            why.update(r["discarded_why"])
     return {"worlds": sum(per_seat), "games": games, "per_seat": per_seat,
             "reasons": [{"reason": k, "count": v} for k, v in sorted(why.items(), key=lambda kv: (-kv[1], kv[0]))]}
 
