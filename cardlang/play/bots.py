@@ -292,7 +292,8 @@ class _Node:
 class ISMCTSBot(_SearchBot):
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012).
 
-    Each iteration deals the hidden cards anew (`SeatView.determinize`), walks down one tree shared by
+    Each iteration deals the hidden cards anew (`SeatView.determinize`; with native rollouts a world
+    dealt serves `reuse` iterations in turn, see `_SearchBot._world`), walks down one tree shared by
     all determinizations using only the actions legal in this one (UCB over availability counts),
     adds a node, plays at random to the end of the round (or of the game, without a score), and
     credits each node with the gain of the seat that chose it. Gains are scaled to [0, 1] by the
