@@ -190,6 +190,7 @@ class _SearchBot:
         # from there): the dealing, most of an iteration, is shared by several (docs/research.md)
         self.reuse = self.REUSE if reuse is None else max(1, int(reuse))
         self._kept = None  # (the world dealt last, its baseline, iterations it may still serve)
+        self._serves = 1  # (iterations a world serves in this decision: `reuse` when rollouts are native)
         self.budget = _Budget(budget, self.DEFAULT_BUDGET)
         self.rounds = rounds
         self.discarded = 0  # imagined worlds that broke a rule or met a cap, over all decisions
