@@ -8,10 +8,11 @@
   decisions: on the compiled engine (`random_playout`), natively with the world converted for each
   rollout (`native/resume.py`), and natively 16 rollouts a conversion (what the bots do).
 - `ismcts`: decisions of `ismcts:N` at random decisions, today's compiled rollouts against native
-  rollouts (16 a world, the default, and 1): iterations and playouts per CPU second.
+  rollouts (16 a leaf with a world serving `--reuse` iterations, the bots' default 4; 16 a leaf and
+  1 a leaf with a world an iteration): iterations and playouts per CPU second.
 - `strength`: `ismcts` with native rollouts against `ismcts` with compiled rollouts, the same
   seconds per move, every seed played twice with the seats swapped (2 players): wins, ties, mean
-  return, with Wilson 95% intervals of the win share (ties half).
+  return, with Wilson 95% intervals of the win share (ties half); `--leaf`, `--reuse` the native side's.
 
 The games are loaded with the native engine (`$CARDLANG_CACHE` keeps the compiled modules; the
 first run compiles each game's rollout module). CPU time (`time.process_time`); the strength part's
