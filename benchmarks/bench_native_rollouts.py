@@ -8,10 +8,11 @@
   decisions: on the compiled engine (`random_playout`), natively with the world converted for each
   rollout (`native/resume.py`), and natively 16 rollouts a conversion (what the bots do).
 - `ismcts`: decisions of `ismcts:N` at random decisions, today's compiled rollouts against native
-  rollouts (16 a world, the default, and 1): iterations and playouts per CPU second.
+  rollouts (16 a leaf with a world serving `--reuse` iterations, the bots' default 4; 16 a leaf and
+  1 a leaf with a world an iteration): iterations and playouts per CPU second.
 - `strength`: `ismcts` with native rollouts against `ismcts` with compiled rollouts, the same
   seconds per move, every seed played twice with the seats swapped (2 players): wins, ties, mean
-  return, with Wilson 95% intervals of the win share (ties half).
+  return, with Wilson 95% intervals of the win share (ties half); `--leaf`, `--reuse` the native side's.
 
 The games are loaded with the native engine (`$CARDLANG_CACHE` keeps the compiled modules; the
 first run compiles each game's rollout module). CPU time (`time.process_time`); the strength part's
@@ -114,17 +115,20 @@ def part_playouts(seconds: float) -> None:
               f"({c / s16:.1f}x); conversion alone {conv * 1e6:.1f} us")
 
 
-def part_ismcts(iterations: int, decisions: int) -> None:
+def part_ismcts(iterations: int, decisions: int, reuse) -> None:
     from cardlang.play.bots import ISMCTSBot, decide
 
+    r = ISMCTSBot.REUSE if reuse is None else reuse
     for path, players in GAMES:
         game = _load(path, players)
         states = _decisions(game, decisions)
-        for label, mode, leaf in (("compiled rollouts", "python", 1), ("native, 16 a world", "native", 16),
-                                  ("native, 1 a world", "native", 1)):
+        for label, mode, leaf, serves in (("compiled rollouts", "python", 1, 1),
+                                          (f"native, 16 a leaf, a world {r} iterations", "native", 16, r),
+                                          ("native, 16 a leaf, a world 1 iteration", "native", 16, 1),
+                                          ("native, 1 a leaf, a world 1 iteration", "native", 1, 1)):
             cpu, its, plays = 0.0, 0, 0
             for i, st in enumerate(states):
-                bot = ISMCTSBot(seed=i, budget=iterations, rollouts=mode, leaf=leaf)
+                bot = ISMCTSBot(seed=i, budget=iterations, rollouts=mode, leaf=leaf, reuse=serves)
                 t0 = time.process_time()
                 decide(bot, st)
                 cpu += time.process_time() - t0
@@ -144,7 +148,7 @@ def _wilson(wins: float, n: int) -> tuple:
     return c - h, c + h
 
 
-def part_strength(games: int, seconds: float, leaf: int, only=None, first: int = 0) -> None:
+def part_strength(games: int, seconds: float, leaf: int, only=None, first: int = 0, reuse=None) -> None:
     from cardlang.play.bots import ISMCTSBot, decide
 
     for path, players in STRENGTH_GAMES:
@@ -158,7 +162,8 @@ def part_strength(games: int, seconds: float, leaf: int, only=None, first: int =
         for seed in range(first, first + games):
             for native_seat in (0, 1):
                 st = game.new_initial_state(seed=seed, log=False)
-                bots = {native_seat: ISMCTSBot(seed=seed * 7 + 1, budget=f"{seconds}s", rollouts="native", leaf=leaf),
+                bots = {native_seat: ISMCTSBot(seed=seed * 7 + 1, budget=f"{seconds}s", rollouts="native", leaf=leaf,
+                                                   reuse=reuse),
                         1 - native_seat: ISMCTSBot(seed=seed * 7 + 2, budget=f"{seconds}s", rollouts="python")}
                 while not st.terminal:
                     st.apply(decide(bots[st.current_player], st))
@@ -172,7 +177,8 @@ def part_strength(games: int, seconds: float, leaf: int, only=None, first: int =
                 else:
                     ties += 1
         lo, hi = _wilson(wins + ties / 2, played)
-        print(f"{path} ({players}), {seconds}s a move, native leaf {leaf}: native wins {wins}, ties {ties}, "
+        print(f"{path} ({players}), {seconds}s a move, native leaf {leaf}, a world "
+              f"{ISMCTSBot.REUSE if reuse is None else reuse} iterations: native wins {wins}, ties {ties}, "
               f"losses {losses} of {played}; share {(wins + ties / 2) / played:.3f} [{lo:.3f}, {hi:.3f}]; "
               f"mean return difference {diff / played:+.3f} ({time.perf_counter() - t0:.0f} s)")
 
@@ -185,15 +191,16 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=6)
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--leaf", type=int, default=16)
+    ap.add_argument("--reuse", type=int, default=None, help="iterations a world serves (native; the bots' default)")
     ap.add_argument("--only", default=None, help="one file of the strength part")
     ap.add_argument("--first", type=int, default=0, help="the strength part's first seed")
     a = ap.parse_args()
     if a.part == "playouts":
         part_playouts(a.seconds or 2.0)
     elif a.part == "ismcts":
-        part_ismcts(a.iterations, a.decisions)
+        part_ismcts(a.iterations, a.decisions, a.reuse)
     else:
-        part_strength(a.games, a.seconds or 0.1, a.leaf, a.only, a.first)
+        part_strength(a.games, a.seconds or 0.1, a.leaf, a.only, a.first, a.reuse)
 
 
 if __name__ == "__main__":

@@ -177,21 +177,28 @@ class _SearchBot:
     consistent = True  # determinized copies fit how the others played (False: as bots did before views)
 
     LEAF = 16  # rollouts from each world when they are native (one on the compiled engine)
+    REUSE = 4  # iterations a world serves when rollouts are native (one on the compiled engine)
 
     def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1, rollouts: str = "auto",
-                 leaf: Optional[int] = None):
+                 leaf: Optional[int] = None, reuse: Optional[int] = None):
         self.rng = random.Random(seed)
         self.rollouts = Rollouts(rollouts)  # native or compiled-engine rollouts (`play/native_rollouts.py`)
         # native rollouts cost a fraction of a world's dealing (`view.determinize`): several from each
         # world, their values averaged, make the search's samples cheaper (docs/research.md)
         self.leaf = self.LEAF if leaf is None else max(1, int(leaf))
+        # and each world dealt serves `reuse` iterations in turn (a copy each, with chance of its own
+        # from there): the dealing, most of an iteration, is shared by several (docs/research.md)
+        self.reuse = self.REUSE if reuse is None else max(1, int(reuse))
+        self._kept = None  # (the world dealt last, its baseline, iterations it may still serve)
+        self._serves = 1  # (iterations a world serves in this decision: `reuse` when rollouts are native)
         self.budget = _Budget(budget, self.DEFAULT_BUDGET)
         self.rounds = rounds
         self.discarded = 0  # imagined worlds that broke a rule or met a cap, over all decisions
         self.discarded_why: dict = {}  # the first line of each such error -> how many times
 
     def _discard(self, error: RuleError) -> None:
-        """Counts a world that `error` showed impossible."""
+        """Counts a world that `error` showed impossible (and deals the next one afresh)."""
+        self._kept = None
         self.discarded += 1
         why = str(error.args[0] if error.args else error).splitlines()[0] if error.args else "a rule error"
         if why in self.discarded_why or len(self.discarded_why) < 8:
@@ -202,12 +209,29 @@ class _SearchBot:
         legal = _legal(view)
         if len(legal) == 1:
             return legal[0]
-        return self._search(view, legal, view.seat, _horizon(view, self.rounds))
+        self._kept = None
+        self._serves = self.reuse if self.rollouts.native_for(view.game) else 1
+        try:
+            return self._search(view, legal, view.seat, _horizon(view, self.rounds))
+        finally:
+            self._kept = None
 
     def _world(self, view):
-        """A determinized copy and the scores it starts from (the baseline of its values)."""
+        """A determinized copy and the scores it starts from (the baseline of its values). With
+        native rollouts, a world serves `reuse` iterations in turn: each a copy of it whose chance
+        from there is drawn anew (a world's chance after the past is its own: `whole_past`)."""
+        kept = self._kept
+        if kept is not None and kept[2] > 0:
+            self._kept = (kept[0], kept[1], kept[2] - 1)
+            det = kept[0].clone()
+            if type(det.rng) is int:
+                det.rng = self.rng.getrandbits(64)
+            return det, kept[1]
         det = quiet(view.determinize(self.rng, self.consistent))  # (a copy nothing observes)
-        return det, _progress(det)
+        before = _progress(det)
+        if self._serves > 1:
+            self._kept = (det.clone(), before, self._serves - 1)
+        return det, before
 
     def _playout(self, det, rng, stop: Optional[int], before: Sequence) -> list:
         """Plays the world out at random (natively when it can: `self.rollouts`): each seat's value."""
@@ -269,7 +293,8 @@ class _Node:
 class ISMCTSBot(_SearchBot):
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012).
 
-    Each iteration deals the hidden cards anew (`SeatView.determinize`), walks down one tree shared by
+    Each iteration deals the hidden cards anew (`SeatView.determinize`; with native rollouts a world
+    dealt serves `reuse` iterations in turn, see `_SearchBot._world`), walks down one tree shared by
     all determinizations using only the actions legal in this one (UCB over availability counts),
     adds a node, plays at random to the end of the round (or of the game, without a score), and
     credits each node with the gain of the seat that chose it. Gains are scaled to [0, 1] by the
@@ -282,8 +307,8 @@ class ISMCTSBot(_SearchBot):
     EXPLORATION = 0.7
 
     def __init__(self, seed: int = 0, budget=None, rounds: Optional[int] = 1, exploration: float = EXPLORATION,
-                 rollouts: str = "auto", leaf: Optional[int] = None):
-        super().__init__(seed, budget, rounds, rollouts, leaf)
+                 rollouts: str = "auto", leaf: Optional[int] = None, reuse: Optional[int] = None):
+        super().__init__(seed, budget, rounds, rollouts, leaf, reuse)
         self.c = exploration
 
     def _search(self, view, legal: tuple, seat: int, stop: Optional[int]) -> int:

@@ -53,6 +53,10 @@ class Rollouts:
                 self._say(str(e))
         return self._native
 
+    def native_for(self, game) -> bool:
+        """Whether this game's rollouts are played natively (its rollout module built if need be)."""
+        return self._native_of(game) is not None
+
     def play(self, det, rng, stop: Optional[int], count: int = 1):
         """Plays the world `det` (quiet, at a decision) out at random until the end or round `stop`:
         natively, `count` rollouts and the mean of their progress (`bots._progress` of each end state;

@@ -351,7 +351,7 @@ class SeatView:
     """What one seat knows at one moment: its observation, its legal actions with labels it may read,
     its transcript, and `determinize(rng)`, a playable state dealt to fit all that."""
 
-    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked", "_whole", "_cut")
+    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked", "_whole", "_cut", "_seen")
 
     def __init__(self, state, seat: int, past: bool = True):
         self.game = state.game
@@ -381,6 +381,7 @@ class SeatView:
             start_lines = tuple(first.transcript(seat)) if first.log is not None else ()
             self._past = (start, steps, start_lines, tuple(unknown_then))
         self._worked = None  # see `_settled`
+        self._seen = None  # the canonical copy's observation less its log, once a world is checked (`_fits`)
         # the whole game as the seat read it, for worlds played again from the start (`whole_past.from_start`)
         self._whole = past_steps(state, seat) if past and unknown else None
         # where chance cut that past: the seat's copies of the decision before the chance cut and of the
@@ -673,7 +674,10 @@ class SeatView:
             return False
         if not among.fits_view(w, c, self.seat):
             return False
-        wo, co = w.observation(self.seat), c.observation(self.seat)
+        co = self._seen
+        if co is None:  # (the same for every world a view checks: worked out once)
+            co = self._seen = c.observation(self.seat)
+            co.pop("log")
+        wo = w.observation(self.seat)
         wo.pop("log")
-        co.pop("log")
         return wo == co
