@@ -5,6 +5,8 @@ there, the deal and the round's steps fitted to what the seat saw since."""
 
 import random
 
+import pytest
+
 import cardlang
 
 from cardlang.runtime import past
@@ -203,6 +205,26 @@ def test_coucou_worlds_fit_the_whole_past_after_the_first_round():
             fitted += view.sample(random.Random(k * 5 + i))[1]
     assert cut >= 0.9 * len(states), (cut, len(states))
     assert fitted >= 0.9 * total, (fitted, total)
+
+
+@pytest.mark.parametrize("rules,players", [(COUCOU, 5), ("games/pioche_poker.cards", 2)])
+def test_a_cut_is_found_where_the_last_action_before_it_turns_on_cards_it_shows(rules, players):
+    """The last action before the cut shows cards the seat did not know at its decision (coucou's
+    showdown, whose lowest card may eliminate a player and end the game; pioche poker's showdown,
+    whose winner lays the pile's top cards face up as points): the seat's copy of that decision, its
+    hidden cards in a fixed deal, went another way, and no cut was found (2 views in 306 of coucou,
+    every view after the first deal of pioche poker). The copy is now mended to reach the same
+    shuffle (`cut._reaching`): every view after chance finds its cut, and its worlds fit."""
+    g = game(rules, players)
+    states = [s for s in _states(g, range(3), lambda s: s.round >= 2)
+              if s.checkpoint and s.checkpoint[3] and s.checkpoint[3][1] is not None][::4]
+    assert len(states) >= 10
+    fitted = 0
+    for k, state in enumerate(states):
+        view = state.view(state.current_player)
+        assert view._cut is not None and view._whole is None
+        fitted += view.sample(random.Random(k))[1]
+    assert fitted >= 0.9 * len(states), (fitted, len(states))
 
 
 # Every round gathers the cards and shuffles them (a cut for P0); P1's cards go face down to a hidden
