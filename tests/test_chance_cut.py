@@ -184,6 +184,62 @@ def test_cards_kept_hidden_across_a_shuffle_make_no_cut(tmp_path):
         assert fits
 
 
+KEPT = "tests/knowledge/kept_hands.cards"
+
+
+def _after_a_hand_without_spades(g, seeds):
+    """(state, the cards P1 kept from a hand that held no spade): P0's first decision of a round,
+    the round before which P1 played a heart having no spade; those cards lie at the bottom of his
+    hand, the round dealt two on them (no chance cut: his hand stayed out of the stock's shuffle)."""
+    hand1 = g.program.zone_families["hand"][0] + 1
+    spade = lambda c: g.deck.suit_name(c) == "spades"  # noqa: E731
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = g.new_initial_state(seed=seed)
+        kept = None
+        while not state.is_terminal():
+            seat = state.current_player
+            if seat == 0 and kept and state.round == kept[0] + 1:
+                if set(state.zones[hand1][:len(kept[1])]) == kept[1]:
+                    out.append((state.clone(), kept[1]))
+                kept = None
+            clean = seat == 1 and not any(spade(c) for c in state.zones[hand1])
+            now = state.round
+            legal = state.legal_action_ids()
+            state.apply(legal[rng.randrange(len(legal))])
+            if clean and state.zones[hand1]:
+                kept = (now, set(state.zones[hand1][:-1]))  # (the round dealt one on them, before P0 decides)
+    return out
+
+
+def test_worlds_keep_what_a_hand_kept_across_a_shuffle_that_is_no_cut():
+    """`tests/knowledge/kept_hands.cards`: P1 played a heart in the round before, so his hand held no
+    spade; what he kept of it lies at the bottom of his hand. The stock's shuffle is no cut (his hand
+    stays out of it), so by default the view holds the whole past across it, from the game's start
+    (`_across`): no world deals a spade among the cards he kept, where a world of the round's past
+    alone did in about a third of them."""
+    g = game(KEPT, 2)
+    hand1 = g.program.zone_families["hand"][0] + 1
+    spade = lambda c: g.deck.suit_name(c) == "spades"  # noqa: E731
+    cases = _after_a_hand_without_spades(g, range(40))
+    assert len(cases) >= 15, len(cases)
+    before = now = fitted = 0
+    for k, (state, kept) in enumerate(cases):
+        view = state.view(0)
+        assert view._cut is None and view._across
+        for i in range(3):
+            world, fits = view.sample(random.Random(k * 10 + i))
+            fitted += fits
+            now += fits and any(spade(c) for c in world.zones[hand1][:len(kept)])
+            round_only = state.view(0)
+            round_only._whole = None
+            plain = round_only.determinize(random.Random(k * 10 + i))
+            before += any(spade(c) for c in plain.zones[hand1][:len(kept)])
+    assert now == 0 and before > 0.15 * 3 * len(cases), (now, before)
+    assert fitted >= 0.9 * 3 * len(cases), (fitted, len(cases))
+
+
 def test_coucou_worlds_fit_the_whole_past_after_the_first_round():
     """Coucou deals every round from the whole deck: from the second round on, nearly every view
     finds the round's cut, its worlds start there and nearly all fit (with `CHANCE_PAST` on, fewer

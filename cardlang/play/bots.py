@@ -189,6 +189,8 @@ class _SearchBot:
         self.rounds = rounds
         self.discarded = 0  # imagined worlds that broke a rule or met a cap, over all decisions
         self.discarded_why: dict = {}  # the first line of each such error -> how many times
+        self.worlds = 0  # worlds imagined to fit how the others played, over all decisions
+        self.fallbacks = 0  # of those, worlds that fit the round's past only, not the whole past the view holds
 
     def _discard(self, error: RuleError) -> None:
         """Counts a world that `error` showed impossible."""
@@ -206,7 +208,11 @@ class _SearchBot:
 
     def _world(self, view):
         """A determinized copy and the scores it starts from (the baseline of its values)."""
-        det = quiet(view.determinize(self.rng, self.consistent))  # (a copy nothing observes)
+        det, fits = view.sample(self.rng, self.consistent)
+        if self.consistent:  # (counted: a world that fell back to the round's past, `SeatView.sample`)
+            self.worlds += 1
+            self.fallbacks += not fits
+        det = quiet(det)  # (a copy nothing observes)
         return det, _progress(det)
 
     def _playout(self, det, rng, stop: Optional[int], before: Sequence) -> list:

@@ -113,7 +113,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
     picks: dict = {}  # step index -> where among its legal actions a step the seat did not see took
     best, stalled, left = -1, 0, tries
     read = 0  # (the lines before it read already: with `cut`, those up to the cut, the seat's own)
-    across = past.CHANCE_PAST or cut is not None  # (off, no cut: no past kept across chance; searched as before it)
+    across = past.CHANCE_PAST or cut is not None or view._across  # (off, no cut: no past kept across chance; searched as before it)
     chancy = across  # (whether the worlds are searched across chance: on, or a try met chance after its first decision)
     for n in range(tries * (len(marks) + 1) + 2 * len(steps)):  # (tries a round, and the draws drawn again)
         if n >= tries and not chancy:  # (a past of no chance as the worlds read it: `tries` tries, no more)
@@ -258,7 +258,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                             was.append((cp[1], cp[1].rng))
                             cp[1].rng = Replay.at_event(outcomes, cp[1].rng.at, final)
                         cp = cp[3]
-                    unlike = _unlike(past_steps(w, seat), view._whole) if history else None
+                    unlike = _unlike(past_steps(w, seat, True if view._across else None), view._whole) if history else None
                     if unlike is None:  # (its own past reads as the seat's: a twin the seat cannot tell apart)
                         w.seed = w.stacks = w.draws = None
                         if not history:
