@@ -283,6 +283,41 @@ def test_a_cut_is_found_where_the_last_action_before_it_turns_on_cards_it_shows(
     assert fitted >= 0.9 * len(states), (fitted, len(states))
 
 
+def test_the_search_from_a_cut_mends_a_card_a_refused_exchange_showed_where_it_lay(monkeypatch):
+    """Coucou: `P3: Coucou!`, `P3 shows K♥` (P3 refused the exchange with a King). A world whose P3
+    held no King wrote other lines (the cards were swapped); the search from the cut mended that by
+    where the world's step took the cards, which the real one did not take, and often gave up (a
+    world of the round's past then). It now first puts a card those lines show where the seat sees
+    it, before the step (`whole_past._held_before`): more searches find a world, fewer fall back."""
+    from cardlang.runtime import whole_past
+
+    g = game(COUCOU, 5)
+
+    def refused(s):
+        if s.round < 2:
+            return False
+        seen = s.transcript(s.current_player)
+        cut = max(i for i, line in enumerate(seen) if line == "talon is shuffled")
+        return any(line.endswith("Coucou!") for line in seen[cut:])
+
+    states = _states(g, range(4), refused)
+    assert len(states) >= 12
+
+    def found():
+        n = 0
+        for k, state in enumerate(states):
+            view = state.view(state.current_player)
+            assert view._cut is not None
+            n += sum(whole_past.from_start(view, random.Random(k * 7 + i), False, 24, view._cut) is not None
+                     for i in range(3))
+        return n
+
+    now = found()
+    monkeypatch.setattr(whole_past, "_held_before", lambda *args: [])
+    before = found()
+    assert now >= 0.75 * 3 * len(states) and now > before, (now, before, 3 * len(states))
+
+
 # Every round gathers the cards and shuffles them (a cut for P0); P1's cards go face down to a hidden
 # table: P0 never sees them. Twins stacked to differ only in P1's cards hold the same for P0.
 TWINS_CUT = """game "Twins across a cut"
