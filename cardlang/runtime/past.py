@@ -150,7 +150,7 @@ def past_steps(st, seat: int, across: Optional[bool] = None) -> Optional[tuple]:
     if not chain or chain[-1][2] != 0:  # (the first decision kept is not the game's first)
         return None
     if not (CHANCE_PAST if across is None else across) and \
-            any(cp[1].rng != st.rng for cp in chain):
+            any(link[1].rng != st.rng for link in chain):
         return None  # (chance met between two rounds' first decisions, or in this round)
     chain.reverse()
     out, players, marks = [], [], []

@@ -327,6 +327,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
             drop_after(first, kept, tried)
     return None
 
+
 def _held_before(view, pre: list, read: list, known: list, bit: int) -> list:
     """[(card, card)] to exchange in a world's chance when a step wrote other lines than the seat
     read (`read`), not merely naming other cards: each card a line the seat read names (by its
