@@ -48,7 +48,8 @@ if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` s
 
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
-WHOLE_TRIES = 24  # games played again from the start before `determinize` falls back to the round's past
+WHOLE_TRIES = 48  # games played again from the start before `determinize` falls back to the round's past
+FEW_TRIES = 8  # the same, once a view's searches failed more often than they found one (`SeatView._tries`)
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
 VERIFIED_TRIES = 1  # worlds of the round's past checked against the deal from a chance cut before it is searched
 
@@ -357,7 +358,8 @@ class SeatView:
     """What one seat knows at one moment: its observation, its legal actions with labels it may read,
     its transcript, and `determinize(rng)`, a playable state dealt to fit all that."""
 
-    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked", "_whole", "_cut", "_across")
+    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked", "_whole", "_cut", "_across",
+                 "_search")
 
     def __init__(self, state, seat: int, past: bool = True):
         self.game = state.game
@@ -387,6 +389,7 @@ class SeatView:
             start_lines = tuple(first.transcript(seat)) if first.log is not None else ()
             self._past = (start, steps, start_lines, tuple(unknown_then))
         self._worked = None  # see `_settled`
+        self._search = [0, 0]  # (searches of the whole past that found a world, that did not: `_tries`)
         # the whole game as the seat read it, for worlds played again from the start (`whole_past.from_start`)
         self._whole = past_steps(state, seat) if past and unknown else None
         # where chance cut that past: the seat's copies of the decision before the chance cut and of the
@@ -532,7 +535,7 @@ class SeatView:
         that fits the round's past, which is no fit of the whole past (False)."""
         whole = consistent and self._whole is not None
         if whole:
-            world = from_start(self, rng, history, WHOLE_TRIES)
+            world = self._searched(from_start(self, rng, history, self._tries()))
             if world is not None:
                 return world, True
         elif consistent and self._cut is not None and self._cut.ok:
@@ -555,7 +558,7 @@ class SeatView:
                     break
                 if cut.verify(deal, self.seat, rng, self._lines):
                     return world, True
-            world = from_start(self, rng, history, WHOLE_TRIES, cut)
+            world = self._searched(from_start(self, rng, history, self._tries(), cut))
             if world is not None:
                 return world, True
             whole = cut.ok  # (a cut was met, yet no world fitted: a world of the round's past fits no whole past)
@@ -564,6 +567,19 @@ class SeatView:
             if world is not None:
                 return world, not whole
         return self._dealt(rng, history), self._past is None and not whole
+
+    def _tries(self) -> int:
+        """The tries of the next search of the whole past (`whole_past.from_start`): `WHOLE_TRIES`,
+        or `FEW_TRIES` once this view's searches failed more often than they found a world, by more
+        than one: a view whose past the search rarely fits (a deal whose hearts must come out in the
+        order the seat saw them laid) stops paying for it in every world a bot imagines."""
+        found, failed = self._search
+        return WHOLE_TRIES if failed <= found + 1 else FEW_TRIES
+
+    def _searched(self, world):
+        """`world`, a search's answer, counted (`_tries`)."""
+        self._search[world is None] += 1
+        return world
 
     def _dealt(self, rng: random.Random, history: bool, mark: tuple = NO_START):
         """The view's settled copy with the cards the seat does not know dealt again (blind to how
