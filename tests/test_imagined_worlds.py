@@ -327,3 +327,29 @@ def test_a_round_starts_with_its_card_locals_empty(tmp_path, engine):
             rounds += 1
             assert state.v[last] is None
     assert rounds == 2
+
+
+def test_a_view_whose_searches_keep_failing_searches_less(monkeypatch):
+    """`SeatView._tries`: a view searches the whole past with `WHOLE_TRIES` tries while its searches
+    find a world about as often as not; once they failed more often than they found one, by more
+    than one, with `FEW_TRIES` (a bot imagining 30 worlds of a past the search rarely fits stops
+    paying the full search in each). Every failed search still falls back and says so."""
+    from cardlang.runtime import view as view_module
+
+    g, cases = _after_a_void_and_a_draw(2)
+    state, seat = cases[0][:2]
+    asked = []
+
+    def failing(view, rng, history, tries, cut=None):
+        asked.append(tries)
+        return None
+
+    monkeypatch.setattr(view_module, "from_start", failing)
+    view = state.view(seat)
+    assert view._whole is not None
+    fits = [view.sample(random.Random(i))[1] for i in range(4)]
+    assert fits == [False] * 4
+    assert asked == [view_module.WHOLE_TRIES] * 2 + [view_module.FEW_TRIES] * 2
+    assert view_module.FEW_TRIES < view_module.WHOLE_TRIES
+    view._search = [3, 4]  # (found about as often as not: the full search again)
+    assert view._tries() == view_module.WHOLE_TRIES
