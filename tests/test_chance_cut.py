@@ -318,6 +318,25 @@ def test_the_search_from_a_cut_mends_a_card_a_refused_exchange_showed_where_it_l
     assert now >= 0.75 * 3 * len(states) and now > before, (now, before, 3 * len(states))
 
 
+def test_a_shuffle_hiding_cards_the_seat_knew_all_of_is_a_cut():
+    """`examples/follow_suit.cards`: every card of a deal is played face up, so when the next deal
+    gathers and shuffles them the seat knows them all; the stock is hidden, so the shuffle hides them
+    all, and every card the seat does not know lies in the shuffled pile: a chance cut (it was taken
+    for none, and the views played from the game's start across the leader's draw, or fitted the
+    round's past only before). From the second deal on, worlds are played on from it, and fit."""
+    g = game("examples/follow_suit.cards", 4)
+    states = _states(g, range(2), lambda s: s.round >= 2)[::5]
+    assert len(states) >= 10
+    fitted = 0
+    for k, state in enumerate(states):
+        view = state.view(state.current_player)
+        if not view._unknown:  # (the deal's last card: the seat knows every card, there is nothing to imagine)
+            continue
+        assert view._cut is not None and not view._across
+        fitted += view.sample(random.Random(k))[1]
+    assert fitted >= 0.9 * len(states) - 2, (fitted, len(states))
+
+
 # Every round gathers the cards and shuffles them (a cut for P0); P1's cards go face down to a hidden
 # table: P0 never sees them. Twins stacked to differ only in P1's cards hold the same for P0.
 TWINS_CUT = """game "Twins across a cut"

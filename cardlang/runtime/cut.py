@@ -68,12 +68,16 @@ class Cut:
         self.met = False
 
     def shuffle(self, pile: list, zone: int = -1):
-        """A shuffle: the cut, if every card the seat does not know lies in `pile`, else the past's own."""
+        """A shuffle: the cut, if every card the seat does not know lies in `pile` and the shuffle
+        leaves the seat cards there it does not know (the pile holds one, or is hidden from the seat:
+        a trick game's cards, all played face up, gathered and shuffled for the next deal), else
+        the past's own."""
         w, bit = self.w, 1 << self.seat
         known = w.known
         inside = set(pile)
+        seen = zone < 0 or w.game.program.zone_vis[zone] & bit  # (after it: who sees the zone knows its cards)
         if any(not known[c] & bit for c in range(len(known)) if c not in inside) or \
-                all(known[c] & bit for c in pile):
+                seen and all(known[c] & bit for c in pile) or not pile:
             self.real = chance_module.shuffle(pile, self.real, zone)
             return self
         self.met = True
