@@ -9,7 +9,11 @@ no chance was met since its first decision, so that they fit what the deal made 
     python benchmarks/bench_view_past.py --chance-past off  # worlds from the start only before chance (on: the default)
 
 "the whole game's" counts the worlds that fit the whole past (played again from the start, or on
-from the chance cut before the round: `runtime/cut.py`).
+from the chance cut before the round: `runtime/cut.py`). The files of `NO_CUT` meet chance between
+rounds with no chance cut (a leader drawn at random after each trick, hands kept across a shuffle of
+the stock): their states are taken from the second round on, and "views:" says how many of them
+hold the whole past with no chance met, from a cut, across chance from the start (with no cut), or
+the round's past only.
 """
 
 from __future__ import annotations
@@ -24,31 +28,53 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = [("examples/counting_show.cards", 3), ("games/counter_bluff.cards", 2), ("games/coucou.cards", 5),
          ("examples/follow_suit.cards", 4), ("tests/knowledge/laid_down.cards", 2),
          ("tests/knowledge/drawn_leader.cards", 3), ("tests/knowledge/laid_down_again.cards", 2)]
+# files whose views meet chance with no cut, found by playing every file of games/, examples/,
+# tests/check/valid/ and tests/knowledge/ (a `random` draw between rounds, hands kept across a shuffle)
+NO_CUT = [("tests/knowledge/drawn_leader.cards", 3), ("tests/knowledge/kept_hands.cards", 2),
+          ("games/counter_bluff.cards", 2), ("examples/colour_match.cards", 2)]
 
 
-def states(game, count: int) -> list:
-    """`count` states at random points of seeded random games, where someone decides."""
+def states(game, count: int, late: bool = False) -> list:
+    """`count` states at random points of seeded random games, where someone decides (`late`: from
+    the second round on, within 150 decisions)."""
     out = []
     seed = 0
-    while len(out) < count:
+    while len(out) < count and seed < 50 * count:
         rng = random.Random(seed)
         state = game.new_initial_state(seed=seed)
-        stop = rng.randrange(1, 40)
+        stop = rng.randrange(1, 150 if late else 40)
         for _ in range(stop):
             if state.is_terminal():
                 break
             legal = state.legal_action_ids()
             state.apply(legal[rng.randrange(len(legal))])
-        if not state.is_terminal():
+        if not state.is_terminal() and (not late or state.round >= 2):
             out.append(state)
         seed += 1
     return out
 
 
-def measure(game, count: int, worlds: int) -> tuple:
+def kinds(views: list) -> str:
+    """How many views hold the whole past with no chance met, from a cut, across chance from the start
+    (no cut), or the round's past only (`SeatView._whole`, `_cut`, `_across`)."""
+    counts = [0, 0, 0, 0]
+    for v in views:
+        cut = getattr(v, "_cut", None)
+        if getattr(v, "_across", False):
+            counts[2] += 1
+        elif v._whole is not None:
+            counts[0] += 1
+        elif cut is not None and cut.ok:
+            counts[1] += 1
+        else:
+            counts[3] += 1
+    return "no chance {}, cut {}, across {}, round only {}".format(*counts)
+
+
+def measure(game, count: int, worlds: int, late: bool = False) -> tuple:
     """(µs a view, µs a determinization, share of worlds that fit the past the view holds, share of
-    worlds that fit the whole game's past)."""
-    sample = states(game, count)
+    worlds that fit the whole game's past, the views' `kinds`)."""
+    sample = states(game, count, late)
     start = time.process_time()
     views = [s.view(s.current_player) for s in sample]
     for v in views:
@@ -65,7 +91,7 @@ def measure(game, count: int, worlds: int) -> tuple:
             whole += fit and (v._whole is not None or getattr(v, "_cut", None) is not None and v._cut.ok)
             made += 1
     det_us = (time.process_time() - start) / made * 1e6
-    return view_us, det_us, fits / made, whole / made
+    return view_us, det_us, fits / made, whole / made, kinds(views)
 
 
 def main() -> None:
@@ -84,11 +110,14 @@ def main() -> None:
         past.CHANCE_PAST = args.chance_past == "on"
 
     print(f"cardlang of {os.path.dirname(os.path.dirname(os.path.abspath(cardlang.__file__)))}")
-    for relative, players in GAMES:
-        game = cardlang.load(os.path.join(ROOT, relative), players=players)  # (the same file for either checkout)
-        view_us, det_us, fit, whole = measure(game, args.states, args.worlds)
-        print(f"  {relative} ({players}p): view {view_us:8.0f} µs, determinize {det_us:8.0f} µs, "
-              f"worlds that fit the past {fit:6.1%}, the whole game's {whole:6.1%}")
+    for late, files in ((False, GAMES), (True, NO_CUT)):
+        if late:
+            print("from the second round on, files with no chance cut:")
+        for relative, players in files:
+            game = cardlang.load(os.path.join(ROOT, relative), players=players)  # (the same file for either checkout)
+            view_us, det_us, fit, whole, kind = measure(game, args.states, args.worlds, late)
+            print(f"  {relative} ({players}p): view {view_us:8.0f} µs, determinize {det_us:8.0f} µs, "
+                  f"worlds that fit the past {fit:6.1%}, the whole game's {whole:6.1%}" + (f"; views: {kind}" if late else ""))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ there, the deal and the round's steps fitted to what the seat saw since."""
 
 import random
 
+import pytest
+
 import cardlang
 
 from cardlang.runtime import past
@@ -182,6 +184,62 @@ def test_cards_kept_hidden_across_a_shuffle_make_no_cut(tmp_path):
         assert fits
 
 
+KEPT = "tests/knowledge/kept_hands.cards"
+
+
+def _after_a_hand_without_spades(g, seeds):
+    """(state, the cards P1 kept from a hand that held no spade): P0's first decision of a round,
+    the round before which P1 played a heart having no spade; those cards lie at the bottom of his
+    hand, the round dealt two on them (no chance cut: his hand stayed out of the stock's shuffle)."""
+    hand1 = g.program.zone_families["hand"][0] + 1
+    spade = lambda c: g.deck.suit_name(c) == "spades"  # noqa: E731
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = g.new_initial_state(seed=seed)
+        kept = None
+        while not state.is_terminal():
+            seat = state.current_player
+            if seat == 0 and kept and state.round == kept[0] + 1:
+                if set(state.zones[hand1][:len(kept[1])]) == kept[1]:
+                    out.append((state.clone(), kept[1]))
+                kept = None
+            clean = seat == 1 and not any(spade(c) for c in state.zones[hand1])
+            now = state.round
+            legal = state.legal_action_ids()
+            state.apply(legal[rng.randrange(len(legal))])
+            if clean and state.zones[hand1]:
+                kept = (now, set(state.zones[hand1][:-1]))  # (the round dealt one on them, before P0 decides)
+    return out
+
+
+def test_worlds_keep_what_a_hand_kept_across_a_shuffle_that_is_no_cut():
+    """`tests/knowledge/kept_hands.cards`: P1 played a heart in the round before, so his hand held no
+    spade; what he kept of it lies at the bottom of his hand. The stock's shuffle is no cut (his hand
+    stays out of it), so by default the view holds the whole past across it, from the game's start
+    (`_across`): no world deals a spade among the cards he kept, where a world of the round's past
+    alone did in about a third of them."""
+    g = game(KEPT, 2)
+    hand1 = g.program.zone_families["hand"][0] + 1
+    spade = lambda c: g.deck.suit_name(c) == "spades"  # noqa: E731
+    cases = _after_a_hand_without_spades(g, range(40))
+    assert len(cases) >= 15, len(cases)
+    before = now = fitted = 0
+    for k, (state, kept) in enumerate(cases):
+        view = state.view(0)
+        assert view._cut is None and view._across
+        for i in range(3):
+            world, fits = view.sample(random.Random(k * 10 + i))
+            fitted += fits
+            now += fits and any(spade(c) for c in world.zones[hand1][:len(kept)])
+            round_only = state.view(0)
+            round_only._whole = None
+            plain = round_only.determinize(random.Random(k * 10 + i))
+            before += any(spade(c) for c in plain.zones[hand1][:len(kept)])
+    assert now == 0 and before > 0.15 * 3 * len(cases), (now, before)
+    assert fitted >= 0.9 * 3 * len(cases), (fitted, len(cases))
+
+
 def test_coucou_worlds_fit_the_whole_past_after_the_first_round():
     """Coucou deals every round from the whole deck: from the second round on, nearly every view
     finds the round's cut, its worlds start there and nearly all fit (with `CHANCE_PAST` on, fewer
@@ -203,6 +261,80 @@ def test_coucou_worlds_fit_the_whole_past_after_the_first_round():
             fitted += view.sample(random.Random(k * 5 + i))[1]
     assert cut >= 0.9 * len(states), (cut, len(states))
     assert fitted >= 0.9 * total, (fitted, total)
+
+
+@pytest.mark.parametrize("rules,players", [(COUCOU, 5), ("games/pioche_poker.cards", 2)])
+def test_a_cut_is_found_where_the_last_action_before_it_turns_on_cards_it_shows(rules, players):
+    """The last action before the cut shows cards the seat did not know at its decision (coucou's
+    showdown, whose lowest card may eliminate a player and end the game; pioche poker's showdown,
+    whose winner lays the pile's top cards face up as points): the seat's copy of that decision, its
+    hidden cards in a fixed deal, went another way, and no cut was found (2 views in 306 of coucou,
+    every view after the first deal of pioche poker). The copy is now mended to reach the same
+    shuffle (`cut._reaching`): every view after chance finds its cut, and its worlds fit."""
+    g = game(rules, players)
+    states = [s for s in _states(g, range(3), lambda s: s.round >= 2)
+              if s.checkpoint and s.checkpoint[3] and s.checkpoint[3][1] is not None][::4]
+    assert len(states) >= 10
+    fitted = 0
+    for k, state in enumerate(states):
+        view = state.view(state.current_player)
+        assert view._cut is not None and view._whole is None
+        fitted += view.sample(random.Random(k))[1]
+    assert fitted >= 0.9 * len(states), (fitted, len(states))
+
+
+def test_the_search_from_a_cut_mends_a_card_a_refused_exchange_showed_where_it_lay(monkeypatch):
+    """Coucou: `P3: Coucou!`, `P3 shows K♥` (P3 refused the exchange with a King). A world whose P3
+    held no King wrote other lines (the cards were swapped); the search from the cut mended that by
+    where the world's step took the cards, which the real one did not take, and often gave up (a
+    world of the round's past then). It now first puts a card those lines show where the seat sees
+    it, before the step (`whole_past._held_before`): more searches find a world, fewer fall back."""
+    from cardlang.runtime import whole_past
+
+    g = game(COUCOU, 5)
+
+    def refused(s):
+        if s.round < 2:
+            return False
+        seen = s.transcript(s.current_player)
+        cut = max(i for i, line in enumerate(seen) if line == "talon is shuffled")
+        return any(line.endswith("Coucou!") for line in seen[cut:])
+
+    states = _states(g, range(4), refused)
+    assert len(states) >= 12
+
+    def found():
+        n = 0
+        for k, state in enumerate(states):
+            view = state.view(state.current_player)
+            assert view._cut is not None
+            n += sum(whole_past.from_start(view, random.Random(k * 7 + i), False, 24, view._cut) is not None
+                     for i in range(3))
+        return n
+
+    now = found()
+    monkeypatch.setattr(whole_past, "_held_before", lambda *args: [])
+    before = found()
+    assert now >= 0.75 * 3 * len(states) and now > before, (now, before, 3 * len(states))
+
+
+def test_a_shuffle_hiding_cards_the_seat_knew_all_of_is_a_cut():
+    """`examples/follow_suit.cards`: every card of a deal is played face up, so when the next deal
+    gathers and shuffles them the seat knows them all; the stock is hidden, so the shuffle hides them
+    all, and every card the seat does not know lies in the shuffled pile: a chance cut (it was taken
+    for none, and the views played from the game's start across the leader's draw, or fitted the
+    round's past only before). From the second deal on, worlds are played on from it, and fit."""
+    g = game("examples/follow_suit.cards", 4)
+    states = _states(g, range(2), lambda s: s.round >= 2)[::5]
+    assert len(states) >= 10
+    fitted = 0
+    for k, state in enumerate(states):
+        view = state.view(state.current_player)
+        if not view._unknown:  # (the deal's last card: the seat knows every card, there is nothing to imagine)
+            continue
+        assert view._cut is not None and not view._across
+        fitted += view.sample(random.Random(k))[1]
+    assert fitted >= 0.9 * len(states) - 2, (fitted, len(states))
 
 
 # Every round gathers the cards and shuffles them (a cut for P0); P1's cards go face down to a hidden

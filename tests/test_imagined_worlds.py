@@ -118,9 +118,13 @@ def test_a_game_stopped_by_a_world_a_bot_imagined_now_finishes_and_simulate_repo
     d = stats["discarded_worlds"]
     assert d["worlds"] > 0 and d["games"] > 0 and sum(d["per_seat"]) == d["worlds"]
     assert d["reasons"][0]["reason"].endswith("must choose but has no legal choice")
+    # (and the worlds that fell back to the round's past, no world of the whole past found: counted too)
+    f = stats["fallback_worlds"]
+    assert 0 < f["fallbacks"] < f["worlds"] and sum(f["per_seat"]) == f["fallbacks"]
     result = CliRunner().invoke(cli_main, ["simulate", path(LAID), "--games", "12", "--bots", "ismcts:30"])
     assert result.exit_code == 0, result.output
     assert "imagined worlds discarded by the bots" in result.output
+    assert "imagined worlds that fit the round's past only" in result.output
     result = CliRunner().invoke(cli_main, ["simulate", path(LAID), "--games", "12", "--bots", "ismcts:30", "--json"])
     assert json.loads(result.output)["discarded_worlds"]["worlds"] > 0
 
@@ -128,6 +132,7 @@ def test_a_game_stopped_by_a_world_a_bot_imagined_now_finishes_and_simulate_repo
 def test_a_run_without_impossible_worlds_reports_none():
     stats = simulate(game("examples/coin_flip.cards", 2), 6, bots=("ismcts:10",), coverage=False)
     assert stats["discarded_worlds"] == {"worlds": 0, "games": 0, "per_seat": [0, 0], "reasons": []}
+    assert stats["fallback_worlds"]["fallbacks"] == 0 and stats["fallback_worlds"]["worlds"] > 0
 
 
 # ------------------------------------------------- finding 8 after chance met between decisions
@@ -153,11 +158,12 @@ def _round_past_only(view):
     return view
 
 
-def test_a_world_keeps_a_player_void_in_the_suit_he_did_not_follow_before_a_draw(across_chance):
+def test_a_world_keeps_a_player_void_in_the_suit_he_did_not_follow_before_a_draw():
     """P1 did not follow hearts two tricks ago; a leader was drawn at random after each trick. A world
     fitting the round alone (the round starts after the last draw) deals P1 hearts in about a
     third of the worlds, where his earlier discard was illegal; every world fitting the whole past
-    (the leaders drawn again to be the ones the seat saw lead) keeps him void."""
+    (the leaders drawn again to be the ones the seat saw lead) keeps him void. By default: the draws
+    make no chance cut, so the view holds the whole past across them (`SeatView._across`)."""
     g, cases = _after_a_void_and_a_draw()
     hand = g.program.zone_families["hand"][0]
     suit_of = g.deck.card_suit
@@ -165,7 +171,7 @@ def test_a_world_keeps_a_player_void_in_the_suit_he_did_not_follow_before_a_draw
     whole = broken_before = broken_now = 0
     for k, (state, seat, void, suit) in enumerate(cases):
         view = state.view(seat)
-        assert view._whole is not None  # (the whole past, chance met since the game's first decision)
+        assert view._whole is not None and view._across  # (the whole past, chance met since the game's first decision)
         for i in range(3):
             world, fits = view.sample(random.Random(k * 10 + i))
             if fits:
@@ -178,7 +184,7 @@ def test_a_world_keeps_a_player_void_in_the_suit_he_did_not_follow_before_a_draw
     assert whole >= 0.9 * 3 * len(cases)
 
 
-def test_a_world_replays_the_leaders_the_seat_saw_drawn(across_chance):
+def test_a_world_replays_the_leaders_the_seat_saw_drawn():
     """Each world plays the game again from its start: the same seats decided, in the same order, and
     the leaders announced (`P2 leads`) are those the seat read."""
     g, cases = _after_a_void_and_a_draw(4)
@@ -233,19 +239,29 @@ def test_every_world_fits_what_a_later_deal_made_true(across_chance):
     assert fitted >= 0.25 * 4 * len(states)
 
 
-def test_without_chance_past_a_view_after_a_draw_has_no_whole_past(monkeypatch):
-    """`past.CHANCE_PAST` off: chance met since the game's first decision cuts the chain, as before
-    the flag; the worlds fit the round's past only."""
+def test_without_chance_past_a_view_after_a_draw_with_no_cut_holds_the_whole_past_across_it(monkeypatch):
+    """`past.CHANCE_PAST` off (the default): the rounds' first decisions stay chained across chance;
+    a view that finds no chance cut (a leader drawn between tricks shuffles nothing) holds the whole
+    past across the draws, from the game's start (`_across`), and one with no chance met since the
+    game's first decision holds it as before (not `_across`)."""
     monkeypatch.setattr(past, "CHANCE_PAST", False)
     g, cases = _after_a_void_and_a_draw(2)
-    assert cases and all(state.view(seat)._whole is None for state, seat, _, _ in cases)
+    assert cases
+    for state, seat, _, _ in cases:
+        view = state.view(seat)
+        assert view._cut is None and view._whole is not None and view._across
+        assert past.past_steps(state, seat) is None  # (chance met: not without `across`)
+    state = g.new_initial_state(seed=3)
+    state.apply(state.legal_action_ids()[0])
+    view = state.view(state.current_player)
+    assert view._whole is not None and not view._across
 
 
 @pytest.mark.parametrize("chance_past", [False, True])
 def test_the_chain_of_rounds_kept_stays_bounded(monkeypatch, chance_past):
     """`tests/hostile_runtime/endless_rounds.cards` (a round a decision, no chance) and the drawn
     leader game (a draw a round): at most `MAX_PAST_ROUNDS` rounds' first decisions are kept chained,
-    across chance too, and a chain cut there gives no whole past (the subprocess tests of
+    across chance too (whatever `CHANCE_PAST` says), and a chain cut there gives no whole past (the subprocess tests of
     tests/test_runtime_errors.py run the installed code: the cap is checked here, in process)."""
     monkeypatch.setattr(past, "CHANCE_PAST", chance_past)
     monkeypatch.setattr(past, "MAX_PAST_ROUNDS", 8)
@@ -262,7 +278,7 @@ def test_the_chain_of_rounds_kept_stays_bounded(monkeypatch, chance_past):
         state.apply(state.legal_action_ids()[0])
         kept.append(past._kept(state.checkpoint))
     assert max(kept) <= 8
-    assert max(kept) > 1 if chance_past else max(kept) <= 2
+    assert max(kept) > 2  # (kept across the draws, whatever `CHANCE_PAST` says: for views with no cut)
 
 
 KEPT_LOCAL = """game "Kept local"
@@ -311,3 +327,29 @@ def test_a_round_starts_with_its_card_locals_empty(tmp_path, engine):
             rounds += 1
             assert state.v[last] is None
     assert rounds == 2
+
+
+def test_a_view_whose_searches_keep_failing_searches_less(monkeypatch):
+    """`SeatView._tries`: a view searches the whole past with `WHOLE_TRIES` tries while its searches
+    find a world about as often as not; once they failed more often than they found one, by more
+    than one, with `FEW_TRIES` (a bot imagining 30 worlds of a past the search rarely fits stops
+    paying the full search in each). Every failed search still falls back and says so."""
+    from cardlang.runtime import view as view_module
+
+    g, cases = _after_a_void_and_a_draw(2)
+    state, seat = cases[0][:2]
+    asked = []
+
+    def failing(view, rng, history, tries, cut=None):
+        asked.append(tries)
+        return None
+
+    monkeypatch.setattr(view_module, "from_start", failing)
+    view = state.view(seat)
+    assert view._whole is not None
+    fits = [view.sample(random.Random(i))[1] for i in range(4)]
+    assert fits == [False] * 4
+    assert asked == [view_module.WHOLE_TRIES] * 2 + [view_module.FEW_TRIES] * 2
+    assert view_module.FEW_TRIES < view_module.WHOLE_TRIES
+    view._search = [3, 4]  # (found about as often as not: the full search again)
+    assert view._tries() == view_module.WHOLE_TRIES

@@ -170,7 +170,12 @@ def _print_tables(stats) -> None:
 
 
 def _print_discarded(stats) -> None:
-    """The worlds the bots imagined and discarded as impossible (a rule broken, a cap met), if any."""
+    """The worlds the bots imagined and discarded as impossible (a rule broken, a cap met), if any,
+    and those that fit only the round's past (no world of the whole past found), if any."""
+    f = stats.get("fallback_worlds")
+    if f and f["fallbacks"]:
+        untrusted.echo(f"imagined worlds that fit the round's past only (no world of the whole past found): "
+                       f"{f['fallbacks']} of {f['worlds']}")
     d = stats.get("discarded_worlds")
     if not d or not d["worlds"]:
         return

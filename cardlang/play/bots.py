@@ -195,6 +195,8 @@ class _SearchBot:
         self.rounds = rounds
         self.discarded = 0  # imagined worlds that broke a rule or met a cap, over all decisions
         self.discarded_why: dict = {}  # the first line of each such error -> how many times
+        self.worlds = 0  # worlds imagined to fit how the others played, over all decisions
+        self.fallbacks = 0  # of those, worlds that fit the round's past only, not the whole past the view holds
 
     def _discard(self, error: RuleError) -> None:
         """Counts a world that `error` showed impossible (and deals the next one afresh)."""
@@ -227,7 +229,11 @@ class _SearchBot:
             if type(det.rng) is int:
                 det.rng = self.rng.getrandbits(64)
             return det, kept[1]
-        det = quiet(view.determinize(self.rng, self.consistent))  # (a copy nothing observes)
+        det, fits = view.sample(self.rng, self.consistent)
+        if self.consistent:  # (counted: a world that fell back to the round's past, `SeatView.sample`)
+            self.worlds += 1
+            self.fallbacks += not fits
+        det = quiet(det)  # (a copy nothing observes)
         before = _progress(det)
         if self._serves > 1:
             self._kept = (det.clone(), before, self._serves - 1)

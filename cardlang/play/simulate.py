@@ -91,7 +91,7 @@ def _native_one(native, seed: int, n: int) -> Optional[dict]:
     stopped (a rule error or a native limit: the compiled engine plays it)."""
     out = native.game(seed, [seed * 1009 + s for s in range(n)])  # (the seeds of `play_one`'s random bots)
     if out is not None:
-        out.update(seed=seed, discarded=[0] * n, discarded_why={})
+        out.update(seed=seed, discarded=[0] * n, discarded_why={}, worlds=[0] * n, fallbacks=[0] * n)
     return out
 
 
@@ -163,6 +163,9 @@ def play_one(game: Game, seed: int, bots: Sequence[str], coverage=None, actions:
         for reason, count in getattr(b, "discarded_why", {}).items():
             why[reason] = why.get(reason, 0) + count
     out["discarded_why"] = why
+    # and the worlds that fit only the round's past, not the whole past the view held (`SeatView.sample`)
+    out["worlds"] = [getattr(b, "worlds", 0) for b in players]
+    out["fallbacks"] = [getattr(b, "fallbacks", 0) for b in players]
     if rec is not None:
         out["record"] = record
     return out
@@ -628,6 +631,7 @@ def summarize(game: Game, bots: Sequence[str], merged: _Merged, elapsed: float, 
         "decisions_histogram": sorted(Counter(r["decisions"] for r in results).items()),
         "actions": actions,
         "discarded_worlds": discarded,
+        "fallback_worlds": _fallbacks(results, n),
     }
     if game.teams:  # partnerships: a team's win counts once, for the team (play/team_stats.py)
         out["teams"] = team_entries(game.teams, results, seat_entry)
@@ -668,6 +672,19 @@ def _discarded(results: list, n: int) -> dict:
             why.update(r["discarded_why"])
     return {"worlds": sum(per_seat), "games": games, "per_seat": per_seat,
             "reasons": [{"reason": k, "count": v} for k, v in sorted(why.items(), key=lambda kv: (-kv[1], kv[0]))]}
+
+
+def _fallbacks(results: list, n: int) -> dict:
+    """The worlds the search bots imagined (`worlds`) and, of those, the worlds that fit only the
+    round's past where the view held more (`fallbacks`: no world of the whole past was found in the
+    tries, `SeatView.sample`), in all and by seat."""
+    worlds, per_seat = [0] * n, [0] * n
+    for r in results:
+        for s, k in enumerate(r.get("worlds") or ()):
+            worlds[s] += k
+        for s, k in enumerate(r.get("fallbacks") or ()):
+            per_seat[s] += k
+    return {"worlds": sum(worlds), "fallbacks": sum(per_seat), "per_seat": per_seat}
 
 
 def cpu_count() -> int:

@@ -33,12 +33,13 @@ from . import rng as chance_module
 from .actions import alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Events, RuleError
 from .past import Worlds, kept, place_of
-from .places import follow
+from .places import exchange, follow
 from .rng import NoOutcome
 
 
 PROBES = 12  # worlds played on from a cut to learn where its deal takes the pile (`CutPast.probe`)
 CUT_SEED = 0xC07  # the seed of the fixed deal of the hidden cards at the cut, before each world's own
+REACH_TRIES = 8  # deals of the seat's copy before the cut tried until one reaches the same shuffle (`_reaching`)
 CACHED = 64  # real cuts worked out and kept (`_real_cut`: per round's past and seat)
 _CUTS: "OrderedDict" = OrderedDict()  # (id(base), at, seat) -> (base, (start, at_cut, lines) or None)
 
@@ -67,12 +68,16 @@ class Cut:
         self.met = False
 
     def shuffle(self, pile: list, zone: int = -1):
-        """A shuffle: the cut, if every card the seat does not know lies in `pile`, else the past's own."""
+        """A shuffle: the cut, if every card the seat does not know lies in `pile` and the shuffle
+        leaves the seat cards there it does not know (the pile holds one, or is hidden from the seat:
+        a trick game's cards, all played face up, gathered and shuffled for the next deal), else
+        the past's own."""
         w, bit = self.w, 1 << self.seat
         known = w.known
         inside = set(pile)
+        seen = zone < 0 or w.game.program.zone_vis[zone] & bit  # (after it: who sees the zone knows its cards)
         if any(not known[c] & bit for c in range(len(known)) if c not in inside) or \
-                all(known[c] & bit for c in pile):
+                seen and all(known[c] & bit for c in pile) or not pile:
             self.real = chance_module.shuffle(pile, self.real, zone)
             return self
         self.met = True
@@ -292,8 +297,8 @@ def _real_cut(base, actions: tuple, seat: int, deal: Callable, mask: Callable) -
             start.log = [(line, (), ()) for line in pre.transcript(seat)]
             start.fresh = Events(MAX_EVENTS - len(start.log))
         real = _to_cut(pre, actions[-1], seat)
-        copy = _to_cut(start.clone(), last, seat)
-        if real is not None and copy is not None and copy[1] == real[1]:
+        start, last = _reaching(start, last, place, real, seat, deal) if real is not None else (None, last)
+        if start is not None:
             w = real[0]
             hidden = [c for c in range(len(w.known)) if not w.known[c] & bit]
             deal(w, hidden, random.Random(CUT_SEED))
@@ -316,6 +321,47 @@ def _real_cut(base, actions: tuple, seat: int, deal: Callable, mask: Callable) -
     if len(_CUTS) > CACHED:
         _CUTS.popitem(last=False)
     return out
+
+
+def _reaching(start, last: int, place: Optional[tuple], real: tuple, seat: int, deal: Callable) -> tuple:
+    """(the seat's copy of the decision before the cut, its action) whose course reaches the shuffle
+    the real course reached (`real`, from `_to_cut`: the same round, zones' sizes, pile's zone and
+    cards), or (None, `last`). First `start` (its hidden cards in the fixed deal); where the last
+    action turns on cards the seat learns only during it (a showdown whose lowest card eliminates a
+    player and ends the game in the copy; the top cards of the pile laid face up as points), the
+    copy is mended: each card the seat knows at the cut outside the pile, that the copy's course
+    put another card in place of, is exchanged in the copy with that card (both hidden from the
+    seat before the last action), else its hidden cards are dealt again by fixed seeds (`CUT_SEED`
+    + i), `REACH_TRIES` plays in all. Whichever copy reaches the cut, a world takes the state at the
+    cut (`at_cut`) in place of what its course made there, so the copy's hidden cards are a vehicle
+    to the shuffle and nothing more; what picks and mends it reads only the copy and what the seat
+    knows at the cut (the round, the zones' sizes, the cards it knows and their places, the rest
+    lying in the pile), so it is the seat's: equal views keep equal copies."""
+    bit = 1 << seat
+    w_real, want = real
+    cand, a = start, last
+    for i in range(REACH_TRIES):
+        copy = _to_cut(cand.clone(), a, seat)
+        if copy is not None and copy[1] == want:
+            return cand, a
+        pairs = []
+        if copy is not None and copy[1][:3] == want[:3]:  # (there, but other cards lie outside the pile)
+            mine = copy[0].zones
+            pairs = [(x, y) for z, (rz, cz) in enumerate(zip(w_real.zones, mine)) if z != want[2]
+                     for x, y in zip(rz, cz) if x != y and not cand.known[x] & bit and not cand.known[y] & bit]
+        cand = cand.clone()
+        if pairs:
+            moved: set = set()
+            for x, y in pairs:
+                if x not in moved and y not in moved:
+                    exchange(cand, x, y)
+                    moved.update((x, y))
+        else:
+            deal(cand, [c for c in range(len(cand.known)) if not cand.known[c] & bit], random.Random(CUT_SEED + i))
+        a = with_value(last, cand.zones[place[0]][place[1]]) if place is not None else last
+        if cand.pending.player != seat:
+            cand.pending = cand.pending._replace(legal=(a,))
+    return None, last
 
 
 def _to_cut(w, a: int, seat: int) -> Optional[tuple]:

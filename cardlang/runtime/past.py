@@ -62,10 +62,6 @@ def record(st, a: int) -> None:
             pass  # (a world played on from a chance cut, at its first round: `cut.Cut._mask`)
         elif before is not None and (before[1] is None or _kept(before) >= MAX_PAST_ROUNDS):
             before = NO_START  # (no whole past: `past_steps` answers None, and no copy is kept)
-        elif before is not None and not CHANCE_PAST and before[1].rng != st.rng:
-            # (chance met since: no whole past, but the round's first decision before it is kept
-            # alone, where a world may start that meets a chance cut on the way: `runtime/cut.py`)
-            before = (before[0], before[1], before[2], NO_START)
         st.checkpoint = (st.round, snap, len(st.history), before)
 
 
@@ -129,7 +125,7 @@ def _kept(cp) -> int:
     return n
 
 
-def past_steps(st, seat: int) -> Optional[tuple]:
+def past_steps(st, seat: int, across: Optional[bool] = None) -> Optional[tuple]:
     """The whole game as `seat` read it, replayed round by round from each round's first decision
     kept behind `st.checkpoint`: (every action as `round_steps` gives it, each with the seat that
     took it (every seat sees who is to decide); at each round's first decision, the index of its
@@ -139,7 +135,9 @@ def past_steps(st, seat: int) -> Optional[tuple]:
     world draws them again to fit what the seat saw: `whole_past.from_start`). None where a round's
     first decision was not kept (a state made without its past, a determinized copy, a game of more
     than `MAX_PAST_ROUNDS` rounds), a round cannot be replayed (a rule stops it), or its copy's
-    chance holds no outcome for a replay (`rng.NoOutcome`: OpenSpiel's script of one step)."""
+    chance holds no outcome for a replay (`rng.NoOutcome`: OpenSpiel's script of one step). Unless
+    `across` (default: `CHANCE_PAST`), None too where chance was met since the game's first decision
+    (the chain is kept across chance for the views that find no chance cut: `SeatView`)."""
     cp = st.checkpoint
     if cp is None:  # no decision yet: the past is the game's start
         return ((), ()) if not st.history else None
@@ -151,8 +149,9 @@ def past_steps(st, seat: int) -> Optional[tuple]:
         cp = cp[3]
     if not chain or chain[-1][2] != 0:  # (the first decision kept is not the game's first)
         return None
-    if not CHANCE_PAST and chain[0][1].rng != st.rng:  # (chance met in this round: see `CHANCE_PAST`)
-        return None
+    if not (CHANCE_PAST if across is None else across) and \
+            any(link[1].rng != st.rng for link in chain):
+        return None  # (chance met between two rounds' first decisions, or in this round)
     chain.reverse()
     out, players, marks = [], [], []
     bit = 1 << seat

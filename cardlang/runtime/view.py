@@ -48,7 +48,8 @@ if TYPE_CHECKING:  # numpy is imported by `table()` alone: bots and `simulate` s
 
 CANON_SEED = 0x5EA7  # the seed of the deals a view's settled copy tries (see `SeatView._settled`)
 TRIES = 24  # sampled worlds rejected before `determinize` falls back to ignoring past play
-WHOLE_TRIES = 24  # games played again from the start before `determinize` falls back to the round's past
+WHOLE_TRIES = 48  # games played again from the start before `determinize` falls back to the round's past
+FEW_TRIES = 8  # the same, once a view's searches failed more often than they found one (`SeatView._tries`)
 CANON_TRIES = 48  # replays for a view's canonical copy before it keeps the plain one
 VERIFIED_TRIES = 1  # worlds of the round's past checked against the deal from a chance cut before it is searched
 
@@ -198,7 +199,7 @@ def _canonical(state, unknown: list, seat: int, placed: Optional[list] = None):
     return s
 
 
-def _without_stale_locals(s, seat: int):
+def _without_stale_locals(s, seat: int, then: Optional[list] = None):
     """`s`, or a copy whose locals (`local_slots.round_locals`) that name a card the seat does not
     know are emptied. A view whose round's past no fixed deal fits (`SeatView._settled`) keeps the
     state's own values; a local the round worked out from another seat's hidden cards and left
@@ -206,11 +207,17 @@ def _without_stale_locals(s, seat: int):
     seat how many there were (found by the leak tests' twins played on from a chance cut, issue 26).
     Another seat's pending choice among them is emptied with them, as its legal actions are
     (`_canonical`): a world is then dealt from the state's own copy instead (`SeatView._dealt`),
-    which says it fits no past; a loop over them around the decision would end early in a world."""
+    which says it fits no past; a loop over them around the decision would end early in a world.
+    With `then` (who knew each card at the round's first decision, the view's copy of it), a local
+    naming a card the seat came to know only since is emptied too: worked out while the card was
+    hidden, what it leaves out tells as much (the other seat's one card that beats, shown since: he
+    had no second one; found by the leak tests' twins played on from a chance cut, issue 26)."""
     if s.terminal or s.pending is None:
         return s
     bit = 1 << seat
     known, v = s.known, s.v
+    if then is not None:
+        known = [k if then[c] & bit else 0 for c, k in enumerate(known)]
     stale = []
     for slot in round_locals(s.game.program):
         x = v[slot]
@@ -225,7 +232,7 @@ def _without_stale_locals(s, seat: int):
     return out
 
 
-def _forget_chosen_cards(s, seat: int) -> None:
+def _forget_chosen_cards(s, seat: int, across: bool = False) -> None:
     """In place: a choice's card variable (`a card c from …`) that holds a card the seat does not
     know is emptied. It outlives its alternative's body in the state, and the card it names may
     since have been shuffled into a pile (the card a player discarded face down, now somewhere in
@@ -244,8 +251,8 @@ def _forget_chosen_cards(s, seat: int) -> None:
     v, known = s.v, s.known
     program = s.game.program
     cards, sets = chosen_card_slots(program)
-    # (across chance only: `past.CHANCE_PAST`)
-    everyone = (1 << program.n) - 1 if past_module.CHANCE_PAST else 1 << seat
+    # (across chance only: `past.CHANCE_PAST`, or a view whose whole past spans chance, `across`)
+    everyone = (1 << program.n) - 1 if past_module.CHANCE_PAST or across else 1 << seat
     for slot in cards:
         c = v[slot]
         if c is not None and known[c] & everyone != everyone:
@@ -351,7 +358,8 @@ class SeatView:
     """What one seat knows at one moment: its observation, its legal actions with labels it may read,
     its transcript, and `determinize(rng)`, a playable state dealt to fit all that."""
 
-    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked", "_whole", "_cut", "_seen")
+    __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked", "_whole", "_cut", "_across",
+                 "_search", "_seen")
 
     def __init__(self, state, seat: int, past: bool = True):
         self.game = state.game
@@ -382,6 +390,7 @@ class SeatView:
             self._past = (start, steps, start_lines, tuple(unknown_then))
         self._worked = None  # see `_settled`
         self._seen = None  # the canonical copy's observation less its log, once a world is checked (`_fits`)
+        self._search = [0, 0]  # (searches of the whole past that found a world, that did not: `_tries`)
         # the whole game as the seat read it, for worlds played again from the start (`whole_past.from_start`)
         self._whole = past_steps(state, seat) if past and unknown else None
         # where chance cut that past: the seat's copies of the decision before the chance cut and of the
@@ -395,6 +404,19 @@ class SeatView:
         self._cut = cut_past(state, seat, steps, players, _mask_at_cut, _canonical,
                              self._past[0] if self._past else self._settled()) \
             if past and unknown and self._whole is None else None
+        # chance met since the game's first decision and no cut: the whole past across it, from the
+        # game's start (the draws and shuffles drawn again to fit what the seat saw, `whole_past`),
+        # a choice's card variable emptied unless every seat knows its card, as across chance it may
+        # name a card the seat came to know only later (`_forget_chosen_cards`)
+        self._across = False
+        if past and unknown and self._whole is None and self._cut is None:
+            self._whole = past_steps(state, seat, True)
+            if self._whole is not None:
+                self._across = True
+                _forget_chosen_cards(self._canon, seat, True)
+                if self._past is not None:
+                    _forget_chosen_cards(self._past[0], seat, True)
+                self._worked = None
 
     def _settled(self):
         """The canonical copy with the round replayed in a fixed deal that fits its past (or the
@@ -407,7 +429,7 @@ class SeatView:
             if self._past is not None:
                 w = self._replayed(random.Random(CANON_SEED), False, CANON_TRIES)
             if w is None:
-                w = _without_stale_locals(self._canon, self.seat)
+                w = _without_stale_locals(self._canon, self.seat, self._past[0].known if self._past else None)
             else:
                 w.rng = 0
                 w.history = []
@@ -514,7 +536,7 @@ class SeatView:
         that fits the round's past, which is no fit of the whole past (False)."""
         whole = consistent and self._whole is not None
         if whole:
-            world = from_start(self, rng, history, WHOLE_TRIES)
+            world = self._searched(from_start(self, rng, history, self._tries()))
             if world is not None:
                 return world, True
         elif consistent and self._cut is not None and self._cut.ok:
@@ -537,7 +559,7 @@ class SeatView:
                     break
                 if cut.verify(deal, self.seat, rng, self._lines):
                     return world, True
-            world = from_start(self, rng, history, WHOLE_TRIES, cut)
+            world = self._searched(from_start(self, rng, history, self._tries(), cut))
             if world is not None:
                 return world, True
             whole = cut.ok  # (a cut was met, yet no world fitted: a world of the round's past fits no whole past)
@@ -546,6 +568,19 @@ class SeatView:
             if world is not None:
                 return world, not whole
         return self._dealt(rng, history), self._past is None and not whole
+
+    def _tries(self) -> int:
+        """The tries of the next search of the whole past (`whole_past.from_start`): `WHOLE_TRIES`,
+        or `FEW_TRIES` once this view's searches failed more often than they found a world, by more
+        than one: a view whose past the search rarely fits (a deal whose hearts must come out in the
+        order the seat saw them laid) stops paying for it in every world a bot imagines."""
+        found, failed = self._search
+        return WHOLE_TRIES if failed <= found + 1 else FEW_TRIES
+
+    def _searched(self, world):
+        """`world`, a search's answer, counted (`_tries`)."""
+        self._search[world is None] += 1
+        return world
 
     def _dealt(self, rng: random.Random, history: bool, mark: tuple = NO_START):
         """The view's settled copy with the cards the seat does not know dealt again (blind to how

@@ -15,10 +15,11 @@ from typing import Optional
 from . import at_once, past
 from .actions import alt_of, value_of, with_value
 from .basics import Events, RuleError
-from .past import UNSEEN, Replay, Worlds, drop_after, mend_plan, past_steps, redraw_at, shown_mends
+from .past import UNSEEN, Replay, Worlds, _labels, drop_after, mend_plan, past_steps, redraw_at, shown_mends
 from .places import exchange
 
 MENDS = 5  # tries of a world played from the start before it is dealt afresh
+SHOWN_AHEAD = 2  # lines read past those a step wrote, for cards the real step showed (`_held_before`)
 
 
 def _unlike(got: Optional[tuple], want: tuple) -> Optional[tuple]:
@@ -113,7 +114,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
     picks: dict = {}  # step index -> where among its legal actions a step the seat did not see took
     best, stalled, left = -1, 0, tries
     read = 0  # (the lines before it read already: with `cut`, those up to the cut, the seat's own)
-    across = past.CHANCE_PAST or cut is not None  # (off, no cut: no past kept across chance; searched as before it)
+    across = past.CHANCE_PAST or cut is not None or view._across  # (off, no cut: no past kept across chance; searched as before it)
     chancy = across  # (whether the worlds are searched across chance: on, or a try met chance after its first decision)
     for n in range(tries * (len(marks) + 1) + 2 * len(steps)):  # (tries a round, and the draws drawn again)
         if n >= tries and not chancy:  # (a past of no chance as the worlds read it: `tries` tries, no more)
@@ -124,6 +125,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
         extra: set = set()
         last = redraw = None  # (the plan positions of the chance of the step played last, of the step that misfit)
         patched = upto = None  # (the first shuffle this world exchanged two cards in, going on; see `mend_plan`)
+        pre = quiet = None  # (the world's zones before the step, and before the one before: `_held_before`)
         k = -1
         try:
             if kept:
@@ -212,6 +214,9 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                 before = w.rng.at
                 last = (before, before)
                 logged = len(w.log) if lines else 0
+                # (where the cards lay before the step, if its lines may be read at once: `_held_before`)
+                quiet = pre  # (before the step before: the lines it wrote may have been the first of more)
+                pre = [z[:] for z in w.zones] if lines and not deaf and chancy else None
                 program.resume(w, a)
                 last = (before, w.rng.at)
                 if lines and not deaf and (chancy or w.rng.at > start[0]):  # (the lines this step wrote, as the seat read them)
@@ -237,6 +242,10 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                         if misplaced:  # (in a shuffle met before that line)
                             upto = w.rng.before_line(entry)
                             break
+                        if pre is not None:  # (lines of another course: a card they show held where it lies now)
+                            misplaced = _held_before(view, quiet or pre, lines[heard:heard + len(new) + SHOWN_AHEAD], w.known, bit)
+                            if misplaced:
+                                break
                         deaf = True  # (else read again at the end, as a whole, and the deal mended)
                     heard += len(new)
             else:
@@ -258,7 +267,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                             was.append((cp[1], cp[1].rng))
                             cp[1].rng = Replay.at_event(outcomes, cp[1].rng.at, final)
                         cp = cp[3]
-                    unlike = _unlike(past_steps(w, seat), view._whole) if history else None
+                    unlike = _unlike(past_steps(w, seat, True if view._across else None), view._whole) if history else None
                     if unlike is None:  # (its own past reads as the seat's: a twin the seat cannot tell apart)
                         w.seed = w.stacks = w.draws = None
                         if not history:
@@ -317,6 +326,36 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
         else:
             drop_after(first, kept, tried)
     return None
+
+
+def _held_before(view, pre: list, read: list, known: list, bit: int) -> list:
+    """[(card, card)] to exchange in a world's chance when a step wrote other lines than the seat
+    read (`read`), not merely naming other cards: each card a line the seat read names (by its
+    label, one card of the deck bearing it) that the seat knows now, and the card the world held in
+    its place now before the step (`pre`, the world's zones then), neither known to the seat in
+    the world. The step went another way because it met another card there (coucou: `P3: Coucou!`,
+    `P3 shows K♥`, where the world's P3 held no King and the cards were swapped): a card shown by
+    the step, in the real course, lay where the seat sees it now unless the step moved it, and the
+    search mends the deal that way first (`past.mend_plan`) rather than by where the world's step
+    took the cards, which it did not take in the real course."""
+    named = _labels(view.game.deck)
+    c = view._canon
+    out, used = [], set()
+    for line in read:
+        for label, cards in named.items():
+            if len(cards) != 1 or label not in line:
+                continue
+            x = cards[0]
+            if not c.known[x] & bit or x in used:
+                continue
+            z = c.loc[x]
+            i = c.zones[z].index(x)
+            y = pre[z][i] if z < len(pre) and i < len(pre[z]) else None
+            if y is not None and y != x and y not in used and not known[y] & bit and not known[x] & bit:
+                out.append((x, y))
+                used.update((x, y))
+    return out
+
 
 def step_in(w, step, rng: random.Random, picks: Optional[dict] = None, k: int = -1) -> Optional[int]:
     """The action of `w` that is the past's `step` (see `round_steps`), None if it has none. A
