@@ -317,7 +317,11 @@ class NativeRollouts:
         if st.terminal:
             return
         from ..runtime.playout import quiet
-        self.rollouts(convert(self, quiet(st)), np.zeros(1, dtype=np.int64), np.zeros((1, self.players), dtype=np.int64))
+        try:
+            world = convert(self, quiet(st))
+        except CannotResume:  # (this state cannot start a rollout; the entry compiles at the first that can)
+            return
+        self.rollouts(world, np.zeros(1, dtype=np.int64), np.zeros((1, self.players), dtype=np.int64))
 
     def frames_of(self, st) -> np.ndarray:
         """The frames a state at a decision resumes by (innermost first: see the module's docstring)."""
