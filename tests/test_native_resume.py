@@ -108,7 +108,9 @@ def test_a_converted_state_plays_on_natively_as_the_compiled_engine_plays_it_on(
 @pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(SLOW))
 def test_every_file_plays_on_natively_from_mid_game_as_compiled(path):
-    assert check_game(path, SLOW[path], range(4)) > 0
+    compared = check_game(path, SLOW[path], range(4))
+    # (a game of no choice, as war, has no mid-game state to play on from: nothing to compare)
+    assert compared > 0 or not native_game(path, SLOW[path]).program.lowered.ir.choices
 
 
 @pytest.mark.parametrize("path", sorted(FAST))
