@@ -45,15 +45,15 @@ def decision(game, seed: int):
 
 @pytest.fixture
 def dealt(monkeypatch):
-    """The worlds `view.determinize` dealt, in order."""
+    """The worlds `view.sample` dealt, in order."""
     worlds: list = []
-    real = SeatView.determinize
+    real = SeatView.sample
 
-    def counting(self, rng, consistent=True):
-        w = real(self, rng, consistent)
+    def counting(self, rng, consistent=True, history=False):
+        w, fits = real(self, rng, consistent, history)
         worlds.append(w.clone())
-        return w
-    monkeypatch.setattr(SeatView, "determinize", counting)
+        return w, fits
+    monkeypatch.setattr(SeatView, "sample", counting)
     return worlds
 
 
