@@ -118,13 +118,29 @@ def test_a_state_converted_to_arrays_and_back_keeps_every_field(path):
     game = native_game(path, FAST[path])
     native = rollouts_for(game)
     for st, _ in midgame_states(game, range(4)):
-        back = st.clone()
-        back.zones, back.loc, back.known, back.active, back.v = [], [], [], [], []
-        back.round, back.rng = -1, 0
-        restore(native, convert(native, st), back)
-        for field in ("zones", "loc", "known", "active", "v", "round", "rng"):
-            assert getattr(back, field) == getattr(st, field), field
-        assert [type(x) for x in back.v] == [type(x) for x in st.v]
+        assert_converted_and_back_keeps_every_field(native, st)
+
+
+def assert_converted_and_back_keeps_every_field(native, st) -> None:
+    back = st.clone()
+    back.zones, back.loc, back.known, back.active, back.v = [], [], [], [], []
+    back.round, back.rng = -1, 0
+    restore(native, convert(native, st), back)
+    for field in ("zones", "loc", "known", "active", "v", "round", "rng"):
+        assert getattr(back, field) == getattr(st, field), field
+    assert [type(x) for x in back.v] == [type(x) for x in st.v]
+
+
+def test_a_list_holding_none_is_kept_natively_and_given_back():
+    # two_hands: a per-player list of suits that starts as [none, none, none] and fills trick by trick
+    game = native_game("examples/two_hands.cards", 2)
+    native = rollouts_for(game)
+    seen = set()
+    for st, _ in midgame_states(game, range(4)):
+        lists = [x for x in st.v if type(x) is tuple and None in x]
+        seen.update("all none" if all(y is None for y in x) else "some none" for x in lists)
+        assert_converted_and_back_keeps_every_field(native, st)
+    assert seen == {"all none", "some none"}
 
 
 def test_the_frames_of_a_phase_played_from_several_places_follow_the_return_stack():

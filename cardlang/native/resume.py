@@ -440,7 +440,12 @@ def convert(native: NativeRollouts, st) -> World:
         if x:
             try:
                 TV[s, :len(x)] = x
-            except (TypeError, ValueError, OverflowError):
+            except TypeError:  # (a list holding none: NONE entries, as the native code writes them)
+                try:
+                    TV[s, :len(x)] = [NONE if y is None else y for y in x]
+                except (TypeError, ValueError, OverflowError):
+                    raise CannotResume(f"slot {s} holds a list the native engine keeps not") from None
+            except (ValueError, OverflowError):
                 raise CannotResume(f"slot {s} holds a list the native engine keeps not") from None
         TN[s] = len(x)
         vals[s] = 0  # (a list slot's V is not read natively: it says the list is not none)
@@ -479,7 +484,7 @@ def restore(native: NativeRollouts, w: World, st) -> None:
     bools = set(w.bools)
     for s in range(len(w.V)):
         if s in seqs:
-            v.append(None if w.V[s] == NONE else tuple(w.TV[s, :w.TN[s]].tolist()))
+            v.append(None if w.V[s] == NONE else tuple(None if y == NONE else y for y in w.TV[s, :w.TN[s]].tolist()))
             continue
         x = int(w.V[s])
         if x == NONE:
