@@ -109,6 +109,9 @@ def test_a_converted_state_plays_on_natively_as_the_compiled_engine_plays_it_on(
 @pytest.mark.parametrize("path", sorted(SLOW))
 def test_every_file_plays_on_natively_from_mid_game_as_compiled(path):
     compared = check_game(path, SLOW[path], range(4))
+    game = native_game(path, SLOW[path])
+    for st, _ in midgame_states(game, range(2)):  # (and its states converted and back keep every field)
+        assert_converted_and_back_keeps_every_field(rollouts_for(game), st)
     # (a game of no choice, as war, has no mid-game state to play on from: nothing to compare)
     assert compared > 0 or not native_game(path, SLOW[path]).program.lowered.ir.choices
 

@@ -270,7 +270,8 @@ class World:
     """A state as the rollout module's arrays (`convert`)."""
 
     __slots__ = ("Z", "ZN", "LOC", "V", "TV", "TN", "ACT", "KN", "H", "FR", "chance",
-                 "bools")  # (the slots that held True or False: 1 or 0 natively, given back as bools)
+                 "bools",  # (the slots that held True or False: 1 or 0 natively, given back as bools)
+                 "texts")  # (the slots that held a text: its number natively, given back as the text)
 
 
 class NativeRollouts:
@@ -449,20 +450,21 @@ def convert(native: NativeRollouts, st) -> World:
                 raise CannotResume(f"slot {s} holds a list the native engine keeps not") from None
         TN[s] = len(x)
         vals[s] = 0  # (a list slot's V is not read natively: it says the list is not none)
-    for s in native.text_slots:
-        x = vals[s] if s < len(vals) else None
-        if type(x) is str:
-            t = native.texts.get(x)
-            if t is None:
-                raise CannotResume(f"slot {s} holds a text the native module does not know")
-            vals[s] = t
     bools = w.bools = []
-    for s, x in enumerate(vals):  # (the rest must be ints, bools or none)
+    texts = w.texts = []
+    for s, x in enumerate(vals):  # (the rest must be ints, bools, texts or none)
         t = type(x)
         if t is not int and x is not None:
-            if t is not bool:
+            if t is str:  # (a text variable's, or a phase's text parameter's, as its number: `text_id`)
+                k = native.texts.get(x)
+                if k is None:
+                    raise CannotResume(f"slot {s} holds a text the native module does not know")
+                vals[s] = k
+                texts.append(s)
+            elif t is bool:
+                bools.append(s)
+            else:
                 raise CannotResume(f"slot {s} holds a value the native engine keeps not ({t.__name__})")
-            bools.append(s)
     try:  # (one conversion in C)
         V[:len(vals)] = [NONE if x is None else x for x in vals]
     except OverflowError:
@@ -479,9 +481,10 @@ def restore(native: NativeRollouts, w: World, st) -> None:
     st.loc = w.LOC.tolist()
     st.known = w.KN.tolist()
     st.active = w.ACT.tolist()
-    seqs, texts = native.seq_slots, native.text_slots
+    seqs = native.seq_slots
     v = []
     bools = set(w.bools)
+    texts = native.text_slots | set(w.texts)
     for s in range(len(w.V)):
         if s in seqs:
             v.append(None if w.V[s] == NONE else tuple(None if y == NONE else y for y in w.TV[s, :w.TN[s]].tolist()))
