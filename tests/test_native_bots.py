@@ -14,21 +14,12 @@ import pytest
 
 pytest.importorskip("numba")
 
-import cardlang  # noqa: E402
 from cardlang.play import bots  # noqa: E402
 from cardlang.play.bots import GreedyBot, ISMCTSBot, decide  # noqa: E402
 from cardlang.runtime.basics import RuleError  # noqa: E402
 from cardlang.runtime.view import SeatView  # noqa: E402
 
-_GAMES: dict = {}
-
-
-def native_game(path: str, players: int):
-    """A game loaded with the native engine, once a session."""
-    key = (path, players)
-    if key not in _GAMES:
-        _GAMES[key] = cardlang.load(path, players, engine="native")
-    return _GAMES[key]
+from test_native_resume import native_game  # noqa: E402
 
 
 def decision(game, seed: int):

@@ -33,7 +33,7 @@ from . import rng as chance_module
 from .actions import alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Events, RuleError
 from .past import Worlds, kept, place_of
-from .places import exchange, follow
+from .places import exchange_pairs, follow
 from .rng import NoOutcome
 
 
@@ -351,11 +351,7 @@ def _reaching(start, last: int, place: Optional[tuple], real: tuple, seat: int, 
                      for x, y in zip(rz, cz) if x != y and not cand.known[x] & bit and not cand.known[y] & bit]
         cand = cand.clone()
         if pairs:
-            moved: set = set()
-            for x, y in pairs:
-                if x not in moved and y not in moved:
-                    exchange(cand, x, y)
-                    moved.update((x, y))
+            exchange_pairs(cand, pairs)
         else:
             deal(cand, [c for c in range(len(cand.known)) if not cand.known[c] & bit], random.Random(CUT_SEED + i))
         a = with_value(last, cand.zones[place[0]][place[1]]) if place is not None else last

@@ -58,6 +58,16 @@ def text_slots(program) -> tuple:
     return slots
 
 
+def exchange_pairs(s, pairs) -> None:
+    """`exchange` of each pair (a, b) in turn, leaving out a pair with a card already moved by an
+    earlier one (each card moves once: the pairs are mends worked out on the state before)."""
+    moved: set = set()
+    for a, b in pairs:
+        if a not in moved and b not in moved:
+            exchange(s, a, b)
+            moved.update((a, b))
+
+
 def exchange(s, a: int, b: int) -> None:
     """In place: cards `a` and `b` trade places; what belongs to each place stays there."""
     if a == b:

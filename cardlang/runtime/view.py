@@ -38,7 +38,7 @@ from . import past as past_module
 from .actions import alt_of, value_of, with_value
 from .basics import MAX_EVENTS, Action, Events, RuleError
 from .past import NO_START, UNSEEN, kept, past_steps, place_of, record, round_steps  # noqa: F401  (`view.record`: the engines call it)
-from .places import exchange as _exchange, follow as _follow
+from .places import exchange as _exchange, exchange_pairs as _exchange_pairs, follow as _follow
 from .cut import cut_past
 from .local_slots import round_locals
 from .whole_past import from_start
@@ -672,11 +672,7 @@ class SeatView:
             except RuleError:
                 pass
             if mend:
-                moved: set = set()
-                for x, y in mend:
-                    if x not in moved and y not in moved:
-                        _exchange(deal, x, y)
-                        moved.update((x, y))
+                _exchange_pairs(deal, mend)
                 continue
             if len(places) < 2:
                 return None
