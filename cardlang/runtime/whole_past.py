@@ -333,8 +333,8 @@ def _held_before(view, pre: list, read: list, known: list, bit: int) -> list:
     read (`read`), not merely naming other cards: each card a line the seat read names (by its
     label, one card of the deck bearing it) that the seat knows now, and the card the world held in
     its place now before the step (`pre`, the world's zones then), neither known to the seat in
-    the world. The step went another way because it met another card there (coucou: `P3: Coucou!`,
-    `P3 shows K♥`, where the world's P3 held no King and the cards were swapped): a card shown by
+    the world. The step went another way because it met another card there (an exchange refused
+    with `P3 shows K♥`, where the world's P3 held no King and the cards were swapped): a card shown by
     the step, in the real course, lay where the seat sees it now unless the step moved it, and the
     search mends the deal that way first (`past.mend_plan`) rather than by where the world's step
     took the cards, which it did not take in the real course."""
