@@ -276,12 +276,7 @@ def _kept(em, w, alt, values: str, test, out: str, each, raw: bool = False) -> N
                 held.enter_context(w.holding(slot, local))
         w.line(f"for {x} in {values}:")
         with w.indent():
-            if em.options.paste:
-                context = w.holding(alt.slot, x)
-            else:
-                w.line(f"{w.place(alt.slot)} = {x}")
-                context = w.holding(alt.slot, None)
-            with context:
+            with w.bound(alt.slot, x, em.options.paste):
                 w.line(f"if {em.x(w, test)}:")
             w.line(f"    {kept}.append({each(x)})")
     w.line(f"{out} = {kept}" if raw else f"{out} = tuple({kept})")

@@ -248,12 +248,7 @@ class ExprEmitter:
             h.line(f"{acc} = {start}")
         h.line(f"for {x} in {self.view(h, e.seq)}:")
         with h.indent():
-            if self.options.paste:
-                context = h.holding(e.slot, x)
-            else:
-                h.line(f"{h.place(e.slot)} = {x}")
-                context = h.holding(e.slot, None)
-            with context:
+            with h.bound(e.slot, x, self.options.paste):
                 if e.where is not None:
                     h.line(f"if not ({self.x(h, e.where)}):")
                     h.line("    continue")

@@ -222,6 +222,14 @@ class Writer:
         finally:
             self.frame = saved
 
+    def bound(self, slot: int, x: str, paste: bool):
+        """The context of a loop's body whose item is the local `x`: with `paste`, slot `slot` read
+        from `x`; else `x` written to the slot first and the slot read from the state."""
+        if paste:
+            return self.holding(slot, x)
+        self.line(f"{self.place(slot)} = {x}")
+        return self.holding(slot, None)
+
     @contextmanager
     def fresh_frame(self):
         """Inside, no local holds any slot (a pasted op starts knowing nothing of its host)."""
