@@ -176,18 +176,26 @@ def _draw(s, bound):
             return z % bound, s
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def _chunk(i, s):
+    """A shuffle's next chunk from position i down: (k, the chunk's draw, the next state s), the
+    chunk's bounds being i + 1, i, ..., k + 1 (their product kept below the draw's limit)."""
+    product = np.uint64(i + 1)
+    k = i - 1
+    while k > 0 and _fits(product, np.uint64(k + 1)):
+        product *= np.uint64(k + 1)
+        k -= 1
+    r, s = _draw(s, product)
+    return k, r, s
+
+
 @njit(cache=True, _nrt=False)
 def chance_shuffle(pile, seed):
     """`runtime.rng.shuffle(pile, seed)`: the pile shuffled in place, the next chance (an int64)."""
     s = np.uint64(seed)
     i = len(pile) - 1
     while i > 0:
-        product = np.uint64(i + 1)  # (a chunk: the bounds i + 1, i, ... while their product fits)
-        k = i - 1
-        while k > 0 and _fits(product, np.uint64(k + 1)):
-            product *= np.uint64(k + 1)
-            k -= 1
-        r, s = _draw(s, product)
+        k, r, s = _chunk(i, s)  # (a chunk: the bounds i + 1, i, ... k + 1 while their product fits)
         while i > k:  # (the digits, bound i + 1 first)
             b = np.uint64(i + 1)
             j = np.int64(r % b)
@@ -207,12 +215,7 @@ def chance_shuffle_pairs(pile, seed):
     s = np.uint64(seed)
     i = len(pile) - 1
     while i > 0:
-        product = np.uint64(i + 1)
-        k = i - 1
-        while k > 0 and _fits(product, np.uint64(k + 1)):
-            product *= np.uint64(k + 1)
-            k -= 1
-        r, s = _draw(s, product)
+        k, r, s = _chunk(i, s)
         while i > k:
             b = np.uint64(i + 1)
             if i - 1 > k:  # (two bounds of the chunk left: their product divides the chunk's)

@@ -92,6 +92,24 @@ def move(Z, ZN, LOC, cards, n, dest, bottom):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
+def put_card(Z, ZN, LOC, c, dest, bottom):
+    """The second half of `move_card`: card c, already out of its pile, put on top of `dest` (under
+    it with `bottom`); 1 where `dest` is full."""
+    m = ZN[dest]
+    if m + 1 > Z.shape[1]:
+        return 1
+    if bottom:
+        for i in range(m - 1, -1, -1):
+            Z[dest, i + 1] = Z[dest, i]
+        Z[dest, 0] = c
+    else:
+        Z[dest, m] = c
+    ZN[dest] = m + 1
+    LOC[c] = dest
+    return 0
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def move_card(Z, ZN, LOC, c, dest, bottom):
     """`move(Z, ZN, LOC, [c], 1, dest, bottom)` for one card, written where it is called (inlined by
     LLVM: no scratch row, no call; switch `card_moves`): 1 where `move` fails."""
@@ -109,18 +127,7 @@ def move_card(Z, ZN, LOC, c, dest, bottom):
     for i in range(j, m - 1):
         Z[z, i] = Z[z, i + 1]
     ZN[z] = m - 1
-    m = ZN[dest]
-    if m + 1 > Z.shape[1]:
-        return 1
-    if bottom:
-        for i in range(m - 1, -1, -1):
-            Z[dest, i + 1] = Z[dest, i]
-        Z[dest, 0] = c
-    else:
-        Z[dest, m] = c
-    ZN[dest] = m + 1
-    LOC[c] = dest
-    return 0
+    return put_card(Z, ZN, LOC, c, dest, bottom)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -140,18 +147,7 @@ def move_card_compact(Z, ZN, LOC, c, dest, bottom):
     if k == m:
         return 1
     ZN[z] = k
-    m = ZN[dest]
-    if m + 1 > Z.shape[1]:
-        return 1
-    if bottom:
-        for i in range(m - 1, -1, -1):
-            Z[dest, i + 1] = Z[dest, i]
-        Z[dest, 0] = c
-    else:
-        Z[dest, m] = c
-    ZN[dest] = m + 1
-    LOC[c] = dest
-    return 0
+    return put_card(Z, ZN, LOC, c, dest, bottom)
 
 
 @njit(cache=True, _nrt=False)
