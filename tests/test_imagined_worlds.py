@@ -353,3 +353,27 @@ def test_a_view_whose_searches_keep_failing_searches_less(monkeypatch):
     assert view_module.FEW_TRIES < view_module.WHOLE_TRIES
     view._search = [3, 4]  # (found about as often as not: the full search again)
     assert view._tries() == view_module.WHOLE_TRIES
+
+
+@pytest.mark.parametrize("seed,actions", [(39, [25, 65536, 0, 0]), (85, [9, 0, 65536, 0])])
+def test_a_first_round_search_reads_a_refused_exchange_step_by_step(seed, actions):
+    """Coucou's first round (no chance met since the deal): a player asked to change refused with a
+    King (`P1: Coucou!`, `P1 shows K♥`). The search read the round's lines only as a whole at its
+    end, and mended the deal by where the world's own exchange had taken the King (to the player
+    who asked), which the real course never did: 4 and 6 of these 10 worlds fell back to the
+    round's past. Once a try's lines misfit at the end, the search reads each step's lines as it
+    plays them (`whole_past.from_start`, `stepwise`), and puts a card a line shows where the seat
+    sees it before the step (`_held_before`): every world fits, and reads as the real course."""
+    g = game("games/coucou.cards", 5)
+    state = g.new_initial_state(seed=seed)
+    for a in actions:
+        state.apply(a)
+    seat = state.current_player
+    view = state.view(seat)
+    assert view._whole is not None and view._cut is None
+    assert any(line.endswith("Coucou!") for line in view.transcript())
+    for i in range(10):
+        world, fits = view.sample(random.Random(i), history=True)
+        assert fits, i
+        assert world.transcript(seat) == state.transcript(seat)
+        assert world.view(seat) == view

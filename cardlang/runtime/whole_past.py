@@ -98,6 +98,11 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
     `chancy`): the lines read as a whole at the end, a misfit mended in the deal and the world dealt
     again from the start (no card exchanged as it goes), `tries` tries in all, so that a game whose
     deal is its only chance costs what it did (`benchmarks/bench_view_past.py --chance-past off`).
+    Once a try's lines read at the end do not fit, the next tries read each step's lines as it is
+    played (`stepwise`), as across chance: a step that went another way than the seat saw (an
+    exchange refused with a King the world's player did not hold) is mended where it misfit, a card
+    its lines show put where the seat sees it (`_held_before`), not by where the world's own course
+    took the cards at the end.
     On, every world is searched across chance from its start: the deal's lines and each step's
     read at once (a game that shows cards in its first round fits far more often so)."""
     program = view.game.program
@@ -116,6 +121,9 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
     read = 0  # (the lines before it read already: with `cut`, those up to the cut, the seat's own)
     across = past.CHANCE_PAST or cut is not None or view._across  # (off, no cut: no past kept across chance; searched as before it)
     chancy = across  # (whether the worlds are searched across chance: on, or a try met chance after its first decision)
+    # (whether each step's lines are read as it is played: across chance, or once a try's lines read
+    # as a whole at the end did not fit (a card a step showed, in the round after the deal: `_held_before`))
+    stepwise = chancy
     for n in range(tries * (len(marks) + 1) + 2 * len(steps)):  # (tries a round, and the draws drawn again)
         if n >= tries and not chancy:  # (a past of no chance as the worlds read it: `tries` tries, no more)
             break
@@ -152,7 +160,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                 # read as a whole at the end, where a misfit is mended from the cards' places)
                 start = (w.rng.at, len(w.log) if lines else 0)
                 last = (0, w.rng.at)
-                if chancy and lines:  # (across chance, the deal's lines at once)
+                if stepwise and lines:  # (across chance, the deal's lines at once)
                     heard = start[1]
                     if lines[read:heard] != w.transcript(seat, read):
                         redraw = last
@@ -216,10 +224,10 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                 logged = len(w.log) if lines else 0
                 # (where the cards lay before the step, if its lines may be read at once: `_held_before`)
                 quiet = pre  # (before the step before: the lines it wrote may have been the first of more)
-                pre = [z[:] for z in w.zones] if lines and not deaf and chancy else None
+                pre = [z[:] for z in w.zones] if lines and not deaf and stepwise else None
                 program.resume(w, a)
                 last = (before, w.rng.at)
-                if lines and not deaf and (chancy or w.rng.at > start[0]):  # (the lines this step wrote, as the seat read them)
+                if lines and not deaf and (stepwise or w.rng.at > start[0]):  # (the lines this step wrote, as the seat read them)
                     new = w.transcript(seat, heard)
                     if heard < logged:  # (chance met first: the lines before this step, unread till now)
                         old, new = new[:logged - heard], new[logged - heard:]
@@ -278,15 +286,18 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                     w.rng = chance
                     for j in unlike:  # (a pick the seat did not see that this world shows it: another)
                         picks.pop(j, None)
-                elif not misplaced:
-                    redraw = last  # (the last step's draw, if any, may be what does not fit)
+                else:
+                    if lines and not stepwise and w.transcript(seat, read) != lines[read:]:
+                        stepwise = True  # (read step by step from the next try on)
+                    if not misplaced:
+                        redraw = last  # (the last step's draw, if any, may be what does not fit)
         except RuleError:
             if w is not None and type(w.rng) is Worlds and last is not None:
                 redraw = (last[0], w.rng.at)  # (a step that erred: its draws, if any)
         if chance is None:  # (no world could be started)
             return None
         if w is not None and type(w.rng) is Worlds and w.rng.at > start[0]:
-            chancy = True
+            chancy = stepwise = True
         plan, bounds = chance.played, chance.bounds
         if not plan:
             return None
