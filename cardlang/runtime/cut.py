@@ -37,7 +37,7 @@ from .places import exchange_pairs, follow
 from .rng import NoOutcome
 
 
-PROBES = 12  # worlds played on from a cut to learn where its deal takes the pile (`CutPast.probe`)
+PROBES = 24  # worlds played on from a cut to learn where its deal takes the pile (`CutPast.probe`), a world sampled
 CUT_SEED = 0xC07  # the seed of the fixed deal of the hidden cards at the cut, before each world's own
 REACH_TRIES = 8  # deals of the seat's copy before the cut tried until one reaches the same shuffle (`_reaching`)
 CACHED = 64  # real cuts worked out and kept (`_real_cut`: per round's past and seat)
@@ -89,7 +89,7 @@ class Cut:
         self.past.enter(w, self.seat, self.rng, self.history)
         then = self.then
         then.log = w.log
-        if then.at == len(then.plan) and self.past.learnt:
+        if then.at == len(then.plan) and (self.past.learnt or self.past.sized):
             then.plan.append(self._order(pile))
         return then.shuffle(pile, zone)
 
@@ -129,7 +129,8 @@ class CutPast:
     the round) and `marks` (at the round's first decision, step 0: the cards the seat knew, each
     (zone, position, card), and each zone's size). `ok` is False once a try met no cut."""
 
-    __slots__ = ("start", "last", "at_cut", "steps", "marks", "deal", "canon", "ok", "lines", "where", "learnt")
+    __slots__ = ("start", "last", "at_cut", "steps", "marks", "deal", "canon", "ok", "lines", "where", "learnt",
+                 "sized")
 
     def __init__(self, start, last: int, at_cut, lines: Optional[list], steps: tuple, marks: tuple,
                  deal: Callable, canon):
@@ -139,6 +140,7 @@ class CutPast:
         self.ok = True
         self.where = None  # (the place at the round's first decision of each position of the cut's pile)
         self.learnt = False  # (whether `where` was learnt, from a world that fitted there)
+        self.sized = False  # (whether `where` was learnt from a world whose zones there are as full as the seat saw them)
 
     def again(self, steps: tuple, marks: tuple, canon) -> "CutPast":
         """A `CutPast` from the same cut for a view of a world this one made (`enter`): the same
@@ -219,8 +221,10 @@ class CutPast:
     def probe(self, seat: int, rng: random.Random) -> None:
         """Worlds played on from the cut, to learn where the deal takes the pile (`learn`): the first
         whose zones at the round's first decision are as full as the seat saw them (a deal that acts
-        on the cards it deals, laying hearts down, takes the pile elsewhere in others), else the last
-        of `PROBES`."""
+        on the cards it deals, laying hearts down, takes the pile elsewhere in others: `sized`), else
+        the first of `PROBES`, and `SeatView.sample` probes again for the next world, until one is
+        found (a deal of the seat's cards in place and hearts laid by the hands the seat saw lay them
+        is rare: one world in thirty in a game of sixteen cards)."""
         sizes = self.marks[0][2]
         for _ in range(PROBES):
             w = self.begin(seat, Worlds(rng, []), rng, False)
@@ -229,6 +233,7 @@ class CutPast:
             if tuple(len(pile) for pile in w.zones) == sizes:
                 self.where = None
                 self.learn(w, False)
+                self.sized = True
                 return
             if self.where is None:
                 self.learn(w, False)

@@ -341,16 +341,43 @@ class Replay:
         return self.outcomes[self.at], Replay.at_event(self.outcomes, self.at + 1, self.then)
 
 
-def shown_mends(w, heard: int, lines: list, bit: int) -> tuple:
+def shown_mends(w, heard: int, lines: list, bit: int, vain: Optional[set] = None) -> tuple:
     """[(card, card)] to exchange in a world's chance when the log lines `w` wrote from entry `heard`
     on are not those the seat read (`lines` from the same place): where a line says the same but
     for the cards it names, each card the seat read there (by its label) and the card the world
     named in its place (see `whole_past.from_start`: a card shown at a showdown, then shuffled away),
-    and the index of the first entry that names one; [] where the lines differ otherwise."""
+    and the index of the first entry that names one; [] where the lines differ otherwise.
+
+    With `vain`, a line of the world that shows the seat cards none of which the seat read in the
+    lines it was written among (as many as the world wrote from `heard` on, and `VAIN_AHEAD` more),
+    where the seat read at its place a line that a later line of the world writes (the cards it
+    names shown there), is a line the seat never read: its cards go into `vain` (the world showed
+    them in vain: a deal that laid one more heart down than the seat saw laid), and the lines after
+    it are paired with the seat's as if it were not there, rather than each with the seat's line at
+    its index (which would exchange every card shown after it with the next one); its entry counts
+    as one named. (A line showing another card than the seat read there, none later, is paired.)
+    A card shown in vain is paired with a card the seat read in as many lines as the world wrote and
+    the world did not show (a heart the seat saw laid down, not the world), in order, as a card
+    the seat read in its place; the rest stay in `vain`."""
     deck = w.game.deck
     out = []
     named = first = None
-    for e, ((text, cards, _), line) in enumerate(zip(w.log[heard:], lines[heard:]), heard):
+    entries = w.log[heard:]
+    read = set(_read_labels(entries, lines[heard:heard + len(entries) + VAIN_AHEAD], bit)) if vain is not None else None
+    shown_vain: list = []
+    at = heard  # (the seat's line paired with the next entry)
+    for e, (text, cards, masks) in enumerate(entries, heard):
+        if at >= len(lines):
+            break
+        line = lines[at]
+        if read is not None and cards and SECRET_OPEN not in text:
+            shown = [c for c, m in zip(cards, masks) if m & bit]
+            if shown and not any(deck.label_of(c) in read for c in shown) and \
+                    _shown_later(deck, entries[e - heard + 1:], line, bit):
+                shown_vain.extend(shown)
+                first = e if first is None else first
+                continue  # (the seat read no such line: the next is paired with the seat's line here)
+        at += 1
         if not cards or SECRET_OPEN in text:
             continue
         pattern, marks = _line_pattern(text)
@@ -365,7 +392,53 @@ def shown_mends(w, heard: int, lines: list, bit: int) -> tuple:
             if want and x not in want:
                 out.append((want[0], x))
                 first = e if first is None else first
+    if shown_vain:
+        shown = {deck.label_of(c) for _, cards, masks in entries for c, m in zip(cards, masks) if m & bit}
+        missing = [label for label in _read_labels(entries, lines[heard:heard + len(entries)], bit)
+                   if label not in shown]
+        if named is None:
+            named = _labels(deck)
+        for label, x in zip(missing, shown_vain[:]):
+            want = named.get(label)
+            if want and x not in want:
+                out.append((want[0], x))
+                shown_vain.remove(x)
+        vain.update(shown_vain)
     return out, first
+
+
+VAIN_AHEAD = 2  # the seat's lines read past those the world wrote, for the cards a line of the world shows (`shown_mends`)
+
+
+def _shown_later(deck, entries: list, line: str, bit: int) -> bool:
+    """Whether one of `entries` shows the seat of `bit` the cards the seat's `line` names, by the
+    pattern of its text (a line the world writes later)."""
+    for text, cards, masks in entries:
+        if not cards or SECRET_OPEN in text or not any(m & bit for m in masks):
+            continue
+        pattern, marks = _line_pattern(text)
+        got = pattern.fullmatch(line)
+        if got is not None and all(masks[i] & bit and deck.label_of(cards[i]) == label
+                                   for label, i in zip(got.groups(), marks)):
+            return True
+    return False
+
+
+def _read_labels(entries: list, lines: list, bit: int) -> list:
+    """The labels of the cards the seat read in `lines`, in the order read, as the entries' texts
+    that show it cards name them (each line read by the pattern of each such text that matches it)."""
+    patterns = {}
+    for text, cards, masks in entries:
+        if cards and SECRET_OPEN not in text and any(m & bit for m in masks):
+            patterns.setdefault(text, _line_pattern(text)[0])
+    read: list = []
+    for line in lines:
+        for pattern in patterns.values():
+            got = pattern.fullmatch(line)
+            if got is not None:
+                read.extend(label for label in got.groups() if label not in read)
+                break
+    return read
 
 
 _PATTERNS: dict = {}  # a log entry's text -> (the pattern of its lines, the index of each card it names)
@@ -451,7 +524,9 @@ def mend_plan(plan: list, misplaced: list, extra: set, known: list, bit: int, rn
             order = plan[k]
             if type(order) is list and want in order and (there is None or there in order):
                 if there is None:  # (no card lies there in the world: one of `extra`, else any card it does not know)
-                    free = [c for c in order if c in extra] or [c for c in order if not known[c] & bit]
+                    # (not `want` itself: a card the seat knew then, not now, may be one of `extra`)
+                    free = [c for c in order if c in extra and c != want] or \
+                        [c for c in order if not known[c] & bit and c != want]
                     if not free:
                         continue
                     there = free[int(rng.random() * len(free))]

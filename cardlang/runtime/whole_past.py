@@ -164,13 +164,13 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                     heard = start[1]
                     if lines[read:heard] != w.transcript(seat, read):
                         redraw = last
-                        misplaced, entry = shown_mends(w, read, lines, bit)  # (cards shown otherwise: mended)
-                        if misplaced:
+                        misplaced, entry = shown_mends(w, read, lines, bit, extra)  # (cards shown otherwise: mended)
+                        if misplaced or extra:
                             upto = w.rng.before_line(entry)
                         else:
                             deaf = True  # (the lines are read again as a whole at the end)
             for k in range(k0, len(steps)):
-                if misplaced:  # (the deal showed other cards than the seat saw)
+                if misplaced or extra:  # (the deal showed other cards than the seat saw, or cards it did not see shown)
                     break
                 player, step = steps[k]
                 mark = marks.get(k)
@@ -179,10 +179,16 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                     zones = w.zones
                     misplaced = [(x, zones[z][i] if i < len(zones[z]) else None)
                                  for z, i, x in seen if i >= len(zones[z]) or zones[z][i] != x]
-                    if misplaced:  # (and the cards it did not know in zones fuller than it saw them)
+                    if misplaced or not w.terminal and w.pending.player == player and \
+                            any(len(pile) != n for pile, n in zip(zones, sizes)):
+                        # (and the cards it did not know in zones fuller than it saw them: with every card
+                        # it saw in place and the same seat to decide (else its draws go first), one of them
+                        # is exchanged (`mend_plan`), a heart the world's deal laid down that the real deal
+                        # left in a hidden hand)
                         extra = {x for z, pile in enumerate(zones) if len(pile) > sizes[z] for x in pile
                                  if not c.known[x] & bit}
-                        break
+                        if misplaced or extra:
+                            break
                 if w.terminal or w.pending.player != player:  # (the last step, or its chance, went otherwise)
                     redraw = last
                     break
@@ -232,8 +238,8 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                     if heard < logged:  # (chance met first: the lines before this step, unread till now)
                         old, new = new[:logged - heard], new[logged - heard:]
                         if old != lines[heard:logged]:
-                            misplaced, entry = shown_mends(w, heard, lines, bit)  # (cards shown otherwise: mended)
-                            if misplaced:
+                            misplaced, entry = shown_mends(w, heard, lines, bit, extra)  # (cards shown otherwise: mended)
+                            if misplaced or extra:
                                 upto = w.rng.before_line(entry)
                             elif lines[read:start[1]] != w.transcript(seat, read)[:start[1] - read]:
                                 redraw = (0, start[0])  # (the deal's draws, if any)
@@ -246,8 +252,8 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                         if any(w.rng.bounds[i] is not None for i in range(*last)):
                             redraw = last  # (its draw went otherwise: drawn again at once)
                             break
-                        misplaced, entry = shown_mends(w, heard, lines, bit)  # (cards shown otherwise: mended)
-                        if misplaced:  # (in a shuffle met before that line)
+                        misplaced, entry = shown_mends(w, heard, lines, bit, extra)  # (cards shown otherwise: mended)
+                        if misplaced or extra:  # (in a shuffle met before that line; a card shown in vain, elsewhere)
                             upto = w.rng.before_line(entry)
                             break
                         if pre is not None:  # (lines of another course: a card they show held where it lies now)
