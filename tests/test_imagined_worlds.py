@@ -377,3 +377,41 @@ def test_a_first_round_search_reads_a_refused_exchange_step_by_step(seed, action
         assert fits, i
         assert world.transcript(seat) == state.transcript(seat)
         assert world.view(seat) == view
+
+
+# A course of Counter-Bluff (seed 6) past its new talon: the cards discarded face down and laid
+# since the deal are gathered and shuffled, and P0 draws from the new talon what he held at the
+# next round's first decision (the bench's state 5 of the files with no cut).
+COUNTER_BLUFF_TALON = [
+    34, 32, 4, 15, 21, 9, 65536, 65536, 65536, 26, 28, 46, 35, 33, 65536, 37, 25, 1, 27, 6, 65536,
+    0, 41, 42, 17, 49, 36, 39, 65536, 0, 3, 14, 20, 7, 50, 0, 11, 8, 51, 23, 44, 0, 47, 45, 48, 43,
+    19, 0, 5, 16, 24, 29, 38, 65536, 65536, 18, 30, 12, 31, 0, 0, 40, 2, 10, 13, 22, 65536, 65536,
+    35, 39, 45, 25, 20, 65536, 1, 26, 30, 0, 24, 65536, 0, 22, 7, 12, 65536, 65536, 65536, 6, 4, 43,
+    37, 51, 65536, 38, 36, 50, 42, 3, 0, 11, 41, 14, 2, 40, 65536, 33, 21, 19, 34, 8, 65536, 65536,
+    44, 49, 9, 23, 28, 65536, 17, 10, 48, 16, 18, 65536, 65536, 50, 11, 47, 1, 5, 65536, 2, 45, 48,
+    35, 27, 65536, 0, 42, 12, 15, 31, 46, 13, 16, 9, 40,
+]
+
+
+def test_a_search_across_a_new_talon_keeps_its_rounds_when_it_mends_a_card_out_of_it():
+    """Counter-Bluff after its new talon (no chance cut: the hands stay out of it). P0 saw a card
+    come out of the new talon that the world's P1 had kept in his hand, or saw a card chosen that
+    the world's chooser could take only in exchange for one kept out of that shuffle: the search
+    exchanged the two in the first shuffle that held both, the game's first deal, and played the
+    world again from the start, its rounds since lost, and fell back in 7 of these 10 worlds. Now
+    the chooser's card is one the new talon's shuffle held (`whole_past._shuffled_with`), and a card
+    the world kept out of the pile is discarded into it by a pick the seat did not see (`_pick_into`):
+    every world fits, and reads as the real course."""
+    g = game("games/counter_bluff.cards", 2)
+    state = g.new_initial_state(seed=6)
+    for a in COUNTER_BLUFF_TALON:
+        state.apply(a)
+    seat = state.current_player
+    view = state.view(seat)
+    assert view._across and view._cut is None
+    assert "talon is shuffled" in view.transcript()[8:]
+    for i in range(10):
+        world, fits = view.sample(random.Random(i), history=True)
+        assert fits, i
+        assert world.transcript(seat) == state.transcript(seat)
+        assert world.view(seat) == view

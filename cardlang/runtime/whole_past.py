@@ -72,6 +72,21 @@ def _patch(w, x: int, y: Optional[int], bit: int, rng: random.Random) -> Optiona
     return None
 
 
+def _shuffled_with(w, x: int, cards: list) -> list:
+    """The cards of `cards` that the last shuffle of the world's chance (`past.Worlds`) to hold card
+    `x` held too ([] where none held `x`, or the world's chance is not one)."""
+    chance = w.rng
+    if type(chance) is not Worlds:
+        return []
+    plan = chance.played
+    for k in range(chance.at - 1, -1, -1):
+        order = plan[k]
+        if type(order) is list and x in order:
+            held = set(order)
+            return [c for c in cards if c in held]
+    return []
+
+
 def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) -> Optional[object]:
     """A world played again from the game's start that fits the whole past `view` (a `SeatView`)
     holds, or None after `tries` tries that got no further. With `cut` (a `cut.CutPast`), played
@@ -117,6 +132,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
     kept: list = []  # (step index, the world there, `patched`, `start` and `heard` there): the rounds' first decisions passed
     tried: dict = {}  # plan index of a draw -> the values drawn there in vain
     picks: dict = {}  # step index -> where among its legal actions a step the seat did not see took
+    offered: dict = {}  # step index -> (the legal actions of a step the seat did not see, the world's chance before it)
     best, stalled, left = -1, 0, tries
     read = 0  # (the lines before it read already: with `cut`, those up to the cut, the seat's own)
     across = past.CHANCE_PAST or cut is not None or view._across  # (off, no cut: no past kept across chance; searched as before it)
@@ -198,12 +214,15 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                         if patched is None:
                             cut.learn(w)
                     kept.append((k, w.clone(), patched, start, heard))
-                a = step_in(w, step, rng, picks, k)
+                a = step_in(w, step, rng, picks, k, offered)
                 if a is None or a not in w.pending.legal:
                     alts = program.chooses[w.pending.choice].alts
                     if a is not None and alt_of(a) < len(alts) and alts[alt_of(a)].kind == "card":
                         # (a card the seat saw chosen, not where the chooser takes from: one that is)
                         mates = [value_of(x) for x in w.pending.legal if with_value(x, 0) == with_value(a, 0)]
+                        # (one that the last shuffle holding the card held too, if any: exchanged in an
+                        # earlier one, the world would be played again from before it, its rounds since lost)
+                        mates = _shuffled_with(w, value_of(a), mates) or mates
                         if mates:
                             mate = mates[int(rng.random() * len(mates))]
                             if w.loc[value_of(a)] == w.loc[mate]:  # (there, but barred by another: that one goes)
@@ -324,6 +343,8 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                 plan, bounds, stalled = _afresh(plan, bounds, kept, tried, chancy)
                 picks.clear()
                 continue
+        if misplaced and _pick_into(plan, misplaced, picks, offered, kept, tried):
+            continue  # (played again from before the pick)
         if patched is not None:  # (cards exchanged as it went: played again, mended, from before them)
             first = mend_plan(plan, misplaced, extra, c.known, bit, rng) if misplaced else None
             drop_after(patched if first is None else min(patched, first), kept, tried)
@@ -374,7 +395,48 @@ def _held_before(view, pre: list, read: list, known: list, bit: int) -> list:
     return out
 
 
-def step_in(w, step, rng: random.Random, picks: Optional[dict] = None, k: int = -1) -> Optional[int]:
+def _pick_into(plan: list, misplaced: list, picks: dict, offered: dict, kept: list, tried: dict) -> bool:
+    """For the first (card the seat knows, card lying in its place) of `misplaced` whose card the
+    last shuffle that held the other did not hold (the seat saw it come out of a pile gathered and
+    shuffled again; the world's player kept it in a hand hidden from the seat): the last step before
+    that shuffle that the seat did not see and that could take the card (a card discarded face down)
+    takes it instead (`picks`), the card it took then put in its place in the shuffle's order, and
+    the world is played again from the round's first decision before that step (`kept`). Exchanged
+    in an earlier shuffle instead (`past.mend_plan`), the world would be played again from before
+    it, its rounds since lost and their picks drawn again. Whether one was found."""
+    for want, there in misplaced:
+        if there is None:
+            continue
+        s = next((k for k in range(len(plan) - 1, -1, -1) if type(plan[k]) is list and there in plan[k]), None)
+        if s is None or want in plan[s]:
+            continue
+        order = plan[s]
+        for j in sorted(offered, reverse=True):
+            legal, at = offered[j]
+            if at > s or j not in picks:
+                continue
+            cards = [value_of(x) for x in legal]
+            if want not in cards:
+                continue
+            old = cards[picks[j]] if picks[j] < len(cards) else None
+            if old is None or old not in order:
+                continue
+            picks[j] = cards.index(want)
+            i, o = order.index(there), order.index(old)
+            order[i] = want  # (in the place of the card lying where the seat saw it; that one in the place of
+            if o != i:  # the card taken before, which stays out of the pile now)
+                order[o] = there
+            while kept and kept[-1][0] > j:
+                kept.pop()
+            drop_after(at, kept, tried)
+            for i in [i for i in offered if i >= j]:
+                del offered[i]
+            return True
+    return False
+
+
+def step_in(w, step, rng: random.Random, picks: Optional[dict] = None, k: int = -1,
+            offered: Optional[dict] = None) -> Optional[int]:
     """The action of `w` that is the past's `step` (see `round_steps`), None if it has none. A
     step the seat did not see (a pick made at once, another seat's card of a zone) is any legal
     one: with `picks`, the one at the same place among them as the `k`-th step took the last
@@ -392,6 +454,8 @@ def step_in(w, step, rng: random.Random, picks: Optional[dict] = None, k: int = 
     if legal is not None:
         if not legal:
             return None
+        if offered is not None:  # (what it could take, and where the world's chance stood: `_pick_into`)
+            offered[k] = (legal, w.rng.at if type(w.rng) is Worlds else -1)
         i = picks.get(k) if picks is not None else None
         if i is None or i >= len(legal):
             i = int(rng.random() * len(legal))
