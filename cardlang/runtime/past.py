@@ -286,11 +286,22 @@ class Worlds:
         return sum(1 for n in self.heard[:self.at] if n <= entry)
 
     def shuffle(self, pile: list, zone: int = -1) -> "Worlds":
-        """Orders `pile` in place (whole: this source shuffles nothing lazily); the source one event on."""
+        """Orders `pile` in place (whole: this source shuffles nothing lazily); the source one event on.
+        A plan that holds as many cards as the pile, not all of them the pile's (a card discarded face
+        down into it by another pick: `whole_past._pick_into`), keeps its order for the cards they
+        share, the pile's others put at random in the places of the plan's others: what the search
+        mended of that order stays."""
         k = self.at
         want = self.plan[k] if k < len(self.plan) else None
-        if type(want) is list and sorted(want) == sorted(pile):
-            pile[:] = want
+        if type(want) is list and len(want) == len(pile):
+            held = set(pile)
+            if held.issuperset(want):
+                pile[:] = want
+            else:
+                free = [c for c in pile if c not in set(want)]
+                self.rng.shuffle(free)
+                nxt = iter(free).__next__
+                pile[:] = [c if c in held else nxt() for c in want]
         else:
             self.rng.shuffle(pile)
         return self._next(pile[:], None)
