@@ -38,6 +38,7 @@ from .rng import NoOutcome
 
 
 PROBES = 24  # worlds played on from a cut to learn where its deal takes the pile (`CutPast.probe`), a world sampled
+MAX_PROBES = 96  # the same, a view in all: a deal that never gives the seat's sizes stops paying for them
 CUT_SEED = 0xC07  # the seed of the fixed deal of the hidden cards at the cut, before each world's own
 REACH_TRIES = 8  # deals of the seat's copy before the cut tried until one reaches the same shuffle (`_reaching`)
 CACHED = 64  # real cuts worked out and kept (`_real_cut`: per round's past and seat)
@@ -130,7 +131,7 @@ class CutPast:
     (zone, position, card), and each zone's size). `ok` is False once a try met no cut."""
 
     __slots__ = ("start", "last", "at_cut", "steps", "marks", "deal", "canon", "ok", "lines", "where", "learnt",
-                 "sized")
+                 "sized", "probed")
 
     def __init__(self, start, last: int, at_cut, lines: Optional[list], steps: tuple, marks: tuple,
                  deal: Callable, canon):
@@ -141,6 +142,7 @@ class CutPast:
         self.where = None  # (the place at the round's first decision of each position of the cut's pile)
         self.learnt = False  # (whether `where` was learnt, from a world that fitted there)
         self.sized = False  # (whether `where` was learnt from a world whose zones there are as full as the seat saw them)
+        self.probed = 0  # (worlds probed so far: `probe`, at most `MAX_PROBES`)
 
     def again(self, steps: tuple, marks: tuple, canon) -> "CutPast":
         """A `CutPast` from the same cut for a view of a world this one made (`enter`): the same
@@ -224,9 +226,10 @@ class CutPast:
         on the cards it deals, laying hearts down, takes the pile elsewhere in others: `sized`), else
         the first of `PROBES`, and `SeatView.sample` probes again for the next world, until one is
         found (a deal of the seat's cards in place and hearts laid by the hands the seat saw lay them
-        is rare: one world in thirty in a game of sixteen cards)."""
+        is rare: one world in thirty in a game of sixteen cards), `MAX_PROBES` in all."""
         sizes = self.marks[0][2]
-        for _ in range(PROBES):
+        for _ in range(min(PROBES, MAX_PROBES - self.probed)):
+            self.probed += 1
             w = self.begin(seat, Worlds(rng, []), rng, False)
             if w is None:
                 return

@@ -541,7 +541,7 @@ class SeatView:
                 return world, True
         elif consistent and self._cut is not None and self._cut.ok:
             cut = self._cut
-            if not (cut.sized or cut.learnt):  # (until where the deal takes the pile is learnt from a world of the seat's sizes)
+            if not (cut.sized or cut.learnt):  # (until learnt from a world of the seat's sizes: `CutPast.probe`)
                 cut.probe(self.seat, rng)
             for _ in range(VERIFIED_TRIES if cut.where is not None else 0):
                 # (a world of the round's past that the deal from the cut makes: `CutPast.verify`)
