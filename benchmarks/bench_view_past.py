@@ -7,6 +7,7 @@ no chance was met since its first decision, so that they fit what the deal made 
     python benchmarks/bench_view_past.py                    # this checkout
     python benchmarks/bench_view_past.py --this /work/main  # another checkout, for a before/after
     python benchmarks/bench_view_past.py --chance-past off  # worlds from the start only before chance (on: the default)
+    python benchmarks/bench_view_past.py --bot ismcts:30    # and a decision of that bot at the same states
 
 "the whole game's" counts the worlds that fit the whole past (played again from the start, or on
 from the chance cut before the round: `runtime/cut.py`). The files of `NO_CUT` meet chance between
@@ -94,7 +95,17 @@ def measure(game, count: int, worlds: int, late: bool = False, first: bool = Fal
             whole += fit and (v._whole is not None or getattr(v, "_cut", None) is not None and v._cut.ok)
             made += 1
     det_us = (time.process_time() - start) / made * 1e6
-    return view_us, det_us, fits / made, whole / made, kinds(views)
+    return view_us, det_us, fits / made, whole / made, kinds(views), sample
+
+
+def bot_ms(bot: str, sample: list) -> float:
+    """CPU ms of a decision of the bot named `bot` at each state of `sample` (from its seat's view)."""
+    from cardlang.play.bots import decide, make_bot
+
+    start = time.process_time()
+    for i, state in enumerate(sample):
+        decide(make_bot(bot, seed=i), state)
+    return (time.process_time() - start) / len(sample) * 1e3
 
 
 def main() -> None:
@@ -103,6 +114,7 @@ def main() -> None:
     parser.add_argument("--states", type=int, default=40)
     parser.add_argument("--worlds", type=int, default=20)
     parser.add_argument("--chance-past", choices=("on", "off"), help="`runtime.past.CHANCE_PAST` (default: the checkout's)")
+    parser.add_argument("--bot", help="also the CPU time of a decision of this bot (`ismcts:30`) at the same states")
     args = parser.parse_args()
     sys.path.insert(0, os.path.abspath(args.this))
     import cardlang
@@ -120,9 +132,10 @@ def main() -> None:
             print("in the first round only:")
         for relative, players in files:
             game = cardlang.load(os.path.join(ROOT, relative), players=players)  # (the same file for either checkout)
-            view_us, det_us, fit, whole, kind = measure(game, args.states, args.worlds, late, first)
+            view_us, det_us, fit, whole, kind, sample = measure(game, args.states, args.worlds, late, first)
             print(f"  {relative} ({players}p): view {view_us:8.0f} µs, determinize {det_us:8.0f} µs, "
-                  f"worlds that fit the past {fit:6.1%}, the whole game's {whole:6.1%}" + (f"; views: {kind}" if late else ""))
+                  f"worlds that fit the past {fit:6.1%}, the whole game's {whole:6.1%}" + (f"; views: {kind}" if late else "")
+                  + (f"; {args.bot} {bot_ms(args.bot, sample):.1f} ms a decision" if args.bot else ""))
 
 
 if __name__ == "__main__":
