@@ -196,7 +196,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                     misplaced = [(x, zones[z][i] if i < len(zones[z]) else None)
                                  for z, i, x in seen if i >= len(zones[z]) or zones[z][i] != x]
                     if misplaced or not w.terminal and w.pending.player == player and \
-                            any(len(pile) != n for pile, n in zip(zones, sizes)):
+                            any(len(pile) != size for pile, size in zip(zones, sizes)):
                         # (and the cards it did not know in zones fuller than it saw them: with every card
                         # it saw in place and the same seat to decide (else its draws go first), one of them
                         # is exchanged (`mend_plan`), a heart the world's deal laid down that the real deal
