@@ -257,26 +257,51 @@ def test_without_chance_past_a_view_after_a_draw_with_no_cut_holds_the_whole_pas
     assert view._whole is not None and not view._across
 
 
+def _links(cp) -> int:
+    """How many rounds' first decisions a checkpoint chain holds copies of, uncapped (`past._kept` stops counting at the cap)."""
+    n = 0
+    while cp and cp[1] is not None:
+        n += 1
+        cp = cp[3]
+    return n
+
+
 @pytest.mark.parametrize("chance_past", [False, True])
 def test_the_chain_of_rounds_kept_stays_bounded(monkeypatch, chance_past):
     """`tests/hostile_runtime/endless_rounds.cards` (a round a decision, no chance) and the drawn
-    leader game (a draw a round): at most `MAX_PAST_ROUNDS` rounds' first decisions are kept chained,
-    across chance too (whatever `CHANCE_PAST` says), and a chain cut there gives no whole past (the subprocess tests of
-    tests/test_runtime_errors.py run the installed code: the cap is checked here, in process)."""
+    leader game (a draw a round): at most `MAX_PAST_ROUNDS` rounds' first decisions are kept chained
+    with their copies, across chance too (whatever `CHANCE_PAST` says); past it the chain is cut back to
+    the last round's and the game's first (`past._compact`), and the whole past is still held, the
+    same as with every copy kept (replayed from the game's first decision); past `MAX_PAST_DECISIONS`
+    none is (colour_match's test below counts the fallbacks then; the subprocess tests of
+    tests/test_runtime_errors.py run the installed code: the caps are checked here, in process)."""
     monkeypatch.setattr(past, "CHANCE_PAST", chance_past)
-    monkeypatch.setattr(past, "MAX_PAST_ROUNDS", 8)
     g = game("tests/hostile_runtime/endless_rounds.cards", 2)
+    states = {}
+    for cap in (8, 10_000):
+        monkeypatch.setattr(past, "MAX_PAST_ROUNDS", cap)
+        state = g.new_initial_state(seed=1)
+        for i in range(40):
+            state.apply(state.legal_action_ids()[i % 2])
+            assert _links(state.checkpoint) <= cap
+        states[cap] = state
+    assert past.past_steps(states[8], 0, True) is not None
+    assert past.past_steps(states[8], 0, True) == past.past_steps(states[10_000], 0, True)
+    assert states[8].view(0)._whole == states[10_000].view(0)._whole is not None
+    monkeypatch.setattr(past, "MAX_PAST_ROUNDS", 8)
+    monkeypatch.setattr(past, "MAX_PAST_DECISIONS", 30)
     state = g.new_initial_state(seed=1)
     for i in range(40):
         state.apply(state.legal_action_ids()[i % 2])
-    assert past._kept(state.checkpoint) <= 8
-    assert state.view(0)._whole is None  # (cut: the game's first decision is no longer kept)
+    assert _links(state.checkpoint) == 1 and past.past_steps(state, 0, True) is None  # (the round's own first decision only)
+    assert state.view(0)._whole is None
     d = game(DRAWN, 3)
     state = d.new_initial_state(seed=2)
     kept = []
+    monkeypatch.setattr(past, "MAX_PAST_DECISIONS", 20_000)
     while not state.is_terminal():
         state.apply(state.legal_action_ids()[0])
-        kept.append(past._kept(state.checkpoint))
+        kept.append(_links(state.checkpoint))
     assert max(kept) <= 8
     assert max(kept) > 2  # (kept across the draws, whatever `CHANCE_PAST` says: for views with no cut)
 
