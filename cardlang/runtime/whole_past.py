@@ -19,6 +19,7 @@ from .past import UNSEEN, Replay, Worlds, _labels, drop_after, mend_plan, past_s
 from .places import exchange
 
 MENDS = 5  # tries of a world played from the start before it is dealt afresh
+LONG_PAST = 24  # steps past which a world of a past with no chance met is mended as it goes too (`from_start`)
 SHOWN_AHEAD = 2  # lines read past those a step wrote, for cards the real step showed (`_held_before`)
 
 
@@ -72,6 +73,45 @@ def _patch(w, x: int, y: Optional[int], bit: int, rng: random.Random) -> Optiona
     return None
 
 
+def _patch_seen(w, seen: tuple, bit: int) -> Optional[int]:
+    """At a round's first decision of a world (`past.Worlds` its chance), each card the seat of
+    `bit` saw there, (zone, position, card) of `seen`, that lies elsewhere in `w` and is not known
+    to the seat in it exchanged with the card lying in its place, in the last shuffle of the world's
+    chance that held both and in `w` as it stands, its pending actions worked out again (see
+    `from_start`): the index of the first shuffle changed; None, `w` unchanged, where a card cannot
+    be put in its place so (its place is missing, it is known to the seat elsewhere, or no shuffle
+    held both), or none was misplaced."""
+    zones, known, plan = w.zones, w.known, w.rng.played
+    todo = []
+    for z, i, x in seen:
+        if i >= len(zones[z]):
+            return None
+        y = zones[z][i]
+        if y == x:
+            continue
+        if known[x] & bit:  # (the world shows it the card elsewhere: no exchange of cards it does not know)
+            return None
+        for k in range(w.rng.at - 1, -1, -1):
+            order = plan[k]
+            if type(order) is list and x in order and y in order:
+                todo.append((k, x, y))
+                break
+        else:
+            return None
+    if not todo or len({c for _, x, y in todo for c in (x, y)}) != 2 * len(todo):
+        return None  # (a card in two pairs: mended from the shuffle, as before)
+    for k, x, y in todo:
+        order = plan[k]
+        i, j = order.index(x), order.index(y)
+        order[i], order[j] = y, x
+        exchange(w, x, y)
+    try:
+        w.game.program.repend(w)
+    except RuleError:  # (no legal action left him: this world stops here, played again)
+        w.pending = w.pending._replace(legal=())
+    return min(k for k, _, _ in todo)
+
+
 def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) -> Optional[object]:
     """A world played again from the game's start that fits the whole past `view` (a `SeatView`)
     holds, or None after `tries` tries that got no further. With `cut` (a `cut.CutPast`), played
@@ -116,6 +156,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
     read = 0  # (the lines before it read already: with `cut`, those up to the cut, the seat's own)
     across = past.CHANCE_PAST or cut is not None or view._across  # (off, no cut: no past kept across chance; searched as before it)
     chancy = across  # (whether the worlds are searched across chance: on, or a try met chance after its first decision)
+    long = len(steps) > LONG_PAST  # (a past too long to be played again from the start at each misfit: mended as it goes)
     for n in range(tries * (len(marks) + 1) + 2 * len(steps)):  # (tries a round, and the draws drawn again)
         if n >= tries and not chancy:  # (a past of no chance as the worlds read it: `tries` tries, no more)
             break
@@ -152,14 +193,15 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                 # read as a whole at the end, where a misfit is mended from the cards' places)
                 start = (w.rng.at, len(w.log) if lines else 0)
                 last = (0, w.rng.at)
-                if chancy and lines:  # (across chance, the deal's lines at once)
+                if (chancy or long) and lines:  # (across chance, or in a long past, the deal's lines at once)
                     heard = start[1]
                     if lines[read:heard] != w.transcript(seat, read):
-                        redraw = last
                         misplaced, entry = shown_mends(w, read, lines, bit)  # (cards shown otherwise: mended)
-                        if misplaced:
+                        if misplaced:  # (mended, the deal's draws kept: drawn again, they would undo the mend)
                             upto = w.rng.before_line(entry)
+                            redraw = None if long else last
                         else:
+                            redraw = last
                             deaf = True  # (the lines are read again as a whole at the end)
             for k in range(k0, len(steps)):
                 if misplaced:  # (the deal showed other cards than the seat saw)
@@ -171,6 +213,11 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                     zones = w.zones
                     misplaced = [(x, zones[z][i] if i < len(zones[z]) else None)
                                  for z, i, x in seen if i >= len(zones[z]) or zones[z][i] != x]
+                    if misplaced and (chancy or long):  # (a long past: put in place as it goes, played again at the end)
+                        at = _patch_seen(w, seen, bit)
+                        if at is not None:
+                            patched = at if patched is None else min(patched, at)
+                            misplaced = []
                     if misplaced:  # (and the cards it did not know in zones fuller than it saw them)
                         extra = {x for z, pile in enumerate(zones) if len(pile) > sizes[z] for x in pile
                                  if not c.known[x] & bit}
@@ -190,6 +237,11 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                     if a is not None and alt_of(a) < len(alts) and alts[alt_of(a)].kind == "card":
                         # (a card the seat saw chosen, not where the chooser takes from: one that is)
                         mates = [value_of(x) for x in w.pending.legal if with_value(x, 0) == with_value(a, 0)]
+                        if not mates and long and not w.known[value_of(a)] & bit:
+                            # (he could choose none: one of the cards he holds, the seat knows not which)
+                            owner = program.zone_owner
+                            mates = [x for x in range(len(w.known)) if owner[w.loc[x]] == w.pending.player
+                                     and not w.known[x] & bit]
                         if mates:
                             mate = mates[int(rng.random() * len(mates))]
                             if w.loc[value_of(a)] == w.loc[mate]:  # (there, but barred by another: that one goes)
@@ -199,7 +251,8 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                             # (patched as it goes once chance was met after the first decision, the misfits
                             # of later rounds found in the same play; before, as in a past of no chance,
                             # the world stops at its first misfit, mended and dealt again: cheaper there)
-                            at = _patch(w, pair[0], pair[1], bit, rng) if chancy or w.rng.at > start[0] else None
+                            # (and in a long past, where a play from the start a misfit would cost too much)
+                            at = _patch(w, pair[0], pair[1], bit, rng) if chancy or long or w.rng.at > start[0] else None
                             if at is None:
                                 misplaced.append(pair)
                             else:  # (exchanged in the shuffle and in this world, which goes on to find the next
