@@ -49,26 +49,75 @@ def _patch(w, x: int, y: Optional[int], bit: int, rng: random.Random) -> Optiona
     """Cards `x` and `y` (None: one lying in another zone), neither known to the seat of `bit`,
     exchanged in the last shuffle of the world's chance (`past.Worlds`) that held both, and in the
     world `w` as it stands, its pending actions worked out again (see `from_start`): the
-    index of that shuffle, None where none held both (nothing changed)."""
+    index of that shuffle, None where none held both (nothing changed). Each must have met no
+    shuffle since (`_last_shuffle`): a card shuffled again later lies where that later shuffle put
+    it, and exchanged in the earlier one it would take another course before it (the world played
+    again would not be the world mended)."""
     known, loc = w.known, w.loc
     if known[x] & bit or y is not None and known[y] & bit:
         return None
     plan = w.rng.played
-    for k in range(w.rng.at - 1, -1, -1):
+    k = _last_shuffle(plan, w.rng.at, x)
+    if k is None:
+        return None
+    order = plan[k]
+    later = {c for other in plan[k + 1:w.rng.at] if type(other) is list for c in other}
+    if y is None:
+        free = [c for c in order if loc[c] != loc[x] and not known[c] & bit and c not in later]
+        if not free:
+            return None
+        y = free[int(rng.random() * len(free))]
+    elif y not in order or y in later:
+        # (not shuffled last together: exchanged in the last shuffle that held both, a guess that
+        # the world played again from there tries, its later shuffles then dealt afresh)
+        for k in range(k - 1, -1, -1):
+            order = plan[k]
+            if type(order) is list and x in order and y in order:
+                break
+        else:
+            return None
+    i, j = order.index(x), order.index(y)
+    order[i], order[j] = y, x
+    exchange(w, x, y)
+    try:
+        w.game.program.repend(w)
+    except RuleError:  # (no legal action left him: this world stops here, played again)
+        w.pending = w.pending._replace(legal=())
+    return k
+
+
+def _mates(w, x: int, legal: list, bit: int, anyhow: bool) -> list:
+    """The cards to exchange with card `x`, which the seat of `bit` saw the player to decide in the
+    world `w` choose (see `from_start`): where he does not hold it there, those of `legal` (the
+    cards he may choose in that way) shuffled last in the shuffle that shuffled `x` last
+    (`_patch` exchanges no others), else those of the cards he holds unknown to the seat; else
+    `legal`, or with `anyhow` and no `legal`, every card he holds unknown to the seat. Where he
+    holds it, `legal`: another card bars it."""
+    owner, loc, known, player = w.game.program.zone_owner, w.loc, w.known, w.pending.player
+    if owner[loc[x]] == player:  # (he holds it, another card bars it: that one goes, `from_start`)
+        return legal
+    plan, at = w.rng.played, w.rng.at
+    last: dict = {}  # card -> the index of the last shuffle that held it
+    for k in range(at - 1, -1, -1):
         order = plan[k]
-        if type(order) is list and x in order and (y is None or y in order):
-            if y is None:
-                free = [c for c in order if loc[c] != loc[x] and not known[c] & bit]
-                if not free:
-                    return None
-                y = free[int(rng.random() * len(free))]
-            i, j = order.index(x), order.index(y)
-            order[i], order[j] = y, x
-            exchange(w, x, y)
-            try:
-                w.game.program.repend(w)
-            except RuleError:  # (no legal action left him: this world stops here, played again)
-                w.pending = w.pending._replace(legal=())
+        if type(order) is list:
+            for c in order:
+                last.setdefault(c, k)
+    where = last.get(x)
+    held = [c for c in range(len(known)) if owner[loc[c]] == player and not known[c] & bit]
+    if where is not None:
+        fit = [c for c in legal if last.get(c) == where] or [c for c in held if last.get(c) == where]
+        if fit:
+            return fit
+    return legal if legal or not anyhow else held
+
+
+def _last_shuffle(plan: list, at: int, x: int) -> Optional[int]:
+    """The index in `plan` (a world's chance up to its `at`-th event) of the last shuffle that held
+    card `x`, None if none did."""
+    for k in range(at - 1, -1, -1):
+        order = plan[k]
+        if type(order) is list and x in order:
             return k
     return None
 
@@ -77,10 +126,10 @@ def _patch_seen(w, seen: tuple, bit: int) -> Optional[int]:
     """At a round's first decision of a world (`past.Worlds` its chance), each card the seat of
     `bit` saw there, (zone, position, card) of `seen`, that lies elsewhere in `w` and is not known
     to the seat in it exchanged with the card lying in its place, in the last shuffle of the world's
-    chance that held both and in `w` as it stands, its pending actions worked out again (see
+    chance that held both (each shuffled last there: see `_patch`) and in `w` as it stands, its pending actions worked out again (see
     `from_start`): the index of the first shuffle changed; None, `w` unchanged, where a card cannot
-    be put in its place so (its place is missing, it is known to the seat elsewhere, or no shuffle
-    held both), or none was misplaced."""
+    be put in its place so (its place is missing, it is known to the seat elsewhere, or the two
+    were not shuffled last together), or none was misplaced."""
     zones, known, plan = w.zones, w.known, w.rng.played
     todo = []
     for z, i, x in seen:
@@ -91,13 +140,10 @@ def _patch_seen(w, seen: tuple, bit: int) -> Optional[int]:
             continue
         if known[x] & bit:  # (the world shows it the card elsewhere: no exchange of cards it does not know)
             return None
-        for k in range(w.rng.at - 1, -1, -1):
-            order = plan[k]
-            if type(order) is list and x in order and y in order:
-                todo.append((k, x, y))
-                break
-        else:
+        k = _last_shuffle(plan, w.rng.at, x)  # (both shuffled last there: see `_patch`)
+        if k is None or _last_shuffle(plan, w.rng.at, y) != k:
             return None
+        todo.append((k, x, y))
     if not todo or len({c for _, x, y in todo for c in (x, y)}) != 2 * len(todo):
         return None  # (a card in two pairs: mended from the shuffle, as before)
     for k, x, y in todo:
@@ -237,11 +283,11 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                     if a is not None and alt_of(a) < len(alts) and alts[alt_of(a)].kind == "card":
                         # (a card the seat saw chosen, not where the chooser takes from: one that is)
                         mates = [value_of(x) for x in w.pending.legal if with_value(x, 0) == with_value(a, 0)]
-                        if not mates and long and not w.known[value_of(a)] & bit:
-                            # (he could choose none: one of the cards he holds, the seat knows not which)
-                            owner = program.zone_owner
-                            mates = [x for x in range(len(w.known)) if owner[w.loc[x]] == w.pending.player
-                                     and not w.known[x] & bit]
+                        if (chancy or long) and not w.known[value_of(a)] & bit:
+                            # (one shuffled last where the card was, so that it can take its place there:
+                            # one he may choose, else one he holds (the seat knows not which); if none,
+                            # in a long past, any he holds)
+                            mates = _mates(w, value_of(a), mates, bit, long)
                         if mates:
                             mate = mates[int(rng.random() * len(mates))]
                             if w.loc[value_of(a)] == w.loc[mate]:  # (there, but barred by another: that one goes)
