@@ -19,7 +19,7 @@ from .past import UNSEEN, Replay, Worlds, _labels, drop_after, mend_plan, past_s
 from .places import exchange
 
 MENDS = 5  # tries of a world played from the start before it is dealt afresh
-LONG_PAST = 24  # steps past which a world of a past with no chance met is mended as it goes too (`from_start`)
+LONG_PAST = 8  # steps past which a world of a past with no chance met is mended as it goes too (`from_start`)
 SHOWN_AHEAD = 2  # lines read past those a step wrote, for cards the real step showed (`_held_before`)
 
 
