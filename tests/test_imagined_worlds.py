@@ -306,6 +306,70 @@ def test_the_chain_of_rounds_kept_stays_bounded(monkeypatch, chance_past):
     assert max(kept) > 2  # (kept across the draws, whatever `CHANCE_PAST` says: for views with no cut)
 
 
+COLOUR = "examples/colour_match.cards"
+
+
+def _late_colour_states(count: int, players: int = 2) -> list:
+    """States of seeded random games of colour_match (its rounds are turns) past round 64, where the
+    player to decide has a choice."""
+    g = game(COLOUR, players)
+    out = []
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = g.new_initial_state(seed=seed)
+        for _ in range(rng.randrange(70, 160)):
+            if state.is_terminal():
+                break
+            legal = state.legal_action_ids()
+            state.apply(legal[rng.randrange(len(legal))])
+        if not state.is_terminal() and state.round > 64 and len(state.legal_action_ids()) > 1:
+            out.append(state)
+            if len(out) == count:
+                break
+    return out
+
+
+def test_late_in_a_game_of_turns_worlds_fit_the_whole_past():
+    """colour_match, whose rounds are turns: past round 64 a view still holds the whole past (before,
+    no past was kept beyond 64 rounds, and none of these views held it), and nearly every world it
+    samples fits it: the world's own past, played again from its first decision, reads as the seat's
+    (the same view, whole past included), and it shows the seat the same transcript and observation."""
+    states = _late_colour_states(6)
+    assert len(states) == 6
+    fitted = total = 0
+    for k, state in enumerate(states):
+        seat = state.current_player
+        view = state.view(seat)
+        assert view._whole is not None and len(view._whole[1]) > 64  # (a mark at each round's first decision)
+        for i in range(5):
+            world, fits = view.sample(random.Random(10 * k + i), history=True)
+            total += 1
+            if not fits:
+                continue
+            fitted += 1
+            assert world.transcript(seat) == state.transcript(seat)
+            assert world.observation(seat) == state.observation(seat)
+            assert world.view(seat) == view
+    assert fitted >= 0.95 * total
+
+
+def test_past_the_cap_a_game_keeps_no_whole_past_and_its_worlds_are_counted_fallbacks(monkeypatch):
+    """A game that goes on past `MAX_PAST_DECISIONS` (a hostile file of a million turns) keeps no whole
+    past, so no copy: a view's worlds fit the round's past, and a search bot decides as usual, counting
+    every world it imagined as a fallback (as `simulate` reports them), never an error."""
+    monkeypatch.setattr(past, "MAX_PAST_DECISIONS", 40)
+    states = _late_colour_states(3)
+    assert len(states) == 3
+    for k, state in enumerate(states):
+        assert past.capped(state) and _links(state.checkpoint) <= 1
+        seat = state.current_player
+        view = state.view(seat)
+        assert view._whole is None and view._capped
+        bot = make_bot("ismcts:8", seed=k)
+        assert decide(bot, state) in state.legal_action_ids()
+        assert bot.worlds > 0 and bot.fallbacks == bot.worlds
+
+
 KEPT_LOCAL = """game "Kept local"
 players 2
 deck ranks 2 3 4 5 suits hearts spades

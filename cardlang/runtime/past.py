@@ -17,12 +17,14 @@ from .rng import NoOutcome
 
 UNSEEN = "unseen"  # a round step: another seat's card taken from a zone whose places the seat does not see
 NO_START = (-1, None, 0, None)  # the checkpoint of a world whose past is kept from its round's first decision only
+CAPPED = (-2, None, 0, None)  # the same, in a game past `MAX_PAST_DECISIONS` (`record`): its worlds are fallbacks (`capped`)
 MAX_PAST_ROUNDS = 64  # rounds' first decisions kept chained with their copies (`record`); older ones are dropped
 # from the chain but for the game's first (`_compact`): the whole past is replayed from it (`past_steps`)
-MAX_PAST_DECISIONS = 20_000  # decisions past which no whole past is kept (`record`): a replay from the start
-# costs a view and each world it deals a step a decision, and no game played meets that many (colour_match,
-# whose rounds are turns, played at random: at most about 4,100 in 40 games); a hostile file of a million
-# turns then gets counted fallbacks to the round's past (`SeatView.sample`), never an error
+MAX_PAST_DECISIONS = 10_000  # decisions past which no whole past is kept (`record`): a replay from the start
+# costs a view and each world it deals a step a decision (colour_match: about 0.4 s a world at 1,000 to 4,000
+# decisions), and no game played meets that many (colour_match, whose rounds are turns, played at random: at
+# most 4,122 in 40 games); a hostile file of a million turns then gets worlds that fit the round's past,
+# counted as fallbacks (`capped`, `SeatView.sample`), never an error
 # Whether the chain goes on across chance (a shuffle or a draw between two rounds' first decisions),
 # so that worlds fit the whole past after chance too (docs/knowledge.md, "Worlds that fit the whole
 # past, across chance"). Off: chance met since the game's first decision cuts the chain, and the
@@ -67,7 +69,9 @@ def record(st, a: int) -> None:
         before = cp or None
         if before is not None and before[1] is None and len(before) > 4 and before[0] == -1:
             pass  # (a world played on from a chance cut, at its first round: `cut.Cut._mask`)
-        elif before is not None and (before[1] is None or len(st.history) > MAX_PAST_DECISIONS):
+        elif before is not None and len(st.history) > MAX_PAST_DECISIONS:
+            before = CAPPED  # (no whole past: `past_steps` answers None, and no copy is kept)
+        elif before is not None and before[1] is None:
             before = NO_START  # (no whole past: `past_steps` answers None, and no copy is kept)
         elif before is not None and _kept(before) >= MAX_PAST_ROUNDS:
             before = _compact(before)
@@ -145,6 +149,17 @@ def _compact(cp) -> tuple:
     if first[1] is None:  # (a world's past that begins in a round, or at a chance cut: none from the start)
         return NO_START
     return cp if first is cp else (cp[0], cp[1], cp[2], first)
+
+
+def capped(st) -> bool:
+    """Whether the whole past of `st` is not kept because the game went on past `MAX_PAST_DECISIONS`
+    (`record`): a world then fits the round's past only, which search bots count as a fallback."""
+    cp = st.checkpoint
+    while cp:
+        if cp[1] is None:
+            return cp is CAPPED or cp == CAPPED
+        cp = cp[3]
+    return False
 
 
 def past_steps(st, seat: int, across: Optional[bool] = None) -> Optional[tuple]:
