@@ -273,7 +273,8 @@ def test_the_chain_of_rounds_kept_stays_bounded(monkeypatch, chance_past):
     with their copies, across chance too (whatever `CHANCE_PAST` says); past it the chain is cut back to
     the last round's and the game's first (`past._compact`), and the whole past is still held, the
     same as with every copy kept (replayed from the game's first decision); past `MAX_PAST_DECISIONS`
-    none is (colour_match's test below counts the fallbacks then; the subprocess tests of
+    none is read, and the game's first decision is dropped at the next cut back (colour_match's test
+    below counts the fallbacks then; the subprocess tests of
     tests/test_runtime_errors.py run the installed code: the caps are checked here, in process)."""
     monkeypatch.setattr(past, "CHANCE_PAST", chance_past)
     g = game("tests/hostile_runtime/endless_rounds.cards", 2)
@@ -293,7 +294,11 @@ def test_the_chain_of_rounds_kept_stays_bounded(monkeypatch, chance_past):
     state = g.new_initial_state(seed=1)
     for i in range(40):
         state.apply(state.legal_action_ids()[i % 2])
-    assert _links(state.checkpoint) == 1 and past.past_steps(state, 0, True) is None  # (the round's own first decision only)
+    assert _links(state.checkpoint) <= 8 and past.past_steps(state, 0, True) is None and past.capped(state)
+    end = state.checkpoint
+    while end[1] is not None:
+        end = end[3]
+    assert end is past.CAPPED  # (the game's first decision no longer kept: no copy of it held either)
     assert state.view(0)._whole is None
     d = game(DRAWN, 3)
     state = d.new_initial_state(seed=2)
@@ -361,7 +366,7 @@ def test_past_the_cap_a_game_keeps_no_whole_past_and_its_worlds_are_counted_fall
     states = _late_colour_states(3)
     assert len(states) == 3
     for k, state in enumerate(states):
-        assert past.capped(state) and _links(state.checkpoint) <= 1
+        assert past.capped(state) and _links(state.checkpoint) <= past.MAX_PAST_ROUNDS
         seat = state.current_player
         view = state.view(seat)
         assert view._whole is None and view._capped

@@ -20,7 +20,7 @@ NO_START = (-1, None, 0, None)  # the checkpoint of a world whose past is kept f
 CAPPED = (-2, None, 0, None)  # the same, in a game past `MAX_PAST_DECISIONS` (`record`): its worlds are fallbacks (`capped`)
 MAX_PAST_ROUNDS = 64  # rounds' first decisions kept chained with their copies (`record`); older ones are dropped
 # from the chain but for the game's first (`_compact`): the whole past is replayed from it (`past_steps`)
-MAX_PAST_DECISIONS = 10_000  # decisions past which no whole past is kept (`record`): a replay from the start
+MAX_PAST_DECISIONS = 10_000  # decisions past which no whole past is read (`past_steps`), nor kept (`_compact`): a replay from the start
 # costs a view and each world it deals a step a decision (colour_match: about 0.4 s a world at 1,000 to 4,000
 # decisions), and no game played meets that many (colour_match, whose rounds are turns, played at random: at
 # most 4,122 in 40 games); a hostile file of a million turns then gets worlds that fit the round's past,
@@ -69,12 +69,10 @@ def record(st, a: int) -> None:
         before = cp or None
         if before is not None and before[1] is None and len(before) > 4 and before[0] == -1:
             pass  # (a world played on from a chance cut, at its first round: `cut.Cut._mask`)
-        elif before is not None and len(st.history) > MAX_PAST_DECISIONS:
-            before = CAPPED  # (no whole past: `past_steps` answers None, and no copy is kept)
         elif before is not None and before[1] is None:
             before = NO_START  # (no whole past: `past_steps` answers None, and no copy is kept)
         elif before is not None and _kept(before) >= MAX_PAST_ROUNDS:
-            before = _compact(before)
+            before = _compact(before, len(st.history) > MAX_PAST_DECISIONS)
         st.checkpoint = (st.round, snap, len(st.history), before)
 
 
@@ -138,28 +136,36 @@ def _kept(cp) -> int:
     return n
 
 
-def _compact(cp) -> tuple:
+def _compact(cp, over: bool) -> tuple:
     """The chain from `cp` cut back to `cp` itself (the last round's first decision, which a chance
     cut reads: `cut.cut_past`) and the game's first decision, the last link (see `record`): the rounds
     between need no copy, `past_steps` replays the game from its first decision and finds where each
-    round began as it goes."""
+    round began as it goes. `over` (the game went on past `MAX_PAST_DECISIONS`): `CAPPED` instead of
+    the game's first decision, whose copy is then dropped. A chain that ends with no first decision
+    of the game keeps its end (`CAPPED`, `NO_START`), but a world's played on from a chance cut, cut
+    there (`NO_START`, as before the chain was cut back)."""
     first = cp
     while first[3]:
         first = first[3]
-    if first[1] is None:  # (a world's past that begins in a round, or at a chance cut: none from the start)
-        return NO_START
+    if first[1] is None:  # (no whole past kept: a world's, or past the cap)
+        return NO_START if len(first) > 4 else (cp[0], cp[1], cp[2], first)
+    if over:
+        return (cp[0], cp[1], cp[2], CAPPED)
     return cp if first is cp else (cp[0], cp[1], cp[2], first)
 
 
 def capped(st) -> bool:
-    """Whether the whole past of `st` is not kept because the game went on past `MAX_PAST_DECISIONS`
-    (`record`): a world then fits the round's past only, which search bots count as a fallback."""
+    """Whether the whole past of `st` is not read because the game went on past `MAX_PAST_DECISIONS`
+    (`record`, `past_steps`): a world then fits the round's past only, which search bots count as a
+    fallback."""
+    if len(st.history) <= MAX_PAST_DECISIONS:
+        return False
     cp = st.checkpoint
     while cp:
         if cp[1] is None:
-            return cp is CAPPED or cp == CAPPED
+            return cp == CAPPED  # (else a world's past, which begins in its round or at a cut)
         cp = cp[3]
-    return False
+    return cp is None  # (the chain ends with the game's first decision; False: a copy that keeps no past)
 
 
 def past_steps(st, seat: int, across: Optional[bool] = None) -> Optional[tuple]:
@@ -185,6 +191,8 @@ def past_steps(st, seat: int, across: Optional[bool] = None) -> Optional[tuple]:
         chain.append(cp)
         cp = cp[3]
     if not chain or chain[-1][2] != 0:  # (the first decision kept is not the game's first)
+        return None
+    if len(st.history) > MAX_PAST_DECISIONS:  # (a replay that long would cost every view and world too much)
         return None
     players: list = []
     marks: list = []
