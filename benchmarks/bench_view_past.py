@@ -8,6 +8,7 @@ no chance was met since its first decision, so that they fit what the deal made 
     python benchmarks/bench_view_past.py --this /work/main  # another checkout, for a before/after
     python benchmarks/bench_view_past.py --chance-past off  # worlds from the start only before chance (on: the default)
     python benchmarks/bench_view_past.py --bot ismcts:30    # and a decision of that bot at the same states
+    python benchmarks/bench_view_past.py --ismcts 30        # and an `ismcts:30` decision's CPU cost in the NO_CUT files
 
 "the whole game's" counts the worlds that fit the whole past (played again from the start, or on
 from the chance cut before the round: `runtime/cut.py`). The files of `NO_CUT` meet chance between
@@ -108,6 +109,24 @@ def bot_ms(bot: str, sample: list) -> float:
     return (time.process_time() - start) / len(sample) * 1e3
 
 
+def ismcts(game, iterations: int, decisions: int) -> tuple:
+    """(CPU ms an `ismcts:ITERATIONS` decision takes, the share of the worlds it imagined that fit
+    the round's past only), over `decisions` decisions of states from the second round on (`states`)."""
+    from cardlang.play.bots import decide, make_bot
+
+    sample = states(game, decisions, True)
+    worlds = fallbacks = 0
+    spent = 0.0
+    for i, state in enumerate(sample):
+        bot = make_bot(f"ismcts:{iterations}", seed=i)
+        start = time.process_time()
+        decide(bot, state)
+        spent += time.process_time() - start
+        worlds += getattr(bot, "worlds", 0)
+        fallbacks += getattr(bot, "fallbacks", 0)
+    return spent / len(sample) * 1e3, fallbacks / worlds if worlds else 0.0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--this", default=ROOT, help="the checkout of cardlang to measure")
@@ -115,6 +134,9 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=20)
     parser.add_argument("--chance-past", choices=("on", "off"), help="`runtime.past.CHANCE_PAST` (default: the checkout's)")
     parser.add_argument("--bot", help="also the CPU time of a decision of this bot (`ismcts:30`) at the same states")
+    parser.add_argument("--ismcts", type=int, metavar="ITERATIONS",
+                        help="also the CPU cost of an `ismcts:ITERATIONS` decision in the NO_CUT files")
+    parser.add_argument("--decisions", type=int, default=60, help="decisions timed with --ismcts")
     args = parser.parse_args()
     sys.path.insert(0, os.path.abspath(args.this))
     import cardlang
@@ -136,6 +158,12 @@ def main() -> None:
             print(f"  {relative} ({players}p): view {view_us:8.0f} µs, determinize {det_us:8.0f} µs, "
                   f"worlds that fit the past {fit:6.1%}, the whole game's {whole:6.1%}" + (f"; views: {kind}" if late else "")
                   + (f"; {args.bot} {bot_ms(args.bot, sample):.1f} ms a decision" if args.bot else ""))
+    if args.ismcts:
+        print(f"an ismcts:{args.ismcts} decision, {args.decisions} decisions from the second round on:")
+        for relative, players in NO_CUT:
+            game = cardlang.load(os.path.join(ROOT, relative), players=players)
+            ms, fell = ismcts(game, args.ismcts, args.decisions)
+            print(f"  {relative} ({players}p): {ms:8.1f} ms CPU a decision, worlds that fell back to the round's past {fell:6.1%}")
 
 
 if __name__ == "__main__":

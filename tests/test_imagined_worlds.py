@@ -257,28 +257,122 @@ def test_without_chance_past_a_view_after_a_draw_with_no_cut_holds_the_whole_pas
     assert view._whole is not None and not view._across
 
 
+def _links(cp) -> int:
+    """How many rounds' first decisions a checkpoint chain holds copies of, uncapped (`past._kept` stops counting at the cap)."""
+    n = 0
+    while cp and cp[1] is not None:
+        n += 1
+        cp = cp[3]
+    return n
+
+
 @pytest.mark.parametrize("chance_past", [False, True])
 def test_the_chain_of_rounds_kept_stays_bounded(monkeypatch, chance_past):
     """`tests/hostile_runtime/endless_rounds.cards` (a round a decision, no chance) and the drawn
-    leader game (a draw a round): at most `MAX_PAST_ROUNDS` rounds' first decisions are kept chained,
-    across chance too (whatever `CHANCE_PAST` says), and a chain cut there gives no whole past (the subprocess tests of
-    tests/test_runtime_errors.py run the installed code: the cap is checked here, in process)."""
+    leader game (a draw a round): at most `MAX_PAST_ROUNDS` rounds' first decisions are kept chained
+    with their copies, across chance too (whatever `CHANCE_PAST` says); past it the chain is cut back to
+    the last round's and the game's first (`past._compact`), and the whole past is still held, the
+    same as with every copy kept (replayed from the game's first decision); past `MAX_PAST_DECISIONS`
+    none is read, and the game's first decision is dropped at the next cut back (colour_match's test
+    below counts the fallbacks then; the subprocess tests of
+    tests/test_runtime_errors.py run the installed code: the caps are checked here, in process)."""
     monkeypatch.setattr(past, "CHANCE_PAST", chance_past)
-    monkeypatch.setattr(past, "MAX_PAST_ROUNDS", 8)
     g = game("tests/hostile_runtime/endless_rounds.cards", 2)
+    states = {}
+    for cap in (8, 10_000):
+        monkeypatch.setattr(past, "MAX_PAST_ROUNDS", cap)
+        state = g.new_initial_state(seed=1)
+        for i in range(40):
+            state.apply(state.legal_action_ids()[i % 2])
+            assert _links(state.checkpoint) <= cap
+        states[cap] = state
+    assert past.past_steps(states[8], 0, True) is not None
+    assert past.past_steps(states[8], 0, True) == past.past_steps(states[10_000], 0, True)
+    assert states[8].view(0)._whole == states[10_000].view(0)._whole is not None
+    monkeypatch.setattr(past, "MAX_PAST_ROUNDS", 8)
+    monkeypatch.setattr(past, "MAX_PAST_DECISIONS", 30)
     state = g.new_initial_state(seed=1)
     for i in range(40):
         state.apply(state.legal_action_ids()[i % 2])
-    assert past._kept(state.checkpoint) <= 8
-    assert state.view(0)._whole is None  # (cut: the game's first decision is no longer kept)
+    assert _links(state.checkpoint) <= 8 and past.past_steps(state, 0, True) is None and past.capped(state)
+    end = state.checkpoint
+    while end[1] is not None:
+        end = end[3]
+    assert end is past.CAPPED  # (the game's first decision no longer kept: no copy of it held either)
+    assert state.view(0)._whole is None
     d = game(DRAWN, 3)
     state = d.new_initial_state(seed=2)
     kept = []
+    monkeypatch.setattr(past, "MAX_PAST_DECISIONS", 20_000)
     while not state.is_terminal():
         state.apply(state.legal_action_ids()[0])
-        kept.append(past._kept(state.checkpoint))
+        kept.append(_links(state.checkpoint))
     assert max(kept) <= 8
     assert max(kept) > 2  # (kept across the draws, whatever `CHANCE_PAST` says: for views with no cut)
+
+
+COLOUR = "examples/colour_match.cards"
+
+
+def _late_colour_states(count: int, players: int = 2) -> list:
+    """States of seeded random games of colour_match (its rounds are turns) past round 64, where the
+    player to decide has a choice."""
+    g = game(COLOUR, players)
+    out = []
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = g.new_initial_state(seed=seed)
+        for _ in range(rng.randrange(70, 160)):
+            if state.is_terminal():
+                break
+            legal = state.legal_action_ids()
+            state.apply(legal[rng.randrange(len(legal))])
+        if not state.is_terminal() and state.round > 64 and len(state.legal_action_ids()) > 1:
+            out.append(state)
+            if len(out) == count:
+                break
+    return out
+
+
+def test_late_in_a_game_of_turns_worlds_fit_the_whole_past():
+    """colour_match, whose rounds are turns: past round 64 a view still holds the whole past (before,
+    no past was kept beyond 64 rounds, and none of these views held it), and nearly every world it
+    samples fits it: the world's own past, played again from its first decision, reads as the seat's
+    (the same view, whole past included), and it shows the seat the same transcript and observation."""
+    states = _late_colour_states(6)
+    assert len(states) == 6
+    fitted = total = 0
+    for k, state in enumerate(states):
+        seat = state.current_player
+        view = state.view(seat)
+        assert view._whole is not None and len(view._whole[1]) > 64  # (a mark at each round's first decision)
+        for i in range(5):
+            world, fits = view.sample(random.Random(10 * k + i), history=True)
+            total += 1
+            if not fits:
+                continue
+            fitted += 1
+            assert world.transcript(seat) == state.transcript(seat)
+            assert world.observation(seat) == state.observation(seat)
+            assert world.view(seat) == view
+    assert fitted >= 0.95 * total
+
+
+def test_past_the_cap_a_game_keeps_no_whole_past_and_its_worlds_are_counted_fallbacks(monkeypatch):
+    """A game that goes on past `MAX_PAST_DECISIONS` (a hostile file of a million turns) keeps no whole
+    past, so no copy: a view's worlds fit the round's past, and a search bot decides as usual, counting
+    every world it imagined as a fallback (as `simulate` reports them), never an error."""
+    monkeypatch.setattr(past, "MAX_PAST_DECISIONS", 40)
+    states = _late_colour_states(3)
+    assert len(states) == 3
+    for k, state in enumerate(states):
+        assert past.capped(state) and _links(state.checkpoint) <= past.MAX_PAST_ROUNDS
+        seat = state.current_player
+        view = state.view(seat)
+        assert view._whole is None and view._capped
+        bot = make_bot("ismcts:8", seed=k)
+        assert decide(bot, state) in state.legal_action_ids()
+        assert bot.worlds > 0 and bot.fallbacks == bot.worlds
 
 
 KEPT_LOCAL = """game "Kept local"

@@ -17,7 +17,14 @@ from .rng import NoOutcome
 
 UNSEEN = "unseen"  # a round step: another seat's card taken from a zone whose places the seat does not see
 NO_START = (-1, None, 0, None)  # the checkpoint of a world whose past is kept from its round's first decision only
-MAX_PAST_ROUNDS = 64  # rounds' first decisions kept chained for worlds played from the start (`record`)
+CAPPED = (-2, None, 0, None)  # the same, in a game past `MAX_PAST_DECISIONS` (`record`): its worlds are fallbacks (`capped`)
+MAX_PAST_ROUNDS = 64  # rounds' first decisions kept chained with their copies (`record`); older ones are dropped
+# from the chain but for the game's first (`_compact`): the whole past is replayed from it (`past_steps`)
+MAX_PAST_DECISIONS = 10_000  # decisions past which no whole past is read (`past_steps`), nor kept (`_compact`): a replay from the start
+# costs a view and each world it deals a step a decision (colour_match: about 0.4 s a world at 1,000 to 4,000
+# decisions), and no game played meets that many (colour_match, whose rounds are turns, played at random: at
+# most 4,122 in 40 games); a hostile file of a million turns then gets worlds that fit the round's past,
+# counted as fallbacks (`capped`, `SeatView.sample`), never an error
 # Whether the chain goes on across chance (a shuffle or a draw between two rounds' first decisions),
 # so that worlds fit the whole past after chance too (docs/knowledge.md, "Worlds that fit the whole
 # past, across chance"). Off: chance met since the game's first decision cuts the chain, and the
@@ -54,14 +61,18 @@ def record(st, a: int) -> None:
             snap.checkpoint = False
         else:
             snap = later
-        # (the earlier rounds' first decisions stay chained behind: `past_steps` replays each, chance
-        # met between them too (each copy keeps the chance it had), but at most `MAX_PAST_ROUNDS`,
-        # so that a game of many rounds keeps a bounded past (a copy a round would grow without end)
+        # (the earlier rounds' first decisions stay chained behind: `past_steps` replays the game from
+        # the first, chance met since too (its copy keeps the chance it had); at most `MAX_PAST_ROUNDS`
+        # copies are kept, the chain then cut back to the last round's and the game's first (`_compact`),
+        # so that a game of many rounds keeps a bounded past (a copy a round would grow without end),
+        # and no whole past at all past `MAX_PAST_DECISIONS` (a replay of them all would cost too much)
         before = cp or None
         if before is not None and before[1] is None and len(before) > 4 and before[0] == -1:
             pass  # (a world played on from a chance cut, at its first round: `cut.Cut._mask`)
-        elif before is not None and (before[1] is None or _kept(before) >= MAX_PAST_ROUNDS):
+        elif before is not None and before[1] is None:
             before = NO_START  # (no whole past: `past_steps` answers None, and no copy is kept)
+        elif before is not None and _kept(before) >= MAX_PAST_ROUNDS:
+            before = _compact(before, len(st.history) > MAX_PAST_DECISIONS)
         st.checkpoint = (st.round, snap, len(st.history), before)
 
 
@@ -125,16 +136,48 @@ def _kept(cp) -> int:
     return n
 
 
+def _compact(cp, over: bool) -> tuple:
+    """The chain from `cp` cut back to `cp` itself (the last round's first decision, which a chance
+    cut reads: `cut.cut_past`) and the game's first decision, the last link (see `record`): the rounds
+    between need no copy, `past_steps` replays the game from its first decision and finds where each
+    round began as it goes. `over` (the game went on past `MAX_PAST_DECISIONS`): `CAPPED` instead of
+    the game's first decision, whose copy is then dropped. A chain that ends with no first decision
+    of the game keeps its end (`CAPPED`, `NO_START`), but a world's played on from a chance cut, cut
+    there (`NO_START`, as before the chain was cut back)."""
+    first = cp
+    while first[3]:
+        first = first[3]
+    if first[1] is None:  # (no whole past kept: a world's, or past the cap)
+        return NO_START if len(first) > 4 else (cp[0], cp[1], cp[2], first)
+    if over:
+        return (cp[0], cp[1], cp[2], CAPPED)
+    return cp if first is cp else (cp[0], cp[1], cp[2], first)
+
+
+def capped(st) -> bool:
+    """Whether the whole past of `st` is not read because the game went on past `MAX_PAST_DECISIONS`
+    (`record`, `past_steps`): a world then fits the round's past only, which search bots count as a
+    fallback."""
+    if len(st.history) <= MAX_PAST_DECISIONS:
+        return False
+    cp = st.checkpoint
+    while cp:
+        if cp[1] is None:
+            return cp == CAPPED  # (else a world's past, which begins in its round or at a cut)
+        cp = cp[3]
+    return cp is None  # (the chain ends with the game's first decision; False: a copy that keeps no past)
+
+
 def past_steps(st, seat: int, across: Optional[bool] = None) -> Optional[tuple]:
-    """The whole game as `seat` read it, replayed round by round from each round's first decision
-    kept behind `st.checkpoint`: (every action as `round_steps` gives it, each with the seat that
-    took it (every seat sees who is to decide); at each round's first decision, the index of its
-    action, the cards the seat knew then, each (zone, position, card), and how many cards each zone
-    held). Each round is replayed with the chance its copy kept, so the shuffles and draws met since
-    the game's first decision come out as they did; none of their outcomes is in the answer (a
-    world draws them again to fit what the seat saw: `whole_past.from_start`). None where a round's
-    first decision was not kept (a state made without its past, a determinized copy, a game of more
-    than `MAX_PAST_ROUNDS` rounds), a round cannot be replayed (a rule stops it), or its copy's
+    """The whole game as `seat` read it, replayed from the game's first decision, the last kept behind
+    `st.checkpoint`: (every action as `round_steps` gives it, each with the seat that took it (every
+    seat sees who is to decide); at each round's first decision, the index of its action, the cards
+    the seat knew then, each (zone, position, card), and how many cards each zone held). The game is
+    replayed with the chance its first decision's copy kept, so the shuffles and draws met since
+    come out as they did; none of their outcomes is in the answer (a world draws them again to fit
+    what the seat saw: `whole_past.from_start`). None where the game's first decision was not kept
+    (a state made without its past, a determinized copy, a game of more than `MAX_PAST_DECISIONS`
+    decisions), the game cannot be replayed (a rule stops it), or its copy's
     chance holds no outcome for a replay (`rng.NoOutcome`: OpenSpiel's script of one step). Unless
     `across` (default: `CHANCE_PAST`), None too where chance was met since the game's first decision
     (the chain is kept across chance for the views that find no chance cut: `SeatView`)."""
@@ -149,29 +192,24 @@ def past_steps(st, seat: int, across: Optional[bool] = None) -> Optional[tuple]:
         cp = cp[3]
     if not chain or chain[-1][2] != 0:  # (the first decision kept is not the game's first)
         return None
+    if len(st.history) > MAX_PAST_DECISIONS:  # (a replay that long would cost every view and world too much)
+        return None
+    players: list = []
+    marks: list = []
     if not (CHANCE_PAST if across is None else across) and \
             any(link[1].rng != st.rng for link in chain):
         return None  # (chance met between two rounds' first decisions, or in this round)
-    chain.reverse()
-    out, players, marks = [], [], []
-    bit = 1 << seat
-    for k, (_, snap, start, _) in enumerate(chain):
-        snap = kept(chain[k])
-        marks.append((start, tuple((z, i, c) for z, pile in enumerate(snap.zones) for i, c in enumerate(pile)
-                                   if snap.known[c] & bit), tuple(len(pile) for pile in snap.zones)))
-        end = chain[k + 1][2] if k + 1 < len(chain) else len(st.history)
-        try:
-            got = round_steps(st, seat, None, (snap, start, end), players)
-        except NoOutcome:  # (a chance source that holds no outcomes for a replay: no whole past)
-            return None
-        if len(got) != end - start:  # (a rule stopped the replay before the round's end)
-            return None
-        out.extend(got)
-    return tuple(zip(players, out)), tuple(marks)
+    try:  # (the game played again from its first decision, once: each round's first decision found as it goes)
+        got = round_steps(st, seat, None, (kept(chain[-1]), 0, len(st.history)), players, marks)
+    except NoOutcome:  # (a chance source that holds no outcomes for a replay: no whole past)
+        return None
+    if len(got) != len(st.history):  # (a rule stopped the replay before the end)
+        return None
+    return tuple(zip(players, got)), tuple(marks)
 
 
 def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None, part: Optional[tuple] = None,
-                players: Optional[list] = None) -> tuple:
+                players: Optional[list] = None, marks: Optional[list] = None) -> tuple:
     """The actions played since the round's first decision (`st.checkpoint`), each card by the place
     it lay in when it was chosen: (action without its card, zone, position), else the action. They are
     played again in a quiet copy of that decision (the same state, the same actions: the same game).
@@ -181,7 +219,11 @@ def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None, part
     (`UNSEEN`, choice, action without its card, zone). When a seat saw cards go one of several ways
     this round (`runtime.among`), `seen` gets every card it knew after some step. With `part`
     (a first decision kept, the index of its action in the history and the index where its round
-    ends), those of an earlier round (`past_steps`); `players` gets the seat to decide at each."""
+    ends), those of an earlier round (`past_steps`); `players` gets the seat to decide at each. With
+    `marks`, the replay goes on across rounds (`part` from the game's first decision: `past_steps`),
+    and `marks` gets at each round's first decision (a decision in another round than the one
+    before, as `record` finds them) the index of its action, the cards the seat knew then, each
+    (zone, position, card), and how many cards each zone held."""
     if part is None:
         _, snap, start = st.checkpoint[:3]
         snap = kept(st.checkpoint)
@@ -203,8 +245,15 @@ def round_steps(st, seat: Optional[int] = None, seen: Optional[set] = None, part
     held = program.held
     bit = 0 if seat is None else 1 << seat
     knew = [] if seen is not None else None
+    now = None  # (the round of the replay's last decision, with `marks`)
     for i, a in enumerate(played):
         unseen = None
+        if marks is not None and w.round != now:  # (a round's first decision: what the seat knew there)
+            now = w.round
+            marks.append((start + i, tuple((z, j, c) for z, pile in enumerate(w.zones) for j, c in enumerate(pile)
+                                           if w.known[c] & bit), tuple(len(pile) for pile in w.zones)))
+            if seat is not None:  # (and its log, a round's as before: `_saw` reads the step's lines)
+                w.log, w.fresh = [], Events(MAX_EVENTS)
         if players is not None:
             players.append(w.pending.player)
         if seat is not None and program.at_once and \

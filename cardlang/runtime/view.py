@@ -359,7 +359,7 @@ class SeatView:
     its transcript, and `determinize(rng)`, a playable state dealt to fit all that."""
 
     __slots__ = ("game", "seat", "_canon", "_lines", "_unknown", "_past", "_worked", "_whole", "_cut", "_across",
-                 "_search", "_seen")
+                 "_search", "_seen", "_capped")
 
     def __init__(self, state, seat: int, past: bool = True):
         self.game = state.game
@@ -409,6 +409,8 @@ class SeatView:
         # a choice's card variable emptied unless every seat knows its card, as across chance it may
         # name a card the seat came to know only later (`_forget_chosen_cards`)
         self._across = False
+        # (a game past `past.MAX_PAST_DECISIONS` keeps no whole past: its worlds fit the round's, counted as fallbacks)
+        self._capped = bool(past and unknown and self._whole is None and past_module.capped(state))
         if past and unknown and self._whole is None and self._cut is None:
             self._whole = past_steps(state, seat, True)
             if self._whole is not None:
@@ -533,7 +535,8 @@ class SeatView:
         world played from the start: its own; else this seat's transcript up to the round's first
         decision, then its own) and a checkpoint, so that a view of it can be taken again (the leak
         tests do). A world played from the start that fits nothing in `WHOLE_TRIES` gives way to one
-        that fits the round's past, which is no fit of the whole past (False)."""
+        that fits the round's past, which is no fit of the whole past (False); so does every world of
+        a view whose whole past was not kept, the game having gone on past `past.MAX_PAST_DECISIONS`."""
         whole = consistent and self._whole is not None
         if whole:
             world = self._searched(from_start(self, rng, history, self._tries()))
@@ -563,6 +566,7 @@ class SeatView:
             if world is not None:
                 return world, True
             whole = cut.ok  # (a cut was met, yet no world fitted: a world of the round's past fits no whole past)
+        whole = whole or consistent and self._capped  # (a whole past not kept, past the cap: no fit of it either)
         if consistent and self._past is not None:
             world = self._replayed(rng, history)
             if world is not None:

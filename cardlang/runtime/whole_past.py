@@ -19,6 +19,7 @@ from .past import UNSEEN, Replay, Worlds, _labels, drop_after, mend_plan, past_s
 from .places import exchange
 
 MENDS = 5  # tries of a world played from the start before it is dealt afresh
+LONG_PAST = 8  # steps past which a world of a past with no chance met is mended as it goes too (`from_start`)
 SHOWN_AHEAD = 2  # lines read past those a step wrote, for cards the real step showed (`_held_before`)
 
 
@@ -48,26 +49,75 @@ def _patch(w, x: int, y: Optional[int], bit: int, rng: random.Random) -> Optiona
     """Cards `x` and `y` (None: one lying in another zone), neither known to the seat of `bit`,
     exchanged in the last shuffle of the world's chance (`past.Worlds`) that held both, and in the
     world `w` as it stands, its pending actions worked out again (see `from_start`): the
-    index of that shuffle, None where none held both (nothing changed)."""
+    index of that shuffle, None where none held both (nothing changed). Each must have met no
+    shuffle since (`_last_shuffle`): a card shuffled again later lies where that later shuffle put
+    it, and exchanged in the earlier one it would take another course before it (the world played
+    again would not be the world mended)."""
     known, loc = w.known, w.loc
     if known[x] & bit or y is not None and known[y] & bit:
         return None
     plan = w.rng.played
-    for k in range(w.rng.at - 1, -1, -1):
+    k = _last_shuffle(plan, w.rng.at, x)
+    if k is None:
+        return None
+    order = plan[k]
+    later = {c for other in plan[k + 1:w.rng.at] if type(other) is list for c in other}
+    if y is None:
+        free = [c for c in order if loc[c] != loc[x] and not known[c] & bit and c not in later]
+        if not free:
+            return None
+        y = free[int(rng.random() * len(free))]
+    elif y not in order or y in later:
+        # (not shuffled last together: exchanged in the last shuffle that held both, a guess that
+        # the world played again from there tries, its later shuffles then dealt afresh)
+        for k in range(k - 1, -1, -1):
+            order = plan[k]
+            if type(order) is list and x in order and y in order:
+                break
+        else:
+            return None
+    i, j = order.index(x), order.index(y)
+    order[i], order[j] = y, x
+    exchange(w, x, y)
+    try:
+        w.game.program.repend(w)
+    except RuleError:  # (no legal action left him: this world stops here, played again)
+        w.pending = w.pending._replace(legal=())
+    return k
+
+
+def _mates(w, x: int, legal: list, bit: int, anyhow: bool) -> list:
+    """The cards to exchange with card `x`, which the seat of `bit` saw the player to decide in the
+    world `w` choose (see `from_start`): where he does not hold it there, those of `legal` (the
+    cards he may choose in that way) shuffled last in the shuffle that shuffled `x` last
+    (`_patch` exchanges no others), else those of the cards he holds unknown to the seat; else
+    `legal`, or with `anyhow` and no `legal`, every card he holds unknown to the seat. Where he
+    holds it, `legal`: another card bars it."""
+    owner, loc, known, player = w.game.program.zone_owner, w.loc, w.known, w.pending.player
+    if owner[loc[x]] == player:  # (he holds it, another card bars it: that one goes, `from_start`)
+        return legal
+    plan, at = w.rng.played, w.rng.at
+    last: dict = {}  # card -> the index of the last shuffle that held it
+    for k in range(at - 1, -1, -1):
         order = plan[k]
-        if type(order) is list and x in order and (y is None or y in order):
-            if y is None:
-                free = [c for c in order if loc[c] != loc[x] and not known[c] & bit]
-                if not free:
-                    return None
-                y = free[int(rng.random() * len(free))]
-            i, j = order.index(x), order.index(y)
-            order[i], order[j] = y, x
-            exchange(w, x, y)
-            try:
-                w.game.program.repend(w)
-            except RuleError:  # (no legal action left him: this world stops here, played again)
-                w.pending = w.pending._replace(legal=())
+        if type(order) is list:
+            for c in order:
+                last.setdefault(c, k)
+    where = last.get(x)
+    held = [c for c in range(len(known)) if owner[loc[c]] == player and not known[c] & bit]
+    if where is not None:
+        fit = [c for c in legal if last.get(c) == where] or [c for c in held if last.get(c) == where]
+        if fit:
+            return fit
+    return legal if legal or not anyhow else held
+
+
+def _last_shuffle(plan: list, at: int, x: int) -> Optional[int]:
+    """The index in `plan` (a world's chance up to its `at`-th event) of the last shuffle that held
+    card `x`, None if none did."""
+    for k in range(at - 1, -1, -1):
+        order = plan[k]
+        if type(order) is list and x in order:
             return k
     return None
 
@@ -85,6 +135,42 @@ def _shuffled_with(w, x: int, cards: list) -> list:
             held = set(order)
             return [c for c in cards if c in held]
     return []
+
+
+def _patch_seen(w, seen: tuple, bit: int) -> Optional[int]:
+    """At a round's first decision of a world (`past.Worlds` its chance), each card the seat of
+    `bit` saw there, (zone, position, card) of `seen`, that lies elsewhere in `w` and is not known
+    to the seat in it exchanged with the card lying in its place, in the last shuffle of the world's
+    chance that held both (each shuffled last there: see `_patch`) and in `w` as it stands, its pending actions worked out again (see
+    `from_start`): the index of the first shuffle changed; None, `w` unchanged, where a card cannot
+    be put in its place so (its place is missing, it is known to the seat elsewhere, or the two
+    were not shuffled last together), or none was misplaced."""
+    zones, known, plan = w.zones, w.known, w.rng.played
+    todo = []
+    for z, i, x in seen:
+        if i >= len(zones[z]):
+            return None
+        y = zones[z][i]
+        if y == x:
+            continue
+        if known[x] & bit:  # (the world shows it the card elsewhere: no exchange of cards it does not know)
+            return None
+        k = _last_shuffle(plan, w.rng.at, x)  # (both shuffled last there: see `_patch`)
+        if k is None or _last_shuffle(plan, w.rng.at, y) != k:
+            return None
+        todo.append((k, x, y))
+    if not todo or len({c for _, x, y in todo for c in (x, y)}) != 2 * len(todo):
+        return None  # (a card in two pairs: mended from the shuffle, as before)
+    for k, x, y in todo:
+        order = plan[k]
+        i, j = order.index(x), order.index(y)
+        order[i], order[j] = y, x
+        exchange(w, x, y)
+    try:
+        w.game.program.repend(w)
+    except RuleError:  # (no legal action left him: this world stops here, played again)
+        w.pending = w.pending._replace(legal=())
+    return min(k for k, _, _ in todo)
 
 
 def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) -> Optional[object]:
@@ -140,6 +226,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
     # (whether each step's lines are read as it is played: across chance, or once a try's lines read
     # as a whole at the end did not fit (a card a step showed, in the round after the deal: `_held_before`))
     stepwise = chancy
+    long = len(steps) > LONG_PAST  # (a past too long to be played again from the start at each misfit: mended as it goes)
     for n in range(tries * (len(marks) + 1) + 2 * len(steps)):  # (tries a round, and the draws drawn again)
         if n >= tries and not chancy:  # (a past of no chance as the worlds read it: `tries` tries, no more)
             break
@@ -176,14 +263,15 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                 # read as a whole at the end, where a misfit is mended from the cards' places)
                 start = (w.rng.at, len(w.log) if lines else 0)
                 last = (0, w.rng.at)
-                if stepwise and lines:  # (across chance, the deal's lines at once)
+                if (stepwise or long) and lines:  # (across chance, in a long past, or once read in vain at the end: the deal's lines at once)
                     heard = start[1]
                     if lines[read:heard] != w.transcript(seat, read):
-                        redraw = last
                         misplaced, entry = shown_mends(w, read, lines, bit, extra)  # (cards shown otherwise: mended)
-                        if misplaced or extra:
+                        if misplaced or extra:  # (mended; in a long past the deal's draws kept: drawn again, they would undo the mend)
                             upto = w.rng.before_line(entry)
+                            redraw = None if long else last
                         else:
+                            redraw = last
                             deaf = True  # (the lines are read again as a whole at the end)
             for k in range(k0, len(steps)):
                 if misplaced or extra:  # (the deal showed other cards than the seat saw, or cards it did not see shown)
@@ -195,6 +283,11 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                     zones = w.zones
                     misplaced = [(x, zones[z][i] if i < len(zones[z]) else None)
                                  for z, i, x in seen if i >= len(zones[z]) or zones[z][i] != x]
+                    if misplaced and (chancy or long):  # (a long past: put in place as it goes, played again at the end)
+                        at = _patch_seen(w, seen, bit)
+                        if at is not None:
+                            patched = at if patched is None else min(patched, at)
+                            misplaced = []
                     if misplaced or not w.terminal and w.pending.player == player and \
                             any(len(pile) != size for pile, size in zip(zones, sizes)):
                         # (and the cards it did not know in zones fuller than it saw them: with every card
@@ -220,9 +313,14 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                     if a is not None and alt_of(a) < len(alts) and alts[alt_of(a)].kind == "card":
                         # (a card the seat saw chosen, not where the chooser takes from: one that is)
                         mates = [value_of(x) for x in w.pending.legal if with_value(x, 0) == with_value(a, 0)]
-                        # (one that the last shuffle holding the card held too, if any: exchanged in an
-                        # earlier one, the world would be played again from before it, its rounds since lost)
-                        mates = _shuffled_with(w, value_of(a), mates) or mates
+                        if (chancy or long) and not w.known[value_of(a)] & bit:
+                            # (one shuffled last where the card was, so that it can take its place there:
+                            # one he may choose, else one he holds (the seat knows not which); if none,
+                            # in a long past, any he holds)
+                            mates = _mates(w, value_of(a), mates, bit, long)
+                        else:  # (one that the last shuffle holding the card held too, if any: exchanged in an
+                            # earlier one, the world would be played again from before it, its rounds since lost)
+                            mates = _shuffled_with(w, value_of(a), mates) or mates
                         if mates:
                             mate = mates[int(rng.random() * len(mates))]
                             if w.loc[value_of(a)] == w.loc[mate]:  # (there, but barred by another: that one goes)
@@ -232,7 +330,8 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                             # (patched as it goes once chance was met after the first decision, the misfits
                             # of later rounds found in the same play; before, as in a past of no chance,
                             # the world stops at its first misfit, mended and dealt again: cheaper there)
-                            at = _patch(w, pair[0], pair[1], bit, rng) if chancy or w.rng.at > start[0] else None
+                            # (and in a long past, where a play from the start a misfit would cost too much)
+                            at = _patch(w, pair[0], pair[1], bit, rng) if chancy or long or w.rng.at > start[0] else None
                             if at is None:
                                 misplaced.append(pair)
                             else:  # (exchanged in the shuffle and in this world, which goes on to find the next
