@@ -117,18 +117,19 @@ class StmtEmitter(ExprEmitter):
         seen = self._seen(zone)
         if face is None and seen is not None:  # (a mask known here: no test at run time)
             if seen:
-                w.line("known = s.known")
+                w.state_list("known")
                 w.line(f"for c in {moving}:")
                 w.line(f"    known[c] |= {seen}")
         elif face is None:
             add = w.fresh("_m")
             w.line(f"{add} = {self.c(self.layout.zone_vis, 'zone_vis')}[{dest}]")
             w.line(f"if {add}:")
-            w.line("    known = s.known")
+            with w.indent():
+                w.state_list("known")
             w.line(f"    for c in {moving}:")
             w.line(f"        known[c] |= {add}")
         elif face == "up":
-            w.line("known = s.known")
+            w.state_list("known")
             w.line(f"for c in {moving}:")
             w.line(f"    known[c] = {self.layout.all}")
             w.line("if s.log is not None:")
@@ -197,17 +198,20 @@ class StmtEmitter(ExprEmitter):
             if not sure:
                 w.line(f"if {c} is not None:")
             with w.indent(0 if sure else 1):
-                w.line("loc = s.loc")
+                w.state_list("loc")
                 g = self._unseen(w, face, dest, f"({c},)", f"loc[{c}]", st.zone)
-                w.line(f"s.zones[loc[{c}]].remove({c})")
-                w.line(f"s.zones[{dest}].insert(0, {c})" if st.bottom else f"s.zones[{dest}].append({c})")
+                w.line(f"{w.of_state('zones')}[loc[{c}]].remove({c})")
+                w.line(f"{w.of_state('zones')}[{dest}].insert(0, {c})" if st.bottom else f"{w.of_state('zones')}[{dest}].append({c})")
                 w.line(f"loc[{c}] = {dest}")
-                if face is None and not self.run.quiet and self._seen(st.zone) != 0:  # (nobody sees: nobody learns)
-                    w.line(f"s.known[{c}] |= {self._vis(dest, st.zone)}")
+                seen = self._seen(st.zone)
+                if face is None and not self.run.quiet and seen == self.layout.all:  # (everyone sees: all know it)
+                    w.line(f"{w.of_state('known')}[{c}] = {seen}")
+                elif face is None and not self.run.quiet and seen != 0:  # (nobody sees: nobody learns)
+                    w.line(f"{w.of_state('known')}[{c}] |= {self._vis(dest, st.zone)}")
                 elif face == "up":
                     texts = tuple(face_up_text(name, 1) for name in names)  # (the line, made once a zone)
                     if not self.run.quiet:
-                        w.line(f"s.known[{c}] = {self.layout.all}")
+                        w.line(f"{w.of_state('known')}[{c}] = {self.layout.all}")
                     w.line("if s.log is not None:")
                     w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
                 self._merge(w, g)
@@ -215,7 +219,7 @@ class StmtEmitter(ExprEmitter):
         if isinstance(cards, ir.ZoneCards):  # a whole zone
             pile, moving, src = w.fresh("_p"), w.fresh("_q"), w.fresh("_z")
             w.line(f"{src} = {self.x(w, cards.zone)}")
-            w.line(f"{pile} = s.zones[{src}]")
+            w.line(f"{pile} = {w.of_state('zones')}[{src}]")
             dest = self._zone_at(w, st.zone)
             w.line(f"if {pile}:")
             with w.indent():
@@ -226,8 +230,8 @@ class StmtEmitter(ExprEmitter):
                 else:
                     w.line(f"{moving} = {pile}[:]")
                     w.line(f"{pile}.clear()")
-                w.line(f"s.zones[{dest}][:0] = {moving}[::-1]" if st.bottom else f"s.zones[{dest}].extend({moving})")
-                w.line("loc = s.loc")
+                w.line(f"{w.of_state('zones')}[{dest}][:0] = {moving}[::-1]" if st.bottom else f"{w.of_state('zones')}[{dest}].extend({moving})")
+                w.state_list("loc")
                 w.line(f"for c in {moving}:")
                 w.line(f"    loc[c] = {dest}")
                 self._learn(w, moving, dest, face, st.zone)
@@ -272,7 +276,7 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{n} = {self.x(w, st.count)}")
         w.line(f"{src} = {self.x(w, st.source)}")
         w.line(f"{targets} = tuple({self.x(w, st.dest)})")
-        w.line(f"{pile} = s.zones[{src}]")
+        w.line(f"{pile} = {w.of_state('zones')}[{src}]")
         if not (isinstance(st.count, ir.Const) and isinstance(st.count.value, int) and st.count.value >= 0):
             w.line(f"if {n} is None or {n} < 0:")
             w.line(f"    {self.c(steps.bad_deal_count)}({n}, {at})")
@@ -288,7 +292,7 @@ class StmtEmitter(ExprEmitter):
             w.line(f"    {self.c(steps.deal_from_held)}(s, {n}, {src}, {targets}, {st.face!r}, {self.c(held, 'held')}, "
                    f"{self.c(self.layout.zone_vis, 'zone_vis')}, {self.layout.all})")
             w.line(f"{k} = 0 if {self.c(held, 'held')}[{src}] else {n}")
-        w.line("zones, loc, known = s.zones, s.loc, s.known")
+        w.state_lists()
         if self._dealt_apart(st):  # each seat's cards at once: every k-th from the top
             dealt, got, j = w.fresh("_q"), w.fresh("_q"), w.fresh("_j")
             w.line(f"{j} = {k} * len({targets})")
@@ -340,7 +344,7 @@ class StmtEmitter(ExprEmitter):
     def s_SwapZones(self, w, st: ir.SwapZones):
         a, b = w.fresh("_z"), w.fresh("_z")
         w.line(f"{a}, {b} = ({self.x(w, st.left)}), ({self.x(w, st.right)})")
-        w.line("zones, loc, known = s.zones, s.loc, s.known")
+        w.state_lists()
         w.line(f"zones[{a}], zones[{b}] = zones[{b}], zones[{a}]")
         w.line(f"for z in ({a}, {b}):")
         w.line(f"    add = {self.c(self.layout.zone_vis, 'zone_vis')}[z]")
@@ -355,7 +359,7 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{a}, {b} = ({self.x(w, st.left)}), ({self.x(w, st.right)})")
         w.line(f"if {a} is None or {b} is None:")
         w.line(f"    {self.c(helpers.swap_none)}({self.c(st.span)})")
-        w.line("zones, loc, known = s.zones, s.loc, s.known")
+        w.state_lists()
         w.line(f"za, zb = loc[{a}], loc[{b}]")
         held = among.held(self.layout)
         g = w.fresh("_g") if not self.run.quiet and any(held) else ""
