@@ -309,6 +309,13 @@ class ExprEmitter:
             return self._pasted(w, e, lambda local, code: w.line(f"{local} = {code}"), self.first)
         return self.x(w, e)  # pragma: no cover - `_in_place` names every node above
 
+    def items(self, w, e: ir.Expr) -> str:
+        """The items of `e` as a tuple a loop goes over (`first`): seats and a zone's cards are one
+        already (`x_Players`, `x_ZoneCards`), anything else is made one."""
+        if isinstance(e, (ir.Players, ir.ZoneCards)):
+            return self.first(w, e)
+        return f"tuple({self.first(w, e)})"
+
     def _pasted(self, w, e, hold, write):
         """A pasted define's body as `write(w, body)` writes it (`x` or `first`), each argument worked
         out once, in turn, into a local that `hold(local, code)` sets (a line, or a walrus); a

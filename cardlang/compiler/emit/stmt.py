@@ -26,7 +26,8 @@ from ...runtime import bet_counts
 from . import helpers, seats
 from .code import Name, Number
 from .expr import ExprEmitter
-from ..ir_facts import apart, writes, zone_ids
+from ..ir_facts import apart, reads_apart, writes, zone_ids
+from .graph import straight
 
 
 class StmtEmitter(ExprEmitter):
@@ -510,14 +511,24 @@ class StmtEmitter(ExprEmitter):
 
     def s_ForEach(self, w, st: ir.ForEach):
         seq, x = w.fresh("_q"), w.local_for(st.slot)
-        w.line(f"{w.place(st.seq_slot)} = {seq} = tuple({self.first(w, st.seq)})")
+        kept = not self.unkept(st)
+        w.line(f"{w.place(st.seq_slot) + ' = ' if kept else ''}{seq} = {self.items(w, st.seq)}")
         self._spend(w, st.span, f"len({seq})")  # a step an item, all at once (loops in loops multiply)
         w.line(f"for {x} in {seq}:")
         with w.indent():
-            w.line(f"{w.place(st.slot)} = {x}")
+            if kept:
+                w.line(f"{w.place(st.slot)} = {x}")
             self.skip_unless_where(w, st, x)
             with self.held(w, st.slot, x, st.body):
                 self.block(w, st.body)
+
+    def unkept(self, st: ir.ForEach) -> bool:
+        """Whether a `for each` keeps neither its items nor its item in their slots: nothing reads them
+        there when it runs whole (no decision inside: no copy, no label, no op goes on from its
+        place), its item is held in a local its body reads (pasting), and no expression of the body
+        is a function of its own that reads the state's slots (`best … by`)."""
+        return (self.options.paste and straight(st) and not writes(st.body, st.slot)
+                and not reads_apart(st.body) and (st.where is None or not reads_apart(st.where)))
 
     def skip_unless_where(self, w, loop, x: str):
         """In the body of `for each` (`loop`), its item in local `x`: the next item unless the
