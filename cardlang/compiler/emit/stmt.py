@@ -155,15 +155,25 @@ class StmtEmitter(ExprEmitter):
         (`runtime.among.before`; the reference's `_unseen`), or "" when no seat can be blind to it.
         (`zone`: the destination's expression, when its seats are known: `_vis`; `src_zone`, the
         source's, when it is one zone's: none of the zones it can give held, nothing to test.)"""
-        held = among.held(self.layout)
-        if self.run.quiet or not any(held):
-            return ""
-        ids = None if src_zone is None else zone_ids(src_zone, self.layout.players)
-        if ids is not None and not any(held[z] for z in ids):  # (every test below is `held[src] …`)
+        found = self._unseen_test(face, dest, moving, src, zone, src_zone)
+        if found is None:
             return ""
         g = w.fresh("_g")
-        after = self._vis(dest, zone) if face is None else str(self.layout.all) if face == "up" else "0"
         w.line(f"{g} = None")
+        w.line(f"if {found[0]}:")
+        w.line(f"    {g} = {found[1]}")
+        return g
+
+    def _unseen_test(self, face, dest: str, moving: str, src: str = None, zone: ir.Expr = None,
+                     src_zone: ir.Expr = None):
+        """(the test, the call) `_unseen` writes, or None when no seat can be blind to the move."""
+        held = among.held(self.layout)
+        if self.run.quiet or not any(held):
+            return None
+        ids = None if src_zone is None else zone_ids(src_zone, self.layout.players)
+        if ids is not None and not any(held[z] for z in ids):  # (every test below is `held[src] …`)
+            return None
+        after = self._vis(dest, zone) if face is None else str(self.layout.all) if face == "up" else "0"
         test = f"{self.c(held, 'held')}[{src}]" if src is not None else "True"
         seen = self._seen(zone) if face is None and src is not None else None
         blind = None if seen is None else self.layout.all & ~seen  # (the seats of `held` are among `all`)
@@ -173,9 +183,7 @@ class StmtEmitter(ExprEmitter):
             pass
         elif face is None and src is not None:  # (a seat that sees them arrive: only if it tracks cards)
             test += f" & {blind if blind is not None else '~' + after} or s.among is not None and {self.c(held, 'held')}[{src}]"
-        w.line(f"if {test}:")
-        w.line(f"    {g} = {self.c(among.before)}(s, {moving}, {self.c(held, 'held')}, {after})")
-        return g
+        return test, f"{self.c(among.before)}(s, {moving}, {self.c(held, 'held')}, {after})"
 
     def _merge(self, w, g: str) -> None:
         if g:
@@ -200,22 +208,19 @@ class StmtEmitter(ExprEmitter):
                 w.line(f"if {c} is not None:")
             with w.indent(0 if sure else 1):
                 w.state_list("loc")
-                g = self._unseen(w, face, dest, f"({c},)", f"loc[{c}]", st.zone)
-                w.line(f"{w.of_state('zones')}[loc[{c}]].remove({c})")
-                w.line(f"{w.of_state('zones')}[{dest}].insert(0, {c})" if st.bottom else f"{w.of_state('zones')}[{dest}].append({c})")
-                w.line(f"loc[{c}] = {dest}")
-                seen = self._seen(st.zone)
-                if face is None and not self.run.quiet and seen == self.layout.all:  # (everyone sees: all know it)
-                    w.line(f"{w.of_state('known')}[{c}] = {seen}")
-                elif face is None and not self.run.quiet and seen != 0:  # (nobody sees: nobody learns)
-                    w.line(f"{w.of_state('known')}[{c}] |= {self._vis(dest, st.zone)}")
-                elif face == "up":
-                    texts = tuple(face_up_text(name, 1) for name in names)  # (the line, made once a zone)
-                    if not self.run.quiet:
-                        w.line(f"{w.of_state('known')}[{c}] = {self.layout.all}")
-                    w.line("if s.log is not None:")
-                    w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
-                self._merge(w, g)
+                found = self._unseen_test(face, dest, f"({c},)", f"loc[{c}]", st.zone)
+                if found is None:
+                    self._move_one(w, st, c, dest)
+                    return
+                g = w.fresh("_g")  # (written twice: a seat may be blind to the move, or none is)
+                w.line(f"if {found[0]}:")
+                with w.indent():
+                    w.line(f"{g} = {found[1]}")
+                    self._move_one(w, st, c, dest)
+                    self._merge(w, g)
+                w.line("else:")
+                with w.indent():
+                    self._move_one(w, st, c, dest)
             return
         if isinstance(cards, ir.ZoneCards):  # a whole zone
             pile, moving, src = w.fresh("_p"), w.fresh("_q"), w.fresh("_z")
@@ -250,6 +255,24 @@ class StmtEmitter(ExprEmitter):
             w.line(f"{self.c(move_cards)}(s, {moving}, {dest}, {st.bottom})")
             self._learn(w, moving, dest, face)
             self._merge(w, g)
+
+    def _move_one(self, w, st: ir.Move, c: str, dest: str) -> None:
+        """The lines moving the card in local `c` to zone `dest` (a move of one card), and who learns it."""
+        face, names = st.face, self.layout.zone_names
+        w.line(f"{w.of_state('zones')}[loc[{c}]].remove({c})")
+        w.line(f"{w.of_state('zones')}[{dest}].insert(0, {c})" if st.bottom else f"{w.of_state('zones')}[{dest}].append({c})")
+        w.line(f"loc[{c}] = {dest}")
+        seen = self._seen(st.zone)
+        if face is None and not self.run.quiet and seen == self.layout.all:  # (everyone sees: all know it)
+            w.line(f"{w.of_state('known')}[{c}] = {seen}")
+        elif face is None and not self.run.quiet and seen != 0:  # (nobody sees: nobody learns)
+            w.line(f"{w.of_state('known')}[{c}] |= {self._vis(dest, st.zone)}")
+        elif face == "up":
+            texts = tuple(face_up_text(name, 1) for name in names)  # (the line, made once a zone)
+            if not self.run.quiet:
+                w.line(f"{w.of_state('known')}[{c}] = {self.layout.all}")
+            w.line("if s.log is not None:")
+            w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
 
     def _zone_at(self, w, zone: ir.Expr) -> str:
         """The zone id a move goes to, worked out once: a number as it is, else into a local."""
