@@ -154,6 +154,13 @@ def writes(stmts, slot: int) -> bool:
                and n.target.slot == slot or isinstance(n, ir.Lay) and n.slot == slot for n in statements(stmts))
 
 
+def reads_apart(node) -> bool:
+    """Whether an expression under `node` (statements, phases played included, or an expression) is
+    worked out by a function of its own that reads the slots it needs from the state, not from the
+    locals of the code around it: a `best … by`'s score."""
+    return any(isinstance(n, ir.BestScorers) for n in walk(node))
+
+
 def draws(node) -> bool:
     """Whether an expression may draw the state's chance (`random`)."""
     if isinstance(node, ir.Builtin) and node.name == "random":

@@ -51,7 +51,7 @@ class ExprEmitter:
     def view(self, w, e: ir.Expr) -> str:
         """`e` for a reader that changes nothing while it reads: a zone's list itself, uncopied."""
         if isinstance(e, ir.ZoneCards):
-            return f"s.zones[{self.x(w, e.zone)}]"
+            return f"{w.of_state('zones')}[{self.x(w, e.zone)}]"
         return self.x(w, e)
 
     def c(self, value, name: str | None = None) -> str:
@@ -83,7 +83,7 @@ class ExprEmitter:
 
     def x_FaceUp(self, w, e: ir.FaceUp):
         c = w.fresh()
-        return f"(({c} := {self.x(w, e.card)}) is not None and s.known[{c}] == {self.layout.all})"
+        return f"(({c} := {self.x(w, e.card)}) is not None and {w.of_state('known')}[{c}] == {self.layout.all})"
 
     def x_PositionOf(self, w, e: ir.PositionOf):
         return f"{self.c(helpers.position_of)}({self.x(w, e.card)}, {self.view(w, e.cards)})"
@@ -92,7 +92,7 @@ class ExprEmitter:
         return f"{self.c(effects.number_range)}({self.x(w, e.low)}, {self.x(w, e.high)}, {self.c(e.span)})"
 
     def x_ZoneCards(self, w, e: ir.ZoneCards):
-        return f"tuple(s.zones[{self.x(w, e.zone)}])"
+        return f"tuple({w.of_state('zones')}[{self.x(w, e.zone)}])"
 
     def x_Maybe(self, w, e: ir.Maybe):
         t = w.fresh()
@@ -309,6 +309,13 @@ class ExprEmitter:
             return self._pasted(w, e, lambda local, code: w.line(f"{local} = {code}"), self.first)
         return self.x(w, e)  # pragma: no cover - `_in_place` names every node above
 
+    def items(self, w, e: ir.Expr) -> str:
+        """The items of `e` as a tuple a loop goes over (`first`): seats and a zone's cards are one
+        already (`x_Players`, `x_ZoneCards`), anything else is made one."""
+        if isinstance(e, (ir.Players, ir.ZoneCards)):
+            return self.first(w, e)
+        return f"tuple({self.first(w, e)})"
+
     def _pasted(self, w, e, hold, write):
         """A pasted define's body as `write(w, body)` writes it (`x` or `first`), each argument worked
         out once, in turn, into a local that `hold(local, code)` sets (a line, or a walrus); a
@@ -372,7 +379,7 @@ class ExprEmitter:
 
     def x_Combination(self, w, e: ir.Combination):
         # (the functions only read their cards: a zone's own list goes in, not a copy of it)
-        args = ", ".join(f"s.zones[{self.x(w, a.zone)}]" if isinstance(a, ir.ZoneCards) else self.x(w, a)
+        args = ", ".join(f"{w.of_state('zones')}[{self.x(w, a.zone)}]" if isinstance(a, ir.ZoneCards) else self.x(w, a)
                          for a in e.args)
         if e.name in CLIMBING:  # a climbing game's combinations: the rule's own method (runtime/climbing.py)
             return f"{self.c(getattr(self.layout.combos, e.name))}({args})"

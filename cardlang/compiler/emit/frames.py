@@ -50,7 +50,7 @@ def write_for_each(em, w, st: ir.ForEach) -> None:
     each item, as `ForStart` and `ForNext` keep them (the ops go on from there in a copy)."""
     seq, x, i = w.fresh("_q"), w.local_for(st.slot), w.fresh("_i")
     at = em.graph.loop_slots[id(st)]
-    w.line(f"{w.place(st.seq_slot)} = {seq} = tuple({em.first(w, st.seq)})")
+    w.line(f"{w.place(st.seq_slot)} = {seq} = {em.items(w, st.seq)}")
     em._spend(w, st.span, f"len({seq})")  # a step an item, all at once (as `ForStart`)
     w.line(f"{w.place(at)} = 0")
     w.line(f"for {i}, {x} in enumerate({seq}, 1):")

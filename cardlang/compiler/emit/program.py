@@ -216,18 +216,20 @@ class Emitter(RoundEmitter):
         program's round keeps its counts in locals while it runs (`Writer.keeping_counts`: the
         round's loops count many times a call)."""
         if not self.counting:
-            return self._unit("_round", self.whole_round)
+            return self._unit("_round", self.whole_round, lists=True)
 
         def write(w):
             with w.keeping_counts():
                 self.whole_round(w)
-        return self._unit("_round", write)
+        return self._unit("_round", write, lists=True)
 
     def compile_frame(self):
         """The generator of a round played a decision at a time, from its beginning (`frames.py`)."""
-        return self._unit("_frame", self.whole_round)
+        return self._unit("_frame", self.whole_round, lists=True)
 
-    def _unit(self, prefix: str, write, params: str = "s"):
+    def _unit(self, prefix: str, write, params: str = "s", lists: bool = False):
+        """Compiles a function `prefix…(params)` whose body `write(w)` writes; `lists`: a unit that runs
+        long (a round) takes the state's lists into locals first (`Writer.hold_state_lists`)."""
         whole = self.run.pick is not None  # a whole-game run's unit: `(s, P, stop, T, on)`
         w = Writer(self.ns, self.options.names)
         name = self.ns.fresh(prefix)
@@ -237,6 +239,8 @@ class Emitter(RoundEmitter):
             if whole:  # the step budget a decision starts (tests may lower it), the history
                 w.line(f"_B, _H = {self.c(engine)}.STEP_BUDGET, s.history")
                 w.keep_all_in()
+            if lists:
+                w.hold_state_lists()
             write(w)
         return self._keep(w.compile(name, f"<cardlang op {next(_units)}>"))
 

@@ -26,7 +26,8 @@ from ...runtime import bet_counts
 from . import helpers, seats
 from .code import Name, Number
 from .expr import ExprEmitter
-from ..ir_facts import apart, writes, zone_ids
+from ..ir_facts import apart, reads_apart, writes, zone_ids
+from .graph import straight
 
 
 class StmtEmitter(ExprEmitter):
@@ -117,18 +118,19 @@ class StmtEmitter(ExprEmitter):
         seen = self._seen(zone)
         if face is None and seen is not None:  # (a mask known here: no test at run time)
             if seen:
-                w.line("known = s.known")
+                w.state_list("known")
                 w.line(f"for c in {moving}:")
                 w.line(f"    known[c] |= {seen}")
         elif face is None:
             add = w.fresh("_m")
             w.line(f"{add} = {self.c(self.layout.zone_vis, 'zone_vis')}[{dest}]")
             w.line(f"if {add}:")
-            w.line("    known = s.known")
+            with w.indent():
+                w.state_list("known")
             w.line(f"    for c in {moving}:")
             w.line(f"        known[c] |= {add}")
         elif face == "up":
-            w.line("known = s.known")
+            w.state_list("known")
             w.line(f"for c in {moving}:")
             w.line(f"    known[c] = {self.layout.all}")
             w.line("if s.log is not None:")
@@ -153,15 +155,25 @@ class StmtEmitter(ExprEmitter):
         (`runtime.among.before`; the reference's `_unseen`), or "" when no seat can be blind to it.
         (`zone`: the destination's expression, when its seats are known: `_vis`; `src_zone`, the
         source's, when it is one zone's: none of the zones it can give held, nothing to test.)"""
-        held = among.held(self.layout)
-        if self.run.quiet or not any(held):
-            return ""
-        ids = None if src_zone is None else zone_ids(src_zone, self.layout.players)
-        if ids is not None and not any(held[z] for z in ids):  # (every test below is `held[src] …`)
+        found = self._unseen_test(face, dest, moving, src, zone, src_zone)
+        if found is None:
             return ""
         g = w.fresh("_g")
-        after = self._vis(dest, zone) if face is None else str(self.layout.all) if face == "up" else "0"
         w.line(f"{g} = None")
+        w.line(f"if {found[0]}:")
+        w.line(f"    {g} = {found[1]}")
+        return g
+
+    def _unseen_test(self, face, dest: str, moving: str, src: str = None, zone: ir.Expr = None,
+                     src_zone: ir.Expr = None):
+        """(the test, the call) `_unseen` writes, or None when no seat can be blind to the move."""
+        held = among.held(self.layout)
+        if self.run.quiet or not any(held):
+            return None
+        ids = None if src_zone is None else zone_ids(src_zone, self.layout.players)
+        if ids is not None and not any(held[z] for z in ids):  # (every test below is `held[src] …`)
+            return None
+        after = self._vis(dest, zone) if face is None else str(self.layout.all) if face == "up" else "0"
         test = f"{self.c(held, 'held')}[{src}]" if src is not None else "True"
         seen = self._seen(zone) if face is None and src is not None else None
         blind = None if seen is None else self.layout.all & ~seen  # (the seats of `held` are among `all`)
@@ -171,9 +183,7 @@ class StmtEmitter(ExprEmitter):
             pass
         elif face is None and src is not None:  # (a seat that sees them arrive: only if it tracks cards)
             test += f" & {blind if blind is not None else '~' + after} or s.among is not None and {self.c(held, 'held')}[{src}]"
-        w.line(f"if {test}:")
-        w.line(f"    {g} = {self.c(among.before)}(s, {moving}, {self.c(held, 'held')}, {after})")
-        return g
+        return test, f"{self.c(among.before)}(s, {moving}, {self.c(held, 'held')}, {after})"
 
     def _merge(self, w, g: str) -> None:
         if g:
@@ -197,25 +207,25 @@ class StmtEmitter(ExprEmitter):
             if not sure:
                 w.line(f"if {c} is not None:")
             with w.indent(0 if sure else 1):
-                w.line("loc = s.loc")
-                g = self._unseen(w, face, dest, f"({c},)", f"loc[{c}]", st.zone)
-                w.line(f"s.zones[loc[{c}]].remove({c})")
-                w.line(f"s.zones[{dest}].insert(0, {c})" if st.bottom else f"s.zones[{dest}].append({c})")
-                w.line(f"loc[{c}] = {dest}")
-                if face is None and not self.run.quiet and self._seen(st.zone) != 0:  # (nobody sees: nobody learns)
-                    w.line(f"s.known[{c}] |= {self._vis(dest, st.zone)}")
-                elif face == "up":
-                    texts = tuple(face_up_text(name, 1) for name in names)  # (the line, made once a zone)
-                    if not self.run.quiet:
-                        w.line(f"s.known[{c}] = {self.layout.all}")
-                    w.line("if s.log is not None:")
-                    w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
-                self._merge(w, g)
+                w.state_list("loc")
+                found = self._unseen_test(face, dest, f"({c},)", f"loc[{c}]", st.zone)
+                if found is None:
+                    self._move_one(w, st, c, dest)
+                    return
+                g = w.fresh("_g")  # (written twice: a seat may be blind to the move, or none is)
+                w.line(f"if {found[0]}:")
+                with w.indent():
+                    w.line(f"{g} = {found[1]}")
+                    self._move_one(w, st, c, dest)
+                    self._merge(w, g)
+                w.line("else:")
+                with w.indent():
+                    self._move_one(w, st, c, dest)
             return
         if isinstance(cards, ir.ZoneCards):  # a whole zone
             pile, moving, src = w.fresh("_p"), w.fresh("_q"), w.fresh("_z")
             w.line(f"{src} = {self.x(w, cards.zone)}")
-            w.line(f"{pile} = s.zones[{src}]")
+            w.line(f"{pile} = {w.of_state('zones')}[{src}]")
             dest = self._zone_at(w, st.zone)
             w.line(f"if {pile}:")
             with w.indent():
@@ -226,8 +236,8 @@ class StmtEmitter(ExprEmitter):
                 else:
                     w.line(f"{moving} = {pile}[:]")
                     w.line(f"{pile}.clear()")
-                w.line(f"s.zones[{dest}][:0] = {moving}[::-1]" if st.bottom else f"s.zones[{dest}].extend({moving})")
-                w.line("loc = s.loc")
+                w.line(f"{w.of_state('zones')}[{dest}][:0] = {moving}[::-1]" if st.bottom else f"{w.of_state('zones')}[{dest}].extend({moving})")
+                w.state_list("loc")
                 w.line(f"for c in {moving}:")
                 w.line(f"    loc[c] = {dest}")
                 self._learn(w, moving, dest, face, st.zone)
@@ -245,6 +255,24 @@ class StmtEmitter(ExprEmitter):
             w.line(f"{self.c(move_cards)}(s, {moving}, {dest}, {st.bottom})")
             self._learn(w, moving, dest, face)
             self._merge(w, g)
+
+    def _move_one(self, w, st: ir.Move, c: str, dest: str) -> None:
+        """The lines moving the card in local `c` to zone `dest` (a move of one card), and who learns it."""
+        face, names = st.face, self.layout.zone_names
+        w.line(f"{w.of_state('zones')}[loc[{c}]].remove({c})")
+        w.line(f"{w.of_state('zones')}[{dest}].insert(0, {c})" if st.bottom else f"{w.of_state('zones')}[{dest}].append({c})")
+        w.line(f"loc[{c}] = {dest}")
+        seen = self._seen(st.zone)
+        if face is None and not self.run.quiet and seen == self.layout.all:  # (everyone sees: all know it)
+            w.line(f"{w.of_state('known')}[{c}] = {seen}")
+        elif face is None and not self.run.quiet and seen != 0:  # (nobody sees: nobody learns)
+            w.line(f"{w.of_state('known')}[{c}] |= {self._vis(dest, st.zone)}")
+        elif face == "up":
+            texts = tuple(face_up_text(name, 1) for name in names)  # (the line, made once a zone)
+            if not self.run.quiet:
+                w.line(f"{w.of_state('known')}[{c}] = {self.layout.all}")
+            w.line("if s.log is not None:")
+            w.line(f"    s.fresh.append(({self.c(texts)}[{dest}], ({c},)))")
 
     def _zone_at(self, w, zone: ir.Expr) -> str:
         """The zone id a move goes to, worked out once: a number as it is, else into a local."""
@@ -272,7 +300,7 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{n} = {self.x(w, st.count)}")
         w.line(f"{src} = {self.x(w, st.source)}")
         w.line(f"{targets} = tuple({self.x(w, st.dest)})")
-        w.line(f"{pile} = s.zones[{src}]")
+        w.line(f"{pile} = {w.of_state('zones')}[{src}]")
         if not (isinstance(st.count, ir.Const) and isinstance(st.count.value, int) and st.count.value >= 0):
             w.line(f"if {n} is None or {n} < 0:")
             w.line(f"    {self.c(steps.bad_deal_count)}({n}, {at})")
@@ -288,7 +316,7 @@ class StmtEmitter(ExprEmitter):
             w.line(f"    {self.c(steps.deal_from_held)}(s, {n}, {src}, {targets}, {st.face!r}, {self.c(held, 'held')}, "
                    f"{self.c(self.layout.zone_vis, 'zone_vis')}, {self.layout.all})")
             w.line(f"{k} = 0 if {self.c(held, 'held')}[{src}] else {n}")
-        w.line("zones, loc, known = s.zones, s.loc, s.known")
+        w.state_lists()
         if self._dealt_apart(st):  # each seat's cards at once: every k-th from the top
             dealt, got, j = w.fresh("_q"), w.fresh("_q"), w.fresh("_j")
             w.line(f"{j} = {k} * len({targets})")
@@ -340,7 +368,7 @@ class StmtEmitter(ExprEmitter):
     def s_SwapZones(self, w, st: ir.SwapZones):
         a, b = w.fresh("_z"), w.fresh("_z")
         w.line(f"{a}, {b} = ({self.x(w, st.left)}), ({self.x(w, st.right)})")
-        w.line("zones, loc, known = s.zones, s.loc, s.known")
+        w.state_lists()
         w.line(f"zones[{a}], zones[{b}] = zones[{b}], zones[{a}]")
         w.line(f"for z in ({a}, {b}):")
         w.line(f"    add = {self.c(self.layout.zone_vis, 'zone_vis')}[z]")
@@ -355,7 +383,7 @@ class StmtEmitter(ExprEmitter):
         w.line(f"{a}, {b} = ({self.x(w, st.left)}), ({self.x(w, st.right)})")
         w.line(f"if {a} is None or {b} is None:")
         w.line(f"    {self.c(helpers.swap_none)}({self.c(st.span)})")
-        w.line("zones, loc, known = s.zones, s.loc, s.known")
+        w.state_lists()
         w.line(f"za, zb = loc[{a}], loc[{b}]")
         held = among.held(self.layout)
         g = w.fresh("_g") if not self.run.quiet and any(held) else ""
@@ -506,14 +534,24 @@ class StmtEmitter(ExprEmitter):
 
     def s_ForEach(self, w, st: ir.ForEach):
         seq, x = w.fresh("_q"), w.local_for(st.slot)
-        w.line(f"{w.place(st.seq_slot)} = {seq} = tuple({self.first(w, st.seq)})")
+        kept = not self.unkept(st)
+        w.line(f"{w.place(st.seq_slot) + ' = ' if kept else ''}{seq} = {self.items(w, st.seq)}")
         self._spend(w, st.span, f"len({seq})")  # a step an item, all at once (loops in loops multiply)
         w.line(f"for {x} in {seq}:")
         with w.indent():
-            w.line(f"{w.place(st.slot)} = {x}")
+            if kept:
+                w.line(f"{w.place(st.slot)} = {x}")
             self.skip_unless_where(w, st, x)
             with self.held(w, st.slot, x, st.body):
                 self.block(w, st.body)
+
+    def unkept(self, st: ir.ForEach) -> bool:
+        """Whether a `for each` keeps neither its items nor its item in their slots: nothing reads them
+        there when it runs whole (no decision inside: no copy, no label, no op goes on from its
+        place), its item is held in a local its body reads (pasting), and no expression of the body
+        is a function of its own that reads the state's slots (`best … by`)."""
+        return (self.options.paste and straight(st) and not writes(st.body, st.slot)
+                and not reads_apart(st.body) and (st.where is None or not reads_apart(st.where)))
 
     def skip_unless_where(self, w, loop, x: str):
         """In the body of `for each` (`loop`), its item in local `x`: the next item unless the

@@ -107,6 +107,7 @@ class Writer:
         self.frame = Frame()
         self.helpers: list = []  # (lines, spans) of helper functions, written before the function
         self.all_in = None  # a local that says whether every seat is in, kept up to date (`everyone`)
+        self.lists = False  # whether the unit holds the state's lists in locals (`hold_state_lists`)
         self.kept_counts = None  # (counts' name, index) -> the local counting there, in a unit that keeps them
         self.comments = 0  # the comment lines among `lines` (`size` leaves them out)
         self.slots_read: dict = {}  # the identifier of each slot index written in -> the slot (`index`)
@@ -261,6 +262,31 @@ class Writer:
         """After a statement that may put a seat out (`out`: it surely did) or back in."""
         if self.all_in is not None:
             self.line(f"{self.all_in} = False" if out else f"{self.all_in} = False not in s.active")
+
+    _LISTS = ("zones", "loc", "known")
+
+    def hold_state_lists(self) -> None:
+        """From here on, the unit reads the state's lists `zones`, `loc` and `known` from locals of
+        those names, taken once: a round's frame or whole-round function runs long and reads them
+        at every move (the lists are changed in place, never replaced, as `state.v` is)."""
+        self.line("zones, loc, known = s.zones, s.loc, s.known")
+        self.lists = True
+
+    def of_state(self, name: str) -> str:
+        """Python reading the state's list `name` (`zones`, `loc`, `known`): the unit's local when
+        it holds them (`hold_state_lists`), else the state's attribute."""
+        return name if self.lists else f"s.{name}"
+
+    def state_list(self, name: str) -> None:
+        """The line that takes the state's list `name` into a local of that name, unless the unit
+        holds it already."""
+        if not self.lists:
+            self.line(f"{name} = s.{name}")
+
+    def state_lists(self) -> None:
+        """The line that takes `zones`, `loc` and `known` into locals, unless the unit holds them."""
+        if not self.lists:
+            self.line("zones, loc, known = s.zones, s.loc, s.known")
 
     def const(self, value) -> str:
         return self.ns.bind(value)
