@@ -58,11 +58,14 @@ def record(st, a: int) -> None:
         # met between them too (each copy keeps the chance it had), but at most `MAX_PAST_ROUNDS`,
         # so that a game of many rounds keeps a bounded past (a copy a round would grow without end)
         before = cp or None
+        n = 0  # (the copies kept behind the new one: `_kept(before)`)
         if before is not None and before[1] is None and len(before) > 4 and before[0] == -1:
             pass  # (a world played on from a chance cut, at its first round: `cut.Cut._mask`)
-        elif before is not None and (before[1] is None or _kept(before) >= MAX_PAST_ROUNDS):
-            before = NO_START  # (no whole past: `past_steps` answers None, and no copy is kept)
+        elif before is not None and (before[1] is None or (n := _kept(before)) >= MAX_PAST_ROUNDS):
+            before, n = NO_START, 0  # (no whole past: `past_steps` answers None, and no copy is kept)
         st.checkpoint = (st.round, snap, len(st.history), before)
+        if type(snap) is Later:
+            snap.kept = min(n + 1, MAX_PAST_ROUNDS)  # (`_kept` of the new checkpoint, read there at once)
 
 
 class Later:
@@ -73,11 +76,13 @@ class Later:
     first reads the decision: a seeded game plays the same again (its chance is an int that
     travels in the state), so the copy is the state as it stood then."""
 
-    __slots__ = ("base", "history", "base_at", "at", "rng", "made")
+    __slots__ = ("base", "history", "base_at", "at", "rng", "made",
+                 "kept")  # `_kept` of the checkpoint that holds it (set by `record`, which made it)
 
     def __init__(self, base, history: list, base_at: int, at: int, rng: int):
         self.base, self.history, self.base_at, self.at, self.rng = base, history, base_at, at, rng
         self.made = None
+        self.kept = 0
 
     def state(self):
         """The decision as a state (made on the first call, then kept)."""
@@ -120,6 +125,8 @@ def _kept(cp) -> int:
     """How many rounds' first decisions the chain from `cp` holds (counted up to `MAX_PAST_ROUNDS`)."""
     n = 0
     while cp and cp[1] is not None and n < MAX_PAST_ROUNDS:  # (`NO_START` ends it: it holds no copy)
+        if type(cp[1]) is Later:  # (its count, kept when `record` made it: a game's rounds walk no chain)
+            return min(n + cp[1].kept, MAX_PAST_ROUNDS)
         n += 1
         cp = cp[3]
     return n
