@@ -90,3 +90,24 @@ def test_the_count_kept_on_a_later_is_the_chain_walked(monkeypatch, most):
         if type(cp[1]) is Later:
             assert cp[1].kept == _walked(cp, most), i
     assert lazy > most and max(counts) == most and 1 in counts[most:]  # (cut once full, then grown again)
+
+
+def test_a_checkpoint_set_in_a_round_is_recorded_from_at_the_next_decision():
+    """`resume` asks `record` once a round (`State._past_round`); a checkpoint set on the state in the
+    middle of a round (a world given a cut's mark, a state given its past again) is asked about at
+    the next decision, as each decision asked before: the round's first decision kept again then."""
+    g = cardlang.load(str(ROOT / "games/ascenseur.cards"), players=4)
+    rng = random.Random(3)
+    st = g.new_initial_state(seed=3, log=False)
+    for _ in range(6):  # (into the first round's decisions: recorded once already)
+        st.apply(rng.choice(st.legal_action_ids()))
+    first = st.checkpoint
+    assert first[0] == st.round and first[2] == 0
+    for cp in (None, (-1, None, 0, None), False):
+        st.checkpoint = cp
+        at = len(st.history)
+        st.apply(rng.choice(st.legal_action_ids()))
+        if cp is False:
+            assert st.checkpoint is False  # (no past kept: never recorded)
+        else:
+            assert st.checkpoint[0] == st.round and st.checkpoint[2] == at and st.checkpoint is not first
