@@ -59,3 +59,55 @@ def test_views_of_a_state_that_makes_its_past_again_are_those_of_one_that_copies
             lazy.apply(a)
             eager.apply(a)
             n += 1
+
+
+def _walked(cp, most):
+    """`past._kept` as a walk of the whole chain, each link counted (no count kept on a `Later`)."""
+    n = 0
+    while cp and cp[1] is not None and n < most:
+        n += 1
+        cp = cp[3]
+    return n
+
+
+@pytest.mark.parametrize("most", [3, 8])
+def test_the_count_kept_on_a_later_is_the_chain_walked(monkeypatch, most):
+    """`record` keeps on each `Later` it makes how many rounds' first decisions its checkpoint chains
+    (so that a round walks no chain): it is the chain walked link by link, and the chain is cut at
+    `MAX_PAST_ROUNDS` as the walk would cut it (a round a decision, no chance, no log: every link
+    but the game's first decision a `Later`)."""
+    from cardlang.runtime import past
+    monkeypatch.setattr(past, "MAX_PAST_ROUNDS", most)
+    g = cardlang.load(str(ROOT / "tests/hostile_runtime/endless_rounds.cards"), players=2)
+    st = g.new_initial_state(seed=1, log=False)
+    counts, lazy = [], 0
+    for i in range(4 * most):
+        st.apply(st.legal_action_ids()[i % 2])
+        cp = st.checkpoint
+        lazy += type(cp[1]) is Later
+        counts.append(past._kept(cp))
+        assert counts[-1] == _walked(cp, most), i
+        if type(cp[1]) is Later:
+            assert cp[1].kept == _walked(cp, most), i
+    assert lazy > most and max(counts) == most and 1 in counts[most:]  # (cut once full, then grown again)
+
+
+def test_a_checkpoint_set_in_a_round_is_recorded_from_at_the_next_decision():
+    """`resume` asks `record` once a round (`State._past_round`); a checkpoint set on the state in the
+    middle of a round (a world given a cut's mark, a state given its past again) is asked about at
+    the next decision, as each decision asked before: the round's first decision kept again then."""
+    g = cardlang.load(str(ROOT / "games/ascenseur.cards"), players=4)
+    rng = random.Random(3)
+    st = g.new_initial_state(seed=3, log=False)
+    for _ in range(6):  # (into the first round's decisions: recorded once already)
+        st.apply(rng.choice(st.legal_action_ids()))
+    first = st.checkpoint
+    assert first[0] == st.round and first[2] == 0
+    for cp in (None, (-1, None, 0, None), False):
+        st.checkpoint = cp
+        at = len(st.history)
+        st.apply(rng.choice(st.legal_action_ids()))
+        if cp is False:
+            assert st.checkpoint is False  # (no past kept: never recorded)
+        else:
+            assert st.checkpoint[0] == st.round and st.checkpoint[2] == at and st.checkpoint is not first

@@ -3,6 +3,7 @@ mixed-radix digits of a draw per chunk, and the old Mersenne Twister kept for ga
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections import Counter
@@ -76,6 +77,41 @@ def test_a_shuffle_is_the_designs_shuffle(n, seed):
     mine, spec = list(range(n)), list(range(n))
     assert rng.shuffle(mine, seed) == spec_shuffle(spec, seed)
     assert mine == spec
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=hs.integers(0, 420), seed=SEEDS)
+def test_a_shuffle_written_out_is_the_designs_shuffle(n, seed):
+    """A pile length shuffled often has its shuffle written out as straight-line Python
+    (`rng._written`): the same draws, the same swaps, the same next chance as the design's."""
+    mine, spec = list(range(n)), list(range(n))
+    assert _written(n)(mine, seed) == spec_shuffle(spec, seed)
+    assert mine == spec
+
+
+@functools.lru_cache(maxsize=None)
+def _written(n: int):
+    return rng._write(n)  # (whatever `rng._written` keeps)
+
+
+def test_a_shuffle_is_written_out_after_some_shuffles_of_its_length_and_few_are(monkeypatch):
+    """Writing a shuffle out costs as much as many shuffles: a length is written out once it was
+    shuffled `_WRITE_AFTER` times, never a pile shorter than `_WRITTEN_FEWEST` or longer than
+    `_WRITTEN_MOST`, and at most `_KEPT` lengths (the loop for the others)."""
+    monkeypatch.setattr(rng, "_WRITTEN", {})
+    monkeypatch.setattr(rng, "_SEEN", {})
+    for k in range(rng._WRITE_AFTER):
+        assert 52 not in rng._WRITTEN
+        rng.shuffle(list(range(52)), k)
+    assert 52 in rng._WRITTEN and rng._WRITTEN[52] is not rng._looped
+    for n in (rng._WRITTEN_FEWEST - 1, rng._WRITTEN_MOST + 1):
+        for k in range(rng._WRITE_AFTER + 1):
+            rng.shuffle(list(range(n)), k)
+        assert n not in rng._WRITTEN
+    for n in range(60, 60 + 2 * rng._KEPT):
+        for k in range(rng._WRITE_AFTER):
+            rng.shuffle(list(range(n)), k)
+    assert len(rng._WRITTEN) == rng._KEPT
 
 
 def test_a_long_pile_is_shuffled_as_designed_and_its_plan_is_not_kept():

@@ -42,7 +42,8 @@ class State:
                  "_pending",  # the decision waited for, as `pending` gives it, or its plain tuple: see there
                  "log", "fresh", "history", "terminal", "winner_seats", "stacks", "draws", "seed", "round",
                  "steps",  # steps: loop passes left before a run is judged to loop (set by each run)
-                 "checkpoint",  # the round's first decision, for views (`view.record`); False: none kept
+                 "_checkpoint",  # the round's first decision, for views (`view.record`); False: none kept
+                 "_past_round",  # the round whose decisions need no `record` (`resume` found so), or None
                  "quiet",  # nothing will observe this state: see `runtime.playout.quiet`
                  "rounds_at",  # where each round began in the log (None without a log): `play` steps by it
                  "frame")  # the compiled round's generator waiting at this decision, or None: never copied
@@ -64,6 +65,19 @@ class State:
     @pending.setter
     def pending(self, p: Optional[tuple]) -> None:
         self._pending = p
+
+    @property
+    def checkpoint(self):
+        """The round's first decision kept for views (`runtime.past.record`), None before the first,
+        or False where none is kept."""
+        return self._checkpoint
+
+    @checkpoint.setter
+    def checkpoint(self, cp) -> None:
+        self._checkpoint = cp
+        # (`resume` asks `record` again at the next decision, as it asked at each before it kept
+        # its answer for the round: `quiet` is set with the checkpoint, or in a copy just made)
+        self._past_round = None
 
     @property
     def current_player(self) -> int:
@@ -168,7 +182,8 @@ class State:
         s.draws = self.draws
         s.seed = self.seed
         s.round = self.round
-        s.checkpoint = self.checkpoint  # (never changed in place: shared safely)
+        s._checkpoint = self._checkpoint  # (never changed in place: shared safely)
+        s._past_round = None
         s.quiet = self.quiet
         s.rounds_at = None if self.rounds_at is None else self.rounds_at.copy()
         s.frame = None  # (the copy goes on through the ops: see `compiler/emit/frames.py`)
@@ -177,12 +192,14 @@ class State:
     def __getstate__(self):
         """What `copy` and `pickle` take: every field but the round's generator (a copy goes on
         without it, as a clone does)."""
-        return None, {name: getattr(self, name) for name in _FIELDS if name != "frame" and hasattr(self, name)}
+        return None, {name: getattr(self, name) for name in _FIELDS
+                      if name not in ("frame", "_past_round") and hasattr(self, name)}
 
     def __setstate__(self, state) -> None:
         for name, value in state[1].items():
             setattr(self, name, value)
         self.frame = None
+        self._past_round = None
 
     def determinize(self, seat: int, rng: random.Random) -> "State":
         """A copy where the cards `seat` does not know are dealt again at random into their places.

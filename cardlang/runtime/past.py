@@ -67,13 +67,19 @@ def record(st, a: int) -> None:
         # so that a game of many rounds keeps a bounded past (a copy a round would grow without end),
         # and no whole past at all past `MAX_PAST_DECISIONS` (a replay of them all would cost too much)
         before = cp or None
+        n = 0  # (the copies kept behind the new one: `_kept(before)`)
         if before is not None and before[1] is None and len(before) > 4 and before[0] == -1:
             pass  # (a world played on from a chance cut, at its first round: `cut.Cut._mask`)
         elif before is not None and before[1] is None:
             before = NO_START  # (no whole past: `past_steps` answers None, and no copy is kept)
-        elif before is not None and _kept(before) >= MAX_PAST_ROUNDS:
+        elif before is not None and (n := _kept(before)) >= MAX_PAST_ROUNDS:
             before = _compact(before, len(st.history) > MAX_PAST_DECISIONS)
+            n, link = 0, before  # (the copies the chain cut back holds, counted link by link: the
+            while link and link[1] is not None:  # count its head's `Later` keeps is the chain's before)
+                n, link = n + 1, link[3]
         st.checkpoint = (st.round, snap, len(st.history), before)
+        if type(snap) is Later:
+            snap.kept = min(n + 1, MAX_PAST_ROUNDS)  # (`_kept` of the new checkpoint, read there at once)
 
 
 class Later:
@@ -84,11 +90,13 @@ class Later:
     first reads the decision: a seeded game plays the same again (its chance is an int that
     travels in the state), so the copy is the state as it stood then."""
 
-    __slots__ = ("base", "history", "base_at", "at", "rng", "made")
+    __slots__ = ("base", "history", "base_at", "at", "rng", "made",
+                 "kept")  # `_kept` of the checkpoint that holds it (set by `record`, which made it)
 
     def __init__(self, base, history: list, base_at: int, at: int, rng: int):
         self.base, self.history, self.base_at, self.at, self.rng = base, history, base_at, at, rng
         self.made = None
+        self.kept = 0
 
     def state(self):
         """The decision as a state (made on the first call, then kept)."""
@@ -131,6 +139,8 @@ def _kept(cp) -> int:
     """How many rounds' first decisions the chain from `cp` holds (counted up to `MAX_PAST_ROUNDS`)."""
     n = 0
     while cp and cp[1] is not None and n < MAX_PAST_ROUNDS:  # (`NO_START` ends it: it holds no copy)
+        if type(cp[1]) is Later:  # (its count, kept when `record` made it: a game's rounds walk no chain)
+            return min(n + cp[1].kept, MAX_PAST_ROUNDS)
         n += 1
         cp = cp[3]
     return n

@@ -86,6 +86,58 @@ def shuffle(pile: list, seed: int, zone: int = -1) -> int:
     after its draws). (`zone`, the pile's zone id, is told to a chance source only.)"""
     if type(seed) is not int:  # a chance source (see the module's docstring)
         return seed.shuffle(pile, zone)
+    written = _WRITTEN.get(len(pile))
+    if written is None:
+        written = _written(len(pile))
+    return written(pile, seed)
+
+
+def _written(n: int):
+    """The shuffle of a pile of n cards written out as straight-line Python (`_plan`'s draws and
+    swaps, each bound and place a constant: a fifth cheaper than the loop over the plan, the same
+    draws and swaps), made once a pile length has been shuffled `_WRITE_AFTER` times (writing it
+    costs as much as a thousand shuffles of 52 cards); until then, or for a pile too long to write
+    out, or once `_KEPT` lengths are, the loop (`_looped`)."""
+    if not _WRITTEN_FEWEST <= n <= _WRITTEN_MOST or len(_WRITTEN) >= _KEPT:
+        return _looped
+    seen = _SEEN[n] = _SEEN.get(n, 0) + 1
+    if seen < _WRITE_AFTER:
+        return _looped
+    written = _WRITTEN[n] = _write(n)
+    return written
+
+
+def _write(n: int):
+    """The shuffle of a pile of n cards as a function written out (see `_written`)."""
+    lines = ["def shuffle(pile, s):"]
+    for product, limit, steps in _plan(n):
+        lines += ["    while True:",
+                  f"        s = (s + {GAMMA:#x}) & {MASK:#x}",
+                  f"        z = ((s ^ (s >> 30)) * {M1:#x}) & {MASK:#x}",
+                  f"        z = ((z ^ (z >> 27)) * {M2:#x}) & {MASK:#x}",
+                  "        z ^= z >> 31",
+                  f"        if z < {limit}:",
+                  "            break",
+                  f"    r = z % {product}"]
+        for k, (i, b) in enumerate(steps):
+            if k < len(steps) - 1:
+                lines.append(f"    j = r % {b}; r //= {b}; pile[{i}], pile[j] = pile[j], pile[{i}]")
+            else:  # (the chunk's last digit: r is below its bound now)
+                lines.append(f"    pile[{i}], pile[r] = pile[r], pile[{i}]")
+    lines.append("    return s")
+    ns: dict = {}
+    exec(compile("\n".join(lines), f"<shuffle of {n} cards>", "exec"), ns)
+    return ns["shuffle"]
+
+
+_WRITTEN: dict = {}  # pile length -> its shuffle written out (`_written`)
+_SEEN: dict = {}  # pile length -> the shuffles of that length before it is written out
+# the shortest and longest piles written out (a few cards gain nothing; eight 52-card decks), and when
+_WRITTEN_FEWEST, _WRITTEN_MOST, _WRITE_AFTER = 8, 416, 64
+
+
+def _looped(pile: list, seed: int) -> int:
+    """`shuffle` of a seeded chance, as a loop over the pile's plan (`_written` writes it out)."""
     s = seed
     for product, limit, steps in _plan(len(pile)):
         while True:  # (`mix`, inlined: this is the Python engines' hottest chance loop)

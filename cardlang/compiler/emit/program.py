@@ -548,12 +548,15 @@ def _resume_for(program: Program):
         pending = st._pending
         if type(a) is not int or pending is None or a not in pending[2]:
             return checked(st, a)
-        cp = st.checkpoint  # (False in the copies bots play out: they keep no past)
-        if cp is not False and (cp is None or cp[0] != st.round) and not st.quiet:
-            record(st, a)  # (what it tests first, tested here: most decisions need nothing)
+        if st.round != st._past_round:  # (once a round: `State.checkpoint`'s setter asks again)
+            cp = st._checkpoint  # (False in the copies bots play out: they keep no past)
+            if cp is not False and (cp is None or cp[0] != st.round) and not st.quiet:
+                record(st, a)  # (what it tests first, tested here: most decisions need nothing)
+            st._past_round = st.round
         history = st.history
         history.append(a)
-        if st.log is not None:
+        log = st.log  # (a state's log is there or not for the whole game: read once)
+        if log is not None:
             program._log_choice(st, a)
         st._pending = None
         st.steps = engine.STEP_BUDGET  # (read at each run: tests and tools lower it)
@@ -561,7 +564,6 @@ def _resume_for(program: Program):
         if frame is not None:  # the round's generator waits at this decision: on from there
             try:
                 frame.send(a)
-                pc = -1  # (at the next decision, in the frame)
             except StopIteration as e:  # (the round is over: on through the ops from the pc it ends at)
                 st.frame = None
                 pc = e.value
@@ -571,6 +573,12 @@ def _resume_for(program: Program):
             except BaseException:
                 st.frame = None
                 raise
+            else:  # (at the next decision, in the frame: the common case, done here)
+                if log is not None and st.fresh:
+                    flush(st)
+                if len(history) >= most:
+                    program._check_decisions(st, program.chooses[st.pending.choice].span if st.pending else None)
+                return
         else:
             # the alternative's own entry sets its variable and runs its body, chained to the next
             # decision (alt_of without a call)
@@ -581,7 +589,7 @@ def _resume_for(program: Program):
                 raise program._failed(st, e, pc)
         if pc >= 0:  # an op the entry goes on at (a loop's head, a return point): on as `run` goes
             run_on(st, pc)
-        elif st.log is not None and st.fresh:
+        elif log is not None and st.fresh:
             flush(st)
         if len(history) >= most:
             program._check_decisions(st, program.chooses[st.pending.choice].span if st.pending else None)
