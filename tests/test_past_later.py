@@ -73,9 +73,10 @@ def _walked(cp, most):
 @pytest.mark.parametrize("most", [3, 8])
 def test_the_count_kept_on_a_later_is_the_chain_walked(monkeypatch, most):
     """`record` keeps on each `Later` it makes how many rounds' first decisions its checkpoint chains
-    (so that a round walks no chain): it is the chain walked link by link, and the chain is cut at
-    `MAX_PAST_ROUNDS` as the walk would cut it (a round a decision, no chance, no log: every link
-    but the game's first decision a `Later`)."""
+    (so that a round walks no chain): it is the chain walked link by link, and the chain, once it
+    holds `MAX_PAST_ROUNDS` copies, is cut back (`_compact`: the last round's and the game's first)
+    and never grows past that (a round a decision, no chance, no log: every link but the game's
+    first decision a `Later`)."""
     from cardlang.runtime import past
     monkeypatch.setattr(past, "MAX_PAST_ROUNDS", most)
     g = cardlang.load(str(ROOT / "tests/hostile_runtime/endless_rounds.cards"), players=2)
@@ -89,7 +90,8 @@ def test_the_count_kept_on_a_later_is_the_chain_walked(monkeypatch, most):
         assert counts[-1] == _walked(cp, most), i
         if type(cp[1]) is Later:
             assert cp[1].kept == _walked(cp, most), i
-    assert lazy > most and max(counts) == most and 1 in counts[most:]  # (cut once full, then grown again)
+        assert _walked(cp, 10 ** 9) <= most, i  # (the whole chain, not only as far as `_kept` counts)
+    assert lazy > most and max(counts) == most and counts[-1] == most  # (cut back once full, bounded since)
 
 
 def test_a_checkpoint_set_in_a_round_is_recorded_from_at_the_next_decision():
