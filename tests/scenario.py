@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from functools import lru_cache
 from typing import Optional
 
@@ -53,6 +54,19 @@ def random_playout(state, rng, limit: int = 100_000):
         n += 1
         assert n < limit, "the game did not end"
     return n
+
+
+def random_course(g, seed: int, low: int, high: int):
+    """The state of `g` from `seed` after a seeded random course (`random.Random(seed)`): a count of
+    decisions drawn in [low, high), then each a random legal action, stopping at the game's end."""
+    rng = random.Random(seed)
+    state = g.new_initial_state(seed=seed)
+    for _ in range(rng.randrange(low, high)):
+        if state.is_terminal():
+            break
+        legal = state.legal_action_ids()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
 
 
 def permute_hidden(state, seat: int, rng, tries: int = 200):

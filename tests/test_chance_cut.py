@@ -11,7 +11,7 @@ import cardlang
 
 from cardlang.runtime import past
 from cardlang.runtime.log import fill_refs
-from scenario import game
+from scenario import game, random_course
 
 AGAIN = "tests/knowledge/laid_down_again.cards"
 COUCOU = "games/coucou.cards"
@@ -510,13 +510,7 @@ def _bench_states(g, count: int) -> list:
     out = []
     seed = 0
     while len(out) < count:
-        rng = random.Random(seed)
-        state = g.new_initial_state(seed=seed)
-        for _ in range(rng.randrange(1, 40)):
-            if state.is_terminal():
-                break
-            legal = state.legal_action_ids()
-            state.apply(legal[rng.randrange(len(legal))])
+        state = random_course(g, seed, 1, 40)
         if not state.is_terminal():
             out.append(state)
         seed += 1

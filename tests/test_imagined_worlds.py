@@ -17,7 +17,7 @@ from cardlang.runtime.log import fill_refs
 from cardlang.runtime import past
 from cardlang.runtime.program import round_locals
 from cardlang.runtime.view import chosen_card_slots
-from scenario import game, path
+from scenario import game, path, random_course
 from test_determinize import states_after_a_void
 
 QUOTED = "tests/knowledge/quoted_card.cards"
@@ -320,13 +320,7 @@ def _late_colour_states(count: int, players: int = 2) -> list:
     g = game(COLOUR, players)
     out = []
     for seed in range(200):
-        rng = random.Random(seed)
-        state = g.new_initial_state(seed=seed)
-        for _ in range(rng.randrange(70, 160)):
-            if state.is_terminal():
-                break
-            legal = state.legal_action_ids()
-            state.apply(legal[rng.randrange(len(legal))])
+        state = random_course(g, seed, 70, 160)
         if not state.is_terminal() and state.round > 64 and len(state.legal_action_ids()) > 1:
             out.append(state)
             if len(out) == count:

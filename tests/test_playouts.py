@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlang.runtime.pots import chips_in_play
-from scenario import ROOT, game
+from scenario import ROOT, game, random_course
 
 FILES = sorted(
     os.path.relpath(p, ROOT)
@@ -90,13 +90,7 @@ def test_clone_and_json_play_on_identically(relative):
     low, high = _range(relative)
     g = game(relative, low)
     for seed in range(20):
-        rng = random.Random(seed)
-        state = g.new_initial_state(seed=seed)
-        for _ in range(rng.randrange(1, 40)):
-            if state.is_terminal():
-                break
-            legal = state.legal_action_ids()
-            state.apply(legal[rng.randrange(len(legal))])
+        state = random_course(g, seed, 1, 40)
         twin = state.clone()
         saved = type(state).from_json(g, json.loads(json.dumps(state.to_json())))
         assert saved.history == state.history

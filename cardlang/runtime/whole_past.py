@@ -76,14 +76,22 @@ def _patch(w, x: int, y: Optional[int], bit: int, rng: random.Random) -> Optiona
                 break
         else:
             return None
-    i, j = order.index(x), order.index(y)
-    order[i], order[j] = y, x
-    exchange(w, x, y)
+    _exchange_planned(w, ((order, x, y),))
+    return k
+
+
+def _exchange_planned(w, pairs) -> None:
+    """Each (order, x, y) of `pairs`: cards `x` and `y` exchanged in the shuffle's `order` (a world's
+    planned chance) and in the world `w`, then its pending actions worked out again (a world left
+    with no legal action stops there, to be played again)."""
+    for order, x, y in pairs:
+        i, j = order.index(x), order.index(y)
+        order[i], order[j] = y, x
+        exchange(w, x, y)
     try:
         w.game.program.repend(w)
     except RuleError:  # (no legal action left him: this world stops here, played again)
         w.pending = w.pending._replace(legal=())
-    return k
 
 
 def _mates(w, x: int, legal: list, bit: int, anyhow: bool) -> list:
@@ -161,15 +169,7 @@ def _patch_seen(w, seen: tuple, bit: int) -> Optional[int]:
         todo.append((k, x, y))
     if not todo or len({c for _, x, y in todo for c in (x, y)}) != 2 * len(todo):
         return None  # (a card in two pairs: mended from the shuffle, as before)
-    for k, x, y in todo:
-        order = plan[k]
-        i, j = order.index(x), order.index(y)
-        order[i], order[j] = y, x
-        exchange(w, x, y)
-    try:
-        w.game.program.repend(w)
-    except RuleError:  # (no legal action left him: this world stops here, played again)
-        w.pending = w.pending._replace(legal=())
+    _exchange_planned(w, [(plan[k], x, y) for k, x, y in todo])
     return min(k for k, _, _ in todo)
 
 
