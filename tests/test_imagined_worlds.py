@@ -503,3 +503,47 @@ def test_a_search_across_a_new_talon_keeps_its_rounds_when_it_mends_a_card_out_o
         assert fits, i
         assert world.transcript(seat) == state.transcript(seat)
         assert world.view(seat) == view
+
+
+# A course of Counter-Bluff (seed 36) to P1's decision in an inverted round of P0's: two rounds
+# before, P0 placed five cards face down, P1 laid a pair of fives, and P0 did not show his hand
+# (`P0: my hand is the higher`): the seat saw only who won.
+COUNTER_BLUFF_UNSHOWN = [
+    14, 47, 45, 50, 35, 65536, 0, 17, 34, 7, 1, 24, 65536, 16, 21, 51, 5, 22, 65536, 65536, 20, 0,
+    44, 31, 4, 65536, 15, 48, 41, 10, 12, 65536, 0, 28, 9, 39, 32, 42, 40, 18, 13, 65536, 0, 36, 37,
+    8, 23, 43, 65536, 33, 30, 25, 19, 29, 0, 2, 38, 27, 6, 26, 0, 12, 33, 46, 14, 36, 65536, 65536, 3,
+    40, 30, 49, 11, 65536, 29, 50, 35, 10, 43, 0, 42, 41, 18, 23, 8,
+]
+
+
+def _unshown_fits(monkeypatch, repicks: int) -> int:
+    """How many of 10 worlds of the seed-36 course fit the whole past and read as the real course."""
+    from cardlang.runtime import whole_past
+
+    monkeypatch.setattr(whole_past, "REPICKS", repicks)
+    state = game("games/counter_bluff.cards", 2).new_initial_state(seed=36)
+    for a in COUNTER_BLUFF_UNSHOWN:
+        state.apply(a)
+    seat = state.current_player
+    view = state.view(seat)
+    assert "P0: my hand is the higher" in view.transcript()
+    fits = 0
+    for i in range(10):
+        world, fit = view.sample(random.Random(i), history=True)
+        if fit:
+            assert world.transcript(seat) == state.transcript(seat)
+            assert world.view(seat) == view
+            fits += 1
+    return fits
+
+
+def test_a_search_takes_again_the_picks_the_seat_did_not_see_when_a_showdown_went_otherwise(monkeypatch):
+    """The world's P0 placed other cards face down than the real one, lower than P1's pair: the
+    world's P0 showed and won, where the seat read `P0: my hand is the higher`. The search read no
+    card it could mend in that line and played on deaf, to fall back in 8 of these 10 worlds. Now
+    the picks of that round the seat did not see are taken again, the world played again from the
+    round's first decision (`whole_past.REPICKS` times a search at most): 9 of 10 worlds fit."""
+    from cardlang.runtime.whole_past import REPICKS
+
+    assert _unshown_fits(monkeypatch, 0) <= 3  # (as before: no picks taken again)
+    assert _unshown_fits(monkeypatch, REPICKS) >= 8

@@ -18,6 +18,7 @@ from .basics import Events, RuleError
 from .past import UNSEEN, Replay, Worlds, _labels, drop_after, mend_plan, past_steps, redraw_at, shown_mends
 from .places import exchange
 
+REPICKS = 20  # (times a search takes again the picks the seat did not see in a round whose lines misfit: `from_start`)
 MENDS = 5  # tries of a world played from the start before it is dealt afresh
 LONG_PAST = 8  # steps past which a world of a past with no chance met is mended as it goes too (`from_start`)
 SHOWN_AHEAD = 2  # lines read past those a step wrote, for cards the real step showed (`_held_before`)
@@ -192,7 +193,11 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
     a place, or saw chosen, that lies elsewhere is exchanged, in the last shuffle that held both,
     with the card lying there (or one the chooser could choose), else two cards it does not know
     are exchanged, and the world goes on from the last round's first decision before that
-    shuffle. Mended `MENDS` times without getting further, it is dealt afresh.
+    shuffle. Mended `MENDS` times without getting further, it is dealt afresh. A step whose lines
+    misfit in a way no such mend reads (a showdown the seat saw only the winner of, which turns on
+    cards placed face down in picks it did not see) takes those picks of its round again, the world
+    played again from the round's first decision, `REPICKS` times a search at most, before it is
+    played on deaf to the lines.
 
     With `past.CHANCE_PAST` off (no past is then kept across chance: `past_steps`), the worlds are
     searched as before the flag until one meets chance after its first decision (`start`,
@@ -220,6 +225,8 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
     picks: dict = {}  # step index -> where among its legal actions a step the seat did not see took
     offered: dict = {}  # step index -> (the legal actions of a step the seat did not see, the world's chance before it)
     best, stalled, left = -1, 0, tries
+    repicks = REPICKS
+    aimed: set = set()  # (the steps whose picks `_pick_into` set: kept when picks are taken again)
     read = 0  # (the lines before it read already: with `cut`, those up to the cut, the seat's own)
     across = past.CHANCE_PAST or cut is not None or view._across  # (off, no cut: no past kept across chance; searched as before it)
     chancy = across  # (whether the worlds are searched across chance: on, or a try met chance after its first decision)
@@ -238,6 +245,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
         patched = upto = None  # (the first shuffle this world exchanged two cards in, going on; see `mend_plan`)
         pre = quiet = None  # (the world's zones before the step, and before the one before: `_held_before`)
         k = -1
+        repicked = False
         try:
             if kept:
                 k0, there, patched, start, heard = kept[-1]
@@ -378,6 +386,14 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                             misplaced = _held_before(view, quiet or pre, lines[heard:heard + len(new) + SHOWN_AHEAD], w.known, bit)
                             if misplaced:
                                 break
+                        if kept and repicks > 0:  # (picks the seat did not see, this round: taken again)
+                            mine = [j for j in picks if kept[-1][0] <= j <= k and j not in aimed]
+                            if mine:
+                                for j in mine:
+                                    del picks[j]
+                                repicks -= 1
+                                repicked = True
+                                break
                         deaf = True  # (else read again at the end, as a whole, and the deal mended)
                     heard += len(new)
             else:
@@ -425,6 +441,8 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
         plan, bounds = chance.played, chance.bounds
         if not plan:
             return None
+        if repicked:
+            continue
         further = k > best
         if further:  # (a try that gets further costs no try)
             best, stalled, left = k, 0, tries
@@ -441,8 +459,11 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
             if stalled >= MENDS:  # (mended that often in vain: dealt afresh from the last round's first decision)
                 plan, bounds, stalled = _afresh(plan, bounds, kept, tried, chancy)
                 picks.clear()
+                aimed.clear()
                 continue
+        was = dict(picks)
         if misplaced and _pick_into(plan, misplaced, picks, offered, kept, tried):
+            aimed.update(j for j, i in picks.items() if was.get(j) != i)
             continue  # (played again from before the pick)
         if patched is not None:  # (cards exchanged as it went: played again, mended, from before them)
             first = mend_plan(plan, misplaced, extra, c.known, bit, rng) if misplaced else None
@@ -460,6 +481,7 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
         if first is None:
             plan, bounds, stalled = _afresh(plan, bounds, kept, tried, chancy)
             picks.clear()
+            aimed.clear()
         else:
             drop_after(first, kept, tried)
     return None
