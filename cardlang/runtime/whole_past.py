@@ -274,7 +274,10 @@ def from_start(view, rng: random.Random, history: bool, tries: int, cut=None) ->
                 if (stepwise or long) and lines:  # (across chance, in a long past, or once read in vain at the end: the deal's lines at once)
                     heard = start[1]
                     if lines[read:heard] != w.transcript(seat, read):
-                        misplaced, entry = shown_mends(w, read, lines, bit, extra)  # (cards shown otherwise: mended)
+                        # (in a long past, the deal's draws kept, its lines paired each with the seat's at its
+                        # index: lines shown in vain paired otherwise (`shown_mends`) went round in circles there,
+                        # a one-seat game with its tableau dealt face down fitting 2 of 36 views, 9 without)
+                        misplaced, entry = shown_mends(w, read, lines, bit, None if long else extra)
                         if misplaced or extra:  # (mended; in a long past the deal's draws kept: drawn again, they would undo the mend)
                             upto = w.rng.before_line(entry)
                             redraw = None if long else last
