@@ -460,7 +460,13 @@ def test_a_first_round_search_reads_a_refused_exchange_step_by_step(seed, action
     view = state.view(seat)
     assert view._whole is not None and view._cut is None
     assert any(line.endswith("Coucou!") for line in view.transcript())
-    for i in range(10):
+    _every_world_reads_as_the_real_course(state, seat, view)
+
+
+def _every_world_reads_as_the_real_course(state, seat, view, worlds: int = 10) -> None:
+    """Each of `worlds` seeded worlds of `view` (seat `seat` of `state`) fits the whole past, and
+    gives the seat the real course's transcript and view."""
+    for i in range(worlds):
         world, fits = view.sample(random.Random(i), history=True)
         assert fits, i
         assert world.transcript(seat) == state.transcript(seat)
@@ -498,11 +504,7 @@ def test_a_search_across_a_new_talon_keeps_its_rounds_when_it_mends_a_card_out_o
     view = state.view(seat)
     assert view._across and view._cut is None
     assert "talon is shuffled" in view.transcript()[8:]
-    for i in range(10):
-        world, fits = view.sample(random.Random(i), history=True)
-        assert fits, i
-        assert world.transcript(seat) == state.transcript(seat)
-        assert world.view(seat) == view
+    _every_world_reads_as_the_real_course(state, seat, view)
 
 
 # A course of Counter-Bluff (seed 36) to P1's decision in an inverted round of P0's: two rounds

@@ -136,7 +136,7 @@ def written_size(stmts, sizes=None) -> int:
 
 # The most statements the rules may hold once their phases are written where they are played, for a
 # round to be written as one function (`rounds.py`) and for a phase played to cost no step: below it,
-# phases cannot multiply the work of a run (the largest game's round is 267 statements, klondike's).
+# phases cannot multiply the work of a run (the largest game's round is 267 statements, a solitaire's).
 MAX_WRITTEN_STATEMENTS = 5_000
 
 

@@ -57,5 +57,5 @@ MAX_PILES = 64
 # Expressions a definition stands for once the definitions it uses are written in, and all the
 # rules together once every definition is, E009: a definition is written out where it is used
 # (compiler/lower.py), so definitions that each use the next twice double at each level (41 of
-# them would be 2^41 expressions). The largest rules written out, klondike's, hold 1 746.
+# them would be 2^41 expressions). The largest rules written out, a solitaire's, hold 1 746.
 MAX_WRITTEN_EXPRESSIONS = 50_000

@@ -21,9 +21,9 @@ CAPPED = (-2, None, 0, None)  # the same, in a game past `MAX_PAST_DECISIONS` (`
 MAX_PAST_ROUNDS = 64  # rounds' first decisions kept chained with their copies (`record`); older ones are dropped
 # from the chain but for the game's first (`_compact`): the whole past is replayed from it (`past_steps`)
 MAX_PAST_DECISIONS = 10_000  # decisions past which no whole past is read (`past_steps`), nor kept (`_compact`): a replay from the start
-# costs a view and each world it deals a step a decision (colour_match: about 0.4 s a world at 1,000 to 4,000
-# decisions), and no game played meets that many (colour_match, whose rounds are turns, played at random: at
-# most 4,122 in 40 games); a hostile file of a million turns then gets worlds that fit the round's past,
+# costs a view and each world it deals a step a decision (in a game whose rounds are turns: about 0.4 s a world
+# at 1,000 to 4,000 decisions), and no game played meets that many (that game played at random: at most 4,122
+# in 40 games); a hostile file of a million turns then gets worlds that fit the round's past,
 # counted as fallbacks (`capped`, `SeatView.sample`), never an error
 # Whether the chain goes on across chance (a shuffle or a draw between two rounds' first decisions),
 # so that worlds fit the whole past after chance too (docs/knowledge.md, "Worlds that fit the whole
