@@ -357,7 +357,8 @@ class Worlds:
             if held.issuperset(want):
                 pile[:] = want
             else:
-                free = [c for c in pile if c not in set(want)]
+                planned = set(want)
+                free = [c for c in pile if c not in planned]
                 self.rng.shuffle(free)
                 nxt = iter(free).__next__
                 pile[:] = [c if c in held else nxt() for c in want]

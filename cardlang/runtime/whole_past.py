@@ -137,13 +137,11 @@ def _shuffled_with(w, x: int, cards: list) -> list:
     chance = w.rng
     if type(chance) is not Worlds:
         return []
-    plan = chance.played
-    for k in range(chance.at - 1, -1, -1):
-        order = plan[k]
-        if type(order) is list and x in order:
-            held = set(order)
-            return [c for c in cards if c in held]
-    return []
+    k = _last_shuffle(chance.played, chance.at, x)
+    if k is None:
+        return []
+    held = set(chance.played[k])
+    return [c for c in cards if c in held]
 
 
 def _patch_seen(w, seen: tuple, bit: int) -> Optional[int]:
@@ -531,7 +529,7 @@ def _pick_into(plan: list, misplaced: list, picks: dict, offered: dict, kept: li
     for want, there in misplaced:
         if there is None:
             continue
-        s = next((k for k in range(len(plan) - 1, -1, -1) if type(plan[k]) is list and there in plan[k]), None)
+        s = _last_shuffle(plan, len(plan), there)
         if s is None or want in plan[s]:
             continue
         order = plan[s]
