@@ -263,13 +263,11 @@ class Writer:
         if self.all_in is not None:
             self.line(f"{self.all_in} = False" if out else f"{self.all_in} = False not in s.active")
 
-    _LISTS = ("zones", "loc", "known")
-
     def hold_state_lists(self) -> None:
         """From here on, the unit reads the state's lists `zones`, `loc` and `known` from locals of
         those names, taken once: a round's frame or whole-round function runs long and reads them
         at every move (the lists are changed in place, never replaced, as `state.v` is)."""
-        self.line("zones, loc, known = s.zones, s.loc, s.known")
+        self.state_lists()
         self.lists = True
 
     def of_state(self, name: str) -> str:
